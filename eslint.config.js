@@ -1,0 +1,49 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'assert', 'async_hooks', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs',
+  'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream',
+  'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The workflow plane is deterministic: no Node builtins, no MCP SDK, no activity code (types only).
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not import Node builtins.' })),
+        patterns: [
+          { group: ['node:*'], message: 'Workflow code must not import Node builtins.' },
+          { group: ['@modelcontextprotocol/*'], message: 'Workflow code must not import the MCP SDK.' },
+          { group: ['**/activities', '**/activities/*', '**/mcp', '**/mcp/*'], allowTypeImports: true, message: 'Workflow code may only `import type` from activities and mcp.' },
+          { group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client'], message: 'Workflow code may only use @temporalio/workflow.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The contract plane is pure: zod only.
+    files: ['src/contract/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: nodeBuiltins.map((name) => ({ name, message: 'The contract is pure: zod only.' })),
+        patterns: [
+          { group: ['node:*', '@modelcontextprotocol/*', '@temporalio/*'], message: 'The contract is pure: zod only.' },
+          { group: ['../*'], message: 'The contract imports nothing from other planes.' },
+        ],
+      }],
+    },
+  },
+);

@@ -1,0 +1,65 @@
+import { AnswerSchema, type Answer, type Request } from './schemas.js';
+import { validateElicitationContent } from './validate.js';
+
+/** Largest accepted answer, as UTF-8 JSON: far below Temporal's 2 MB payload limit, with room for history. */
+export const MAX_ANSWER_BYTES = 256 * 1024;
+
+/** UTF-8 byte length of a value's JSON, without TextEncoder (this runs in the workflow sandbox too). */
+export function jsonByteLength(value: unknown): number {
+  const text = JSON.stringify(value) ?? '';
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+export type AnswerCheck = { ok: true; answer: Answer } | { ok: false; reason: string };
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? `a string` : typeof value;
+}
+
+/**
+ * Check an answer against the pending request it names. Returns the answer to record (for an accepted
+ * form answer, with the schema's defaults applied) or the reason it is rejected.
+ * `request` is the pending request with `answer.id`, or undefined when none is pending.
+ */
+export function checkAnswer(raw: unknown, request: Request | undefined, limits: { maxBytes?: number } = {}): AnswerCheck {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { ok: false, reason: `answer must be an object like {"id":…,"ok":true,"data":{…}}, got ${describe(raw)}` };
+  }
+  const maxBytes = limits.maxBytes ?? MAX_ANSWER_BYTES;
+  const size = jsonByteLength(raw);
+  if (size > maxBytes) return { ok: false, reason: `answer is ${size} bytes, over the limit of ${maxBytes} bytes` };
+  const parsed = AnswerSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path.length ? issue.path.join('.') : '(answer)';
+    const hint = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; an answer has only id, ok, data, reason` : issue.message;
+    return { ok: false, reason: `answer field "${field}": ${hint}` };
+  }
+  const answer = parsed.data;
+  if (!request) return { ok: false, reason: `no pending request with id "${answer.id}"` };
+  if (!answer.ok) {
+    const out: Answer = { id: answer.id, ok: false };
+    if (answer.reason !== undefined) out.reason = answer.reason;
+    return { ok: true, answer: out };
+  }
+  if (request.kind === 'input') {
+    const schema = (request.data as { schema?: unknown } | undefined)?.schema;
+    const check = validateElicitationContent(schema, answer.data ?? {});
+    if (!check.ok) return { ok: false, reason: `answer data does not match the requested schema: ${check.message}` };
+    return { ok: true, answer: { id: answer.id, ok: true, data: check.data } };
+  }
+  // URL mode (authorization): accept carries no content.
+  return { ok: true, answer: { id: answer.id, ok: true } };
+}

@@ -1,0 +1,17 @@
+export {
+  AnswerSchema,
+  ElicitParamsSchema,
+  ElicitResultSchema,
+  Reasons,
+  RequestSchema,
+  ToolResultSchema,
+  type Answer,
+  type ElicitParams,
+  type ElicitResult,
+  type Request,
+  type ToolResult,
+} from './schemas.js';
+export { answerToElicitResult, elicitationToRequest, isUrlMode, type ToRequestOptions } from './mapping.js';
+export { canonicalJson, deriveRequestId, elicitationFingerprint, fnv1a64 } from './id.js';
+export { validateElicitationContent, type ContentValidation, type ValidationIssue } from './validate.js';
+export { checkAnswer, jsonByteLength, MAX_ANSWER_BYTES, type AnswerCheck } from './answer.js';

@@ -1,0 +1,432 @@
+import { z } from 'zod';
+
+/**
+ * Validation of the `content` a human gives for an MCP form-mode elicitation
+ * against the elicitation's `requestedSchema` (MCP spec 2025-11-25, the
+ * "restricted schema": an object with flat primitive `properties` and an
+ * optional `required` list).
+ *
+ * This module runs inside the Temporal workflow sandbox: it is pure and
+ * deterministic, imports only `zod`, never throws on bad input, and never
+ * mutates its arguments.
+ *
+ * Each property of the restricted schema is compiled into a zod schema whose
+ * messages name the problem and show the offending value; the object level
+ * (unknown keys, required fields, defaults) is handled here so that every
+ * issue names exactly one field.
+ */
+
+export interface ValidationIssue {
+  field: string;
+  message: string;
+}
+
+export type ContentValidation =
+  | { ok: true; data: Record<string, string | number | boolean | string[]> } // defaults applied
+  | { ok: false; issues: ValidationIssue[]; message: string }; // message = issues joined by '; '
+
+type FieldValue = string | number | boolean | string[];
+
+interface FieldSpec {
+  schema: z.ZodType<FieldValue>;
+  hasDefault: boolean;
+  default: unknown;
+}
+
+type Built = { ok: true; spec: FieldSpec } | { ok: false; problems: string[] };
+
+const MAX_PREVIEW = 60;
+const MAX_OPTIONS_SHOWN = 10;
+
+// ---------------------------------------------------------------------------
+// Public entry point
+// ---------------------------------------------------------------------------
+
+export function validateElicitationContent(requestedSchema: unknown, content: unknown): ContentValidation {
+  const issues: ValidationIssue[] = [];
+  const add = (field: string, problem: string): void => {
+    issues.push({ field, message: `field ${JSON.stringify(field)}: ${problem}` });
+  };
+
+  if (!isPlainObject(content)) {
+    const message = `data must be an object, got ${describeKind(content)}`;
+    return { ok: false, issues: [{ field: '', message }], message };
+  }
+
+  const properties = readProperties(requestedSchema);
+  const required = readRequired(requestedSchema);
+
+  // Compile each property's schema; a malformed property is reported by name.
+  const specs: Array<[string, FieldSpec]> = [];
+  for (const name of Object.keys(properties)) {
+    const built = buildField(properties[name]);
+    if (built.ok) specs.push([name, built.spec]);
+    else for (const p of built.problems) add(name, p);
+  }
+
+  // `required` names that have no schema at all: the schema is malformed.
+  for (const name of required) {
+    if (!Object.hasOwn(properties, name)) add(name, 'is listed in required but is not in the requested schema properties');
+  }
+
+  // Keys the human supplied that the schema does not ask for.
+  for (const key of Object.keys(content)) {
+    if (!Object.hasOwn(properties, key)) add(key, 'is not in the requested schema');
+  }
+
+  const data: Record<string, FieldValue> = {};
+  const requiredSet = new Set(required);
+  for (const [name, spec] of specs) {
+    const supplied = Object.hasOwn(content, name) && content[name] !== undefined;
+    let value: unknown;
+    let fromDefault = false;
+    if (supplied) {
+      value = content[name];
+    } else if (spec.hasDefault) {
+      value = spec.default;
+      fromDefault = true;
+    } else {
+      if (requiredSet.has(name)) add(name, 'is required');
+      continue;
+    }
+
+    const result = spec.schema.safeParse(value);
+    if (!result.success) {
+      for (const issue of result.error.issues) add(name, fromDefault ? `${issue.message} (schema default)` : issue.message);
+      continue;
+    }
+    setOwn(data, name, Array.isArray(result.data) ? [...result.data] : result.data);
+  }
+
+  if (issues.length > 0) {
+    return { ok: false, issues, message: issues.map((i) => i.message).join('; ') };
+  }
+  return { ok: true, data };
+}
+
+// ---------------------------------------------------------------------------
+// Reading the top-level schema
+// ---------------------------------------------------------------------------
+
+function readProperties(schema: unknown): Record<string, unknown> {
+  if (!isPlainObject(schema)) return {};
+  const props = schema['properties'];
+  return isPlainObject(props) ? props : {};
+}
+
+function readRequired(schema: unknown): string[] {
+  if (!isPlainObject(schema)) return [];
+  const req = schema['required'];
+  if (!Array.isArray(req)) return [];
+  const out: string[] = [];
+  for (const r of req) if (typeof r === 'string' && !out.includes(r)) out.push(r);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Compiling one property of the restricted schema into a zod schema
+// ---------------------------------------------------------------------------
+
+function buildField(raw: unknown): Built {
+  if (!isPlainObject(raw)) {
+    return { ok: false, problems: [`has an invalid schema: expected an object, got ${preview(raw)}`] };
+  }
+
+  const problems: string[] = [];
+  const type = raw['type'];
+  const hasEnumKeyword = raw['enum'] !== undefined || raw['oneOf'] !== undefined || raw['anyOf'] !== undefined;
+
+  let schema: z.ZodType<FieldValue> | undefined;
+  if (type === 'string' || (type === undefined && hasEnumKeyword)) {
+    schema = buildString(raw, problems);
+  } else if (type === 'number' || type === 'integer') {
+    schema = buildNumber(raw, type === 'integer', problems);
+  } else if (type === 'boolean') {
+    schema = buildBoolean(raw, problems);
+  } else if (type === 'array') {
+    schema = buildMultiSelect(raw, problems);
+  } else if (type === undefined) {
+    problems.push('unsupported schema: missing "type"');
+  } else {
+    problems.push(`unsupported schema type ${preview(type)}`);
+  }
+
+  if (problems.length > 0 || schema === undefined) return { ok: false, problems };
+  const hasDefault = Object.hasOwn(raw, 'default') && raw['default'] !== undefined;
+  return { ok: true, spec: { schema, hasDefault, default: raw['default'] } };
+}
+
+function buildString(raw: Record<string, unknown>, problems: string[]): z.ZodType<FieldValue> {
+  const options = readStringOptions(raw, problems);
+
+  if (options !== undefined) {
+    rejectKeywords(raw, ['minLength', 'maxLength', 'format', 'pattern'], 'an enum', problems);
+    return z.string({ error: (iss) => `must be a string, got ${preview(iss.input)}` }).superRefine((s, ctx) => {
+      if (!options.includes(s)) {
+        ctx.addIssue({ code: 'custom', message: `must be one of ${listOptions(options)}, got ${preview(s)}` });
+      }
+    });
+  }
+
+  const minLength = readCount(raw, 'minLength', problems);
+  const maxLength = readCount(raw, 'maxLength', problems);
+  const format = raw['format'];
+  if (format !== undefined && typeof format !== 'string') {
+    problems.push(`has an invalid schema: format must be a string, got ${preview(format)}`);
+  }
+  const formatCheck = typeof format === 'string' ? FORMATS[format] : undefined;
+  const pattern = readPattern(raw, problems);
+
+  return z.string({ error: (iss) => `must be a string, got ${preview(iss.input)}` }).superRefine((s, ctx) => {
+    const fail = (message: string): void => ctx.addIssue({ code: 'custom', message });
+    const length = codePointLength(s);
+    if (minLength !== undefined && length < minLength) {
+      fail(`must be at least ${minLength} character${minLength === 1 ? '' : 's'} long, got ${preview(s)} (${length})`);
+    }
+    if (maxLength !== undefined && length > maxLength) {
+      fail(`must be at most ${maxLength} character${maxLength === 1 ? '' : 's'} long, got ${preview(s)} (${length})`);
+    }
+    if (formatCheck !== undefined && !formatCheck.test(s)) fail(`must be ${formatCheck.description}, got ${preview(s)}`);
+    if (pattern !== undefined && !pattern.test(s)) fail(`must match pattern ${preview(pattern.source)}, got ${preview(s)}`);
+  });
+}
+
+function buildNumber(raw: Record<string, unknown>, integer: boolean, problems: string[]): z.ZodType<FieldValue> {
+  rejectKeywords(raw, ['enum', 'oneOf', 'anyOf'], `a ${integer ? 'integer' : 'number'} field`, problems);
+  const minimum = readNumber(raw, 'minimum', problems);
+  const maximum = readNumber(raw, 'maximum', problems);
+  const what = integer ? 'an integer' : 'a number';
+
+  // Own type gate (rather than z.number()'s) so NaN and ±Infinity get a clear message.
+  return z
+    .custom<number>((v) => typeof v === 'number', { error: (iss) => `must be ${what}, got ${preview(iss.input)}` })
+    .superRefine((n, ctx) => {
+      const fail = (message: string): void => ctx.addIssue({ code: 'custom', message });
+      if (!Number.isFinite(n)) return fail(`must be a finite number, got ${preview(n)}`);
+      if (integer && !Number.isInteger(n)) fail(`must be an integer, got ${preview(n)}`);
+      if (minimum !== undefined && n < minimum) fail(`must be >= ${minimum}, got ${preview(n)}`);
+      if (maximum !== undefined && n > maximum) fail(`must be <= ${maximum}, got ${preview(n)}`);
+    });
+}
+
+function buildBoolean(raw: Record<string, unknown>, problems: string[]): z.ZodType<FieldValue> {
+  rejectKeywords(raw, ['enum', 'oneOf', 'anyOf'], 'a boolean field', problems);
+  return z.boolean({ error: (iss) => `must be a boolean, got ${preview(iss.input)}` });
+}
+
+function buildMultiSelect(raw: Record<string, unknown>, problems: string[]): z.ZodType<FieldValue> {
+  const items = raw['items'];
+  let options: string[] | undefined;
+  if (!isPlainObject(items)) {
+    problems.push(`has an invalid schema: array items must be an object, got ${preview(items)}`);
+  } else if (items['type'] !== undefined && items['type'] !== 'string') {
+    problems.push(`unsupported schema: array items type ${preview(items['type'])} (only string enums are supported)`);
+  } else {
+    const before = problems.length;
+    options = readStringOptions(items, problems);
+    if (options === undefined && problems.length === before) {
+      problems.push('unsupported schema: array items must be a string enum (items.enum, or items.anyOf/oneOf of {const, title})');
+    }
+  }
+  const minItems = readCount(raw, 'minItems', problems);
+  const maxItems = readCount(raw, 'maxItems', problems);
+  const allowed = options ?? [];
+
+  return z
+    .array(z.unknown(), { error: (iss) => `must be an array of strings, got ${preview(iss.input)}` })
+    .superRefine((arr, ctx) => {
+      const fail = (message: string): void => ctx.addIssue({ code: 'custom', message });
+      if (minItems !== undefined && arr.length < minItems) {
+        fail(`must have at least ${minItems} item${minItems === 1 ? '' : 's'}, got ${arr.length}: ${preview(arr)}`);
+      }
+      if (maxItems !== undefined && arr.length > maxItems) {
+        fail(`must have at most ${maxItems} item${maxItems === 1 ? '' : 's'}, got ${arr.length}: ${preview(arr)}`);
+      }
+      const seen = new Set<string>();
+      const reportedDuplicates = new Set<string>();
+      arr.forEach((item, i) => {
+        if (typeof item !== 'string') return fail(`item ${i} must be a string, got ${preview(item)}`);
+        if (!allowed.includes(item)) fail(`item ${i} must be one of ${listOptions(allowed)}, got ${preview(item)}`);
+        if (seen.has(item)) {
+          if (!reportedDuplicates.has(item)) fail(`must not contain duplicates, got ${preview(item)} more than once`);
+          reportedDuplicates.add(item);
+        }
+        seen.add(item);
+      });
+    }) as unknown as z.ZodType<FieldValue>;
+}
+
+// ---------------------------------------------------------------------------
+// Schema keyword readers (malformed keywords are reported, never thrown)
+// ---------------------------------------------------------------------------
+
+/**
+ * The allowed values of a string enum: `enum: [...]` (legacy `enumNames` are
+ * labels only), or `oneOf`/`anyOf: [{ const, title }]`. `undefined` if the
+ * schema declares no enum at all.
+ */
+function readStringOptions(raw: Record<string, unknown>, problems: string[]): string[] | undefined {
+  const declared = (['enum', 'oneOf', 'anyOf'] as const).filter((k) => raw[k] !== undefined);
+  if (declared.length === 0) return undefined;
+  if (declared.length > 1) {
+    problems.push(`has an invalid schema: use only one of ${declared.map((k) => `"${k}"`).join(', ')}`);
+    return undefined;
+  }
+  const key = declared[0];
+  const list = raw[key];
+  if (!Array.isArray(list) || list.length === 0) {
+    problems.push(`has an invalid schema: ${key} must be a non-empty array, got ${preview(list)}`);
+    return undefined;
+  }
+  const options: string[] = [];
+  for (const entry of list) {
+    const value = key === 'enum' ? entry : isPlainObject(entry) ? entry['const'] : undefined;
+    if (typeof value !== 'string') {
+      const expected = key === 'enum' ? 'strings' : 'objects {const: string, title?}';
+      problems.push(`has an invalid schema: ${key} entries must be ${expected}, got ${preview(entry)}`);
+      return undefined;
+    }
+    options.push(value);
+  }
+  return options;
+}
+
+function readCount(raw: Record<string, unknown>, key: string, problems: string[]): number | undefined {
+  const v = raw[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+    problems.push(`has an invalid schema: ${key} must be a non-negative integer, got ${preview(v)}`);
+    return undefined;
+  }
+  return v;
+}
+
+function readNumber(raw: Record<string, unknown>, key: string, problems: string[]): number | undefined {
+  const v = raw[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) {
+    problems.push(`has an invalid schema: ${key} must be a finite number, got ${preview(v)}`);
+    return undefined;
+  }
+  return v;
+}
+
+function readPattern(raw: Record<string, unknown>, problems: string[]): RegExp | undefined {
+  const p = raw['pattern'];
+  if (p === undefined) return undefined;
+  if (typeof p !== 'string') {
+    problems.push(`has an invalid schema: pattern must be a string, got ${preview(p)}`);
+    return undefined;
+  }
+  // JSON Schema patterns are ECMA-262 and unanchored; prefer unicode mode.
+  for (const flags of ['u', '']) {
+    try {
+      return new RegExp(p, flags);
+    } catch {
+      // try the next flag set
+    }
+  }
+  problems.push(`has an invalid schema: pattern ${preview(p)} is not a valid regular expression`);
+  return undefined;
+}
+
+function rejectKeywords(raw: Record<string, unknown>, keys: string[], context: string, problems: string[]): void {
+  for (const k of keys) {
+    if (raw[k] !== undefined) problems.push(`unsupported schema: "${k}" is not supported on ${context}`);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// String formats
+// ---------------------------------------------------------------------------
+
+interface FormatCheck {
+  description: string;
+  test(s: string): boolean;
+}
+
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+// Unknown formats are annotations in JSON Schema and are not enforced.
+const FORMATS: Record<string, FormatCheck | undefined> = {
+  email: { description: 'a valid email address', test: (s) => z.regexes.email.test(s) },
+  uri: { description: 'a valid URI (with a scheme, e.g. https://…)', test: (s) => URI.test(s) },
+  date: {
+    description: 'a valid date (YYYY-MM-DD)',
+    test: (s) => {
+      const m = DATE.exec(s);
+      return m !== null && isCalendarDate(+m[1], +m[2], +m[3]);
+    },
+  },
+  'date-time': {
+    description: 'a valid RFC 3339 date-time (e.g. 2025-01-31T09:30:00Z)',
+    test: (s) => {
+      const m = DATE_TIME.exec(s);
+      if (m === null || !isCalendarDate(+m[1], +m[2], +m[3])) return false;
+      const [hour, minute, second] = [+m[4], +m[5], +m[6]];
+      if (hour > 23 || minute > 59 || second > 60) return false; // 60: leap second
+      if (m[7] !== undefined && (+m[7] > 23 || +m[8] > 59)) return false;
+      return true;
+    },
+  },
+};
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return day <= days;
+}
+
+// ---------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------
+
+/** Cross-realm safe: true for `{}`-like objects, false for arrays, null, Dates, … */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && Object.prototype.toString.call(v) === '[object Object]';
+}
+
+/** Sets an own property even for keys like `__proto__`. */
+function setOwn(target: Record<string, FieldValue>, key: string, value: FieldValue): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** JSON Schema string lengths count code points, not UTF-16 units. */
+function codePointLength(s: string): number {
+  return Array.from(s).length;
+}
+
+function describeKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') return Object.prototype.toString.call(v).slice(8, -1).toLowerCase();
+  return typeof v;
+}
+
+function listOptions(options: string[]): string {
+  const shown = options.slice(0, MAX_OPTIONS_SHOWN).map((o) => JSON.stringify(o));
+  if (options.length > MAX_OPTIONS_SHOWN) shown.push(`… (${options.length - MAX_OPTIONS_SHOWN} more)`);
+  return shown.join(', ');
+}
+
+/** A short, unambiguous rendering of an offending value for a message. */
+function preview(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v); // keeps NaN / Infinity readable
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'string') {
+    return JSON.stringify(v.length > MAX_PREVIEW ? `${v.slice(0, MAX_PREVIEW)}…` : v);
+  }
+  if (typeof v === 'function' || typeof v === 'symbol') return typeof v;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(v);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) return describeKind(v);
+  return text.length > MAX_PREVIEW ? `${text.slice(0, MAX_PREVIEW)}…` : text;
+}

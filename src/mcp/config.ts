@@ -1,0 +1,204 @@
+/**
+ * MCP server configuration: the Claude / opencode superset.
+ * Top key `mcpServers` | `servers` | `mcp`. `command` (array, or string with `args`) means local stdio;
+ * `url` means remote streamable HTTP with SSE fallback. Bad config fails here, before anything starts,
+ * with a message that names the server and the field.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+interface CommonServerConfig {
+  name: string;
+  enabled: boolean;
+  /** Per-phase timeout (connect, initialize, list) in ms. */
+  timeoutMs: number;
+  /** Allowlist of original tool names; absent means every tool. */
+  tools?: string[];
+  /** Upper bound of concurrent sessions the worker's pool opens to this server. */
+  maxSessions: number;
+}
+export interface StdioServerConfig extends CommonServerConfig {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+export interface HttpServerConfig extends CommonServerConfig {
+  transport: 'http';
+  url: string;
+  /** Header values may contain `${ENV_VAR}`, expanded at connect time and never logged. */
+  headers?: Record<string, string>;
+}
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
+export interface McpConfig {
+  servers: Record<string, ServerConfig>;
+}
+
+export class McpConfigError extends Error {
+  override name = 'McpConfigError';
+  constructor(
+    message: string,
+    readonly server?: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+const stringRecord = z.record(z.string(), z.string());
+const RawServerSchema = z
+  .object({
+    type: z.enum(['stdio', 'local', 'http', 'streamable-http', 'streamableHttp', 'sse', 'remote']).optional(),
+    command: z.union([z.array(z.string().min(1)).min(1), z.string().min(1)]).optional(),
+    args: z.array(z.string()).optional(),
+    env: stringRecord.optional(),
+    environment: stringRecord.optional(),
+    cwd: z.string().min(1).optional(),
+    url: z.string().url().optional(),
+    headers: stringRecord.optional(),
+    enabled: z.boolean().optional(),
+    disabled: z.boolean().optional(),
+    timeout: z.number().int().positive().optional(),
+    tools: z.array(z.string().min(1)).optional(),
+    maxSessions: z.number().int().positive().optional(),
+  })
+  .passthrough();
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+function fieldProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { field: string; problem: string } {
+  const field = issue.path.map(String).join('.') || '(server)';
+  const top = issue.path[0];
+  let value: unknown = top === undefined ? raw : raw[String(top)];
+  for (const key of issue.path.slice(1)) value = (value as any)?.[key as any];
+  const hints: Record<string, string> = {
+    command: 'must be a non-empty array of strings (or a string, with `args`)',
+    args: 'must be an array of strings',
+    url: 'must be an absolute URL',
+    timeout: 'must be a positive integer number of milliseconds',
+    maxSessions: 'must be a positive integer',
+    tools: 'must be an array of tool names',
+    enabled: 'must be true or false',
+    disabled: 'must be true or false',
+    env: 'must map names to string values',
+    environment: 'must map names to string values',
+    headers: 'must map header names to string values',
+    cwd: 'must be a non-empty path',
+    type: 'must be one of stdio, local, http, streamable-http, sse, remote',
+  };
+  const problem = (top !== undefined && hints[String(top)]) || issue.message;
+  return { field, problem: `${problem}, got ${describe(value)}` };
+}
+
+/** Parse and validate an MCP config object. Throws McpConfigError naming the server and the field. */
+export function parseMcpConfig(raw: unknown, source = 'MCP config'): McpConfig {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new McpConfigError(`${source}: must be a JSON object with a "mcpServers", "servers" or "mcp" key, got ${describe(raw)}`);
+  }
+  const obj = raw as Record<string, unknown>;
+  const keys = ['mcpServers', 'servers', 'mcp'].filter((k) => k in obj);
+  if (keys.length === 0) throw new McpConfigError(`${source}: no "mcpServers", "servers" or "mcp" key found`);
+  if (keys.length > 1) throw new McpConfigError(`${source}: use one of "mcpServers", "servers" or "mcp", not ${keys.join(' and ')}`);
+  const top = keys[0];
+  const serversRaw = obj[top];
+  if (serversRaw === null || typeof serversRaw !== 'object' || Array.isArray(serversRaw)) {
+    throw new McpConfigError(`${source}: "${top}" must be an object mapping server names to settings, got ${describe(serversRaw)}`, undefined, top);
+  }
+  const servers: Record<string, ServerConfig> = {};
+  for (const [name, value] of Object.entries(serversRaw as Record<string, unknown>)) {
+    servers[name] = parseServer(name, value, source);
+  }
+  return { servers };
+}
+
+function parseServer(name: string, value: unknown, source: string): ServerConfig {
+  const fail = (field: string, problem: string): never => {
+    throw new McpConfigError(`${source}: server "${name}": field "${field}" ${problem}`, name, field);
+  };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new McpConfigError(`${source}: server "${name}": must be an object, got ${describe(value)}`, name);
+  }
+  const raw = value as Record<string, unknown>;
+  const parsed = RawServerSchema.safeParse(raw);
+  if (!parsed.success) {
+    const { field, problem } = fieldProblem(parsed.error.issues[0], raw);
+    fail(field, problem);
+  }
+  const s = parsed.data!;
+  if (s.env && s.environment) fail('environment', 'conflicts with "env": use one of them');
+  if (s.enabled === true && s.disabled === true) fail('disabled', 'conflicts with "enabled": true');
+  const enabled = s.enabled !== false && s.disabled !== true;
+  const common = {
+    name,
+    enabled,
+    timeoutMs: s.timeout ?? DEFAULT_TIMEOUT_MS,
+    tools: s.tools,
+    maxSessions: s.maxSessions ?? 32,
+  };
+  if (s.command !== undefined && s.url !== undefined) fail('url', 'cannot be combined with "command": a server is either local (command) or remote (url)');
+  if (s.command !== undefined) {
+    if (s.type && !['stdio', 'local'].includes(s.type)) fail('type', `is "${s.type}" but the server has a "command" (local stdio)`);
+    if (s.headers) fail('headers', 'only applies to remote (url) servers');
+    const [command, ...restArgs] = Array.isArray(s.command) ? s.command : [s.command];
+    if (Array.isArray(s.command) && s.args) fail('args', 'cannot be combined with an array "command": put the arguments in the array');
+    return { ...common, transport: 'stdio', command, args: [...restArgs, ...(s.args ?? [])], env: s.env ?? s.environment, cwd: s.cwd };
+  }
+  if (s.url !== undefined) {
+    if (s.type && ['stdio', 'local'].includes(s.type)) fail('type', `is "${s.type}" but the server has a "url" (remote)`);
+    if (!/^https?:$/.test(new URL(s.url).protocol)) fail('url', `must be an http or https URL, got ${describe(s.url)}`);
+    if (s.env || s.environment || s.cwd || s.args) fail(s.env ? 'env' : s.environment ? 'environment' : s.cwd ? 'cwd' : 'args', 'only applies to local (command) servers');
+    return { ...common, transport: 'http', url: s.url, headers: s.headers };
+  }
+  return fail('command', 'or "url" is required: a local server needs a command, a remote one a url');
+}
+
+/** Read and parse a JSON config file. */
+export function loadMcpConfigFile(path: string): McpConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new McpConfigError(`MCP config ${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new McpConfigError(`MCP config ${path}: is not valid JSON (${(err as Error).message})`);
+  }
+  return parseMcpConfig(raw, `MCP config ${path}`);
+}
+
+/**
+ * Expand `${VAR}` in a value from the environment. A missing variable is an error naming the server and
+ * the field, never the value (header values are secrets).
+ */
+export function expandEnv(value: string, where: { server: string; field: string }, env: NodeJS.ProcessEnv = process.env): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
+    const v = env[name];
+    if (v === undefined) {
+      throw new McpConfigError(`server "${where.server}": field "${where.field}" refers to \${${name}}, which is not set in the environment`, where.server, where.field);
+    }
+    return v;
+  });
+}
+
+/** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")`. */
+export function sanitize(x: string): string {
+  return x.replace(/[^a-zA-Z0-9_-]/g, '_');
+}
+
+/** The exposed tool name: `sanitize(server) + "_" + sanitize(tool)`. */
+export function exposedToolName(server: string, tool: string): string {
+  return `${sanitize(server)}_${sanitize(tool)}`;
+}

@@ -1,0 +1,210 @@
+/**
+ * A per-worker pool of MCP sessions, keyed by server. A session serves one tool call at a time
+ * (exclusive lease), because neither stdio nor HTTP tells the client which `tools/call` an
+ * elicitation belongs to. Sessions are reused; a broken one is discarded and replaced. When every
+ * session of a server is leased and someone waits, the holders are told (`pressure`), so that a
+ * lease that only waits for a human can be released.
+ */
+import type { McpConfig, ServerConfig } from './config.js';
+import { McpSession } from './connection.js';
+
+export class UnknownServerError extends Error {
+  override name = 'UnknownServerError';
+}
+export class ServerDisabledError extends Error {
+  override name = 'ServerDisabledError';
+}
+export class PoolClosedError extends Error {
+  override name = 'PoolClosedError';
+}
+
+export interface Lease {
+  readonly session: McpSession;
+  /** Return the session to the pool, or close it (`discard`) when its state is unknown. */
+  release(options?: { discard?: boolean }): Promise<void>;
+  /** Called when another caller waits for a session of this server and none is free. */
+  onPressure(listener: () => void): void;
+}
+
+interface Waiter {
+  resolve(lease: Lease): void;
+  reject(err: Error): void;
+}
+
+interface ServerState {
+  idle: McpSession[];
+  leased: Set<LeaseImpl>;
+  connecting: number;
+  waiters: Waiter[];
+}
+
+class LeaseImpl implements Lease {
+  private released = false;
+  private readonly listeners: Array<() => void> = [];
+  constructor(
+    readonly session: McpSession,
+    private readonly pool: SessionPool,
+  ) {}
+  release(options: { discard?: boolean } = {}): Promise<void> {
+    if (this.released) return Promise.resolve();
+    this.released = true;
+    this.session.elicitationHandler = undefined;
+    return this.pool.giveBack(this, options.discard === true);
+  }
+  onPressure(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+  pressure(): void {
+    for (const l of this.listeners) l();
+  }
+}
+
+export interface PoolOptions {
+  /** Close sessions idle this long (default 5 minutes). */
+  idleTimeoutMs?: number;
+  onStderr?: (server: string, line: string) => void;
+}
+
+export class SessionPool {
+  private readonly states = new Map<string, ServerState>();
+  private readonly idleTimers = new Map<McpSession, NodeJS.Timeout>();
+  private closedFlag = false;
+  /** Sessions opened since the pool started (for tests and benchmarks). */
+  opened = 0;
+
+  constructor(
+    readonly config: McpConfig,
+    private readonly options: PoolOptions = {},
+  ) {}
+
+  serverConfig(name: string): ServerConfig {
+    const server = this.config.servers[name];
+    if (!server) {
+      throw new UnknownServerError(`unknown MCP server "${name}"; configured servers: ${Object.keys(this.config.servers).join(', ') || '(none)'}`);
+    }
+    if (!server.enabled) throw new ServerDisabledError(`MCP server "${name}" is disabled in the MCP config`);
+    return server;
+  }
+
+  private state(name: string): ServerState {
+    let s = this.states.get(name);
+    if (!s) {
+      s = { idle: [], leased: new Set(), connecting: 0, waiters: [] };
+      this.states.set(name, s);
+    }
+    return s;
+  }
+
+  /** Lease a session of `server` exclusively. Waits when the server's `maxSessions` are all leased. */
+  async lease(name: string, signal?: AbortSignal): Promise<Lease> {
+    if (this.closedFlag) throw new PoolClosedError('the session pool is closed');
+    const server = this.serverConfig(name);
+    const state = this.state(name);
+    while (state.idle.length > 0) {
+      const session = state.idle.pop()!;
+      this.clearIdle(session);
+      if (session.closed) continue;
+      return this.grant(state, session);
+    }
+    if (state.leased.size + state.connecting < server.maxSessions) {
+      state.connecting++;
+      try {
+        const session = await McpSession.connect(server, {
+          elicitation: true,
+          onStderr: this.options.onStderr ? (line) => this.options.onStderr!(name, line) : undefined,
+        });
+        this.opened++;
+        if (this.closedFlag) {
+          await session.close();
+          throw new PoolClosedError('the session pool is closed');
+        }
+        return this.grant(state, session);
+      } finally {
+        state.connecting--;
+      }
+    }
+    // Full: wait for a session, and tell the holders someone is waiting.
+    return new Promise<Lease>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: (lease) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(lease);
+        },
+        reject: (err) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+      };
+      const onAbort = () => {
+        const i = state.waiters.indexOf(waiter);
+        if (i >= 0) state.waiters.splice(i, 1);
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('lease aborted'));
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      state.waiters.push(waiter);
+      for (const lease of state.leased) lease.pressure();
+    });
+  }
+
+  private grant(state: ServerState, session: McpSession): Lease {
+    const lease = new LeaseImpl(session, this);
+    state.leased.add(lease);
+    return lease;
+  }
+
+  /** @internal */
+  async giveBack(lease: LeaseImpl, discard: boolean): Promise<void> {
+    const name = lease.session.server.name;
+    const state = this.state(name);
+    state.leased.delete(lease);
+    const session = lease.session;
+    if (discard || session.closed || this.closedFlag) {
+      await session.close();
+      // A slot is free: let the first waiter open a fresh session.
+      const waiter = state.waiters.shift();
+      if (waiter) this.lease(name).then(waiter.resolve, waiter.reject);
+      return;
+    }
+    const waiter = state.waiters.shift();
+    if (waiter) {
+      waiter.resolve(this.grant(state, session));
+      return;
+    }
+    state.idle.push(session);
+    const idleMs = this.options.idleTimeoutMs ?? 300_000;
+    const timer = setTimeout(() => {
+      const i = state.idle.indexOf(session);
+      if (i >= 0) state.idle.splice(i, 1);
+      this.idleTimers.delete(session);
+      void session.close();
+    }, idleMs);
+    timer.unref();
+    this.idleTimers.set(session, timer);
+  }
+
+  private clearIdle(session: McpSession): void {
+    const t = this.idleTimers.get(session);
+    if (t) clearTimeout(t);
+    this.idleTimers.delete(session);
+  }
+
+  stats(): Record<string, { idle: number; leased: number; waiting: number }> {
+    return Object.fromEntries([...this.states].map(([k, s]) => [k, { idle: s.idle.length, leased: s.leased.size, waiting: s.waiters.length }]));
+  }
+
+  /** Close every session, idle and leased. No server process is left behind. */
+  async close(): Promise<void> {
+    this.closedFlag = true;
+    const all: Promise<void>[] = [];
+    for (const state of this.states.values()) {
+      for (const w of state.waiters.splice(0)) w.reject(new PoolClosedError('the session pool is closed'));
+      for (const s of state.idle.splice(0)) {
+        this.clearIdle(s);
+        all.push(s.close());
+      }
+      for (const l of state.leased) all.push(l.session.close());
+    }
+    await Promise.all(all);
+  }
+}

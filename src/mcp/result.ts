@@ -1,0 +1,43 @@
+import type { ToolResult } from '../contract/index.js';
+
+interface ContentPart {
+  type: string;
+  text?: string;
+}
+interface RawCallToolResult {
+  content?: ContentPart[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  toolResult?: unknown;
+}
+
+function joinedText(content: ContentPart[] | undefined): string {
+  return (content ?? [])
+    .filter((p) => p && p.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
+}
+
+/**
+ * MCP CallToolResult → `{ output, isError, metadata? }`.
+ * isError ⇒ joined text parts; else structuredContent ⇒ JSON.stringify; else joined text parts.
+ */
+export function toToolResult(raw: RawCallToolResult): ToolResult {
+  // Legacy (2024-10-07) shape: { toolResult }.
+  if (raw.content === undefined && 'toolResult' in raw) {
+    return { output: typeof raw.toolResult === 'string' ? raw.toolResult : JSON.stringify(raw.toolResult), isError: false };
+  }
+  const isError = raw.isError === true;
+  let output: string;
+  if (isError) output = joinedText(raw.content);
+  else if (raw.structuredContent !== undefined && raw.structuredContent !== null) output = JSON.stringify(raw.structuredContent);
+  else output = joinedText(raw.content);
+  const result: ToolResult = { output, isError };
+  const other = (raw.content ?? []).filter((p) => p && p.type !== 'text');
+  const metadata: Record<string, unknown> = {};
+  if (raw._meta && Object.keys(raw._meta).length > 0) metadata._meta = raw._meta;
+  if (other.length > 0) metadata.content = other;
+  if (Object.keys(metadata).length > 0) result.metadata = metadata;
+  return result;
+}

@@ -1,0 +1,108 @@
+/**
+ * McpSource.load(config, waitFor?): connect every enabled server, list tools, expose status and tools.
+ * With a `waitFor` the client advertises elicitation and bridges `elicitation/create` onto the §10
+ * suspension contract; without one the capability is not advertised at all.
+ */
+import {
+  answerToElicitResult,
+  elicitationToRequest,
+  type Answer,
+  type ElicitParams,
+  type Request,
+  type ToolResult,
+} from '../contract/index.js';
+import { exposedToolName, parseMcpConfig, type McpConfig } from './config.js';
+import { McpSession, type McpToolInfo } from './connection.js';
+
+export type ServerStatus = 'connected' | 'disabled' | 'failed';
+
+/** The §10 resolver: given a Request, produce its Answer (possibly much later). */
+export type WaitFor = (request: Request) => Answer | Promise<Answer>;
+
+export interface SourceTool extends McpToolInfo {
+  /** Exposed name: sanitize(server) + "_" + sanitize(tool). */
+  name: string;
+  /** The tool's name on its server. */
+  originalName: string;
+  server: string;
+}
+
+export interface SourceCallOptions {
+  /** Timeout of the tool call in ms (default 1 hour: a human may be answering an elicitation). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export class UnknownToolError extends Error {
+  override name = 'UnknownToolError';
+}
+
+export class McpSource implements AsyncDisposable {
+  private constructor(
+    readonly status: Record<string, ServerStatus>,
+    /** Why each failed server failed. */
+    readonly errors: Record<string, string>,
+    readonly tools: SourceTool[],
+    private readonly sessions: Map<string, McpSession>,
+  ) {}
+
+  static async load(config: McpConfig | unknown, waitFor?: WaitFor): Promise<McpSource> {
+    const parsed = isParsed(config) ? config : parseMcpConfig(config);
+    const status: Record<string, ServerStatus> = {};
+    const errors: Record<string, string> = {};
+    const sessions = new Map<string, McpSession>();
+    let ordinal = 0;
+    await Promise.all(
+      Object.values(parsed.servers).map(async (server) => {
+        if (!server.enabled) {
+          status[server.name] = 'disabled';
+          return;
+        }
+        try {
+          const session = await McpSession.connect(server, { elicitation: !!waitFor });
+          if (waitFor) {
+            session.elicitationHandler = async (params: ElicitParams) => {
+              const request = elicitationToRequest(params, { id: `${server.name}-elicitation-${++ordinal}` });
+              const answer = await waitFor(request);
+              return answerToElicitResult(answer, { mode: params.mode === 'url' ? 'url' : 'form' });
+            };
+          }
+          sessions.set(server.name, session);
+          status[server.name] = 'connected';
+        } catch (err) {
+          status[server.name] = 'failed';
+          errors[server.name] = (err as Error).message;
+        }
+      }),
+    );
+    const tools: SourceTool[] = [];
+    for (const [name, session] of sessions) {
+      for (const t of session.tools) tools.push({ ...t, name: exposedToolName(name, t.name), originalName: t.name, server: name });
+    }
+    return new McpSource(status, errors, tools, sessions);
+  }
+
+  /** Call a tool by its exposed name. */
+  async callTool(name: string, args?: Record<string, unknown>, options: SourceCallOptions = {}): Promise<ToolResult> {
+    const tool = this.tools.find((t) => t.name === name);
+    if (!tool) throw new UnknownToolError(`unknown tool "${name}"; known tools: ${this.tools.map((t) => t.name).join(', ') || '(none)'}`);
+    const session = this.sessions.get(tool.server)!;
+    return session.callTool(tool.originalName, args, { timeoutMs: options.timeoutMs ?? 3_600_000, signal: options.signal });
+  }
+
+  /** Close every session; no server process is left running. */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.close()));
+    this.sessions.clear();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+function isParsed(config: unknown): config is McpConfig {
+  if (!config || typeof config !== 'object' || !('servers' in config)) return false;
+  const servers = (config as { servers: unknown }).servers;
+  return !!servers && typeof servers === 'object' && Object.values(servers).every((s) => s && typeof s === 'object' && 'transport' in s && 'timeoutMs' in s);
+}

@@ -1,0 +1,225 @@
+/**
+ * Activities: `createActivities(deps)` with `callMcpTool` and `listMcpTools`.
+ * A tool call leases an MCP session exclusively from the worker's pool. An elicitation is handed to
+ * the activity's own workflow (an update whose id is the deterministic request id), and the activity
+ * heartbeats while it waits. The call is released — session closed, activity completed with the
+ * request — when the workflow says so (holdFor), when the MCP server gives up on its request, when
+ * another call needs the session, or when the worker shuts down.
+ */
+import { ApplicationFailure, CancelledFailure, Context, getClient } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import {
+  answerToElicitResult,
+  deriveRequestId,
+  elicitationToRequest,
+  type Answer,
+  type ElicitParams,
+  type ElicitResult,
+  type Request,
+  type ToolResult,
+} from '../contract/index.js';
+import { McpConnectError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo } from '../mcp/index.js';
+import { elicitUpdate, type ElicitOutcome } from '../workflows/messages.js';
+
+export interface ActivityDeps {
+  pool: SessionPool;
+  /** The Temporal client the activity uses to reach its workflow (default: the worker's, via getClient()). */
+  client?: () => Client;
+}
+
+export interface CallMcpToolInput {
+  server: string;
+  tool: string;
+  arguments?: Record<string, unknown>;
+  /** The tool call's stable id, assigned by the workflow. */
+  callId: string;
+  /** Answers the workflow already recorded for this call, by request id. */
+  recorded?: Record<string, Answer>;
+  /** Timeout of the `tools/call` request in ms. */
+  toolTimeoutMs: number;
+}
+
+export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed' | 'worker-shutdown' | 'workflow-unreachable';
+
+export type CallMcpToolOutcome =
+  | { status: 'completed'; result: ToolResult }
+  | { status: 'released'; request: Request; reason: ReleaseReason };
+
+export interface ListMcpToolsInput {
+  server: string;
+}
+
+class Released extends Error {
+  constructor(
+    readonly request: Request,
+    readonly reason: ReleaseReason,
+  ) {
+    super(`released: ${reason}`);
+  }
+}
+
+function never(): Promise<never> {
+  return new Promise<never>(() => undefined);
+}
+
+export function createActivities(deps: ActivityDeps) {
+  const clientOf = deps.client ?? (() => getClient());
+
+  function failure(err: unknown, server: string): never {
+    if (err instanceof UnknownServerError || err instanceof ServerDisabledError) {
+      throw ApplicationFailure.nonRetryable(err.message, err.name);
+    }
+    if (err instanceof McpConnectError) throw ApplicationFailure.retryable(err.message, err.name);
+    if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, err.name);
+    if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
+    throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, 'McpToolCallError');
+  }
+
+  async function callMcpTool(input: CallMcpToolInput): Promise<CallMcpToolOutcome> {
+    const ctx = Context.current();
+    const execution = ctx.info.workflowExecution;
+    if (!execution) throw ApplicationFailure.nonRetryable('callMcpTool must run as an activity of a workflow (it hands elicitations to that workflow)', 'NoWorkflow');
+    const { workflowId, runId } = execution;
+    let server;
+    try {
+      server = deps.pool.serverConfig(input.server);
+    } catch (err) {
+      failure(err, input.server);
+    }
+    if (server.tools && !server.tools.includes(input.tool)) {
+      throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`, 'ToolNotAllowed');
+    }
+
+    let phase: { state: 'leasing' | 'calling' } | { state: 'waiting'; requestId: string } = { state: 'leasing' };
+    const heartbeatEvery = Math.max(200, Math.min(5_000, (ctx.info.heartbeatTimeoutMs ?? 30_000) / 3));
+    ctx.heartbeat(phase);
+    const beat = setInterval(() => ctx.heartbeat(phase), heartbeatEvery);
+
+    let lease;
+    try {
+      lease = await deps.pool.lease(input.server, ctx.cancellationSignal);
+    } catch (err) {
+      clearInterval(beat);
+      if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+      failure(err, input.server);
+    }
+
+    const session = lease.session;
+    const callAbort = new AbortController();
+    let release: ((r: Released) => void) | undefined;
+    const released = new Promise<Released>((resolve) => {
+      release = resolve;
+    });
+    let releasedWith: Released | undefined;
+    const doRelease = (request: Request, reason: ReleaseReason) => {
+      if (releasedWith) return;
+      releasedWith = new Released(request, reason);
+      callAbort.abort(releasedWith);
+      release!(releasedWith);
+    };
+    let ordinal = 0;
+    let pressured = false;
+    const pressureListeners = new Set<() => void>();
+    lease.onPressure(() => {
+      pressured = true;
+      for (const l of pressureListeners) l();
+    });
+
+    session.elicitationHandler = async (params: ElicitParams, serverSignal: AbortSignal): Promise<ElicitResult> => {
+      const id = deriveRequestId(input.callId, ++ordinal, params);
+      const mode = params.mode === 'url' ? 'url' : 'form';
+      const recorded = input.recorded?.[id];
+      if (recorded) return answerToElicitResult(recorded, { mode });
+      const request = elicitationToRequest(params, { id });
+      phase = { state: 'waiting', requestId: id };
+      ctx.heartbeat(phase);
+
+      const handle = clientOf().workflow.getHandle(workflowId, runId);
+      const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
+        .executeUpdate(elicitUpdate, { args: [{ callId: input.callId, request }], updateId: id })
+        .then(
+          (outcome) => ({ outcome }),
+          (error) => ({ error }),
+        );
+      const interrupted = new Promise<ReleaseReason>((resolve) => {
+        const onServer = () => resolve('server-gave-up');
+        if (serverSignal.aborted) return onServer();
+        serverSignal.addEventListener('abort', onServer, { once: true });
+        const onCancel = () => {
+          const reason = ctx.cancellationSignal.reason;
+          const shutdown = reason === 'WORKER_SHUTDOWN' || (reason instanceof Error && reason.message === 'WORKER_SHUTDOWN');
+          if (shutdown) resolve('worker-shutdown');
+          else callAbort.abort(reason);
+        };
+        if (ctx.cancellationSignal.aborted) onCancel();
+        else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
+        const onPressure = () => resolve('session-needed');
+        if (pressured) onPressure();
+        pressureListeners.add(onPressure);
+      });
+      const first = await Promise.race([update.then((u) => ({ u })), interrupted.then((r) => ({ r }))]);
+      if ('u' in first) {
+        if (first.u.outcome?.status === 'answered') {
+          phase = { state: 'calling' };
+          ctx.heartbeat(phase);
+          return answerToElicitResult(first.u.outcome.answer, { mode });
+        }
+        if (first.u.outcome?.status === 'released') doRelease(first.u.outcome.request, 'hold-expired');
+        else doRelease(request, 'workflow-unreachable');
+      } else {
+        doRelease(request, first.r);
+      }
+      // The call is released: leave the server's request unanswered; the session is being closed.
+      return never();
+    };
+
+    phase = { state: 'calling' };
+    try {
+      const result = await Promise.race([
+        session.callTool(input.tool, input.arguments, { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal }),
+        released,
+      ]);
+      if (result instanceof Released) {
+        void lease.release({ discard: true });
+        return { status: 'released', request: result.request, reason: result.reason };
+      }
+      if (releasedWith) {
+        void lease.release({ discard: true });
+        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason };
+      }
+      await lease.release();
+      return { status: 'completed', result };
+    } catch (err) {
+      if (releasedWith) {
+        void lease.release({ discard: true });
+        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason };
+      }
+      // The session's state is unknown after a failed or aborted call: never reuse it.
+      void lease.release({ discard: true });
+      if (ctx.cancellationSignal.aborted) {
+        const reason = ctx.cancellationSignal.reason;
+        throw reason instanceof CancelledFailure ? reason : new CancelledFailure(String(reason ?? 'cancelled'));
+      }
+      failure(err, input.server);
+    } finally {
+      clearInterval(beat);
+      session.elicitationHandler = undefined;
+    }
+  }
+
+  async function listMcpTools(input: ListMcpToolsInput): Promise<McpToolInfo[]> {
+    let lease;
+    try {
+      lease = await deps.pool.lease(input.server, Context.current().cancellationSignal);
+    } catch (err) {
+      failure(err, input.server);
+    }
+    const tools = lease.session.tools;
+    await lease.release();
+    return tools;
+  }
+
+  return { callMcpTool, listMcpTools };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

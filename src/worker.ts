@@ -1,0 +1,143 @@
+/**
+ * `createWorker(options)`: a Temporal worker that runs MCP tool calls as activities, with durable
+ * elicitation. Run as a process (`node dist/src/worker.js` or `durable-mcp worker`), it reads the
+ * Temporal connection from @temporalio/envconfig (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key)
+ * and the MCP config from `--mcp-config`, `MCP_CONFIG` or `mcp.json`.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from './activities/index.js';
+import { prebuiltBundle, workflowsPath } from './bundle.js';
+import { loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
+
+export const DEFAULT_TASK_QUEUE = 'durable-mcp';
+
+export interface CreateWorkerOptions {
+  /** A connection to Temporal; default: from envconfig (TEMPORAL_ADDRESS etc., else localhost:7233). */
+  connection?: NativeConnection;
+  namespace?: string;
+  taskQueue?: string;
+  /** The MCP config: a parsed config, a raw config object, or a path to a JSON file. */
+  mcpConfig: McpConfig | Record<string, unknown> | string;
+  pool?: PoolOptions;
+  /** Extra worker options (e.g. maxCachedWorkflows: 0 to replay on every task, shutdownGraceTime). */
+  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>>;
+}
+
+export interface DurableMcpWorker {
+  readonly worker: Worker;
+  readonly pool: SessionPool;
+  readonly taskQueue: string;
+  /** Run until shutdown; closes every MCP session afterwards. */
+  run(): Promise<void>;
+  /** Run until `promise` settles, then shut down; closes every MCP session afterwards. */
+  runUntil<R>(promise: Promise<R> | (() => Promise<R>)): Promise<R>;
+  shutdown(): void;
+}
+
+function resolveMcpConfig(config: CreateWorkerOptions['mcpConfig']): McpConfig {
+  if (typeof config === 'string') return loadMcpConfigFile(config);
+  const maybeParsed = config as McpConfig;
+  if (maybeParsed.servers && Object.values(maybeParsed.servers).every((s: any) => s && 'transport' in s && 'timeoutMs' in s)) return maybeParsed;
+  return parseMcpConfig(config);
+}
+
+/** Connect using @temporalio/envconfig (env vars and the Temporal config file). */
+export async function connectFromEnv(): Promise<{ connection: NativeConnection; namespace: string; address: string }> {
+  const { connectionOptions, namespace } = loadClientConnectConfig();
+  const address = connectionOptions.address ?? 'localhost:7233';
+  try {
+    const connection = await NativeConnection.connect({ ...connectionOptions, address });
+    return { connection, namespace: namespace ?? 'default', address };
+  } catch (err) {
+    throw new Error(`cannot reach Temporal at ${address}: ${(err as Error).message}. Set TEMPORAL_ADDRESS, or run \`durable-mcp dev\` for a local server.`);
+  }
+}
+
+export async function createWorker(options: CreateWorkerOptions): Promise<DurableMcpWorker> {
+  // Bad config fails here, before anything starts.
+  const config = resolveMcpConfig(options.mcpConfig);
+  const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+  let connection = options.connection;
+  let namespace = options.namespace;
+  let ownConnection = false;
+  if (!connection) {
+    const c = await connectFromEnv();
+    connection = c.connection;
+    namespace ??= c.namespace;
+    ownConnection = true;
+  }
+  const pool = new SessionPool(config, options.pool);
+  const bundle = prebuiltBundle();
+  const worker = await Worker.create({
+    shutdownGraceTime: '10s',
+    ...options.workerOptions,
+    connection,
+    namespace: namespace ?? 'default',
+    taskQueue,
+    activities: createActivities({ pool }),
+    ...(bundle ? { workflowBundle: bundle } : { workflowsPath }),
+  });
+  const cleanup = async () => {
+    await pool.close();
+    if (ownConnection) await connection!.close().catch(() => undefined);
+  };
+  return {
+    worker,
+    pool,
+    taskQueue,
+    async run() {
+      try {
+        await worker.run();
+      } finally {
+        await cleanup();
+      }
+    },
+    async runUntil<R>(promise: Promise<R> | (() => Promise<R>)) {
+      try {
+        return await worker.runUntil(promise);
+      } finally {
+        await cleanup();
+      }
+    },
+    shutdown() {
+      worker.shutdown();
+    },
+  };
+}
+
+/** The MCP config path: `--mcp-config PATH`, else MCP_CONFIG, else `mcp.json`. */
+export function mcpConfigPathFrom(argv: string[], env: NodeJS.ProcessEnv = process.env): string {
+  const i = argv.indexOf('--mcp-config');
+  if (i >= 0 && argv[i + 1]) return resolve(argv[i + 1]);
+  const eq = argv.find((a) => a.startsWith('--mcp-config='));
+  if (eq) return resolve(eq.slice('--mcp-config='.length));
+  return resolve(env.MCP_CONFIG ?? 'mcp.json');
+}
+
+/**
+ * The worker process: SIGINT and SIGTERM shut it down gracefully (in-flight calls released, every MCP
+ * server process closed). Temporal's runtime installs the signal handlers.
+ */
+export async function runWorkerProcess(options: { mcpConfigPath: string; taskQueue?: string; log?: (line: string) => void }): Promise<void> {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const config = loadMcpConfigFile(options.mcpConfigPath);
+  const { connection, namespace, address } = await connectFromEnv();
+  const w = await createWorker({ connection, namespace, taskQueue: options.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE, mcpConfig: config });
+  log(`durable-mcp worker: Temporal ${address} namespace ${namespace}, task queue ${w.taskQueue}, MCP servers ${Object.keys(config.servers).join(', ') || '(none)'}`);
+  try {
+    await w.run();
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+  log('durable-mcp worker: stopped');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(process.argv.slice(2)) }).catch((err) => {
+    console.error(`durable-mcp worker: ${(err as Error).message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,280 @@
+/**
+ * The elicitation host: durable state of the requests that MCP servers made of a human, inside one
+ * workflow. Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`,
+ * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
+ */
+import { defineSearchAttributeKey } from '@temporalio/common';
+import { ApplicationFailure, condition, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { answerToElicitResult, checkAnswer, type Answer, type Request } from '../contract/index.js';
+import {
+  AWAITING_INPUT_SEARCH_ATTRIBUTE,
+  answerSignal,
+  elicitUpdate,
+  pendingDetailsQuery,
+  pendingQuery,
+  submitAnswerUpdate,
+  type ElicitInput,
+  type ElicitOutcome,
+  type PendingContext,
+  type PendingRequestDetails,
+  type SubmitAnswerResult,
+} from './messages.js';
+
+export const awaitingInputKey = defineSearchAttributeKey(AWAITING_INPUT_SEARCH_ATTRIBUTE, 'BOOL');
+
+/** Default time a request may stay unanswered before it expires into `cancel`. */
+export const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;
+/** Default time a tool call holds its MCP session and worker slot while it waits for a human. */
+export const DEFAULT_HOLD_FOR_MS = 3 * 60 * 1000;
+/**
+ * At most this many activities wait inline (inside an `elicit` update) at once. Temporal allows about
+ * 10 updates in flight per run; past this, requests are released at once and answered by a re-run.
+ */
+export const MAX_INLINE_WAITERS = 6;
+
+export interface CallRecord extends PendingContext {
+  expiresInMs: number;
+  holdForMs: number;
+}
+
+interface Entry {
+  request: Request;
+  callId: string;
+}
+
+/** What the host carries across continue-as-new. */
+export interface HostSnapshot {
+  calls: CallRecord[];
+  pending: Entry[];
+  resolved: Array<{ answer: Answer; callId: string }>;
+  nextCall: number;
+}
+
+function parseDuration(ms: number | undefined, fallback: number, field: string): number {
+  if (ms === undefined) return fallback;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+    throw ApplicationFailure.nonRetryable(`${field} must be a non-negative number of milliseconds, got ${JSON.stringify(ms)}`, 'InvalidInput');
+  }
+  return ms;
+}
+
+export class ElicitationHost {
+  private readonly calls = new Map<string, CallRecord>();
+  private readonly pending = new Map<string, Entry>();
+  private readonly resolved = new Map<string, { answer: Answer; callId: string }>();
+  private readonly released = new Set<string>();
+  private inlineWaiters = 0;
+  private nextCall = 1;
+  private readonly searchAttributeEnabled: boolean;
+
+  constructor(snapshot?: HostSnapshot) {
+    let registered = false;
+    try {
+      registered = workflowInfo().typedSearchAttributes.get(awaitingInputKey) !== undefined;
+    } catch {
+      registered = false;
+    }
+    this.searchAttributeEnabled = registered;
+    if (snapshot) this.restore(snapshot);
+    this.installHandlers();
+  }
+
+  private installHandlers(): void {
+    setHandler(answerSignal, (raw: unknown) => {
+      const check = this.check(raw);
+      if (!check.ok) {
+        log.warn('answer signal dropped', { reason: check.reason });
+        return;
+      }
+      this.resolve(check.answer);
+    });
+    setHandler(
+      submitAnswerUpdate,
+      (raw: unknown): SubmitAnswerResult => {
+        const check = this.check(raw);
+        if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, 'InvalidAnswer');
+        this.resolve(check.answer);
+        return { id: check.answer.id, action: answerToElicitResult(check.answer).action };
+      },
+      {
+        validator: (raw: unknown) => {
+          const check = this.check(raw);
+          if (!check.ok) throw new Error(check.reason);
+        },
+      },
+    );
+    setHandler(pendingQuery, () => this.pendingRequests());
+    setHandler(pendingDetailsQuery, () => this.pendingDetails());
+    setHandler(elicitUpdate, (input: ElicitInput) => this.onElicit(input), {
+      validator: (input: ElicitInput) => {
+        if (!input || typeof input.callId !== 'string' || !input.request || typeof input.request.id !== 'string') {
+          throw new Error('elicit: input must be { callId, request }');
+        }
+      },
+    });
+  }
+
+  /** Start a tool call: returns its stable id (assigned here, never by an attempt). */
+  newCall(context: Omit<PendingContext, 'callId'> & { expiresInMs?: number; holdForMs?: number }, callId?: string): CallRecord {
+    const id = callId ?? `c${this.nextCall++}`;
+    const existing = this.calls.get(id);
+    if (existing) return existing;
+    const record: CallRecord = {
+      callId: id,
+      server: context.server,
+      tool: context.tool,
+      ...(context.step !== undefined ? { step: context.step } : {}),
+      expiresInMs: parseDuration(context.expiresInMs, DEFAULT_EXPIRES_IN_MS, 'elicitation.expiresIn'),
+      holdForMs: parseDuration(context.holdForMs, DEFAULT_HOLD_FOR_MS, 'elicitation.holdFor'),
+    };
+    this.calls.set(id, record);
+    return record;
+  }
+
+  /** Answers recorded for a call's requests, by request id: handed to every new attempt. */
+  recordedFor(callId: string): Record<string, Answer> {
+    const out: Record<string, Answer> = {};
+    for (const [id, r] of this.resolved) if (r.callId === callId) out[id] = r.answer;
+    return out;
+  }
+
+  /** Register a request as pending (idempotent). Starts its expiry timer. */
+  register(request: Request, callId: string): Request {
+    const known = this.pending.get(request.id);
+    if (known) return known.request;
+    const resolved = this.resolved.get(request.id);
+    if (resolved) return request;
+    const call = this.calls.get(callId);
+    const expiresInMs = call?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
+    const expiresAtMs = Date.now() + expiresInMs;
+    const stored: Request = { ...request, expiresAt: new Date(expiresAtMs).toISOString() };
+    this.pending.set(request.id, { request: stored, callId });
+    this.startExpiry(request.id, expiresAtMs);
+    this.syncSearchAttribute();
+    return stored;
+  }
+
+  private startExpiry(id: string, expiresAtMs: number): void {
+    void (async () => {
+      const wait = Math.max(0, expiresAtMs - Date.now());
+      const answered = await condition(() => !this.pending.has(id), wait);
+      if (!answered && this.pending.has(id)) {
+        log.info('request expired', { id });
+        this.resolve({ id, ok: false, reason: 'expired' });
+      }
+    })();
+  }
+
+  /** The activity gave up waiting inline: wake its `elicit` update. */
+  markReleased(id: string): void {
+    this.released.add(id);
+  }
+
+  isResolved(id: string): boolean {
+    return this.resolved.has(id);
+  }
+
+  answerFor(id: string): Answer | undefined {
+    return this.resolved.get(id)?.answer;
+  }
+
+  /** Validate an answer against the pending request it names, without changing any state. */
+  check(raw: unknown): { ok: true; answer: Answer } | { ok: false; reason: string } {
+    const id = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
+    if (typeof id === 'string') {
+      const done = this.resolved.get(id);
+      if (done && !this.pending.has(id)) {
+        const how = done.answer.ok ? 'accepted' : done.answer.reason === 'expired' ? 'expired' : done.answer.reason === 'declined' ? 'declined' : 'cancelled';
+        return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}` };
+      }
+    }
+    return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);
+  }
+
+  /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
+  resolve(answer: Answer): boolean {
+    const entry = this.pending.get(answer.id);
+    if (!entry) return false;
+    this.pending.delete(answer.id);
+    this.resolved.set(answer.id, { answer, callId: entry.callId });
+    this.syncSearchAttribute();
+    return true;
+  }
+
+  /** A call finished: requests it no longer asks are withdrawn (cancelled), nothing dangles. */
+  finishCall(callId: string): void {
+    for (const [id, entry] of [...this.pending]) {
+      if (entry.callId === callId) this.resolve({ id, ok: false, reason: 'cancelled' });
+    }
+  }
+
+  pendingRequests(): Request[] {
+    return [...this.pending.values()].map((e) => e.request);
+  }
+
+  pendingDetails(): PendingRequestDetails[] {
+    return [...this.pending.values()].map((e) => {
+      const call = this.calls.get(e.callId);
+      const context: PendingContext = { callId: e.callId, server: call?.server ?? '', tool: call?.tool ?? '' };
+      if (call?.step !== undefined) context.step = call.step;
+      return { request: e.request, context };
+    });
+  }
+
+  hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  private async onElicit({ callId, request }: ElicitInput): Promise<ElicitOutcome> {
+    const done = this.resolved.get(request.id);
+    if (done) return { status: 'answered', answer: done.answer };
+    const stored = this.register(request, callId);
+    const holdForMs = this.calls.get(callId)?.holdForMs ?? DEFAULT_HOLD_FOR_MS;
+    if (holdForMs <= 0 || this.inlineWaiters >= MAX_INLINE_WAITERS) return { status: 'released', request: stored };
+    this.inlineWaiters++;
+    try {
+      await condition(() => this.resolved.has(request.id) || this.released.has(request.id), holdForMs);
+    } finally {
+      this.inlineWaiters--;
+    }
+    const answer = this.resolved.get(request.id)?.answer;
+    return answer ? { status: 'answered', answer } : { status: 'released', request: stored };
+  }
+
+  private lastAwaiting: boolean | undefined;
+  private syncSearchAttribute(): void {
+    if (!this.searchAttributeEnabled) return;
+    const awaiting = this.pending.size > 0;
+    if (awaiting === this.lastAwaiting) return;
+    this.lastAwaiting = awaiting;
+    upsertSearchAttributes([{ key: awaitingInputKey, value: awaiting }]);
+  }
+
+  snapshot(): HostSnapshot {
+    return {
+      calls: [...this.calls.values()],
+      pending: [...this.pending.values()],
+      resolved: [...this.resolved.values()],
+      nextCall: this.nextCall,
+    };
+  }
+
+  private restore(s: HostSnapshot): void {
+    this.nextCall = s.nextCall;
+    for (const c of s.calls) this.calls.set(c.callId, c);
+    for (const r of s.resolved) this.resolved.set(r.answer.id, r);
+    for (const e of s.pending) {
+      this.pending.set(e.request.id, e);
+      const at = e.request.expiresAt ? Date.parse(e.request.expiresAt) : Date.now() + DEFAULT_EXPIRES_IN_MS;
+      this.startExpiry(e.request.id, at);
+    }
+  }
+}
+
+let host: ElicitationHost | undefined;
+
+/** The workflow's elicitation host, installed on first use (once per workflow execution). */
+export function useElicitationHost(snapshot?: HostSnapshot): ElicitationHost {
+  if (!host) host = new ElicitationHost(snapshot);
+  return host;
+}

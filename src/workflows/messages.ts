@@ -1,0 +1,48 @@
+/**
+ * Message definitions shared by workflows and Temporal clients. Payloads are plain JSON, so
+ * `temporal workflow signal --name answer --input '{"id":"…","ok":true,"data":{…}}'` works with no SDK.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Answer, ElicitResult, Request } from '../contract/index.js';
+
+/** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */
+export const answerSignal = defineSignal<[Answer]>('answer');
+
+export interface SubmitAnswerResult {
+  id: string;
+  /** What the MCP server will see. */
+  action: ElicitResult['action'];
+}
+/** Answer a pending request and learn whether it was accepted: a bad answer rejects the update with the reason. */
+export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer]>('submitAnswer');
+
+/** The pending requests, exactly as Requests. */
+export const pendingQuery = defineQuery<Request[]>('pending');
+
+/** Where a pending request comes from: what a person needs to act on it. */
+export interface PendingContext {
+  callId: string;
+  server: string;
+  tool: string;
+  /** The pipeline step, when the call is part of a pipeline. */
+  step?: string;
+}
+export interface PendingRequestDetails {
+  request: Request;
+  context: PendingContext;
+}
+/** The pending requests with their context (server, tool, step). */
+export const pendingDetailsQuery = defineQuery<PendingRequestDetails[]>('pendingDetails');
+
+// ---- internal: between the activity `callMcpTool` and its own workflow ----
+
+export interface ElicitInput {
+  callId: string;
+  request: Request;
+}
+export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: 'released'; request: Request };
+/** Internal: the activity hands an elicitation to its workflow. The update id is the request id. */
+export const elicitUpdate = defineUpdate<ElicitOutcome, [ElicitInput]>('durable-mcp.elicit');
+
+/** Name of the Bool search attribute that is true while a workflow has a pending request. */
+export const AWAITING_INPUT_SEARCH_ATTRIBUTE = 'DurableMcpAwaitingInput';

@@ -1,0 +1,93 @@
+/**
+ * Call an MCP tool from inside any workflow, with durable elicitation. This is the library entry for
+ * workflow authors: `await callMcpTool({ server, tool, arguments })` in your own workflow.
+ */
+import { ApplicationFailure, condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { ToolResult } from '../contract/index.js';
+import type { createActivities } from '../activities/index.js';
+import { useElicitationHost } from './host.js';
+
+type Activities = ReturnType<typeof createActivities>;
+
+export interface ElicitationOptions {
+  /** How long a request may stay unanswered before it expires into `cancel` (ms, default 24 h). */
+  expiresIn?: number;
+  /** How long a waiting tool call holds its MCP session and worker slot before it is released (ms, default 3 min). */
+  holdFor?: number;
+}
+
+export interface McpToolCallInput {
+  server: string;
+  tool: string;
+  arguments?: Record<string, unknown>;
+  elicitation?: ElicitationOptions;
+  /** Timeout of one `tools/call` in ms (default 1 h). */
+  toolTimeout?: number;
+  /** Heartbeat timeout of the activity in ms (default 30 s): how fast a dead worker is noticed. */
+  heartbeatTimeout?: number;
+}
+
+export interface CallOptions {
+  /** A label shown with the call's pending requests (pipelines use the step name). */
+  step?: string;
+  /** A stable call id; by default the host assigns `c1`, `c2`, … in call order. */
+  callId?: string;
+}
+
+function validateInput(input: McpToolCallInput): void {
+  const bad = (field: string, problem: string, value: unknown): never => {
+    throw ApplicationFailure.nonRetryable(`mcpToolCall: field "${field}" ${problem}, got ${JSON.stringify(value) ?? String(value)}`, 'InvalidInput');
+  };
+  if (!input || typeof input !== 'object') bad('(input)', 'must be an object', input);
+  if (typeof input.server !== 'string' || !input.server) bad('server', 'must be a non-empty string', input.server);
+  if (typeof input.tool !== 'string' || !input.tool) bad('tool', 'must be a non-empty string', input.tool);
+  if (input.arguments !== undefined && (input.arguments === null || typeof input.arguments !== 'object' || Array.isArray(input.arguments))) {
+    bad('arguments', 'must be an object', input.arguments);
+  }
+  for (const [field, v] of [
+    ['toolTimeout', input.toolTimeout],
+    ['heartbeatTimeout', input.heartbeatTimeout],
+  ] as const) {
+    if (v !== undefined && (typeof v !== 'number' || !(v > 0))) bad(field, 'must be a positive number of milliseconds', v);
+  }
+}
+
+/**
+ * Run one MCP tool call as the activity `callMcpTool`, durably: an elicitation becomes a pending
+ * request of this workflow; when the call is released (after `holdFor`, when the MCP server gives up,
+ * or when the worker dies) the workflow waits for the answer and runs the call again, and the repeated
+ * elicitation is answered from the record without asking the human again.
+ */
+export async function callMcpTool(input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
+  validateInput(input);
+  const host = useElicitationHost();
+  const call = host.newCall(
+    { server: input.server, tool: input.tool, step: options.step, expiresInMs: input.elicitation?.expiresIn, holdForMs: input.elicitation?.holdFor },
+    options.callId,
+  );
+  const toolTimeoutMs = input.toolTimeout ?? 60 * 60 * 1000;
+  const activityOptions: ActivityOptions = {
+    startToCloseTimeout: toolTimeoutMs + call.holdForMs + 60_000,
+    heartbeatTimeout: input.heartbeatTimeout ?? 30_000,
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 10 },
+  };
+  const { callMcpTool: activity } = proxyActivities<Activities>(activityOptions);
+  for (;;) {
+    const outcome = await activity({
+      server: input.server,
+      tool: input.tool,
+      arguments: input.arguments,
+      callId: call.callId,
+      recorded: host.recordedFor(call.callId),
+      toolTimeoutMs,
+    });
+    if (outcome.status === 'completed') {
+      host.finishCall(call.callId);
+      return outcome.result;
+    }
+    // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
+    const request = host.register(outcome.request, call.callId);
+    host.markReleased(request.id);
+    await condition(() => host.isResolved(request.id));
+  }
+}

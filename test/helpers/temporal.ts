@@ -1,0 +1,79 @@
+/** Real Temporal servers for tests: the CLI dev server and the Java time-skipping test server, never downloaded. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Runtime, DefaultLogger } from '@temporalio/worker';
+import { findTemporalBinary } from '../../src/temporal/binaries.js';
+import { awaitingInputKey } from '../../src/workflows/host.js';
+import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../../src/worker.js';
+import { fixtureServerPath } from '../fixtures/paths.js';
+
+let runtimeInstalled = false;
+/** Keep the SDK's logs to warnings and errors, so test output stays readable. */
+export function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger(process.env.TEST_LOG_LEVEL as any ?? 'WARN'), shutdownSignals: [] });
+  } catch {
+    // already installed
+  }
+}
+
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  quietRuntime();
+  const bin = findTemporalBinary('test-server');
+  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: bin.executable } });
+}
+
+export async function createLocalEnv(opts: { searchAttributes?: boolean; dbFilename?: string } = {}): Promise<TestWorkflowEnvironment> {
+  quietRuntime();
+  const bin = findTemporalBinary('cli');
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: bin.executable,
+      dbFilename: opts.dbFilename,
+      searchAttributes: opts.searchAttributes ? [awaitingInputKey] : undefined,
+    },
+  });
+}
+
+export function tempDir(prefix = 'durable-mcp-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** An MCP config with the stdio fixture server (and optional extra servers). */
+export function fixtureConfig(logPath: string, extra: Record<string, unknown> = {}, fx: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    mcpServers: {
+      fx: { command: [process.execPath, fixtureServerPath], env: { FIXTURE_LOG: logPath }, ...fx },
+      ...extra,
+    },
+  };
+}
+
+let queueCounter = 0;
+export function uniqueTaskQueue(name = 'test'): string {
+  return `${name}-${process.pid}-${++queueCounter}`;
+}
+
+export async function startWorker(env: TestWorkflowEnvironment, options: Omit<CreateWorkerOptions, 'connection' | 'namespace'>): Promise<DurableMcpWorker> {
+  return createWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', ...options });
+}
+
+/** Poll `fn` until it returns a truthy value (real time; for conditions, not for measuring). */
+export async function eventually<T>(fn: () => Promise<T> | T, what: string, timeoutMs = 60_000, everyMs = 100): Promise<NonNullable<T>> {
+  const start = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as NonNullable<T>;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

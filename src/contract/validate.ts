@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+// The email pattern zod uses; kept here because the workflow bundle must not depend on zod internals.
+const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
 /**
  * Validation of the `content` a human gives for an MCP form-mode elicitation
  * against the elicitation's `requestedSchema` (MCP spec 2025-11-25, the
@@ -351,7 +354,7 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?
 
 // Unknown formats are annotations in JSON Schema and are not enforced.
 const FORMATS: Record<string, FormatCheck | undefined> = {
-  email: { description: 'a valid email address', test: (s) => z.regexes.email.test(s) },
+  email: { description: 'a valid email address', test: (s) => EMAIL.test(s) },
   uri: { description: 'a valid URI (with a scheme, e.g. https://…)', test: (s) => URI.test(s) },
   date: {
     description: 'a valid date (YYYY-MM-DD)',

@@ -1,0 +1,46 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import type { Request } from '../../src/contract/index.js';
+import { pendingQuery } from '../../src/workflows/messages.js';
+
+/**
+ * Watches a workflow's `pending` query until stopped, collecting every distinct request id it ever
+ * shows: the evidence that a human was asked once.
+ */
+export function watchPending(handle: WorkflowHandle, everyMs = 100) {
+  const seen = new Map<string, Request>();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        for (const r of await handle.query(pendingQuery)) if (!seen.has(r.id)) seen.set(r.id, r);
+      } catch {
+        // the worker may be down: keep watching
+      }
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    seen,
+    async stop(): Promise<Map<string, Request>> {
+      stopped = true;
+      await loop;
+      return seen;
+    },
+  };
+}
+
+/** Wait until the workflow has `count` pending requests, and return them. */
+export async function waitForPending(handle: WorkflowHandle, count = 1, timeoutMs = 60_000): Promise<Request[]> {
+  const start = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const p = await handle.query(pendingQuery);
+      if (p.length >= count) return p;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`no ${count} pending request(s) after ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

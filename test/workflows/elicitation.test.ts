@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { mcpToolCall } from '../../src/workflows/index.js';
+import { answerSignal, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
+import { readFixtureLog } from '../fixtures/paths.js';
+import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { waitForPending, watchPending } from '../helpers/watch.js';
+import type { DurableMcpWorker } from '../../src/worker.js';
+
+describe('durable elicitation on the dev server', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: DurableMcpWorker;
+  let running: Promise<void>;
+  let logPath: string;
+  const taskQueue = uniqueTaskQueue('elicit');
+
+  before(async () => {
+    env = await createLocalEnv();
+    logPath = join(tempDir(), 'fixture.jsonl');
+    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
+    running = worker.run();
+  });
+  after(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+
+  const start = (tool: string, args: Record<string, unknown> = {}, elicitation?: { expiresIn?: number; holdFor?: number }) =>
+    env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `${tool}-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'fx', tool, arguments: args, elicitation }],
+    });
+
+  it('shows the exact Request in pending while it waits, and an accept signal reaches the server as accept', async () => {
+    const handle = await start('ask_name');
+    const [request] = await waitForPending(handle);
+    assert.equal(request.kind, 'input');
+    assert.equal(request.prompt, 'What is your name?');
+    assert.deepEqual(Object.keys(request).sort(), ['data', 'expiresAt', 'id', 'kind', 'prompt']);
+    assert.equal((request.data as any).schema.type, 'object');
+    assert.ok(!Number.isNaN(Date.parse(request.expiresAt!)), 'expiresAt is RFC 3339');
+
+    await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
+    assert.deepEqual(await handle.result(), { output: 'hello Ada', isError: false });
+    assert.deepEqual(await handle.query(pendingQuery), []);
+    const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'ask_name');
+    assert.ok(received.some((e) => JSON.stringify(e.result) === JSON.stringify({ action: 'accept', content: { name: 'Ada' } })));
+  });
+
+  it('a declined answer reaches the server as decline', async () => {
+    const handle = await start('ask_name');
+    const [request] = await waitForPending(handle);
+    await handle.signal(answerSignal, { id: request.id, ok: false, reason: 'declined' });
+    assert.deepEqual(await handle.result(), { output: 'declined', isError: false });
+  });
+
+  it('a cancelled answer (or one with no reason) reaches the server as cancel', async () => {
+    for (const answer of [{ ok: false, reason: 'cancelled' }, { ok: false }]) {
+      const handle = await start('ask_name');
+      const [request] = await waitForPending(handle);
+      await handle.signal(answerSignal, { id: request.id, ...answer } as any);
+      assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
+    }
+  });
+
+  it('submitAnswer accepts a valid answer and tells what the server will see', async () => {
+    const handle = await start('ask_name');
+    const [request] = await waitForPending(handle);
+    const res = await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Grace' } }] });
+    assert.deepEqual(res, { id: request.id, action: 'accept' });
+    assert.equal((await handle.result()).output, 'hello Grace');
+  });
+
+  it('a URL-mode elicitation is an authorization request with the link and no data', async () => {
+    const handle = await start('ask_url');
+    const [request] = await waitForPending(handle);
+    assert.equal(request.kind, 'authorization');
+    assert.equal(request.prompt, 'Please sign in');
+    assert.match(request.url!, /^https:\/\/example\.test\/auth\?session=/);
+    assert.equal(request.data, undefined);
+    await handle.signal(answerSignal, { id: request.id, ok: true });
+    assert.deepEqual(JSON.parse((await handle.result()).output), { action: 'accept' });
+  });
+
+  it('two elicitations in one tool call are both durable and answered in order', async () => {
+    const handle = await start('ask_twice');
+    const [first] = await waitForPending(handle);
+    assert.equal(first.prompt, 'First name?');
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { first: 'Ada' } }] });
+    const second = await (async () => {
+      for (;;) {
+        const p = await handle.query(pendingQuery);
+        if (p.length === 1 && p[0].id !== first.id) return p[0];
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    assert.equal(second.prompt, 'Last name?');
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: second.id, ok: true, data: { last: 'Lovelace' } }] });
+    assert.equal((await handle.result()).output, 'Ada Lovelace');
+  });
+
+  it('releases the call after holdFor: no activity runs while the human thinks, and the answer completes it without asking again', async () => {
+    const handle = await start('counter', {}, { holdFor: 500 });
+    const watch = watchPending(handle);
+    const [request] = await waitForPending(handle);
+    // Wait until the activity is gone: released, nothing held.
+    for (;;) {
+      const d = await handle.describe();
+      if ((d.raw.pendingActivities ?? []).length === 0 && (await handle.query(pendingQuery)).length === 1) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await handle.describe()).raw.pendingActivities?.length ?? 0, 0, 'no activity held while waiting');
+    await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
+    assert.equal((await handle.result()).output, 'confirmed');
+    const seen = await watch.stop();
+    assert.deepEqual([...seen.keys()], [request.id], 'the human was asked once');
+    const effects = readFixtureLog(logPath).filter((e) => e.event === 'side_effect' && e.phase === 'after');
+    assert.ok(effects.length >= 1);
+  });
+
+  it('when the MCP server gives up, the call is released, the request stays pending, and the answer re-runs the tool from the record', async () => {
+    const handle = await start('ask_name', { timeoutMs: 1500 });
+    const watch = watchPending(handle);
+    const [request] = await waitForPending(handle);
+    // The server gives up after 1.5 s: the workflow must keep the request pending, with no activity running.
+    for (;;) {
+      const errors = readFixtureLog(logPath).filter((e) => e.event === 'elicit_error' && e.tool === 'ask_name');
+      const d = await handle.describe();
+      if (errors.length > 0 && (d.raw.pendingActivities ?? []).length === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id]);
+    await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Linus' } });
+    assert.deepEqual(await handle.result(), { output: 'hello Linus', isError: false });
+    const seen = await watch.stop();
+    assert.deepEqual([...seen.keys()], [request.id], 'no new request to the human');
+  });
+
+  describe('bad answers', () => {
+    it('are rejected by submitAnswer with a reason, dropped as signals, and the request stays answerable', async () => {
+      const handle = await start('ask_form');
+      const [request] = await waitForPending(handle);
+      const reject = async (answer: unknown, pattern: RegExp) => {
+        await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [answer as any] }), (err: unknown) => {
+          assert.ok(err instanceof WorkflowUpdateFailedError, String(err));
+          assert.match(String((err as any).cause?.message ?? ''), pattern);
+          return true;
+        });
+      };
+      const valid = { name: 'Ada', age: 36 };
+      await reject({ id: 'nope', ok: true, data: valid }, /no pending request with id "nope"/);
+      await reject('just a string', /answer must be an object/);
+      await reject({ id: request.id, ok: true, data: { name: 'Ada', age: 'old' } }, /field "age"/);
+      await reject({ id: request.id, ok: true, data: { name: 'Ada', age: 36, email: 'nope' } }, /field "email"/);
+      await reject({ id: request.id, ok: true, data: { name: 'Ada', age: 36, color: 'pink' } }, /field "color"/);
+      await reject({ id: request.id, ok: true, data: { name: 'Ada', age: 36, tags: ['a', 'b', 'c'] } }, /field "tags"/);
+      await reject({ id: request.id, ok: true, data: { name: 'Ada', age: 36, subscribe: 'yes' } }, /field "subscribe"/);
+      await reject({ id: request.id, ok: true, data: { name: 'Ada', age: 36, score: 11 } }, /field "score"/);
+      await reject({ id: request.id, ok: true, data: { name: 'Ada', age: 36, birthday: '2020-02-30' } }, /field "birthday"/);
+      await reject({ id: request.id, ok: true, data: { age: 36 } }, /field "name"/);
+      await reject({ id: request.id, ok: true, data: { ...valid, bio: 'x'.repeat(300_000) } }, /over the limit/);
+      await reject({ id: request.id, ok: true, data: valid, extra: 1 }, /unknown key/);
+      // Bad signals are dropped without failing the workflow task.
+      await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada', age: -1 } });
+      await handle.signal(answerSignal, 'garbage' as any);
+      await handle.signal(answerSignal, { id: 'unknown', ok: true } as any);
+      assert.equal((await handle.query(pendingQuery)).length, 1, 'still pending after bad answers');
+      const history = await handle.fetchHistory();
+      assert.ok(!history.events?.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failure');
+
+      await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: valid }] });
+      await reject({ id: request.id, ok: true, data: valid }, /no longer pending: it was already accepted/);
+      const out = JSON.parse((await handle.result()).output);
+      assert.equal(out.action, 'accept');
+      assert.deepEqual(out.content, { name: 'Ada', age: 36, subscribe: false, size: 'm' }, 'defaults applied');
+    });
+  });
+});

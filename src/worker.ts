@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import { prebuiltBundle, workflowsPath } from './bundle.js';
 import { loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
@@ -70,6 +70,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     ownConnection = true;
   }
   const pool = new SessionPool(config, options.pool);
+  const shutdownNotice = new AbortController();
   const bundle = prebuiltBundle();
   const worker = await Worker.create({
     shutdownGraceTime: '10s',
@@ -77,7 +78,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     connection,
     namespace: namespace ?? 'default',
     taskQueue,
-    activities: createActivities({ pool }),
+    activities: createActivities({ pool, shutdown: shutdownNotice.signal }),
     ...(bundle ? { workflowBundle: bundle } : { workflowsPath }),
   });
   const cleanup = async () => {
@@ -96,16 +97,36 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
       }
     },
     async runUntil<R>(promise: Promise<R> | (() => Promise<R>)) {
+      const p = typeof promise === 'function' ? promise() : promise;
+      // Release waiting calls as soon as the awaited work settles, then let the SDK drain and stop.
+      p.then(
+        () => shutdownNotice.abort(),
+        () => shutdownNotice.abort(),
+      );
       try {
-        return await worker.runUntil(promise);
+        return await worker.runUntil(p);
       } finally {
         await cleanup();
       }
     },
     shutdown() {
-      worker.shutdown();
+      // Release the calls that only wait for a human first, then drain the rest.
+      shutdownNotice.abort();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
     },
   };
+}
+
+let runtimeInstalled = false;
+/** This process handles SIGINT/SIGTERM itself, so that waiting calls are released before the SDK drains. */
+export function installRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ shutdownSignals: [] });
+  } catch {
+    // A runtime was installed already (e.g. by the embedding application).
+  }
 }
 
 /** The MCP config path: `--mcp-config PATH`, else MCP_CONFIG, else `mcp.json`. */
@@ -123,9 +144,16 @@ export function mcpConfigPathFrom(argv: string[], env: NodeJS.ProcessEnv = proce
  */
 export async function runWorkerProcess(options: { mcpConfigPath: string; taskQueue?: string; log?: (line: string) => void }): Promise<void> {
   const log = options.log ?? ((line: string) => console.error(line));
+  installRuntime();
   const config = loadMcpConfigFile(options.mcpConfigPath);
   const { connection, namespace, address } = await connectFromEnv();
   const w = await createWorker({ connection, namespace, taskQueue: options.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE, mcpConfig: config });
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`durable-mcp worker: ${signal}, shutting down (waiting calls are released)`);
+    w.shutdown();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   log(`durable-mcp worker: Temporal ${address} namespace ${namespace}, task queue ${w.taskQueue}, MCP servers ${Object.keys(config.servers).join(', ') || '(none)'}`);
   try {
     await w.run();

@@ -25,6 +25,8 @@ export interface ActivityDeps {
   pool: SessionPool;
   /** The Temporal client the activity uses to reach its workflow (default: the worker's, via getClient()). */
   client?: () => Client;
+  /** Aborted when the worker starts to shut down: waiting calls are released at once, not after the grace time. */
+  shutdown?: AbortSignal;
 }
 
 export interface CallMcpToolInput {
@@ -153,6 +155,9 @@ export function createActivities(deps: ActivityDeps) {
         };
         if (ctx.cancellationSignal.aborted) onCancel();
         else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
+        const onShutdown = () => resolve('worker-shutdown');
+        if (deps.shutdown?.aborted) onShutdown();
+        else deps.shutdown?.addEventListener('abort', onShutdown, { once: true });
         const onPressure = () => resolve('session-needed');
         if (pressured) onPressure();
         pressureListeners.add(onPressure);

@@ -12,7 +12,7 @@ import {
   type ToolResult,
 } from '../contract/index.js';
 import { exposedToolName, parseMcpConfig, type McpConfig } from './config.js';
-import { McpSession, type McpToolInfo } from './connection.js';
+import { McpSession, McpToolCallError, type McpToolInfo } from './connection.js';
 
 export type ServerStatus = 'connected' | 'disabled' | 'failed';
 
@@ -86,7 +86,8 @@ export class McpSource implements AsyncDisposable {
   async callTool(name: string, args?: Record<string, unknown>, options: SourceCallOptions = {}): Promise<ToolResult> {
     const tool = this.tools.find((t) => t.name === name);
     if (!tool) throw new UnknownToolError(`unknown tool "${name}"; known tools: ${this.tools.map((t) => t.name).join(', ') || '(none)'}`);
-    const session = this.sessions.get(tool.server)!;
+    const session = this.sessions.get(tool.server);
+    if (!session) throw new McpToolCallError(`server "${tool.server}": the MCP source is closed`, tool.server, tool.originalName);
     return session.callTool(tool.originalName, args, { timeoutMs: options.timeoutMs ?? 3_600_000, signal: options.signal });
   }
 

@@ -12,7 +12,9 @@ export function watchPending(handle: WorkflowHandle, everyMs = 100) {
   const loop = (async () => {
     while (!stopped) {
       try {
-        for (const r of await handle.query(pendingQuery)) if (!seen.has(r.id)) seen.set(r.id, r);
+        // A query waits for a worker; with none running it would hang, so bound it.
+        const pending = await handle.client.connection.withDeadline(Date.now() + 1000, () => handle.query(pendingQuery));
+        for (const r of pending) if (!seen.has(r.id)) seen.set(r.id, r);
       } catch {
         // the worker may be down: keep watching
       }

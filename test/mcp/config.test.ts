@@ -1,0 +1,361 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DEFAULT_TIMEOUT_MS,
+  McpConfigError,
+  expandEnv,
+  exposedToolName,
+  loadMcpConfigFile,
+  parseMcpConfig,
+  sanitize,
+  type HttpServerConfig,
+  type StdioServerConfig,
+} from '../../src/mcp/config.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-config-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function stdio(raw: unknown, name = 'fx'): StdioServerConfig {
+  const server = parseMcpConfig(raw).servers[name];
+  assert.equal(server.transport, 'stdio');
+  return server as StdioServerConfig;
+}
+
+function http(raw: unknown, name = 'remote'): HttpServerConfig {
+  const server = parseMcpConfig(raw).servers[name];
+  assert.equal(server.transport, 'http');
+  return server as HttpServerConfig;
+}
+
+/** Asserts parseMcpConfig throws a McpConfigError whose message names the server and the field. */
+function rejects(raw: unknown, server: string | undefined, field: string | undefined, extra?: RegExp): McpConfigError {
+  let caught: unknown;
+  try {
+    parseMcpConfig(raw);
+  } catch (err) {
+    caught = err;
+  }
+  assert.ok(caught instanceof McpConfigError, `expected McpConfigError, got ${String(caught)}`);
+  if (server !== undefined) {
+    assert.match(caught.message, new RegExp(`server "${server.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
+    assert.equal(caught.server, server);
+  }
+  if (field !== undefined) {
+    assert.match(caught.message, new RegExp(`field "${field}"`));
+    assert.equal(caught.field, field);
+  }
+  if (extra) assert.match(caught.message, extra);
+  return caught;
+}
+
+describe('parseMcpConfig: top-level keys', () => {
+  for (const top of ['mcpServers', 'servers', 'mcp']) {
+    it(`accepts the top key "${top}"`, () => {
+      const config = parseMcpConfig({ [top]: { fx: { command: ['node', 'server.js'] } } });
+      assert.deepEqual(Object.keys(config.servers), ['fx']);
+      assert.equal(config.servers.fx.name, 'fx');
+    });
+  }
+
+  it('accepts an empty server map', () => {
+    assert.deepEqual(parseMcpConfig({ mcpServers: {} }).servers, {});
+  });
+
+  it('rejects a config with none of the known top keys, naming them', () => {
+    rejects({ mcp_servers: { fx: { command: ['x'] } } }, undefined, undefined, /no "mcpServers", "servers" or "mcp" key/);
+  });
+
+  it('rejects two top keys at once, naming both', () => {
+    rejects({ mcpServers: {}, servers: {} }, undefined, undefined, /not mcpServers and servers/);
+  });
+
+  it('rejects a config that is not an object', () => {
+    for (const raw of [null, [], 'mcp.json', 3]) rejects(raw, undefined, undefined, /must be a JSON object/);
+  });
+
+  it('rejects a top key that is not an object', () => {
+    const err = rejects({ mcpServers: [] }, undefined, undefined, /"mcpServers" must be an object/);
+    assert.equal(err.field, 'mcpServers');
+  });
+
+  it('rejects a server that is not an object, naming the server', () => {
+    for (const value of ['node server.js', null, ['node'], 1]) rejects({ mcpServers: { fx: value } }, 'fx', undefined, /must be an object/);
+  });
+
+  it('names the source in the message', () => {
+    assert.throws(() => parseMcpConfig({ nope: 1 }, 'my-config.json'), /^McpConfigError: my-config\.json: /);
+  });
+});
+
+describe('parseMcpConfig: local (stdio) servers', () => {
+  it('accepts command as an array: first is the program, the rest its args', () => {
+    const s = stdio({ mcpServers: { fx: { command: ['node', 'server.js', '--flag'] } } });
+    assert.equal(s.command, 'node');
+    assert.deepEqual(s.args, ['server.js', '--flag']);
+  });
+
+  it('accepts command as a string with args', () => {
+    const s = stdio({ mcpServers: { fx: { command: 'node', args: ['server.js', '-v'] } } });
+    assert.equal(s.command, 'node');
+    assert.deepEqual(s.args, ['server.js', '-v']);
+  });
+
+  it('accepts command as a string without args', () => {
+    const s = stdio({ mcpServers: { fx: { command: 'my-server' } } });
+    assert.equal(s.command, 'my-server');
+    assert.deepEqual(s.args, []);
+  });
+
+  it('accepts env', () => {
+    assert.deepEqual(stdio({ mcpServers: { fx: { command: ['x'], env: { A: '1' } } } }).env, { A: '1' });
+  });
+
+  it('accepts environment (opencode) as env', () => {
+    assert.deepEqual(stdio({ mcp: { fx: { type: 'local', command: ['x'], environment: { B: '2' } } } }).env, { B: '2' });
+  });
+
+  it('accepts cwd', () => {
+    assert.equal(stdio({ mcpServers: { fx: { command: ['x'], cwd: '/tmp' } } }).cwd, '/tmp');
+  });
+
+  it('defaults: enabled, timeout 30000 ms, every tool', () => {
+    const s = stdio({ mcpServers: { fx: { command: ['x'] } } });
+    assert.equal(s.enabled, true);
+    assert.equal(DEFAULT_TIMEOUT_MS, 30_000);
+    assert.equal(s.timeoutMs, 30_000);
+    assert.equal(s.tools, undefined);
+  });
+
+  it('accepts a timeout in ms', () => {
+    assert.equal(stdio({ mcpServers: { fx: { command: ['x'], timeout: 1500 } } }).timeoutMs, 1500);
+  });
+
+  it('accepts a tools allowlist', () => {
+    assert.deepEqual(stdio({ mcpServers: { fx: { command: ['x'], tools: ['echo', 'ask_name'] } } }).tools, ['echo', 'ask_name']);
+  });
+
+  it('maps enabled:false to enabled false', () => {
+    assert.equal(stdio({ mcpServers: { fx: { command: ['x'], enabled: false } } }).enabled, false);
+  });
+
+  it('maps disabled:true to enabled false', () => {
+    assert.equal(stdio({ mcpServers: { fx: { command: ['x'], disabled: true } } }).enabled, false);
+  });
+
+  it('keeps enabled:true and disabled:false enabled', () => {
+    assert.equal(stdio({ mcpServers: { fx: { command: ['x'], enabled: true, disabled: false } } }).enabled, true);
+  });
+
+  it('ignores keys it does not know inside a server (Claude/opencode extras)', () => {
+    assert.equal(stdio({ mcpServers: { fx: { command: ['x'], description: 'd', autoApprove: [] } } }).command, 'x');
+  });
+});
+
+describe('parseMcpConfig: remote (http) servers', () => {
+  it('maps url to the http transport', () => {
+    const s = http({ mcpServers: { remote: { url: 'https://example.test/mcp' } } });
+    assert.equal(s.url, 'https://example.test/mcp');
+    assert.equal(s.timeoutMs, 30_000);
+    assert.equal(s.enabled, true);
+  });
+
+  it('accepts headers', () => {
+    const s = http({ servers: { remote: { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } } } });
+    assert.deepEqual(s.headers, { Authorization: 'Bearer ${TOKEN}' });
+  });
+
+  it('accepts opencode "remote" servers with enabled:false', () => {
+    const s = http({ mcp: { remote: { type: 'remote', url: 'https://example.test/mcp', enabled: false } } });
+    assert.equal(s.enabled, false);
+  });
+});
+
+describe('parseMcpConfig: errors name the server and the field', () => {
+  it('rejects a command that is a number', () => {
+    rejects({ mcpServers: { fx: { command: 42 } } }, 'fx', 'command', /non-empty array of strings.*got number 42/);
+  });
+
+  it('rejects a command that is an object or an array of non-strings', () => {
+    rejects({ mcpServers: { fx: { command: { bin: 'x' } } } }, 'fx', 'command');
+    rejects({ mcpServers: { fx: { command: ['node', 3] } } }, 'fx', 'command');
+  });
+
+  it('rejects an empty command', () => {
+    rejects({ mcpServers: { fx: { command: [] } } }, 'fx', 'command');
+    rejects({ mcpServers: { fx: { command: '' } } }, 'fx', 'command');
+  });
+
+  it('rejects args with an array command', () => {
+    rejects({ mcpServers: { fx: { command: ['node'], args: ['x'] } } }, 'fx', 'args');
+  });
+
+  it('rejects an invalid url', () => {
+    rejects({ mcpServers: { remote: { url: 'not a url' } } }, 'remote', 'url', /absolute URL/);
+  });
+
+  it('rejects a non-http url', () => {
+    rejects({ mcpServers: { remote: { url: 'ftp://example.test/mcp' } } }, 'remote', 'url', /http or https/);
+  });
+
+  it('rejects both command and url', () => {
+    rejects({ mcpServers: { both: { command: ['x'], url: 'https://example.test/mcp' } } }, 'both', 'url', /cannot be combined with "command"/);
+  });
+
+  it('rejects neither command nor url', () => {
+    rejects({ mcpServers: { empty: { env: { A: '1' } } } }, 'empty', 'command', /or "url" is required/);
+  });
+
+  it('rejects a negative timeout', () => {
+    rejects({ mcpServers: { fx: { command: ['x'], timeout: -1 } } }, 'fx', 'timeout', /positive integer number of milliseconds, got number -1/);
+  });
+
+  it('rejects a zero, fractional or string timeout', () => {
+    for (const timeout of [0, 1.5, '30s']) rejects({ mcpServers: { fx: { command: ['x'], timeout } } }, 'fx', 'timeout');
+  });
+
+  it('rejects a non-boolean enabled / disabled', () => {
+    rejects({ mcpServers: { fx: { command: ['x'], enabled: 'no' } } }, 'fx', 'enabled');
+    rejects({ mcpServers: { fx: { command: ['x'], disabled: 1 } } }, 'fx', 'disabled');
+  });
+
+  it('rejects a tools allowlist that is not an array of names', () => {
+    rejects({ mcpServers: { fx: { command: ['x'], tools: 'echo' } } }, 'fx', 'tools');
+  });
+
+  it('rejects env values that are not strings', () => {
+    rejects({ mcpServers: { fx: { command: ['x'], env: { PORT: 8080 } } } }, 'fx', 'env.PORT');
+  });
+
+  it('rejects both env and environment', () => {
+    rejects({ mcpServers: { fx: { command: ['x'], env: {}, environment: {} } } }, 'fx', 'environment');
+  });
+
+  it('rejects headers on a local server and env on a remote one', () => {
+    rejects({ mcpServers: { fx: { command: ['x'], headers: { A: 'b' } } } }, 'fx', 'headers');
+    rejects({ mcpServers: { remote: { url: 'https://example.test/mcp', env: { A: 'b' } } } }, 'remote', 'env');
+  });
+
+  it('rejects a type that contradicts command or url', () => {
+    rejects({ mcpServers: { fx: { type: 'http', command: ['x'] } } }, 'fx', 'type');
+    rejects({ mcpServers: { remote: { type: 'stdio', url: 'https://example.test/mcp' } } }, 'remote', 'type');
+  });
+
+  it('names the failing server among several', () => {
+    rejects({ mcpServers: { good: { command: ['x'] }, 'bad.one': { command: 7 } } }, 'bad.one', 'command');
+  });
+});
+
+describe('expandEnv', () => {
+  const where = { server: 'remote', field: 'headers.Authorization' };
+
+  it('expands ${VAR} from the given environment', () => {
+    assert.equal(expandEnv('Bearer ${TOKEN}', where, { TOKEN: 'abc' }), 'Bearer abc');
+  });
+
+  it('expands several variables and leaves text without ${} alone', () => {
+    assert.equal(expandEnv('${A}-${B}-$C-{D}', where, { A: '1', B: '2' }), '1-2-$C-{D}');
+  });
+
+  it('expands to an empty string when the variable is set but empty', () => {
+    assert.equal(expandEnv('x${E}y', where, { E: '' }), 'xy');
+  });
+
+  it('defaults to process.env', () => {
+    process.env.DURABLE_MCP_TEST_VAR = 'from-process';
+    try {
+      assert.equal(expandEnv('${DURABLE_MCP_TEST_VAR}', where), 'from-process');
+    } finally {
+      delete process.env.DURABLE_MCP_TEST_VAR;
+    }
+  });
+
+  it('errors on a missing variable naming the server, the field and the variable', () => {
+    assert.throws(
+      () => expandEnv('Bearer ${MISSING_TOKEN}', where, {}),
+      (err: unknown) => {
+        assert.ok(err instanceof McpConfigError);
+        assert.match(err.message, /server "remote"/);
+        assert.match(err.message, /field "headers\.Authorization"/);
+        assert.match(err.message, /\$\{MISSING_TOKEN\}/);
+        assert.equal(err.server, 'remote');
+        assert.equal(err.field, 'headers.Authorization');
+        return true;
+      },
+    );
+  });
+
+  it('never puts a header value in the error, not even the expanded part', () => {
+    const secret = 'sk-very-secret-value';
+    const headers = { Authorization: `Bearer ${secret}`, 'X-Api-Key': '${API_KEY}', 'X-Mixed': `${secret}-\${ALSO_MISSING}` };
+    const messages: string[] = [];
+    for (const [name, value] of Object.entries(headers)) {
+      try {
+        expandEnv(value, { server: 'remote', field: `headers.${name}` }, { TOKEN: secret });
+      } catch (err) {
+        messages.push((err as Error).message);
+      }
+    }
+    assert.equal(messages.length, 2);
+    for (const m of messages) assert.ok(!m.includes(secret), `secret leaked: ${m}`);
+  });
+});
+
+describe('sanitize / exposedToolName', () => {
+  it('replaces every character outside [a-zA-Z0-9_-] with "_"', () => {
+    assert.equal(sanitize('my.server'), 'my_server');
+    assert.equal(sanitize('do it'), 'do_it');
+    assert.equal(sanitize('a/b:c@d'), 'a_b_c_d');
+    assert.equal(sanitize('keep-these_AZaz09'), 'keep-these_AZaz09');
+    assert.equal(sanitize('héllo'), 'h_llo');
+  });
+
+  it('joins sanitized server and tool with "_"', () => {
+    assert.equal(exposedToolName('my.server', 'do it'), 'my_server_do_it');
+    assert.equal(exposedToolName('fx', 'echo'), 'fx_echo');
+    assert.equal(exposedToolName('gh-mcp', 'repos/list'), 'gh-mcp_repos_list');
+  });
+});
+
+describe('loadMcpConfigFile', () => {
+  it('loads and parses a JSON file', () => {
+    const path = join(dir, 'ok.json');
+    writeFileSync(path, JSON.stringify({ mcpServers: { fx: { command: ['node', 'x.js'], timeout: 1000 } } }));
+    const config = loadMcpConfigFile(path);
+    assert.equal(config.servers.fx.timeoutMs, 1000);
+  });
+
+  it('errors for a missing file, naming the path', () => {
+    const path = join(dir, 'does-not-exist.json');
+    assert.throws(() => loadMcpConfigFile(path), (err: unknown) => {
+      assert.ok(err instanceof McpConfigError);
+      assert.ok(err.message.includes(path), err.message);
+      assert.match(err.message, /ENOENT/);
+      return true;
+    });
+  });
+
+  it('errors for invalid JSON, naming the path', () => {
+    const path = join(dir, 'bad.json');
+    writeFileSync(path, '{ "mcpServers": { ');
+    assert.throws(() => loadMcpConfigFile(path), (err: unknown) => {
+      assert.ok(err instanceof McpConfigError);
+      assert.ok(err.message.includes(path), err.message);
+      assert.match(err.message, /not valid JSON/);
+      return true;
+    });
+  });
+
+  it('names the path in a config error of a server', () => {
+    const path = join(dir, 'bad-server.json');
+    writeFileSync(path, JSON.stringify({ mcpServers: { fx: { command: 1 } } }));
+    assert.throws(() => loadMcpConfigFile(path), (err: unknown) => {
+      assert.ok(err instanceof McpConfigError);
+      assert.ok(err.message.includes(path), err.message);
+      assert.match(err.message, /server "fx": field "command"/);
+      return true;
+    });
+  });
+});

@@ -1,0 +1,246 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseMcpConfig, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type Lease } from '../../src/mcp/index.js';
+import { childProcesses, events, isAlive, stdioFixture, waitUntil } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-pool-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let logCounter = 0;
+const newLog = (): string => join(dir, `log-${++logCounter}.jsonl`);
+
+function newPool(servers: Record<string, unknown> = { fx: stdioFixture(newLog()) }): SessionPool {
+  return new SessionPool(parseMcpConfig({ mcpServers: servers }));
+}
+
+const tick = (ms = 50): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('SessionPool', () => {
+  it('reuses the session for sequential leases', async () => {
+    const pool = newPool();
+    try {
+      const first = await pool.lease('fx');
+      const pid = first.session.pid;
+      assert.equal(typeof pid, 'number');
+      await first.release();
+      const second = await pool.lease('fx');
+      assert.equal(second.session, first.session);
+      assert.equal(second.session.pid, pid);
+      assert.equal(pool.opened, 1);
+      assert.deepEqual(await second.session.callTool('echo', { text: 'again' }, { timeoutMs: 5000 }), { output: 'echo: again', isError: false });
+      await second.release();
+      assert.deepEqual(pool.stats(), { fx: { idle: 1, leased: 0, waiting: 0 } });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('gives concurrent leases two different sessions', async () => {
+    const pool = newPool();
+    try {
+      const [a, b] = await Promise.all([pool.lease('fx'), pool.lease('fx')]);
+      assert.notEqual(a.session, b.session);
+      assert.notEqual(a.session.pid, b.session.pid);
+      assert.equal(pool.opened, 2);
+      assert.deepEqual(pool.stats().fx, { idle: 0, leased: 2, waiting: 0 });
+      await Promise.all([a.release(), b.release()]);
+      assert.deepEqual(pool.stats().fx, { idle: 2, leased: 0, waiting: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('replaces a discarded session', async () => {
+    const pool = newPool();
+    try {
+      const first = await pool.lease('fx');
+      const pid = first.session.pid!;
+      await first.release({ discard: true });
+      assert.equal(first.session.closed, true);
+      assert.equal(isAlive(pid), false, 'the discarded server process ended');
+      const second = await pool.lease('fx');
+      assert.notEqual(second.session, first.session);
+      assert.notEqual(second.session.pid, pid);
+      assert.equal(pool.opened, 2);
+      await second.release();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('does not hand out a session whose process died', async () => {
+    const pool = newPool();
+    try {
+      const first = await pool.lease('fx');
+      const pid = first.session.pid!;
+      await first.release();
+      process.kill(pid, 'SIGKILL');
+      await waitUntil(() => first.session.closed, 5000, 'the session to notice its process died');
+      const second = await pool.lease('fx');
+      assert.notEqual(second.session, first.session);
+      assert.notEqual(second.session.pid, pid);
+      assert.deepEqual(await second.session.callTool('echo', { text: 'fresh' }, { timeoutMs: 5000 }), { output: 'echo: fresh', isError: false });
+      await second.release();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('closes a session whose process died while leased instead of returning it', async () => {
+    const pool = newPool();
+    try {
+      const first = await pool.lease('fx');
+      const pid = first.session.pid!;
+      process.kill(pid, 'SIGKILL');
+      await waitUntil(() => first.session.closed, 5000, 'the session to notice its process died');
+      await first.release();
+      assert.deepEqual(pool.stats().fx, { idle: 0, leased: 0, waiting: 0 });
+      const second = await pool.lease('fx');
+      assert.notEqual(second.session.pid, pid);
+      await second.release();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('makes a second lease wait when maxSessions is reached, tells the holder, and hands the session over on release', async () => {
+    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
+    try {
+      const holder = await pool.lease('one');
+      let pressure = 0;
+      holder.onPressure(() => pressure++);
+      let waiterLease: Lease | undefined;
+      const waiting = pool.lease('one').then((l) => (waiterLease = l));
+      await tick();
+      assert.equal(pressure, 1, 'the holder heard about the waiter');
+      assert.equal(waiterLease, undefined, 'the second lease waits');
+      assert.deepEqual(pool.stats().one, { idle: 0, leased: 1, waiting: 1 });
+      await holder.release();
+      const second = await waiting;
+      assert.equal(second.session, holder.session);
+      assert.equal(pool.opened, 1);
+      assert.deepEqual(pool.stats().one, { idle: 0, leased: 1, waiting: 0 });
+      await second.release();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('opens a fresh session for the waiter when the holder discards', async () => {
+    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
+    try {
+      const holder = await pool.lease('one');
+      const waiting = pool.lease('one');
+      await tick();
+      await holder.release({ discard: true });
+      const second = await waiting;
+      assert.notEqual(second.session, holder.session);
+      assert.equal(pool.opened, 2);
+      await second.release();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stops waiting when the lease signal aborts', async () => {
+    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
+    try {
+      const holder = await pool.lease('one');
+      const controller = new AbortController();
+      const waiting = pool.lease('one', controller.signal);
+      await tick();
+      controller.abort(new Error('no longer needed'));
+      await assert.rejects(waiting, /no longer needed/);
+      assert.equal(pool.stats().one.waiting, 0);
+      await holder.release();
+      assert.deepEqual(pool.stats().one, { idle: 1, leased: 0, waiting: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('clears the elicitation handler on release', async () => {
+    const pool = newPool();
+    try {
+      const lease = await pool.lease('fx');
+      lease.session.elicitationHandler = async () => ({ action: 'decline' });
+      await lease.release();
+      assert.equal(lease.session.elicitationHandler, undefined);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('advertises elicitation and routes it to the leaseholder', async () => {
+    const log = newLog();
+    const pool = newPool({ fx: stdioFixture(log) });
+    try {
+      const lease = await pool.lease('fx');
+      lease.session.elicitationHandler = async () => ({ action: 'accept', content: { name: 'Pooled' } });
+      assert.deepEqual(await lease.session.callTool('ask_name', {}, { timeoutMs: 10_000 }), { output: 'hello Pooled', isError: false });
+      await lease.release();
+      const again = await pool.lease('fx');
+      // Nobody owns the elicitation after release: the session answers cancel.
+      assert.deepEqual(await again.session.callTool('ask_name', {}, { timeoutMs: 10_000 }), { output: 'cancelled', isError: false });
+      await again.release();
+      assert.deepEqual(
+        events(log, 'received', 'ask_name').map((e) => e.result),
+        [{ action: 'accept', content: { name: 'Pooled' } }, { action: 'cancel' }],
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects an unknown server with UnknownServerError naming the configured servers', async () => {
+    const pool = newPool({ alpha: stdioFixture(newLog()), beta: stdioFixture(newLog(), { enabled: false }) });
+    try {
+      await assert.rejects(pool.lease('gamma'), (err: unknown) => {
+        assert.ok(err instanceof UnknownServerError);
+        assert.match(err.message, /"gamma"/);
+        assert.match(err.message, /alpha, beta/);
+        return true;
+      });
+      assert.equal(pool.opened, 0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects a disabled server with ServerDisabledError', async () => {
+    const pool = newPool({ off: stdioFixture(newLog(), { disabled: true }) });
+    try {
+      await assert.rejects(pool.lease('off'), (err: unknown) => {
+        assert.ok(err instanceof ServerDisabledError);
+        assert.match(err.message, /"off"/);
+        return true;
+      });
+      assert.equal(pool.opened, 0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('close() leaves no child process, idle or leased, and rejects waiters and later leases', async () => {
+    const before = childProcesses();
+    const pool = newPool({ fx: stdioFixture(newLog()), one: stdioFixture(newLog(), { maxSessions: 1 }) });
+    const idle = await pool.lease('fx');
+    const leased = await pool.lease('fx');
+    const holder = await pool.lease('one');
+    const waiting = pool.lease('one');
+    waiting.catch(() => undefined);
+    await idle.release();
+    assert.equal(childProcesses().length, before.length + 3);
+    const pids = [idle.session.pid!, leased.session.pid!, holder.session.pid!];
+
+    await pool.close();
+    await assert.rejects(waiting, PoolClosedError);
+    assert.deepEqual(childProcesses(), before);
+    for (const pid of pids) assert.equal(isAlive(pid), false, `server process ${pid} ended`);
+    await assert.rejects(pool.lease('fx'), PoolClosedError);
+    await leased.release(); // releasing after close is harmless
+    await holder.release();
+  });
+});

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { mcpToolCall } from '../../src/workflows/index.js';
+import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
+import { readFixtureLog } from '../fixtures/paths.js';
+import { createTimeSkippingEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { waitForPending } from '../helpers/watch.js';
+
+describe('expiry on the time-skipping server', () => {
+  let env: TestWorkflowEnvironment;
+  before(async () => {
+    env = await createTimeSkippingEnv();
+  });
+  after(async () => {
+    await env?.teardown();
+  });
+
+  it('an unanswered request expires into cancel once expiresIn has elapsed, and a later answer is rejected', async () => {
+    const taskQueue = uniqueTaskQueue('expiry');
+    const logPath = join(tempDir(), 'fixture.jsonl');
+    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
+    await worker.runUntil(async () => {
+      const expiresIn = 2 * 60 * 60 * 1000; // two hours of workflow time, skipped
+      const handle = await env.client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: `expiry-${Date.now()}`,
+        args: [{ server: 'fx', tool: 'ask_name', elicitation: { expiresIn, holdFor: 200 } }],
+      });
+      const [request] = await waitForPending(handle);
+      const startedAt = await env.currentTimeMs();
+      assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + expiresIn)) < 60_000, 'expiresAt is workflow time + expiresIn');
+
+      const result = await handle.result(); // the server skips time to the expiry timer
+      assert.deepEqual(result, { output: 'cancelled', isError: false });
+      assert.ok((await env.currentTimeMs()) - startedAt >= expiresIn - 1000, 'time was skipped past expiresIn');
+      const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
+      assert.deepEqual(received.map((e) => e.result), [{ action: 'cancel' }]);
+      assert.deepEqual(await handle.query(pendingQuery).catch(() => []), []);
+    });
+  });
+
+  it('an answer after expiry is rejected: the request is gone and the call already ended in cancel', async () => {
+    const taskQueue = uniqueTaskQueue('expiry-late');
+    const logPath = join(tempDir(), 'fixture.jsonl');
+    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
+    await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: `expiry-late-${Date.now()}`,
+        args: [{ server: 'fx', tool: 'ask_twice', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 200 } }],
+      });
+      const [first] = await waitForPending(handle);
+      assert.equal((await handle.result()).output, 'cancelled at 1');
+      await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { first: 'Ada' } }] }), /completed|not found/i);
+      const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
+      assert.deepEqual(received.map((e) => e.result), [{ action: 'cancel' }], 'the server saw cancel once, never the late answer');
+    });
+  });
+});

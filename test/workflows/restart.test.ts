@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { mcpToolCall } from '../../src/workflows/index.js';
+import { answerSignal } from '../../src/workflows/messages.js';
+import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
+import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { livePids, spawnNode } from '../helpers/processes.js';
+import { waitForPending, watchPending } from '../helpers/watch.js';
+import { fileURLToPath } from 'node:url';
+
+const workerEntry = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
+
+describe('a pending request survives the worker', () => {
+  let env: TestWorkflowEnvironment;
+  before(async () => {
+    env = await createLocalEnv();
+  });
+  after(async () => {
+    await env?.teardown();
+  });
+
+  it('survives a graceful worker shutdown: answered while no worker runs, completed by a new worker, asked once', async () => {
+    const taskQueue = uniqueTaskQueue('restart');
+    const dir = tempDir();
+    const logPath = join(dir, 'fixture.jsonl');
+    const config = fixtureConfig(logPath);
+    const first = await startWorker(env, { taskQueue, mcpConfig: config });
+    const firstRun = first.run();
+    const handle = await env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `restart-graceful-${Date.now()}`,
+      args: [{ server: 'fx', tool: 'counter', elicitation: { holdFor: 10 * 60 * 1000 } }],
+    });
+    const watch = watchPending(handle);
+    const [request] = await waitForPending(handle);
+
+    first.shutdown();
+    await firstRun;
+    assert.deepEqual(livePids(fixtureServerPath), [], 'no MCP server process left behind by the shutdown');
+
+    await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
+
+    const second = await startWorker(env, { taskQueue, mcpConfig: config });
+    const result = await second.runUntil(handle.result());
+    assert.deepEqual(result, { output: 'confirmed', isError: false });
+    const seen = await watch.stop();
+    assert.deepEqual([...seen.keys()], [request.id], 'pending never showed a second request');
+    const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
+    assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { confirm: true } }], 'the server saw the answer it expected');
+  });
+
+  it('survives SIGKILL of the worker process: the retried attempt attaches to the same request', async () => {
+    const taskQueue = uniqueTaskQueue('restart-kill');
+    const dir = tempDir();
+    const logPath = join(dir, 'fixture.jsonl');
+    const configPath = join(dir, 'mcp.json');
+    writeFileSync(configPath, JSON.stringify(fixtureConfig(logPath)));
+    const workerEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue };
+    const firstProc = spawnNode([workerEntry, '--mcp-config', configPath], workerEnv);
+    await firstProc.waitFor(/durable-mcp worker: Temporal/);
+
+    const handle = await env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `restart-kill-${Date.now()}`,
+      args: [{ server: 'fx', tool: 'counter', elicitation: { holdFor: 10 * 60 * 1000 }, heartbeatTimeout: 2000 }],
+    });
+    const watch = watchPending(handle);
+    const [request] = await waitForPending(handle);
+
+    await firstProc.kill('SIGKILL');
+    await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
+
+    const secondProc = spawnNode([workerEntry, '--mcp-config', configPath], workerEnv);
+    try {
+      const result = await handle.result();
+      assert.deepEqual(result, { output: 'confirmed', isError: false });
+    } finally {
+      await secondProc.kill('SIGTERM');
+    }
+    assert.equal(await secondProc.exited, 0, `worker exits cleanly on SIGTERM:\n${secondProc.output().slice(-1500)}`);
+    const seen = await watch.stop();
+    assert.deepEqual([...seen.keys()], [request.id], 'pending never showed a second request');
+    const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
+    assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { confirm: true } }]);
+    assert.deepEqual(livePids(fixtureServerPath).filter((p) => readFixtureLog(logPath).some((e) => e.pid === p)), [], 'no orphaned MCP server');
+  });
+});

@@ -69,6 +69,8 @@ export class SessionPool {
   private readonly states = new Map<string, ServerState>();
   private readonly idleTimers = new Map<McpSession, NodeJS.Timeout>();
   private closedFlag = false;
+  /** Sessions being opened or closed: `close()` waits for them, so no server process outlives the pool. */
+  private readonly inFlight = new Set<Promise<unknown>>();
   /** Sessions opened since the pool started (for tests and benchmarks). */
   opened = 0;
 
@@ -109,15 +111,19 @@ export class SessionPool {
     if (state.leased.size + state.connecting < server.maxSessions) {
       state.connecting++;
       try {
-        const session = await McpSession.connect(server, {
+        const connecting = McpSession.connect(server, {
           elicitation: true,
           onStderr: this.options.onStderr ? (line) => this.options.onStderr!(name, line) : undefined,
+        }).then(async (session) => {
+          this.opened++;
+          if (this.closedFlag) {
+            await session.close();
+            throw new PoolClosedError('the session pool is closed');
+          }
+          return session;
         });
-        this.opened++;
-        if (this.closedFlag) {
-          await session.close();
-          throw new PoolClosedError('the session pool is closed');
-        }
+        this.track(connecting);
+        const session = await connecting;
         return this.grant(state, session);
       } finally {
         state.connecting--;
@@ -160,7 +166,7 @@ export class SessionPool {
     state.leased.delete(lease);
     const session = lease.session;
     if (discard || session.closed || this.closedFlag) {
-      await session.close();
+      await this.track(session.close());
       // A slot is free: let the first waiter open a fresh session.
       const waiter = state.waiters.shift();
       if (waiter) this.lease(name).then(waiter.resolve, waiter.reject);
@@ -181,6 +187,16 @@ export class SessionPool {
     }, idleMs);
     timer.unref();
     this.idleTimers.set(session, timer);
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    const settled = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return p;
   }
 
   private clearIdle(session: McpSession): void {
@@ -206,5 +222,7 @@ export class SessionPool {
       for (const l of state.leased) all.push(l.session.close());
     }
     await Promise.all(all);
+    // Sessions still connecting close themselves once connected (the pool is closed); wait for that too.
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 }

@@ -13,7 +13,7 @@ export function watchPending(handle: WorkflowHandle, everyMs = 100) {
     while (!stopped) {
       try {
         // A query waits for a worker; with none running it would hang, so bound it.
-        const pending = await handle.client.connection.withDeadline(Date.now() + 1000, () => handle.query(pendingQuery));
+        const pending = await handle.client.connection.withDeadline(Date.now() + 3000, () => handle.query(pendingQuery));
         for (const r of pending) if (!seen.has(r.id)) seen.set(r.id, r);
       } catch {
         // the worker may be down: keep watching

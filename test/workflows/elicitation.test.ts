@@ -8,6 +8,7 @@ import { answerSignal, pendingQuery, submitAnswerUpdate } from '../../src/workfl
 import { readFixtureLog } from '../fixtures/paths.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
+import { recordHistory } from '../helpers/history.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 
 describe('durable elicitation on the dev server', () => {
@@ -47,6 +48,7 @@ describe('durable elicitation on the dev server', () => {
 
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
     assert.deepEqual(await handle.result(), { output: 'hello Ada', isError: false });
+    await recordHistory(handle, 'accept', env.address);
     assert.deepEqual(await handle.query(pendingQuery), []);
     const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'ask_name');
     assert.ok(received.some((e) => JSON.stringify(e.result) === JSON.stringify({ action: 'accept', content: { name: 'Ada' } })));
@@ -102,12 +104,14 @@ describe('durable elicitation on the dev server', () => {
     assert.equal(second.prompt, 'Last name?');
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: second.id, ok: true, data: { last: 'Lovelace' } }] });
     assert.equal((await handle.result()).output, 'Ada Lovelace');
+    await recordHistory(handle, 'two-elicitations', env.address);
   });
 
   it('releases the call after holdFor: no activity runs while the human thinks, and the answer completes it without asking again', async () => {
     const handle = await start('counter', {}, { holdFor: 500 });
     const watch = watchPending(handle);
     const [request] = await waitForPending(handle);
+    watch.seen.set(request.id, request);
     // Wait until the activity is gone: released, nothing held.
     for (;;) {
       const d = await handle.describe();
@@ -118,6 +122,7 @@ describe('durable elicitation on the dev server', () => {
     assert.equal((await handle.describe()).raw.pendingActivities?.length ?? 0, 0, 'no activity held while waiting');
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
     assert.equal((await handle.result()).output, 'confirmed');
+    await recordHistory(handle, 'release-hold-for', env.address);
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'the human was asked once');
     const effects = readFixtureLog(logPath).filter((e) => e.event === 'side_effect' && e.phase === 'after');
@@ -128,6 +133,7 @@ describe('durable elicitation on the dev server', () => {
     const handle = await start('ask_name', { timeoutMs: 1500 });
     const watch = watchPending(handle);
     const [request] = await waitForPending(handle);
+    watch.seen.set(request.id, request);
     // The server gives up after 1.5 s: the workflow must keep the request pending, with no activity running.
     for (;;) {
       const errors = readFixtureLog(logPath).filter((e) => e.event === 'elicit_error' && e.tool === 'ask_name');
@@ -138,6 +144,7 @@ describe('durable elicitation on the dev server', () => {
     assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id]);
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Linus' } });
     assert.deepEqual(await handle.result(), { output: 'hello Linus', isError: false });
+    await recordHistory(handle, 'release-server-gave-up', env.address);
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'no new request to the human');
   });
@@ -179,6 +186,7 @@ describe('durable elicitation on the dev server', () => {
       const out = JSON.parse((await handle.result()).output);
       assert.equal(out.action, 'accept');
       assert.deepEqual(out.content, { name: 'Ada', age: 36, subscribe: false, size: 'm' }, 'defaults applied');
+      await recordHistory(handle, 'bad-answers', env.address);
     });
   });
 });

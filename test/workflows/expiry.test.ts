@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { createTimeSkippingEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
+import { recordHistory } from '../helpers/history.js';
 
 describe('expiry on the time-skipping server', () => {
   let env: TestWorkflowEnvironment;
@@ -35,6 +35,7 @@ describe('expiry on the time-skipping server', () => {
 
       const result = await handle.result(); // the server skips time to the expiry timer
       assert.deepEqual(result, { output: 'cancelled', isError: false });
+      await recordHistory(handle, 'expiry', env.address);
       assert.ok((await env.currentTimeMs()) - startedAt >= expiresIn - 1000, 'time was skipped past expiresIn');
       const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
       assert.deepEqual(received.map((e) => e.result), [{ action: 'cancel' }]);

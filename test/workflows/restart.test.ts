@@ -9,6 +9,7 @@ import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { livePids, spawnNode } from '../helpers/processes.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
+import { recordHistory } from '../helpers/history.js';
 import { fileURLToPath } from 'node:url';
 
 const workerEntry = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
@@ -36,16 +37,19 @@ describe('a pending request survives the worker', () => {
     });
     const watch = watchPending(handle);
     const [request] = await waitForPending(handle);
+    watch.seen.set(request.id, request);
 
     first.shutdown();
     await firstRun;
-    assert.deepEqual(livePids(fixtureServerPath), [], 'no MCP server process left behind by the shutdown');
+    const ours = new Set(readFixtureLog(logPath).map((e) => e.pid));
+    assert.deepEqual(livePids(fixtureServerPath).filter((p) => ours.has(p)), [], 'no MCP server process left behind by the shutdown');
 
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
 
     const second = await startWorker(env, { taskQueue, mcpConfig: config });
     const result = await second.runUntil(handle.result());
     assert.deepEqual(result, { output: 'confirmed', isError: false });
+    await recordHistory(handle, 'restart-graceful', env.address);
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'pending never showed a second request');
     const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
@@ -69,6 +73,7 @@ describe('a pending request survives the worker', () => {
     });
     const watch = watchPending(handle);
     const [request] = await waitForPending(handle);
+    watch.seen.set(request.id, request);
 
     await firstProc.kill('SIGKILL');
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
@@ -77,6 +82,7 @@ describe('a pending request survives the worker', () => {
     try {
       const result = await handle.result();
       assert.deepEqual(result, { output: 'confirmed', isError: false });
+      await recordHistory(handle, 'restart-sigkill', env.address);
     } finally {
       await secondProc.kill('SIGTERM');
     }

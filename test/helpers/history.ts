@@ -1,0 +1,22 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WorkflowHandle } from '@temporalio/client';
+import { execFileSync } from 'node:child_process';
+import { findTemporalBinary } from '../../src/temporal/binaries.js';
+
+/** test/histories in the source tree (this file runs from dist/test/helpers). */
+export const historiesDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'histories');
+
+/**
+ * With RECORD_HISTORIES=1, save a finished workflow's history under test/histories/<name>.json, to be
+ * committed and replayed by test/workflows/replay.test.ts. Otherwise does nothing.
+ */
+export async function recordHistory(handle: WorkflowHandle, name: string, address: string): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  // The Temporal CLI writes the standard JSON history format (what `temporal workflow show` gives users).
+  const cli = findTemporalBinary('cli').path!;
+  const json = execFileSync(cli, ['workflow', 'show', '--address', address, '--workflow-id', handle.workflowId, '--output', 'json'], { encoding: 'utf8' });
+  mkdirSync(historiesDir, { recursive: true });
+  writeFileSync(join(historiesDir, `${name}.json`), json);
+}

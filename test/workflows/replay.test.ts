@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
+import { prebuiltBundle, workflowsPath } from '../../src/bundle.js';
+import { historiesDir } from '../helpers/history.js';
+import { quietRuntime } from '../helpers/temporal.js';
+
+const files = readdirSync(historiesDir).filter((f) => f.endsWith('.json')).sort();
+
+describe('committed workflow histories replay with the current workflow code', () => {
+  it('has the histories of the accept, expiry, release and restart paths', () => {
+    for (const name of ['accept', 'expiry', 'release-hold-for', 'release-server-gave-up', 'restart-graceful', 'restart-sigkill']) {
+      assert.ok(files.includes(`${name}.json`), `test/histories/${name}.json is committed`);
+    }
+  });
+
+  it('replays every history without nondeterminism', async () => {
+    quietRuntime();
+    const bundle = prebuiltBundle();
+    const histories = files.map((f) => ({ workflowId: f.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(join(historiesDir, f), 'utf8'))) }));
+    const failures: string[] = [];
+    let count = 0;
+    for await (const result of Worker.runReplayHistories(bundle ? { workflowBundle: bundle } : { workflowsPath }, histories)) {
+      count++;
+      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+    }
+    assert.equal(count, files.length);
+    assert.deepEqual(failures, []);
+  });
+});

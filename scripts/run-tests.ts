@@ -1,0 +1,25 @@
+// Runs every compiled `*.test.js` under dist/test (and only those: helpers and fixture servers are not tests)
+// with node's test runner. Arguments narrow the set: `npm test -- workflows` runs files whose path contains "workflows".
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'test');
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return name === 'faults' ? [] : walk(p);
+    return name.endsWith('.test.js') ? [p] : [];
+  });
+}
+const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const files = walk(root)
+  .filter((f) => filters.length === 0 || filters.some((x) => relative(root, f).includes(x)))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(' ')}`);
+  process.exit(1);
+}
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=300000', ...files], { stdio: 'inherit' });
+process.exit(r.status ?? 1);

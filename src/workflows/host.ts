@@ -3,11 +3,10 @@
  * workflow. Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`,
  * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
  */
-import { defineSearchAttributeKey } from '@temporalio/common';
 import { ApplicationFailure, condition, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { answerToElicitResult, checkAnswer, type Answer, type Request } from '../contract/index.js';
 import {
-  AWAITING_INPUT_SEARCH_ATTRIBUTE,
+  awaitingInputKey,
   answerSignal,
   elicitUpdate,
   pendingDetailsQuery,
@@ -20,7 +19,6 @@ import {
   type SubmitAnswerResult,
 } from './messages.js';
 
-export const awaitingInputKey = defineSearchAttributeKey(AWAITING_INPUT_SEARCH_ATTRIBUTE, 'BOOL');
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
 export const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;

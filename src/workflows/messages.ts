@@ -2,6 +2,7 @@
  * Message definitions shared by workflows and Temporal clients. Payloads are plain JSON, so
  * `temporal workflow signal --name answer --input '{"id":"…","ok":true,"data":{…}}'` works with no SDK.
  */
+import { defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 
@@ -46,3 +47,5 @@ export const elicitUpdate = defineUpdate<ElicitOutcome, [ElicitInput]>('durable-
 
 /** Name of the Bool search attribute that is true while a workflow has a pending request. */
 export const AWAITING_INPUT_SEARCH_ATTRIBUTE = 'DurableMcpAwaitingInput';
+/** The typed key of that search attribute (registered by `durable-mcp dev` and docker-compose). */
+export const awaitingInputKey = defineSearchAttributeKey(AWAITING_INPUT_SEARCH_ATTRIBUTE, 'BOOL');

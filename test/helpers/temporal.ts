@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Runtime, DefaultLogger } from '@temporalio/worker';
 import { findTemporalBinary } from '../../src/temporal/binaries.js';
-import { awaitingInputKey } from '../../src/workflows/host.js';
+import { awaitingInputKey } from '../../src/workflows/messages.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 

@@ -1,0 +1,24 @@
+# durable-mcp worker image.
+# Debian (glibc) base on purpose: @temporalio/core-bridge ships a glibc prebuilt binary, so never alpine.
+
+# --- build: compile TypeScript and prebuild the workflow bundle (dist/workflow-bundle.js) ---
+FROM node:20.19.5-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY scripts ./scripts
+RUN npm run build
+
+# --- runtime: production dependencies + dist/, as the non-root `node` user ---
+FROM node:20.19.5-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+USER node
+# Temporal connection from TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (TLS, API key: TEMPORAL_TLS_*, TEMPORAL_API_KEY);
+# MCP servers from MCP_CONFIG (or append `--mcp-config PATH`). SIGTERM shuts the worker down gracefully.
+CMD ["node", "dist/src/cli.js", "worker"]

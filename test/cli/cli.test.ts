@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { livePids, spawnNode, type SpawnedProcess } from '../helpers/processes.js';
+import { tempDir } from '../helpers/temporal.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = resolve(here, '..', '..', 'src', 'cli.js');
+const repo = resolve(here, '..', '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+    s.on('error', rej);
+  });
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+function run(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((res) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
+      res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const cleanEnv = () => {
+  const env: Record<string, string | undefined> = { ...process.env, TEMPORAL_ADDRESS: undefined, CI: process.env.CI };
+  return env;
+};
+
+async function startDev(dataDir: string, port: number, uiPort: number): Promise<SpawnedProcess> {
+  const dev = spawnNode([cli, 'dev', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort)], cleanEnv());
+  await dev.waitFor(/Ctrl-C stops everything/, 90_000);
+  return dev;
+}
+
+async function waitPending(workflowId: string, env: Record<string, string>, count = 1): Promise<any[]> {
+  for (let i = 0; i < 300; i++) {
+    const r = await run(['pending', workflowId, '--json'], env);
+    if (r.code === 0) {
+      const rows = JSON.parse(r.stdout);
+      if (rows[0].pending.length >= count) return rows[0].pending;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('no pending request');
+}
+
+describe('the durable-mcp CLI against `dev`', () => {
+  const devs: SpawnedProcess[] = [];
+  after(async () => {
+    for (const d of devs) await d.kill('SIGKILL');
+  });
+
+  it('call → pending shows the request → an invalid answer is refused naming the field → a valid answer → result prints the output', async () => {
+    const dataDir = tempDir('durable-mcp-dev-');
+    const port = await freePort();
+    const dev = await startDev(dataDir, port, await freePort());
+    devs.push(dev);
+    const env = { TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
+
+    const call = await run(['call', 'demo', 'book_table', '--args', '{"restaurant":"Chez Test"}', '--workflow-id', 'cli-e2e-1'], env);
+    assert.equal(call.code, 0, call.stderr);
+    assert.equal(call.stdout.trim(), 'cli-e2e-1');
+
+    const [p] = await waitPending('cli-e2e-1', env);
+    assert.equal(p.request.kind, 'input');
+    assert.match(p.request.prompt, /Chez Test/);
+    assert.deepEqual(p.context, { callId: 'c1', server: 'demo', tool: 'book_table' });
+
+    const human = await run(['pending'], env);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, new RegExp(`cli-e2e-1\\s+${p.request.id.replace(/\./g, '\\.')}\\s+input\\s+demo/book_table`));
+
+    const bad = await run(['answer', 'cli-e2e-1', p.request.id, '--data', '{"name":"Ada","guests":"two","date":"2026-12-24"}'], env);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /field "guests": must be an integer/);
+
+    const missing = await run(['answer', 'cli-e2e-1', 'no-such-request', '--data', '{}'], env);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /no pending request with id "no-such-request"/);
+
+    const unknown = await run(['result', 'no-such-workflow'], env);
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.stderr, /no workflow with id "no-such-workflow"/);
+
+    const good = await run(['answer', 'cli-e2e-1', p.request.id, '--data', '{"name":"Ada","guests":2,"date":"2026-12-24"}'], env);
+    assert.equal(good.code, 0, good.stderr);
+    assert.match(good.stdout, /accept/);
+
+    const result = await run(['result', 'cli-e2e-1'], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout.trim(), 'Booked Chez Test for 2 on 2026-12-24 under "Ada" (inside).');
+
+    const unreachable = await run(['pending', 'cli-e2e-1'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    assert.notEqual(unreachable.code, 0);
+    assert.match(unreachable.stderr, /cannot reach Temporal at 127\.0\.0\.1:1/);
+
+    await dev.kill('SIGINT');
+    assert.equal(await dev.exited, 0, dev.output().slice(-1000));
+    assert.deepEqual(livePids(dataDir), [], 'Ctrl-C leaves no Temporal server running');
+  });
+
+  it('stopping dev while a request is pending and starting it again keeps the workflow: answer it and get the result', async () => {
+    const dataDir = tempDir('durable-mcp-dev-');
+    const port = await freePort();
+    const uiPort = await freePort();
+    const env = { TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
+    const first = await startDev(dataDir, port, uiPort);
+    devs.push(first);
+    assert.equal((await run(['call', 'demo', 'connect_account', '--workflow-id', 'cli-e2e-2'], env)).code, 0);
+    const [p] = await waitPending('cli-e2e-2', env);
+    assert.equal(p.request.kind, 'authorization');
+
+    await first.kill('SIGINT');
+    assert.equal(await first.exited, 0);
+    assert.deepEqual(livePids(dataDir), []);
+
+    const second = await startDev(dataDir, port, uiPort);
+    devs.push(second);
+    const [again] = await waitPending('cli-e2e-2', env);
+    assert.equal(again.request.id, p.request.id, 'the same request, not a new one');
+    assert.equal((await run(['answer', 'cli-e2e-2', p.request.id], env)).code, 0);
+    const result = await run(['result', 'cli-e2e-2'], env);
+    assert.equal(result.stdout.trim(), 'Connected to example.');
+    await second.kill('SIGINT');
+    assert.equal(await second.exited, 0);
+  });
+
+  it('every command has --help', async () => {
+    for (const cmd of ['dev', 'worker', 'call', 'pending', 'answer', 'decline', 'cancel', 'result']) {
+      const r = await run([cmd, '--help'], {});
+      assert.equal(r.code, 0, cmd);
+      assert.match(r.stdout, new RegExp(`Usage: durable-mcp ${cmd}`));
+    }
+  });
+});
+
+describe('the README', () => {
+  it('opens with the two commands that `npm start` and `.ci/run` actually run', () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const firstLines = readme.split('\n').slice(0, 15).join('\n');
+    assert.match(firstLines, /npm ci && npm start/);
+    assert.match(firstLines, /npm ci && npm test/);
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    assert.match(pkg.scripts.start, /cli\.js dev/);
+    assert.match(pkg.scripts.test, /run-tests/);
+    const ci = readFileSync(join(repo, '.ci', 'run'), 'utf8');
+    assert.match(ci, /^npm ci\b/m);
+    assert.match(ci, /^npm test$/m);
+  });
+});

@@ -61,6 +61,8 @@ export class ElicitationHost {
   private readonly pending = new Map<string, Entry>();
   private readonly resolved = new Map<string, { answer: Answer; callId: string }>();
   private readonly released = new Set<string>();
+  /** Calls released and waiting for an answer (no activity running), by call id → request id. */
+  private readonly waiting = new Map<string, string>();
   private inlineWaiters = 0;
   private nextCall = 1;
   private readonly searchAttributeEnabled: boolean;
@@ -217,6 +219,17 @@ export class ElicitationHost {
       if (call?.step !== undefined) context.step = call.step;
       return { request: e.request, context };
     });
+  }
+
+  /** Mark a call as released and waiting for `requestId` (no activity runs for it meanwhile). */
+  setWaiting(callId: string, requestId: string | undefined): void {
+    if (requestId === undefined) this.waiting.delete(callId);
+    else this.waiting.set(callId, requestId);
+  }
+
+  /** The request a released call waits for, if it waits. */
+  waitingFor(callId: string): string | undefined {
+    return this.waiting.get(callId);
   }
 
   hasPending(): boolean {

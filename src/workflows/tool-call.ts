@@ -5,7 +5,7 @@
 import { ApplicationFailure, condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
 import type { createActivities } from '../activities/index.js';
-import { useElicitationHost } from './host.js';
+import { useElicitationHost, type ElicitationHost } from './host.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -32,6 +32,8 @@ export interface CallOptions {
   step?: string;
   /** A stable call id; by default the host assigns `c1`, `c2`, … in call order. */
   callId?: string;
+  /** Resume a released call (after continue-as-new): wait for this request's resolution before the first attempt. */
+  resumeAfter?: string;
 }
 
 function validateInput(input: McpToolCallInput): void {
@@ -59,8 +61,13 @@ function validateInput(input: McpToolCallInput): void {
  * elicitation is answered from the record without asking the human again.
  */
 export async function callMcpTool(input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
-  validateInput(input);
   const host = useElicitationHost();
+  return runToolCall(host, input, options);
+}
+
+/** The call loop, for a given host (pipelines pass the host they restored after continue-as-new). */
+export async function runToolCall(host: ElicitationHost, input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
+  validateInput(input);
   const call = host.newCall(
     { server: input.server, tool: input.tool, step: options.step, expiresInMs: input.elicitation?.expiresIn, holdForMs: input.elicitation?.holdFor },
     options.callId,
@@ -72,6 +79,11 @@ export async function callMcpTool(input: McpToolCallInput, options: CallOptions 
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 10 },
   };
   const { callMcpTool: activity } = proxyActivities<Activities>(activityOptions);
+  if (options.resumeAfter) {
+    host.setWaiting(call.callId, options.resumeAfter);
+    await condition(() => host.isResolved(options.resumeAfter!));
+    host.setWaiting(call.callId, undefined);
+  }
   for (;;) {
     const outcome = await activity({
       server: input.server,
@@ -88,6 +100,8 @@ export async function callMcpTool(input: McpToolCallInput, options: CallOptions 
     // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
     const request = host.register(outcome.request, call.callId);
     host.markReleased(request.id);
+    host.setWaiting(call.callId, request.id);
     await condition(() => host.isResolved(request.id));
+    host.setWaiting(call.callId, undefined);
   }
 }

@@ -1,0 +1,222 @@
+/**
+ * `mcpPipeline`: many MCP tool calls in one workflow, in sequence or in parallel groups, with one inbox.
+ * Every step's elicitations are pending requests of the pipeline's own workflow id, listed with their
+ * step by `pendingDetails`. Long pipelines continue-as-new, carrying pending requests, recorded answers
+ * and the calls that wait for them; a resumed call attaches to the same requests (their ids are derived
+ * from the call id, which is carried), so the human is asked once.
+ */
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { ToolResult } from '../contract/index.js';
+import { useElicitationHost, type HostSnapshot } from './host.js';
+import { runToolCall, type ElicitationOptions } from './tool-call.js';
+
+export type FailurePolicy = 'stop' | 'continue' | 'retry';
+
+export interface PipelineStep {
+  /** Unique step name; later steps refer to its result as `steps.<name>`. */
+  name: string;
+  server: string;
+  tool: string;
+  /**
+   * Arguments. A string `"{{steps.fetch.output}}"` (or text containing it) is replaced by an earlier result;
+   * `{ "$ref": "steps.fetch.json.items.0" }` is replaced by a value from the step's output parsed as JSON.
+   */
+  arguments?: Record<string, unknown>;
+  elicitation?: ElicitationOptions;
+  toolTimeout?: number;
+  heartbeatTimeout?: number;
+  /** What a failed step (isError result or failed activity) does: default the pipeline's `onFailure`. */
+  onFailure?: FailurePolicy;
+  /** For `retry`: how many times the step is run again before the pipeline stops (default 2). */
+  retries?: number;
+}
+
+export type PipelineStage = PipelineStep | { parallel: PipelineStep[] };
+
+export interface PipelineInput {
+  steps: PipelineStage[];
+  /** Default failure policy (default `stop`). */
+  onFailure?: FailurePolicy;
+  /** Continue-as-new once the history has this many events (default 10,000, or when Temporal suggests it). */
+  maxHistoryEvents?: number;
+  /** @internal carried across continue-as-new */
+  state?: PipelineState;
+}
+
+export interface StepOutcome {
+  status: 'completed' | 'failed';
+  result?: ToolResult;
+  error?: string;
+  attempts: number;
+}
+
+export interface PipelineResult {
+  status: 'completed' | 'stopped';
+  steps: Record<string, StepOutcome>;
+  /** Runs of the workflow (1 + continue-as-new count). */
+  runs: number;
+}
+
+interface InFlight {
+  callId: string;
+  attempts: number;
+  waitingFor?: string;
+}
+
+/** @internal */
+export interface PipelineState {
+  stage: number;
+  outcomes: Record<string, StepOutcome>;
+  inflight: Record<string, InFlight>;
+  host: HostSnapshot;
+  runs: number;
+}
+
+const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
+
+function bad(message: string): never {
+  throw ApplicationFailure.nonRetryable(`mcpPipeline: ${message}`, 'InvalidInput');
+}
+
+function stageSteps(stage: PipelineStage): PipelineStep[] {
+  return 'parallel' in stage ? stage.parallel : [stage];
+}
+
+function validate(input: PipelineInput): void {
+  if (!input || !Array.isArray(input.steps) || input.steps.length === 0) bad('field "steps" must be a non-empty array');
+  const seen = new Set<string>();
+  input.steps.forEach((stage, i) => {
+    if ('parallel' in stage && (!Array.isArray(stage.parallel) || stage.parallel.length === 0)) bad(`field "steps[${i}].parallel" must be a non-empty array`);
+    for (const step of stageSteps(stage)) {
+      if (!step || typeof step.name !== 'string' || !step.name) bad(`field "steps[${i}].name" must be a non-empty string`);
+      if (seen.has(step.name)) bad(`step name "${step.name}" is used twice`);
+      seen.add(step.name);
+      if (typeof step.server !== 'string' || !step.server) bad(`step "${step.name}": field "server" must be a non-empty string`);
+      if (typeof step.tool !== 'string' || !step.tool) bad(`step "${step.name}": field "tool" must be a non-empty string`);
+      if (step.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(step.onFailure)) bad(`step "${step.name}": field "onFailure" must be stop, continue or retry, got ${JSON.stringify(step.onFailure)}`);
+    }
+  });
+  if (input.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(input.onFailure)) bad(`field "onFailure" must be stop, continue or retry, got ${JSON.stringify(input.onFailure)}`);
+}
+
+/** Resolve `{{steps.x.output}}` and `{ $ref }` against earlier outcomes. */
+export function resolveArguments(value: unknown, outcomes: Record<string, StepOutcome>, step: string): unknown {
+  const lookup = (ref: string): unknown => {
+    const parts = ref.trim().split('.');
+    if (parts[0] !== 'steps' || parts.length < 3) bad(`step "${step}": reference "${ref}" must look like steps.<name>.output or steps.<name>.json.<path>`);
+    const outcome = outcomes[parts[1]];
+    if (!outcome) bad(`step "${step}": reference "${ref}" names step "${parts[1]}", which has not run before it`);
+    if (outcome.status !== 'completed' || !outcome.result) bad(`step "${step}": reference "${ref}" names step "${parts[1]}", which failed`);
+    const result = outcome.result;
+    if (parts[2] === 'output' && parts.length === 3) return result.output;
+    if (parts[2] === 'isError' && parts.length === 3) return result.isError;
+    if (parts[2] !== 'json') bad(`step "${step}": reference "${ref}": after the step name use "output", "isError" or "json"`);
+    let v: unknown;
+    try {
+      v = JSON.parse(result.output);
+    } catch {
+      bad(`step "${step}": reference "${ref}": the output of step "${parts[1]}" is not JSON`);
+    }
+    for (const key of parts.slice(3)) {
+      if (v === null || typeof v !== 'object' || !(key in (v as object))) bad(`step "${step}": reference "${ref}": no "${key}" in the output of step "${parts[1]}"`);
+      v = (v as Record<string, unknown>)[key];
+    }
+    return v;
+  };
+  if (typeof value === 'string') {
+    const whole = value.match(/^\{\{\s*([^}]+?)\s*\}\}$/);
+    if (whole) return lookup(whole[1]);
+    return value.replace(/\{\{\s*([^}]+?)\s*\}\}/g, (_m, ref: string) => {
+      const v = lookup(ref);
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveArguments(v, outcomes, step));
+  if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    if (typeof obj.$ref === 'string' && Object.keys(obj).length === 1) return lookup(obj.$ref);
+    return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, resolveArguments(v, outcomes, step)]));
+  }
+  return value;
+}
+
+export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult> {
+  validate(input);
+  const state: PipelineState = input.state ?? { stage: 0, outcomes: {}, inflight: {}, host: undefined as unknown as HostSnapshot, runs: 1 };
+  const host = useElicitationHost(input.state?.host);
+  const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
+  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;
+
+  for (; state.stage < input.steps.length; state.stage++) {
+    const steps = stageSteps(input.steps[state.stage]).filter((s) => !state.outcomes[s.name]);
+    let stopped = false;
+    const runStep = async (step: PipelineStep): Promise<void> => {
+      const policy = step.onFailure ?? input.onFailure ?? 'stop';
+      const maxAttempts = policy === 'retry' ? 1 + (step.retries ?? 2) : 1;
+      let flight = state.inflight[step.name];
+      for (;;) {
+        if (!flight) {
+          flight = { callId: host.newCall({ server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor }).callId, attempts: 1 };
+          state.inflight[step.name] = flight;
+        } else {
+          host.newCall({ server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor }, flight.callId);
+        }
+        let outcome: StepOutcome;
+        try {
+          const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
+          const result = await runToolCall(
+            host,
+            { server: step.server, tool: step.tool, arguments: args, elicitation: step.elicitation, toolTimeout: step.toolTimeout, heartbeatTimeout: step.heartbeatTimeout },
+            { step: step.name, callId: flight.callId, resumeAfter: flight.waitingFor },
+          );
+          outcome = { status: result.isError ? 'failed' : 'completed', result, attempts: flight.attempts, ...(result.isError ? { error: result.output } : {}) };
+        } catch (err) {
+          outcome = { status: 'failed', error: (err as Error).message, attempts: flight.attempts };
+        }
+        if (outcome.status === 'completed' || policy !== 'retry' || flight.attempts >= maxAttempts) {
+          state.outcomes[step.name] = outcome;
+          delete state.inflight[step.name];
+          if (outcome.status === 'failed' && policy !== 'continue') stopped = true;
+          return;
+        }
+        // Retry: a new call (new call id), so a retried step asks afresh.
+        flight = { callId: host.newCall({ server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor }).callId, attempts: flight.attempts + 1 };
+        state.inflight[step.name] = flight;
+      }
+    };
+
+    let done = false;
+    const all = Promise.all(steps.map(runStep)).then(() => {
+      done = true;
+    });
+    // Wait for the stage, or continue-as-new when history is long and every unfinished call only waits for a human.
+    const unfinishedAllWaiting = () => {
+      const names = Object.keys(state.inflight);
+      return names.length > 0 && names.every((n) => host.waitingFor(state.inflight[n].callId) !== undefined);
+    };
+    await condition(() => done || (shouldContinueAsNew() && unfinishedAllWaiting()));
+    if (!done) {
+      for (const flight of Object.values(state.inflight)) flight.waitingFor = host.waitingFor(flight.callId);
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof mcpPipeline>({ ...input, state: { ...state, host: host.snapshot(), runs: state.runs + 1 } });
+    }
+    await all;
+    if (stopped) {
+      await condition(allHandlersFinished);
+      return { status: 'stopped', steps: state.outcomes, runs: state.runs };
+    }
+    // Between stages: continue-as-new if the history is long.
+    if (state.stage + 1 < input.steps.length && shouldContinueAsNew()) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof mcpPipeline>({ ...input, state: { ...state, stage: state.stage + 1, inflight: {}, host: host.snapshot(), runs: state.runs + 1 } });
+    }
+  }
+  await condition(allHandlersFinished);
+  return { status: 'completed', steps: state.outcomes, runs: state.runs };
+}

@@ -22,6 +22,11 @@ export interface CreateWorkerOptions {
   /** The MCP config: a parsed config, a raw config object, or a path to a JSON file. */
   mcpConfig: McpConfig | Record<string, unknown> | string;
   pool?: PoolOptions;
+  /**
+   * Your own workflows module, which must also export this package's workflows
+   * (`export * from 'durable-mcp/workflows'`). Default: the prebuilt bundle of durable-mcp's workflows.
+   */
+  workflowsPath?: string;
   /** Extra worker options (e.g. maxCachedWorkflows: 0 to replay on every task, shutdownGraceTime). */
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>>;
 }
@@ -79,7 +84,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     namespace: namespace ?? 'default',
     taskQueue,
     activities: createActivities({ pool, shutdown: shutdownNotice.signal }),
-    ...(bundle ? { workflowBundle: bundle } : { workflowsPath }),
+    ...(options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
   });
   const cleanup = async () => {
     await pool.close();

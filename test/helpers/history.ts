@@ -12,11 +12,11 @@ export const historiesDir = resolve(dirname(fileURLToPath(import.meta.url)), '..
  * With RECORD_HISTORIES=1, save a finished workflow's history under test/histories/<name>.json, to be
  * committed and replayed by test/workflows/replay.test.ts. Otherwise does nothing.
  */
-export async function recordHistory(handle: WorkflowHandle, name: string, address: string): Promise<void> {
+export async function recordHistory(handle: WorkflowHandle, name: string, address: string, runId?: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
   // The Temporal CLI writes the standard JSON history format (what `temporal workflow show` gives users).
   const cli = findTemporalBinary('cli').path!;
-  const json = execFileSync(cli, ['workflow', 'show', '--address', address, '--workflow-id', handle.workflowId, '--output', 'json'], { encoding: 'utf8' });
+  const json = execFileSync(cli, ['workflow', 'show', '--address', address, '--workflow-id', handle.workflowId, ...(runId ? ['--run-id', runId] : []), '--output', 'json'], { encoding: 'utf8' });
   mkdirSync(historiesDir, { recursive: true });
   writeFileSync(join(historiesDir, `${name}.json`), json);
 }

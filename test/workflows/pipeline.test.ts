@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { mcpPipeline } from '../../src/workflows/index.js';
+import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
+import type { DurableMcpWorker } from '../../src/worker.js';
+import { demoServerPath } from '../../src/dev.js';
+import { readFixtureLog } from '../fixtures/paths.js';
+import { recordHistory } from '../helpers/history.js';
+import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { waitForPending, watchPending } from '../helpers/watch.js';
+
+const examplesPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'workflows.js');
+
+describe('pipelines: many tool calls, one inbox', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: DurableMcpWorker;
+  let running: Promise<void>;
+  let logPath: string;
+  const taskQueue = uniqueTaskQueue('pipeline');
+
+  before(async () => {
+    env = await createLocalEnv();
+    logPath = join(tempDir(), 'fixture.jsonl');
+    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
+    running = worker.run();
+  });
+  after(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+
+  it('runs three steps; the middle one elicits and is answered through the pipeline id; the third uses the second result', async () => {
+    const handle = await env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-3-${Date.now()}`,
+      args: [
+        {
+          steps: [
+            { name: 'warmup', server: 'fx', tool: 'echo', arguments: { text: 'start' } },
+            { name: 'greet', server: 'fx', tool: 'ask_name' },
+            { name: 'shout', server: 'fx', tool: 'echo', arguments: { text: '{{steps.greet.output}}!' } },
+          ],
+        },
+      ],
+    });
+    await waitForPending(handle);
+    const [details] = await handle.query(pendingDetailsQuery);
+    assert.deepEqual(details.context, { callId: 'c2', server: 'fx', tool: 'ask_name', step: 'greet' });
+    await handle.signal(answerSignal, { id: details.request.id, ok: true, data: { name: 'Ada' } });
+    const result = await handle.result();
+    await recordHistory(handle, 'pipeline-three-steps', env.address);
+    assert.equal(result.status, 'completed');
+    assert.equal(result.steps.greet.result?.output, 'hello Ada');
+    assert.equal(result.steps.shout.result?.output, 'echo: hello Ada!');
+  });
+
+  it('25 parallel tool calls that all elicit at once are all pending together, and all complete after their answers', async () => {
+    const n = 25;
+    const handle = await env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-25-${Date.now()}`,
+      args: [{ steps: [{ parallel: Array.from({ length: n }, (_, i) => ({ name: `ask${i}`, server: 'fx', tool: 'ask_name', elicitation: { holdFor: 60_000 } })) }] }],
+    });
+    const pending = await waitForPending(handle, n, 120_000);
+    assert.equal(pending.length, n, 'all pending at the same time');
+    assert.equal(new Set(pending.map((r) => r.id)).size, n);
+    const details = await handle.query(pendingDetailsQuery);
+    for (const d of details) {
+      await handle.signal(answerSignal, { id: d.request.id, ok: true, data: { name: `person-${d.context.step}` } });
+    }
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    for (let i = 0; i < n; i++) assert.equal(result.steps[`ask${i}`].result?.output, `hello person-ask${i}`);
+    const history = await handle.fetchHistory();
+    assert.ok(!history.events?.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failure');
+  });
+
+  it('continues-as-new while a request is pending, still completes after the answer, and asks the human once', async () => {
+    const handle = await env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-can-${Date.now()}`,
+      args: [{ maxHistoryEvents: 12, steps: [{ name: 'order', server: 'fx', tool: 'counter', elicitation: { holdFor: 300 } }] }],
+    });
+    const firstRunId = (await handle.describe()).runId;
+    const watch = watchPending(handle);
+    const [request] = await waitForPending(handle);
+    watch.seen.set(request.id, request);
+    // Wait for the new run: the pending request was carried across.
+    let described = await handle.describe();
+    for (let i = 0; i < 300 && described.runId === firstRunId; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      described = await handle.describe();
+    }
+    assert.notEqual(described.runId, firstRunId, 'continued as new');
+    assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id], 'same request pending in the new run');
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { confirm: true } }] });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.ok(result.runs >= 2);
+    assert.equal(result.steps.order.result?.output, 'confirmed');
+    const seen = await watch.stop();
+    assert.deepEqual([...seen.keys()], [request.id], 'the human was asked once');
+    const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'counter');
+    assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { confirm: true } }]);
+    await recordHistory(handle, 'pipeline-continue-as-new-run1', env.address, firstRunId);
+    await recordHistory(handle, 'pipeline-continue-as-new-run2', env.address);
+  });
+
+  it('a late answer to an expired request is rejected while the pipeline runs on, and the other request stays answerable', async () => {
+    const handle = await env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-late-${Date.now()}`,
+      args: [
+        {
+          onFailure: 'continue',
+          steps: [
+            {
+              parallel: [
+                { name: 'quick', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: 1500, holdFor: 200 } },
+                { name: 'slow', server: 'fx', tool: 'ask_name', elicitation: { holdFor: 200 } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const both = await waitForPending(handle, 2);
+    const quick = (await handle.query(pendingDetailsQuery)).find((d) => d.context.step === 'quick')!.request;
+    assert.ok(both.some((r) => r.id === quick.id));
+    for (let i = 0; i < 100 && (await handle.query(pendingQuery)).length > 1; i++) await new Promise((r) => setTimeout(r, 100));
+    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: quick.id, ok: true, data: { name: 'Late' } }] }), (err: unknown) => {
+      assert.ok(err instanceof WorkflowUpdateFailedError);
+      assert.match(String((err as { cause?: Error }).cause?.message), /no longer pending: it was already expired/);
+      return true;
+    });
+    const [slow] = await handle.query(pendingQuery);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: slow.id, ok: true, data: { name: 'Grace' } }] });
+    const result = await handle.result();
+    assert.equal(result.steps.quick.result?.output, 'cancelled');
+    assert.equal(result.steps.slow.result?.output, 'hello Grace');
+  });
+
+  it('follows its failure policy: stop, continue, retry', async () => {
+    const run = (onFailure: 'stop' | 'continue' | 'retry') =>
+      env.client.workflow.execute(mcpPipeline, {
+        taskQueue,
+        workflowId: `pipeline-fail-${onFailure}-${Date.now()}`,
+        args: [{ onFailure, steps: [{ name: 'bad', server: 'fx', tool: 'fails', retries: 1 }, { name: 'after', server: 'fx', tool: 'echo', arguments: { text: 'x' } }] }],
+      });
+    const stop = await run('stop');
+    assert.equal(stop.status, 'stopped');
+    assert.equal(stop.steps.bad.status, 'failed');
+    assert.equal(stop.steps.bad.error, 'first part\nsecond part');
+    assert.equal(stop.steps.after, undefined);
+    const cont = await run('continue');
+    assert.equal(cont.status, 'completed');
+    assert.equal(cont.steps.after.result?.output, 'echo: x');
+    const retry = await run('retry');
+    assert.equal(retry.status, 'stopped');
+    assert.equal(retry.steps.bad.attempts, 2);
+  });
+
+  it('rejects a bad pipeline naming the field', async () => {
+    await assert.rejects(
+      env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }, { name: 'a', server: 'fx', tool: 'echo' }] }] }),
+      (err: Error) => /step name "a" is used twice/.test(String((err as { cause?: Error }).cause?.message)),
+    );
+  });
+});
+
+describe('the example user workflow', () => {
+  it('calls MCP tools from its own workflow code, with durable elicitation answered through its own id', async () => {
+    const env = await createLocalEnv();
+    try {
+      const taskQueue = uniqueTaskQueue('example');
+      const worker = await startWorker(env, {
+        taskQueue,
+        workflowsPath: examplesPath,
+        mcpConfig: { mcpServers: { demo: { command: [process.execPath, demoServerPath] } } },
+      });
+      await worker.runUntil(async () => {
+        const handle = await env.client.workflow.start('planDinner', { taskQueue, workflowId: `example-${Date.now()}`, args: [{ restaurant: 'Chez Example', guests: 3 }] });
+        const [request] = await waitForPending(handle);
+        assert.match(request.prompt, /Chez Example/);
+        await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada', guests: 3, date: '2026-12-24' } }] });
+        assert.equal(await handle.result(), 'Booked Chez Example for 3 on 2026-12-24 under "Ada" (inside). Seats needed with the host: 4.');
+      });
+    } finally {
+      await env.teardown();
+    }
+  });
+});

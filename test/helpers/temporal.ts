@@ -58,8 +58,13 @@ export function uniqueTaskQueue(name = 'test'): string {
   return `${name}-${process.pid}-${++queueCounter}`;
 }
 
+/**
+ * A worker on the test environment. With DURABLE_MCP_TEST_NO_CACHE=1 the workflow cache is disabled, so
+ * every workflow task replays the whole history (the fault suite runs the integration tests that way).
+ */
 export async function startWorker(env: TestWorkflowEnvironment, options: Omit<CreateWorkerOptions, 'connection' | 'namespace'>): Promise<DurableMcpWorker> {
-  return createWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', ...options });
+  const noCache = process.env.DURABLE_MCP_TEST_NO_CACHE === '1' ? { maxCachedWorkflows: 0 } : {};
+  return createWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', ...options, workerOptions: { ...noCache, ...options.workerOptions } });
 }
 
 /** Poll `fn` until it returns a truthy value (real time; for conditions, not for measuring). */

@@ -179,6 +179,13 @@ export function createActivities(deps: ActivityDeps) {
     };
 
     phase = { state: 'calling' };
+    // Cancellation (workflow cancelled, timed out, worker shutdown past its grace time) reaches the MCP call.
+    // While waiting for a human the elicitation handler decides (a shutdown releases the call instead).
+    const onCancel = () => {
+      if (phase.state !== 'waiting') callAbort.abort(ctx.cancellationSignal.reason);
+    };
+    if (ctx.cancellationSignal.aborted) onCancel();
+    else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
     try {
       const result = await Promise.race([
         session.callTool(input.tool, input.arguments, { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal }),
@@ -208,6 +215,7 @@ export function createActivities(deps: ActivityDeps) {
       failure(err, input.server);
     } finally {
       clearInterval(beat);
+      ctx.cancellationSignal.removeEventListener('abort', onCancel);
       session.elicitationHandler = undefined;
     }
   }

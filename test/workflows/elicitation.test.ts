@@ -149,6 +149,19 @@ describe('durable elicitation on the dev server', () => {
     assert.deepEqual([...seen.keys()], [request.id], 'no new request to the human');
   });
 
+  it('cancelling the workflow cancels the running MCP tool call (the server sees the abort)', async () => {
+    const handle = await env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `hang-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'fx', tool: 'hang', heartbeatTimeout: 2000 }],
+    });
+    for (let i = 0; i < 200 && !readFixtureLog(logPath).some((e) => e.event === 'call' && e.tool === 'hang'); i++) await new Promise((r) => setTimeout(r, 50));
+    await handle.cancel();
+    await assert.rejects(handle.result(), /cancel/i);
+    for (let i = 0; i < 200 && !readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'), 'the MCP server saw the call cancelled');
+  });
+
   describe('bad answers', () => {
     it('are rejected by submitAnswer with a reason, dropped as signals, and the request stays answerable', async () => {
       const handle = await start('ask_form');

@@ -3,15 +3,18 @@
  * workflow. Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`,
  * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
  */
-import { ApplicationFailure, condition, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { answerToElicitResult, checkAnswer, type Answer, type Request } from '../contract/index.js';
 import {
   awaitingInputKey,
   answerSignal,
+  childPendingSignal,
+  childResolvedSignal,
   elicitUpdate,
   pendingDetailsQuery,
   pendingQuery,
   submitAnswerUpdate,
+  type ChildPending,
   type ElicitInput,
   type ElicitOutcome,
   type PendingContext,
@@ -46,6 +49,10 @@ export interface HostSnapshot {
   pending: Entry[];
   resolved: Array<{ answer: Answer; callId: string }>;
   nextCall: number;
+  /** Requests of child workflows, listed here and answered through here. */
+  remote?: ChildPending[];
+  /** Ids of child requests this workflow already forwarded an answer for. */
+  forwarded?: string[];
 }
 
 function parseDuration(ms: number | undefined, fallback: number, field: string): number {
@@ -65,7 +72,13 @@ export class ElicitationHost {
   private readonly waiting = new Map<string, string>();
   private inlineWaiters = 0;
   private nextCall = 1;
+  private callIdPrefix = '';
   private readonly searchAttributeEnabled: boolean;
+  /** Pending requests of child tool calls, by request id. */
+  private readonly remote = new Map<string, ChildPending>();
+  private readonly forwarded = new Set<string>();
+  /** Where this (child) workflow reports its requests: the parent's workflow id and the step. */
+  private reportTo: { parent: string; step?: string } | undefined;
 
   constructor(snapshot?: HostSnapshot) {
     let registered = false;
@@ -80,21 +93,24 @@ export class ElicitationHost {
   }
 
   private installHandlers(): void {
+    // Handlers stay synchronous for this workflow's own requests (the order of commands is part of the
+    // history: committed histories must replay); only answers forwarded to a child wait for the signal.
     setHandler(answerSignal, (raw: unknown) => {
       const check = this.check(raw);
       if (!check.ok) {
         log.warn('answer signal dropped', { reason: check.reason });
         return;
       }
-      this.resolve(check.answer);
+      return this.accept(check.answer);
     });
     setHandler(
       submitAnswerUpdate,
-      (raw: unknown): SubmitAnswerResult => {
+      (raw: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
         const check = this.check(raw);
         if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, 'InvalidAnswer');
-        this.resolve(check.answer);
-        return { id: check.answer.id, action: answerToElicitResult(check.answer).action };
+        const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
+        const forwarding = this.accept(check.answer);
+        return forwarding ? forwarding.then(() => result) : result;
       },
       {
         validator: (raw: unknown) => {
@@ -105,6 +121,14 @@ export class ElicitationHost {
     );
     setHandler(pendingQuery, () => this.pendingRequests());
     setHandler(pendingDetailsQuery, () => this.pendingDetails());
+    setHandler(childPendingSignal, (p: ChildPending) => {
+      if (!this.forwarded.has(p.request.id)) this.remote.set(p.request.id, p);
+      this.syncSearchAttribute();
+    });
+    setHandler(childResolvedSignal, ({ id }: { child: string; id: string }) => {
+      this.remote.delete(id);
+      this.syncSearchAttribute();
+    });
     setHandler(elicitUpdate, (input: ElicitInput) => this.onElicit(input), {
       validator: (input: ElicitInput) => {
         if (!input || typeof input.callId !== 'string' || !input.request || typeof input.request.id !== 'string') {
@@ -116,7 +140,7 @@ export class ElicitationHost {
 
   /** Start a tool call: returns its stable id (assigned here, never by an attempt). */
   newCall(context: Omit<PendingContext, 'callId'> & { expiresInMs?: number; holdForMs?: number }, callId?: string): CallRecord {
-    const id = callId ?? `c${this.nextCall++}`;
+    const id = callId ?? `${this.callIdPrefix}c${this.nextCall++}`;
     const existing = this.calls.get(id);
     if (existing) return existing;
     const record: CallRecord = {
@@ -148,9 +172,11 @@ export class ElicitationHost {
     const expiresInMs = call?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
     const expiresAtMs = Date.now() + expiresInMs;
     const stored: Request = { ...request, expiresAt: new Date(expiresAtMs).toISOString() };
-    this.pending.set(request.id, { request: stored, callId });
+    const entry = { request: stored, callId };
+    this.pending.set(request.id, entry);
     this.startExpiry(request.id, expiresAtMs);
     this.syncSearchAttribute();
+    this.report('pending', entry);
     return stored;
   }
 
@@ -178,10 +204,54 @@ export class ElicitationHost {
     return this.resolved.get(id)?.answer;
   }
 
+  /** Record a checked answer here, or forward it to the child workflow whose request it is. */
+  private accept(answer: Answer): Promise<void> | undefined {
+    const remote = this.remote.get(answer.id);
+    if (remote) {
+      this.remote.delete(answer.id);
+      this.forwarded.add(answer.id);
+      this.syncSearchAttribute();
+      return getExternalWorkflowHandle(remote.child).signal(answerSignal, answer);
+    }
+    this.resolve(answer);
+    return undefined;
+  }
+
+  /** Report this workflow's requests to a parent (a pipeline), which lists them and routes answers here. */
+  reportToParent(parent: string, step?: string, callIdPrefix?: string): void {
+    this.reportTo = { parent, step };
+    // Request ids derive from call ids: a prefix keeps the child's ids apart from the parent's own.
+    if (callIdPrefix) this.callIdPrefix = callIdPrefix;
+    for (const entry of this.pending.values()) this.report('pending', entry);
+  }
+
+  private report(kind: 'pending' | 'resolved', entry: Entry): void {
+    if (!this.reportTo) return;
+    const parent = getExternalWorkflowHandle(this.reportTo.parent);
+    const child = workflowInfo().workflowId;
+    const sent =
+      kind === 'pending'
+        ? parent.signal(childPendingSignal, { child, request: entry.request, context: this.contextOf(entry, this.reportTo.step) })
+        : parent.signal(childResolvedSignal, { child, id: entry.request.id });
+    // The parent may be gone (terminated, or done): the child's own inbox still works.
+    sent.catch((err) => log.warn('could not report to the parent workflow', { error: String(err) }));
+  }
+
+  private contextOf(e: Entry, step?: string): PendingContext {
+    const call = this.calls.get(e.callId);
+    const context: PendingContext = { callId: e.callId, server: call?.server ?? '', tool: call?.tool ?? '' };
+    const s = step ?? call?.step;
+    if (s !== undefined) context.step = s;
+    return context;
+  }
+
   /** Validate an answer against the pending request it names, without changing any state. */
   check(raw: unknown): { ok: true; answer: Answer } | { ok: false; reason: string } {
     const id = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
     if (typeof id === 'string') {
+      const remote = this.remote.get(id);
+      if (remote) return checkAnswer(raw, remote.request);
+      if (this.forwarded.has(id)) return { ok: false, reason: `request "${id}" is no longer pending: it was already answered` };
       const done = this.resolved.get(id);
       if (done && !this.pending.has(id)) {
         const how = done.answer.ok ? 'accepted' : done.answer.reason === 'expired' ? 'expired' : done.answer.reason === 'declined' ? 'declined' : 'cancelled';
@@ -198,6 +268,7 @@ export class ElicitationHost {
     this.pending.delete(answer.id);
     this.resolved.set(answer.id, { answer, callId: entry.callId });
     this.syncSearchAttribute();
+    this.report('resolved', entry);
     return true;
   }
 
@@ -208,17 +279,16 @@ export class ElicitationHost {
     }
   }
 
+  /** Pending requests: this workflow's own, then those of its child tool calls. */
   pendingRequests(): Request[] {
-    return [...this.pending.values()].map((e) => e.request);
+    return [...[...this.pending.values()].map((e) => e.request), ...[...this.remote.values()].map((r) => r.request)];
   }
 
   pendingDetails(): PendingRequestDetails[] {
-    return [...this.pending.values()].map((e) => {
-      const call = this.calls.get(e.callId);
-      const context: PendingContext = { callId: e.callId, server: call?.server ?? '', tool: call?.tool ?? '' };
-      if (call?.step !== undefined) context.step = call.step;
-      return { request: e.request, context };
-    });
+    return [
+      ...[...this.pending.values()].map((e) => ({ request: e.request, context: this.contextOf(e) })),
+      ...[...this.remote.values()].map((r) => ({ request: r.request, context: r.context })),
+    ];
   }
 
   /** Mark a call as released and waiting for `requestId` (no activity runs for it meanwhile). */
@@ -233,7 +303,7 @@ export class ElicitationHost {
   }
 
   hasPending(): boolean {
-    return this.pending.size > 0;
+    return this.pending.size > 0 || this.remote.size > 0;
   }
 
   private async onElicit({ callId, request }: ElicitInput): Promise<ElicitOutcome> {
@@ -255,7 +325,7 @@ export class ElicitationHost {
   private lastAwaiting: boolean | undefined;
   private syncSearchAttribute(): void {
     if (!this.searchAttributeEnabled) return;
-    const awaiting = this.pending.size > 0;
+    const awaiting = this.pending.size > 0 || this.remote.size > 0;
     if (awaiting === this.lastAwaiting) return;
     this.lastAwaiting = awaiting;
     upsertSearchAttributes([{ key: awaitingInputKey, value: awaiting }]);
@@ -267,11 +337,15 @@ export class ElicitationHost {
       pending: [...this.pending.values()],
       resolved: [...this.resolved.values()],
       nextCall: this.nextCall,
+      remote: [...this.remote.values()],
+      forwarded: [...this.forwarded],
     };
   }
 
   private restore(s: HostSnapshot): void {
     this.nextCall = s.nextCall;
+    for (const r of s.remote ?? []) this.remote.set(r.request.id, r);
+    for (const id of s.forwarded ?? []) this.forwarded.add(id);
     for (const c of s.calls) this.calls.set(c.callId, c);
     for (const r of s.resolved) this.resolved.set(r.answer.id, r);
     for (const e of s.pending) {

@@ -45,6 +45,26 @@ export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: '
 /** Internal: the activity hands an elicitation to its workflow. The update id is the request id. */
 export const elicitUpdate = defineUpdate<ElicitOutcome, [ElicitInput]>('durable-mcp.elicit');
 
+// ---- internal: between a tool call running as a child workflow and its parent (one inbox) ----
+
+export interface ChildPending {
+  child: string;
+  request: Request;
+  context: PendingContext;
+}
+/** Internal: a child's request is pending; the parent lists it and routes answers to the child. */
+export const childPendingSignal = defineSignal<[ChildPending]>('durable-mcp.childPending');
+/** Internal: a child's request was resolved (answered there, expired, or withdrawn). */
+export const childResolvedSignal = defineSignal<[{ child: string; id: string }]>('durable-mcp.childResolved');
+export interface ChildDone {
+  child: string;
+  step: string;
+  result?: import('../contract/index.js').ToolResult;
+  error?: string;
+}
+/** Internal: a child tool call finished (a signal, so a parent that continued-as-new still learns it). */
+export const childDoneSignal = defineSignal<[ChildDone]>('durable-mcp.childDone');
+
 /** Name of the Bool search attribute that is true while a workflow has a pending request. */
 export const AWAITING_INPUT_SEARCH_ATTRIBUTE = 'DurableMcpAwaitingInput';
 /** The typed key of that search attribute (registered by `durable-mcp dev` and docker-compose). */

@@ -7,13 +7,18 @@
  */
 import {
   ApplicationFailure,
+  ParentClosePolicy,
   allHandlersFinished,
   condition,
   continueAsNew,
+  setHandler,
+  startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
 import { useElicitationHost, type HostSnapshot } from './host.js';
+import { mcpToolCall } from './mcp-tool-call.js';
+import { childDoneSignal, type ChildDone } from './messages.js';
 import { runToolCall, type ElicitationOptions } from './tool-call.js';
 
 export type FailurePolicy = 'stop' | 'continue' | 'retry';
@@ -35,6 +40,11 @@ export interface PipelineStep {
   onFailure?: FailurePolicy;
   /** For `retry`: how many times the step is run again before the pipeline stops (default 2). */
   retries?: number;
+  /**
+   * Run this call as a child workflow (`mcpToolCall`) instead of inline. Its requests are still pending on
+   * the pipeline's id and answered there. Default: the pipeline's `childWorkflows`.
+   */
+  child?: boolean;
 }
 
 export type PipelineStage = PipelineStep | { parallel: PipelineStep[] };
@@ -43,6 +53,8 @@ export interface PipelineInput {
   steps: PipelineStage[];
   /** Default failure policy (default `stop`). */
   onFailure?: FailurePolicy;
+  /** Run every step as a child workflow (default false: inline activities). */
+  childWorkflows?: boolean;
   /** Continue-as-new once the history has this many events (default 10,000, or when Temporal suggests it). */
   maxHistoryEvents?: number;
   /** @internal carried across continue-as-new */
@@ -74,6 +86,10 @@ export interface PipelineState {
   stage: number;
   outcomes: Record<string, StepOutcome>;
   inflight: Record<string, InFlight>;
+  /** Child workflows of unfinished steps: step → child workflow id and attempt. */
+  children?: Record<string, { workflowId: string; attempts: number }>;
+  /** Results reported by children (signals), by child workflow id. */
+  childDone?: Record<string, ChildDone>;
   host: HostSnapshot;
   runs: number;
 }
@@ -150,6 +166,13 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
   validate(input);
   const state: PipelineState = input.state ?? { stage: 0, outcomes: {}, inflight: {}, host: undefined as unknown as HostSnapshot, runs: 1 };
   const host = useElicitationHost(input.state?.host);
+  state.children ??= {};
+  state.childDone ??= {};
+  const children = state.children;
+  const childDone = state.childDone;
+  setHandler(childDoneSignal, (done: ChildDone) => {
+    childDone[done.child] = done;
+  });
   const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
   const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;
 
@@ -159,6 +182,7 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
     const runStep = async (step: PipelineStep): Promise<void> => {
       const policy = step.onFailure ?? input.onFailure ?? 'stop';
       const maxAttempts = policy === 'retry' ? 1 + (step.retries ?? 2) : 1;
+      if (step.child ?? input.childWorkflows) return runChildStep(step, policy, maxAttempts);
       let flight = state.inflight[step.name];
       for (;;) {
         if (!flight) {
@@ -191,6 +215,60 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
       }
     };
 
+    const runChildStep = async (step: PipelineStep, policy: FailurePolicy, maxAttempts: number): Promise<void> => {
+      let attemptsSoFar = 0;
+      for (;;) {
+        let child = children[step.name];
+        let sameRun: Promise<ChildDone> | undefined;
+        if (!child) {
+          const attempts = attemptsSoFar + 1;
+          child = { workflowId: `${workflowInfo().workflowId}/${step.name}/${attempts}`, attempts };
+          const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
+          // Recorded before the start, so a continue-as-new never loses a started child.
+          children[step.name] = child;
+          const handle = await startChild(mcpToolCall, {
+            workflowId: child.workflowId,
+            taskQueue: workflowInfo().taskQueue,
+            // The child outlives a continue-as-new of the pipeline; it reports back by signal.
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            args: [
+              {
+                server: step.server,
+                tool: step.tool,
+                arguments: args,
+                elicitation: step.elicitation,
+                toolTimeout: step.toolTimeout,
+                heartbeatTimeout: step.heartbeatTimeout,
+                reportTo: { workflowId: workflowInfo().workflowId, step: step.name, callIdPrefix: `${step.name}-${child.attempts}.` },
+              },
+            ],
+          });
+          const id = child.workflowId;
+          // In this run, a child that fails without reporting (e.g. terminated) still ends the step.
+          sameRun = handle.result().then(
+            (result) => ({ child: id, step: step.name, result }),
+            (err: Error) => ({ child: id, step: step.name, error: (err.cause as Error | undefined)?.message ?? err.message }),
+          );
+        }
+        const id = child.workflowId;
+        let fromHandle: ChildDone | undefined;
+        void sameRun?.then((d) => {
+          fromHandle = d;
+        });
+        await condition(() => childDone[id] !== undefined || fromHandle !== undefined);
+        const done = childDone[id] ?? fromHandle!;
+        delete children[step.name];
+        const failed = !done.result || done.result.isError;
+        const outcome: StepOutcome = { status: failed ? 'failed' : 'completed', attempts: child.attempts, ...(done.result ? { result: done.result } : {}), ...(failed ? { error: done.error ?? done.result?.output ?? 'failed' } : {}) };
+        if (!failed || policy !== 'retry' || child.attempts >= maxAttempts) {
+          state.outcomes[step.name] = outcome;
+          if (failed && policy !== 'continue') stopped = true;
+          return;
+        }
+        attemptsSoFar = child.attempts;
+      }
+    };
+
     let done = false;
     const all = Promise.all(steps.map(runStep)).then(() => {
       done = true;
@@ -198,7 +276,8 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
     // Wait for the stage, or continue-as-new when history is long and every unfinished call only waits for a human.
     const unfinishedAllWaiting = () => {
       const names = Object.keys(state.inflight);
-      return names.length > 0 && names.every((n) => host.waitingFor(state.inflight[n].callId) !== undefined);
+      const inlineWaiting = names.every((n) => host.waitingFor(state.inflight[n].callId) !== undefined);
+      return names.length + Object.keys(children).length > 0 && inlineWaiting;
     };
     await condition(() => done || (shouldContinueAsNew() && unfinishedAllWaiting()));
     if (!done) {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -19,4 +19,9 @@ export async function recordHistory(handle: WorkflowHandle, name: string, addres
   const json = execFileSync(cli, ['workflow', 'show', '--address', address, '--workflow-id', handle.workflowId, ...(runId ? ['--run-id', runId] : []), '--output', 'json'], { encoding: 'utf8' });
   mkdirSync(historiesDir, { recursive: true });
   writeFileSync(join(historiesDir, `${name}.json`), json);
+  // Workflow ids matter on replay (e.g. child workflow ids derive from them): keep them beside the histories.
+  const idsPath = join(historiesDir, 'workflow-ids.json');
+  const ids = existsSync(idsPath) ? JSON.parse(readFileSync(idsPath, 'utf8')) : {};
+  ids[name] = handle.workflowId;
+  writeFileSync(idsPath, `${JSON.stringify(ids, Object.keys(ids).sort(), 2)}\n`);
 }

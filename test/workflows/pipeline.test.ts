@@ -195,3 +195,78 @@ describe('the example user workflow', () => {
     }
   });
 });
+
+describe('pipeline steps as child workflows', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: DurableMcpWorker;
+  let running: Promise<void>;
+  const taskQueue = uniqueTaskQueue('pipeline-child');
+
+  before(async () => {
+    env = await createLocalEnv();
+    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'fixture.jsonl')) });
+    running = worker.run();
+  });
+  after(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+
+  it('lists the requests of inline and child steps on the pipeline id, and routes answers there to either', async () => {
+    const handle = await env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-mixed-${Date.now()}`,
+      args: [
+        {
+          steps: [
+            {
+              parallel: [
+                { name: 'inline', server: 'fx', tool: 'ask_name' },
+                { name: 'child', server: 'fx', tool: 'ask_name', child: true },
+              ],
+            },
+            { name: 'after', server: 'fx', tool: 'echo', arguments: { text: '{{steps.child.output}} + {{steps.inline.output}}' } },
+          ],
+        },
+      ],
+    });
+    await waitForPending(handle, 2);
+    const details = await handle.query(pendingDetailsQuery);
+    const byStep = Object.fromEntries(details.map((d) => [d.context.step, d]));
+    assert.deepEqual(Object.keys(byStep).sort(), ['child', 'inline']);
+    assert.equal(byStep.child.context.tool, 'ask_name');
+    // The child request is answered through the pipeline (update: validated there, then forwarded).
+    const causeMatches = (re: RegExp) => (err: unknown) => re.test(String((err as { cause?: Error }).cause?.message));
+    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { nom: 'x' } }] }), causeMatches(/field "nom"/));
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { name: 'Kid' } }] });
+    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { name: 'Again' } }] }), causeMatches(/no longer pending/));
+    await handle.signal(answerSignal, { id: byStep.inline.request.id, ok: true, data: { name: 'Parent' } });
+    const result = await handle.result();
+    assert.equal(result.steps.child.result?.output, 'hello Kid');
+    assert.equal(result.steps.after.result?.output, 'echo: hello Kid + hello Parent');
+    await recordHistory(handle, 'pipeline-child-and-inline', env.address);
+    assert.deepEqual(await handle.query(pendingQuery), []);
+  });
+
+  it('a child step pending across a continue-as-new of the pipeline is still answered through the pipeline id', async () => {
+    const handle = await env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-child-can-${Date.now()}`,
+      args: [{ maxHistoryEvents: 8, childWorkflows: true, steps: [{ name: 'confirm', server: 'fx', tool: 'counter' }] }],
+    });
+    const firstRunId = (await handle.describe()).runId;
+    const [request] = await waitForPending(handle);
+    let described = await handle.describe();
+    for (let i = 0; i < 300 && described.runId === firstRunId; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      described = await handle.describe();
+    }
+    assert.notEqual(described.runId, firstRunId, 'continued as new');
+    assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id]);
+    await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
+    const result = await handle.result();
+    assert.equal(result.steps.confirm.result?.output, 'confirmed');
+    assert.ok(result.runs >= 2);
+  });
+});

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -8,7 +8,9 @@ import { prebuiltBundle, workflowsPath } from '../../src/bundle.js';
 import { historiesDir } from '../helpers/history.js';
 import { quietRuntime } from '../helpers/temporal.js';
 
-const files = readdirSync(historiesDir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(historiesDir).filter((f) => f.endsWith('.json') && f !== 'workflow-ids.json').sort();
+const idsPath = join(historiesDir, 'workflow-ids.json');
+const workflowIds: Record<string, string> = existsSync(idsPath) ? JSON.parse(readFileSync(idsPath, 'utf8')) : {};
 
 describe('committed workflow histories replay with the current workflow code', () => {
   it('has the histories of the accept, expiry, release and restart paths', () => {
@@ -20,7 +22,7 @@ describe('committed workflow histories replay with the current workflow code', (
   it('replays every history without nondeterminism', async () => {
     quietRuntime();
     const bundle = prebuiltBundle();
-    const histories = files.map((f) => ({ workflowId: f.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(join(historiesDir, f), 'utf8'))) }));
+    const histories = files.map((f) => ({ workflowId: workflowIds[f.replace(/\.json$/, '')] ?? f.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(join(historiesDir, f), 'utf8'))) }));
     const failures: string[] = [];
     let count = 0;
     for await (const result of Worker.runReplayHistories(bundle ? { workflowBundle: bundle } : { workflowsPath }, histories)) {

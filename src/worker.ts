@@ -11,6 +11,7 @@ import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporal
 import { createActivities } from './activities/index.js';
 import { prebuiltBundle, workflowsPath } from './bundle.js';
 import { loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 
 export const DEFAULT_TASK_QUEUE = 'durable-mcp';
 
@@ -74,6 +75,16 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     namespace ??= c.namespace;
     ownConnection = true;
   }
+  const ns = namespace ?? 'default';
+  // The worker keeps the DurableMcpAwaitingInput search attribute current only where it is registered:
+  // upserting an unregistered attribute would fail workflow tasks.
+  let searchAttribute = false;
+  try {
+    const res = await connection.operatorService.listSearchAttributes({ namespace: ns });
+    searchAttribute = Object.prototype.hasOwnProperty.call(res.customAttributes ?? {}, AWAITING_INPUT_SEARCH_ATTRIBUTE);
+  } catch {
+    searchAttribute = false;
+  }
   const pool = new SessionPool(config, options.pool);
   const shutdownNotice = new AbortController();
   const bundle = prebuiltBundle();
@@ -81,9 +92,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     shutdownGraceTime: '10s',
     ...options.workerOptions,
     connection,
-    namespace: namespace ?? 'default',
+    namespace: ns,
     taskQueue,
-    activities: createActivities({ pool, shutdown: shutdownNotice.signal }),
+    activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute }),
     ...(options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
   });
   const cleanup = async () => {

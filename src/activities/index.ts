@@ -27,6 +27,8 @@ export interface ActivityDeps {
   client?: () => Client;
   /** Aborted when the worker starts to shut down: waiting calls are released at once, not after the grace time. */
   shutdown?: AbortSignal;
+  /** Whether the namespace has the DurableMcpAwaitingInput search attribute (the workflow then keeps it current). */
+  searchAttribute?: boolean;
 }
 
 export interface CallMcpToolInput {
@@ -45,7 +47,7 @@ export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed'
 
 export type CallMcpToolOutcome =
   | { status: 'completed'; result: ToolResult }
-  | { status: 'released'; request: Request; reason: ReleaseReason };
+  | { status: 'released'; request: Request; reason: ReleaseReason; searchAttribute?: boolean };
 
 export interface ListMcpToolsInput {
   server: string;
@@ -138,7 +140,7 @@ export function createActivities(deps: ActivityDeps) {
 
       const handle = clientOf().workflow.getHandle(workflowId, runId);
       const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
-        .executeUpdate(elicitUpdate, { args: [{ callId: input.callId, request }], updateId: id })
+        .executeUpdate(elicitUpdate, { args: [{ callId: input.callId, request, ...(deps.searchAttribute ? { searchAttribute: true } : {}) }], updateId: id })
         .then(
           (outcome) => ({ outcome }),
           (error) => ({ error }),
@@ -193,18 +195,18 @@ export function createActivities(deps: ActivityDeps) {
       ]);
       if (result instanceof Released) {
         void lease.release({ discard: true });
-        return { status: 'released', request: result.request, reason: result.reason };
+        return { status: 'released', request: result.request, reason: result.reason, ...(deps.searchAttribute ? { searchAttribute: true } : {}) };
       }
       if (releasedWith) {
         void lease.release({ discard: true });
-        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason };
+        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...(deps.searchAttribute ? { searchAttribute: true } : {}) };
       }
       await lease.release();
       return { status: 'completed', result };
     } catch (err) {
       if (releasedWith) {
         void lease.release({ discard: true });
-        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason };
+        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...(deps.searchAttribute ? { searchAttribute: true } : {}) };
       }
       // The session's state is unknown after a failed or aborted call: never reuse it.
       void lease.release({ discard: true });

@@ -73,7 +73,7 @@ export class ElicitationHost {
   private inlineWaiters = 0;
   private nextCall = 1;
   private callIdPrefix = '';
-  private readonly searchAttributeEnabled: boolean;
+  private searchAttributeEnabled: boolean;
   /** Pending requests of child tool calls, by request id. */
   private readonly remote = new Map<string, ChildPending>();
   private readonly forwarded = new Set<string>();
@@ -306,7 +306,8 @@ export class ElicitationHost {
     return this.pending.size > 0 || this.remote.size > 0;
   }
 
-  private async onElicit({ callId, request }: ElicitInput): Promise<ElicitOutcome> {
+  private async onElicit({ callId, request, searchAttribute }: ElicitInput): Promise<ElicitOutcome> {
+    if (searchAttribute) this.enableSearchAttribute();
     const done = this.resolved.get(request.id);
     if (done) return { status: 'answered', answer: done.answer };
     const stored = this.register(request, callId);
@@ -320,6 +321,16 @@ export class ElicitationHost {
     }
     const answer = this.resolved.get(request.id)?.answer;
     return answer ? { status: 'answered', answer } : { status: 'released', request: stored };
+  }
+
+  /**
+   * The worker found the search attribute registered (it says so in the `elicit` update or the activity's
+   * result, so this is recorded in history and replays): from now on keep it up to date.
+   */
+  enableSearchAttribute(): void {
+    if (this.searchAttributeEnabled) return;
+    this.searchAttributeEnabled = true;
+    this.syncSearchAttribute();
   }
 
   private lastAwaiting: boolean | undefined;

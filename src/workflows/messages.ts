@@ -40,6 +40,8 @@ export const pendingDetailsQuery = defineQuery<PendingRequestDetails[]>('pending
 export interface ElicitInput {
   callId: string;
   request: Request;
+  /** The worker found the DurableMcpAwaitingInput search attribute registered. */
+  searchAttribute?: boolean;
 }
 export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: 'released'; request: Request };
 /** Internal: the activity hands an elicitation to its workflow. The update id is the request id. */

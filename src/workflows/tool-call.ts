@@ -98,6 +98,7 @@ export async function runToolCall(host: ElicitationHost, input: McpToolCallInput
       return outcome.result;
     }
     // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
+    if (outcome.searchAttribute) host.enableSearchAttribute();
     const request = host.register(outcome.request, call.callId);
     host.markReleased(request.id);
     host.setWaiting(call.callId, request.id);

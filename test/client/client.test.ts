@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import {
+  DurableMcpClient,
+  InvalidAnswerError,
+  NoSuchPendingRequestError,
+  SearchAttributeNotRegisteredError,
+  UnknownWorkflowError,
+} from '../../src/client/index.js';
+import type { DurableMcpWorker } from '../../src/worker.js';
+import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+
+describe('client helpers, with the search attribute registered', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: DurableMcpWorker;
+  let running: Promise<void>;
+  const taskQueue = uniqueTaskQueue('client');
+  before(async () => {
+    env = await createLocalEnv({ searchAttributes: true });
+    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')) });
+    running = worker.run();
+  });
+  after(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+
+  it('starts a tool call, lists it among the workflows awaiting input while it waits, and no longer once answered', async () => {
+    const c = new DurableMcpClient(env.client, { taskQueue });
+    const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
+    const listed = await eventually(async () => (await c.awaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the call to be listed');
+    assert.equal(listed.pending[0].context.tool, 'ask_name');
+    const requestId = listed.pending[0].request.id;
+
+    await assert.rejects(c.answer(handle.workflowId, requestId, { name: 42 }), (err: unknown) => err instanceof InvalidAnswerError && /field "name"/.test(err.message));
+    await assert.rejects(c.answer(handle.workflowId, 'nope', { name: 'x' }), NoSuchPendingRequestError);
+    await assert.rejects(c.pending('no-such-workflow'), UnknownWorkflowError);
+    assert.deepEqual(await c.answer(handle.workflowId, requestId, { name: 'Ada' }), { id: requestId, action: 'accept' });
+    assert.deepEqual(await c.result(handle.workflowId), { output: 'hello Ada', isError: false });
+    await eventually(async () => !(await c.awaitingInput()).some((w) => w.workflowId === handle.workflowId), 'the call to leave the list');
+  });
+
+  it('lists a workflow started without the helper too: the worker sets the search attribute', async () => {
+    const c = new DurableMcpClient(env.client, { taskQueue });
+    const handle = await env.client.workflow.start('mcpToolCall', { taskQueue, workflowId: `plain-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });
+    const listed = await eventually(async () => (await c.awaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the plain call to be listed');
+    await c.decline(handle.workflowId, listed.pending[0].request.id);
+    assert.equal((await c.result(handle.workflowId)).output, 'declined');
+  });
+});
+
+describe('client helpers, without the search attribute', () => {
+  it('the worker still works, and listing every awaiting workflow says how to register the attribute', async () => {
+    const env = await createLocalEnv();
+    try {
+      const taskQueue = uniqueTaskQueue('client-nosa');
+      const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')) });
+      await worker.runUntil(async () => {
+        const c = new DurableMcpClient(env.client, { taskQueue });
+        const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
+        const [p] = await eventually(async () => {
+          const pending = await c.pending(handle.workflowId);
+          return pending.length ? pending : undefined;
+        }, 'a pending request');
+        await assert.rejects(c.awaitingInput(), (err: unknown) => err instanceof SearchAttributeNotRegisteredError && /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message));
+        await c.cancel(handle.workflowId, p.request.id);
+        assert.equal((await c.result(handle.workflowId)).output, 'cancelled');
+        const history = await handle.fetchHistory();
+        assert.ok(!history.events?.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failure');
+      });
+    } finally {
+      await env.teardown();
+    }
+  });
+});

@@ -56,6 +56,36 @@ describe('a pending request survives the worker', () => {
     assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { confirm: true } }], 'the server saw the answer it expected');
   });
 
+  it('SIGTERM stops a worker process gracefully: the waiting call is released at once and no MCP server is left', async () => {
+    const taskQueue = uniqueTaskQueue('sigterm');
+    const dir = tempDir();
+    const logPath = join(dir, 'fixture.jsonl');
+    const configPath = join(dir, 'mcp.json');
+    writeFileSync(configPath, JSON.stringify(fixtureConfig(logPath)));
+    const proc = spawnNode([workerEntry, '--mcp-config', configPath], { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue });
+    await proc.waitFor(/durable-mcp worker: Temporal/);
+    const handle = await env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `sigterm-${Date.now()}`,
+      args: [{ server: 'fx', tool: 'ask_name', elicitation: { holdFor: 10 * 60 * 1000 } }],
+    });
+    const [request] = await waitForPending(handle);
+    assert.equal((await handle.describe()).raw.pendingActivities?.length, 1, 'the call waits inline');
+    await proc.kill('SIGTERM');
+    assert.equal(await proc.exited, 0, proc.output().slice(-1500));
+    assert.match(proc.output(), /SIGTERM, shutting down/);
+    assert.equal((await handle.describe()).raw.pendingActivities?.length ?? 0, 0, 'the call was released, not left to time out');
+    const ours = new Set(readFixtureLog(logPath).map((e) => e.pid));
+    assert.deepEqual(livePids(fixtureServerPath).filter((p) => ours.has(p)), [], 'no MCP server process left behind');
+    // The request is still there for the next worker.
+    const next = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
+    await next.runUntil(async () => {
+      assert.deepEqual((await handle.query('pending') as { id: string }[]).map((r) => r.id), [request.id]);
+      await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
+      assert.equal((await handle.result()).output, 'hello Ada');
+    });
+  });
+
   it('survives SIGKILL of the worker process: the retried attempt attaches to the same request', async () => {
     const taskQueue = uniqueTaskQueue('restart-kill');
     const dir = tempDir();

@@ -14,6 +14,12 @@ import { loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type Po
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 
 export const DEFAULT_TASK_QUEUE = 'durable-mcp';
+/**
+ * Workflows kept in the worker's cache. Most durable-mcp workflows sit waiting for a human, and each cached
+ * one costs about 1.3 MB, so the cache is small: an evicted workflow replays its (short) history on its next
+ * task. Raise it (`workerOptions.maxCachedWorkflows` or DURABLE_MCP_MAX_CACHED_WORKFLOWS) for many busy workflows.
+ */
+export const DEFAULT_MAX_CACHED_WORKFLOWS = 50;
 
 export interface CreateWorkerOptions {
   /** A connection to Temporal; default: from envconfig (TEMPORAL_ADDRESS etc., else localhost:7233). */
@@ -88,8 +94,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const pool = new SessionPool(config, options.pool);
   const shutdownNotice = new AbortController();
   const bundle = prebuiltBundle();
+  const envCache = Number(process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS);
   const worker = await Worker.create({
     shutdownGraceTime: '10s',
+    maxCachedWorkflows: Number.isInteger(envCache) && envCache >= 0 && process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS ? envCache : DEFAULT_MAX_CACHED_WORKFLOWS,
     ...options.workerOptions,
     connection,
     namespace: ns,

@@ -122,11 +122,12 @@ export function createActivities(deps: ActivityDeps) {
       release!(releasedWith);
     };
     let ordinal = 0;
-    let pressured = false;
+    // Another call waits for a session: give this one up only while it merely waits for a human.
     const pressureListeners = new Set<() => void>();
     lease.onPressure(() => {
-      pressured = true;
+      if (phase.state !== 'waiting' || releasedWith || pressureListeners.size === 0) return false;
       for (const l of pressureListeners) l();
+      return true;
     });
 
     session.elicitationHandler = async (params: ElicitParams, serverSignal: AbortSignal): Promise<ElicitResult> => {
@@ -145,6 +146,7 @@ export function createActivities(deps: ActivityDeps) {
           (outcome) => ({ outcome }),
           (error) => ({ error }),
         );
+      let onPressure: (() => void) | undefined;
       const interrupted = new Promise<ReleaseReason>((resolve) => {
         const onServer = () => resolve('server-gave-up');
         if (serverSignal.aborted) return onServer();
@@ -160,11 +162,13 @@ export function createActivities(deps: ActivityDeps) {
         const onShutdown = () => resolve('worker-shutdown');
         if (deps.shutdown?.aborted) onShutdown();
         else deps.shutdown?.addEventListener('abort', onShutdown, { once: true });
-        const onPressure = () => resolve('session-needed');
-        if (pressured) onPressure();
+        onPressure = () => resolve('session-needed');
         pressureListeners.add(onPressure);
+        // A caller already waits for a session of this server and no other holder promised one: give this one up.
+        if (lease.offer()) onPressure();
       });
       const first = await Promise.race([update.then((u) => ({ u })), interrupted.then((r) => ({ r }))]);
+      pressureListeners.delete(onPressure!);
       if ('u' in first) {
         if (first.u.outcome?.status === 'answered') {
           phase = { state: 'calling' };

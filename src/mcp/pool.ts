@@ -22,8 +22,16 @@ export interface Lease {
   readonly session: McpSession;
   /** Return the session to the pool, or close it (`discard`) when its state is unknown. */
   release(options?: { discard?: boolean }): Promise<void>;
-  /** Called when another caller waits for a session of this server and none is free. */
-  onPressure(listener: () => void): void;
+  /**
+   * Called when another caller waits for a session of this server and none is free. The listener returns
+   * true when it gives its session up (it then releases the lease); the pool asks one holder per waiter.
+   */
+  onPressure(listener: () => boolean): void;
+  /**
+   * The holder now merely waits (for a human): if a caller waits for a session that no holder has yet
+   * promised to give up, this holder takes that on (returns true) and must release its lease.
+   */
+  offer(): boolean;
 }
 
 interface Waiter {
@@ -36,11 +44,13 @@ interface ServerState {
   leased: Set<LeaseImpl>;
   connecting: number;
   waiters: Waiter[];
+  /** Waiters for which no holder has promised to give its session up yet. */
+  unserved: number;
 }
 
 class LeaseImpl implements Lease {
   private released = false;
-  private readonly listeners: Array<() => void> = [];
+  private readonly listeners: Array<() => boolean> = [];
   constructor(
     readonly session: McpSession,
     private readonly pool: SessionPool,
@@ -51,11 +61,16 @@ class LeaseImpl implements Lease {
     this.session.elicitationHandler = undefined;
     return this.pool.giveBack(this, options.discard === true);
   }
-  onPressure(listener: () => void): void {
+  onPressure(listener: () => boolean): void {
     this.listeners.push(listener);
   }
-  pressure(): void {
-    for (const l of this.listeners) l();
+  offer(): boolean {
+    return !this.released && this.pool.takeUnserved(this.session.server.name);
+  }
+  /** Ask this holder to give its session up; true when it will. */
+  pressure(): boolean {
+    if (this.released) return false;
+    return this.listeners.some((l) => l());
   }
 }
 
@@ -91,7 +106,7 @@ export class SessionPool {
   private state(name: string): ServerState {
     let s = this.states.get(name);
     if (!s) {
-      s = { idle: [], leased: new Set(), connecting: 0, waiters: [] };
+      s = { idle: [], leased: new Set(), connecting: 0, waiters: [], unserved: 0 };
       this.states.set(name, s);
     }
     return s;
@@ -149,7 +164,15 @@ export class SessionPool {
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       state.waiters.push(waiter);
-      for (const lease of state.leased) lease.pressure();
+      // Ask the holders, oldest first, until one gives its session up (one per waiter: no thrashing).
+      let served = false;
+      for (const lease of state.leased) {
+        if (lease.pressure()) {
+          served = true;
+          break;
+        }
+      }
+      if (!served) state.unserved++;
     });
   }
 
@@ -169,11 +192,13 @@ export class SessionPool {
       await this.track(session.close());
       // A slot is free: let the first waiter open a fresh session.
       const waiter = state.waiters.shift();
+      state.unserved = Math.min(state.unserved, state.waiters.length);
       if (waiter) this.lease(name).then(waiter.resolve, waiter.reject);
       return;
     }
     const waiter = state.waiters.shift();
     if (waiter) {
+      state.unserved = Math.min(state.unserved, state.waiters.length);
       waiter.resolve(this.grant(state, session));
       return;
     }
@@ -203,6 +228,16 @@ export class SessionPool {
     const t = this.idleTimers.get(session);
     if (t) clearTimeout(t);
     this.idleTimers.delete(session);
+  }
+
+  /** @internal A holder offers its session to a waiter nobody promised one to yet. */
+  takeUnserved(name: string): boolean {
+    const state = this.states.get(name);
+    if (!state) return false;
+    state.unserved = Math.min(state.unserved, state.waiters.length);
+    if (state.unserved <= 0) return false;
+    state.unserved--;
+    return true;
   }
 
   stats(): Record<string, { idle: number; leased: number; waiting: number }> {

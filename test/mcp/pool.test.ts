@@ -105,12 +105,58 @@ describe('SessionPool', () => {
     }
   });
 
+  it('asks one holder per waiter to give its session up, and a holder that starts waiting later takes on an unserved waiter', async () => {
+    const pool = newPool({ two: stdioFixture(newLog(), { maxSessions: 2 }) });
+    try {
+      const a = await pool.lease('two');
+      const b = await pool.lease('two');
+      const asked: string[] = [];
+      a.onPressure(() => {
+        asked.push('a');
+        return true;
+      });
+      b.onPressure(() => {
+        asked.push('b');
+        return true;
+      });
+      const first = pool.lease('two');
+      await tick();
+      assert.deepEqual(asked, ['a'], 'only one holder is asked for one waiter');
+      await a.release({ discard: true });
+      const c = await first;
+      await b.release();
+      await c.release();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a waiter no holder would serve is taken on by the first holder that offers, once', async () => {
+    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
+    try {
+      const holder = await pool.lease('one');
+      holder.onPressure(() => false); // busy running a tool: cannot give the session up now
+      const waiting = pool.lease('one');
+      await tick();
+      assert.equal(holder.offer(), true, 'now merely waiting for a human: takes the waiter on');
+      assert.equal(holder.offer(), false, 'only once per waiter');
+      await holder.release({ discard: true });
+      const next = await waiting;
+      await next.release();
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('makes a second lease wait when maxSessions is reached, tells the holder, and hands the session over on release', async () => {
     const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
     try {
       const holder = await pool.lease('one');
       let pressure = 0;
-      holder.onPressure(() => pressure++);
+      holder.onPressure(() => {
+        pressure++;
+        return true;
+      });
       let waiterLease: Lease | undefined;
       const waiting = pool.lease('one').then((l) => (waiterLease = l));
       await tick();

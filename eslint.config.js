@@ -34,6 +34,18 @@ export default tseslint.config(
     },
   },
   {
+    // Activities talk to their workflow by message name (contract), never through workflow code.
+    files: ['src/activities/**/*.ts', 'src/mcp/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/workflows', '**/workflows/*'], allowTypeImports: true, message: 'Activities and mcp may only `import type` from workflows.' },
+          { group: ['@temporalio/workflow'], message: 'Activities and mcp must not import the workflow SDK.' },
+        ],
+      }],
+    },
+  },
+  {
     // The contract plane is pure: zod only.
     files: ['src/contract/**/*.ts'],
     rules: {

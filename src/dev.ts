@@ -104,8 +104,13 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     );
     server.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     server.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    await waitForServer(address, server, () => out);
-    connection = await NativeConnection.connect({ address });
+    try {
+      await waitForServer(address, server, () => out);
+      connection = await NativeConnection.connect({ address });
+    } catch (err) {
+      server.kill('SIGKILL');
+      throw err;
+    }
     log(`Temporal dev server: ${address} (data: ${dbFile})`);
     log(`Temporal UI:         ${uiAddress}`);
   }

@@ -97,6 +97,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const envCache = Number(process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS);
   const worker = await Worker.create({
     shutdownGraceTime: '10s',
+    // A dead worker's sticky tasks move to the shared queue after this (default 10 s): recovery after a
+    // crash is then bounded by the heartbeat timeout, not by stickiness.
+    stickyQueueScheduleToStartTimeout: '3s',
     maxCachedWorkflows: Number.isInteger(envCache) && envCache >= 0 && process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS ? envCache : DEFAULT_MAX_CACHED_WORKFLOWS,
     ...options.workerOptions,
     connection,

@@ -8,18 +8,24 @@
  */
 import { ApplicationFailure, CancelledFailure, Context, getClient } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   answerToElicitResult,
   deriveRequestId,
   elicitationToRequest,
+  jsonByteLength,
   type Answer,
   type ElicitParams,
   type ElicitResult,
   type Request,
   type ToolResult,
 } from '../contract/index.js';
-import { McpConnectError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo } from '../mcp/index.js';
-import { elicitUpdate, type ElicitOutcome } from '../workflows/messages.js';
+import { McpConfigError, McpConnectError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo } from '../mcp/index.js';
+import { ELICIT_UPDATE } from '../contract/index.js';
+import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
+
+/** Largest tool result an activity returns: Temporal rejects payloads over 2 MB. */
+export const MAX_RESULT_BYTES = 1024 * 1024;
 
 export interface ActivityDeps {
   pool: SessionPool;
@@ -73,7 +79,12 @@ export function createActivities(deps: ActivityDeps) {
     if (err instanceof UnknownServerError || err instanceof ServerDisabledError) {
       throw ApplicationFailure.nonRetryable(err.message, err.name);
     }
+    if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, err.name);
     if (err instanceof McpConnectError) throw ApplicationFailure.retryable(err.message, err.name);
+    // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
+    if (err instanceof McpError && (err.code === ErrorCode.MethodNotFound || err.code === ErrorCode.InvalidParams)) {
+      throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, 'McpInvalidRequest');
+    }
     if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, err.name);
     if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
     throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, 'McpToolCallError');
@@ -141,34 +152,45 @@ export function createActivities(deps: ActivityDeps) {
 
       const handle = clientOf().workflow.getHandle(workflowId, runId);
       const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
-        .executeUpdate(elicitUpdate, { args: [{ callId: input.callId, request, ...(deps.searchAttribute ? { searchAttribute: true } : {}) }], updateId: id })
+        .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: input.callId, request, ...(deps.searchAttribute ? { searchAttribute: true } : {}) }], updateId: id })
         .then(
           (outcome) => ({ outcome }),
           (error) => ({ error }),
         );
-      let onPressure: (() => void) | undefined;
+      // Every listener added for this wait is removed after it (a long-running worker must not leak them).
+      const cleanups: Array<() => void> = [];
+      let promised = false;
       const interrupted = new Promise<ReleaseReason>((resolve) => {
-        const onServer = () => resolve('server-gave-up');
-        if (serverSignal.aborted) return onServer();
-        serverSignal.addEventListener('abort', onServer, { once: true });
-        const onCancel = () => {
+        const listen = (signal: AbortSignal | undefined, fn: () => void) => {
+          if (!signal) return;
+          if (signal.aborted) return fn();
+          signal.addEventListener('abort', fn, { once: true });
+          cleanups.push(() => signal.removeEventListener('abort', fn));
+        };
+        listen(serverSignal, () => resolve('server-gave-up'));
+        listen(ctx.cancellationSignal, () => {
           const reason = ctx.cancellationSignal.reason;
           const shutdown = reason === 'WORKER_SHUTDOWN' || (reason instanceof Error && reason.message === 'WORKER_SHUTDOWN');
           if (shutdown) resolve('worker-shutdown');
           else callAbort.abort(reason);
+        });
+        listen(deps.shutdown, () => resolve('worker-shutdown'));
+        const onPressure = () => {
+          promised = true;
+          resolve('session-needed');
         };
-        if (ctx.cancellationSignal.aborted) onCancel();
-        else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
-        const onShutdown = () => resolve('worker-shutdown');
-        if (deps.shutdown?.aborted) onShutdown();
-        else deps.shutdown?.addEventListener('abort', onShutdown, { once: true });
-        onPressure = () => resolve('session-needed');
         pressureListeners.add(onPressure);
+        cleanups.push(() => pressureListeners.delete(onPressure));
         // A caller already waits for a session of this server and no other holder promised one: give this one up.
         if (lease.offer()) onPressure();
       });
       const first = await Promise.race([update.then((u) => ({ u })), interrupted.then((r) => ({ r }))]);
-      pressureListeners.delete(onPressure!);
+      for (const c of cleanups) c();
+      // This session was promised to a waiting call: keep the promise (the answer is recorded; a re-run uses it).
+      if (promised && 'u' in first && first.u.outcome?.status === 'answered') {
+        doRelease(request, 'session-needed');
+        return never();
+      }
       if ('u' in first) {
         if (first.u.outcome?.status === 'answered') {
           phase = { state: 'calling' };
@@ -206,6 +228,10 @@ export function createActivities(deps: ActivityDeps) {
         return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...(deps.searchAttribute ? { searchAttribute: true } : {}) };
       }
       await lease.release();
+      const size = jsonByteLength(result);
+      if (size > MAX_RESULT_BYTES) {
+        throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" returned ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, 'ResultTooLarge');
+      }
       return { status: 'completed', result };
     } catch (err) {
       if (releasedWith) {

@@ -140,25 +140,39 @@ export class SessionPool {
         this.track(connecting);
         const session = await connecting;
         return this.grant(state, session);
+      } catch (err) {
+        // Callers that queued behind this connect must not wait for a session that never comes: let the
+        // next one try (and fail with the error, if the server is still down).
+        state.connecting--;
+        const waiter = state.waiters.shift();
+        if (waiter) queueMicrotask(() => this.lease(name).then(waiter.resolve, waiter.reject));
+        state.connecting++;
+        throw err;
       } finally {
         state.connecting--;
       }
     }
     // Full: wait for a session, and tell the holders someone is waiting.
     return new Promise<Lease>((resolve, reject) => {
+      let settled = false;
       const waiter: Waiter = {
         resolve: (lease) => {
           signal?.removeEventListener('abort', onAbort);
+          // The caller gave up meanwhile: the session must not stay leased to nobody.
+          if (settled) void lease.release();
+          settled = true;
           resolve(lease);
         },
         reject: (err) => {
           signal?.removeEventListener('abort', onAbort);
+          settled = true;
           reject(err);
         },
       };
       const onAbort = () => {
         const i = state.waiters.indexOf(waiter);
         if (i >= 0) state.waiters.splice(i, 1);
+        settled = true;
         reject(signal?.reason instanceof Error ? signal.reason : new Error('lease aborted'));
       };
       if (signal?.aborted) return onAbort();

@@ -32,6 +32,8 @@ export const DEFAULT_HOLD_FOR_MS = 3 * 60 * 1000;
  * 10 updates in flight per run; past this, requests are released at once and answered by a re-run.
  */
 export const MAX_INLINE_WAITERS = 6;
+/** Upper bound of every duration option (one year). */
+export const MAX_DURATION_MS = 365 * 24 * 60 * 60 * 1000;
 
 export interface CallRecord extends PendingContext {
   expiresInMs: number;
@@ -57,8 +59,8 @@ export interface HostSnapshot {
 
 function parseDuration(ms: number | undefined, fallback: number, field: string): number {
   if (ms === undefined) return fallback;
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-    throw ApplicationFailure.nonRetryable(`${field} must be a non-negative number of milliseconds, got ${JSON.stringify(ms)}`, 'InvalidInput');
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > MAX_DURATION_MS) {
+    throw ApplicationFailure.nonRetryable(`${field} must be a number of milliseconds between 0 and ${MAX_DURATION_MS}, got ${JSON.stringify(ms)}`, 'InvalidInput');
   }
   return ms;
 }
@@ -101,7 +103,8 @@ export class ElicitationHost {
         log.warn('answer signal dropped', { reason: check.reason });
         return;
       }
-      return this.accept(check.answer);
+      // A forward to a child that has closed must not fail this workflow: log it, the request is gone.
+      return this.accept(check.answer)?.catch((err) => log.warn('could not forward the answer to the child workflow', { id: check.answer.id, error: String(err) }));
     });
     setHandler(
       submitAnswerUpdate,
@@ -211,10 +214,22 @@ export class ElicitationHost {
       this.remote.delete(answer.id);
       this.forwarded.add(answer.id);
       this.syncSearchAttribute();
-      return getExternalWorkflowHandle(remote.child).signal(answerSignal, answer);
+      return getExternalWorkflowHandle(remote.child)
+        .signal(answerSignal, answer)
+        .catch((err) => {
+          // The child is gone: the request is not answered after all.
+          this.forwarded.delete(answer.id);
+          throw ApplicationFailure.nonRetryable(`request "${answer.id}" belongs to child workflow "${remote.child}", which could not take the answer: ${(err as Error).message}`, 'ChildUnreachable');
+        });
     }
     this.resolve(answer);
     return undefined;
+  }
+
+  /** A child finished: its requests are no longer pending here. */
+  forgetChild(childWorkflowId: string): void {
+    for (const [id, r] of [...this.remote]) if (r.child === childWorkflowId) this.remote.delete(id);
+    this.syncSearchAttribute();
   }
 
   /** Report this workflow's requests to a parent (a pipeline), which lists them and routes answers here. */
@@ -270,6 +285,11 @@ export class ElicitationHost {
     this.syncSearchAttribute();
     this.report('resolved', entry);
     return true;
+  }
+
+  /** Withdraw every pending request of this workflow (it is failing or cancelled). */
+  finishAll(): void {
+    for (const callId of new Set([...this.pending.values()].map((e) => e.callId))) this.finishCall(callId);
   }
 
   /** A call finished: requests it no longer asks are withdrawn (cancelled), nothing dangles. */
@@ -328,7 +348,8 @@ export class ElicitationHost {
    * result, so this is recorded in history and replays): from now on keep it up to date.
    */
   enableSearchAttribute(): void {
-    if (this.searchAttributeEnabled) return;
+    // A child reporting to its parent is listed through the parent (one inbox), not twice.
+    if (this.searchAttributeEnabled || this.reportTo) return;
     this.searchAttributeEnabled = true;
     this.syncSearchAttribute();
   }

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, allHandlersFinished, condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
 import { useElicitationHost } from './host.js';
 import { childDoneSignal } from './messages.js';
@@ -21,7 +21,13 @@ export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<Tool
   try {
     result = await callMcpTool(input, { step: reportTo?.step });
   } catch (err) {
-    if (reportTo) await report(reportTo, { error: (err as Error).message });
+    if (reportTo) {
+      // Even when cancelled: tell the parent (withdrawing this call's requests), or it would wait forever.
+      await CancellationScope.nonCancellable(async () => {
+        host.finishAll();
+        await report(reportTo, { error: (err as Error).message });
+      });
+    }
     throw err;
   }
   if (reportTo) await report(reportTo, { result });

@@ -4,10 +4,10 @@
  */
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Answer, ElicitResult, Request } from '../contract/index.js';
+import { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, SUBMIT_ANSWER_UPDATE, type Answer, type ElicitResult, type Request } from '../contract/index.js';
 
 /** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */
-export const answerSignal = defineSignal<[Answer]>('answer');
+export const answerSignal = defineSignal<[Answer]>(ANSWER_SIGNAL);
 
 export interface SubmitAnswerResult {
   id: string;
@@ -15,10 +15,10 @@ export interface SubmitAnswerResult {
   action: ElicitResult['action'];
 }
 /** Answer a pending request and learn whether it was accepted: a bad answer rejects the update with the reason. */
-export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer]>('submitAnswer');
+export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer]>(SUBMIT_ANSWER_UPDATE);
 
 /** The pending requests, exactly as Requests. */
-export const pendingQuery = defineQuery<Request[]>('pending');
+export const pendingQuery = defineQuery<Request[]>(PENDING_QUERY);
 
 /** Where a pending request comes from: what a person needs to act on it. */
 export interface PendingContext {
@@ -33,7 +33,7 @@ export interface PendingRequestDetails {
   context: PendingContext;
 }
 /** The pending requests with their context (server, tool, step). */
-export const pendingDetailsQuery = defineQuery<PendingRequestDetails[]>('pendingDetails');
+export const pendingDetailsQuery = defineQuery<PendingRequestDetails[]>(PENDING_DETAILS_QUERY);
 
 // ---- internal: between the activity `callMcpTool` and its own workflow ----
 
@@ -45,7 +45,7 @@ export interface ElicitInput {
 }
 export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: 'released'; request: Request };
 /** Internal: the activity hands an elicitation to its workflow. The update id is the request id. */
-export const elicitUpdate = defineUpdate<ElicitOutcome, [ElicitInput]>('durable-mcp.elicit');
+export const elicitUpdate = defineUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE);
 
 // ---- internal: between a tool call running as a child workflow and its parent (one inbox) ----
 

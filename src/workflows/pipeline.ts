@@ -7,7 +7,10 @@
  */
 import {
   ApplicationFailure,
+  CancellationScope,
   ParentClosePolicy,
+  getExternalWorkflowHandle,
+  isCancellation,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -16,7 +19,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
-import { useElicitationHost, type HostSnapshot } from './host.js';
+import { MAX_DURATION_MS, useElicitationHost, type HostSnapshot } from './host.js';
 import { mcpToolCall } from './mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from './messages.js';
 import { runToolCall, type ElicitationOptions } from './tool-call.js';
@@ -92,6 +95,8 @@ export interface PipelineState {
   childDone?: Record<string, ChildDone>;
   host: HostSnapshot;
   runs: number;
+  /** A step failed with policy stop (or retries used up) in the current stage. */
+  stopped?: boolean;
 }
 
 const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
@@ -107,7 +112,11 @@ function stageSteps(stage: PipelineStage): PipelineStep[] {
 function validate(input: PipelineInput): void {
   if (!input || !Array.isArray(input.steps) || input.steps.length === 0) bad('field "steps" must be a non-empty array');
   const seen = new Set<string>();
+  if (input.maxHistoryEvents !== undefined && !(Number.isInteger(input.maxHistoryEvents) && input.maxHistoryEvents >= 8)) {
+    bad(`field "maxHistoryEvents" must be an integer of at least 8, got ${JSON.stringify(input.maxHistoryEvents)}`);
+  }
   input.steps.forEach((stage, i) => {
+    if (!stage || typeof stage !== 'object' || Array.isArray(stage)) bad(`field "steps[${i}]" must be a step or { parallel: [...] }, got ${JSON.stringify(stage)}`);
     if ('parallel' in stage && (!Array.isArray(stage.parallel) || stage.parallel.length === 0)) bad(`field "steps[${i}].parallel" must be a non-empty array`);
     for (const step of stageSteps(stage)) {
       if (!step || typeof step.name !== 'string' || !step.name) bad(`field "steps[${i}].name" must be a non-empty string`);
@@ -115,6 +124,12 @@ function validate(input: PipelineInput): void {
       seen.add(step.name);
       if (typeof step.server !== 'string' || !step.server) bad(`step "${step.name}": field "server" must be a non-empty string`);
       if (typeof step.tool !== 'string' || !step.tool) bad(`step "${step.name}": field "tool" must be a non-empty string`);
+      for (const field of ['expiresIn', 'holdFor'] as const) {
+        const v = step.elicitation?.[field];
+        if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_DURATION_MS)) {
+          bad(`step "${step.name}": field "elicitation.${field}" must be a number of milliseconds between 0 and ${MAX_DURATION_MS}, got ${JSON.stringify(v)}`);
+        }
+      }
       if (step.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(step.onFailure)) bad(`step "${step.name}": field "onFailure" must be stop, continue or retry, got ${JSON.stringify(step.onFailure)}`);
     }
   });
@@ -164,11 +179,29 @@ export function resolveArguments(value: unknown, outcomes: Record<string, StepOu
 
 export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult> {
   validate(input);
+  try {
+    return await runPipeline(input);
+  } catch (err) {
+    // Children are abandoned on close (so they survive continue-as-new): a cancelled pipeline cancels them.
+    if (isCancellation(err)) {
+      const open = Object.values(input.state?.children ?? {}).map((c) => c.workflowId).concat(Object.values(liveChildren).map((c) => c.workflowId));
+      await CancellationScope.nonCancellable(() =>
+        Promise.all([...new Set(open)].map((id) => getExternalWorkflowHandle(id).cancel().catch(() => undefined))),
+      );
+    }
+    throw err;
+  }
+}
+
+let liveChildren: Record<string, { workflowId: string }> = {};
+
+async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
   const state: PipelineState = input.state ?? { stage: 0, outcomes: {}, inflight: {}, host: undefined as unknown as HostSnapshot, runs: 1 };
   const host = useElicitationHost(input.state?.host);
   state.children ??= {};
   state.childDone ??= {};
   const children = state.children;
+  liveChildren = children;
   const childDone = state.childDone;
   setHandler(childDoneSignal, (done: ChildDone) => {
     childDone[done.child] = done;
@@ -178,7 +211,9 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
 
   for (; state.stage < input.steps.length; state.stage++) {
     const steps = stageSteps(input.steps[state.stage]).filter((s) => !state.outcomes[s.name]);
-    let stopped = false;
+    const stop = () => {
+      state.stopped = true;
+    };
     const runStep = async (step: PipelineStep): Promise<void> => {
       const policy = step.onFailure ?? input.onFailure ?? 'stop';
       const maxAttempts = policy === 'retry' ? 1 + (step.retries ?? 2) : 1;
@@ -206,7 +241,7 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
         if (outcome.status === 'completed' || policy !== 'retry' || flight.attempts >= maxAttempts) {
           state.outcomes[step.name] = outcome;
           delete state.inflight[step.name];
-          if (outcome.status === 'failed' && policy !== 'continue') stopped = true;
+          if (outcome.status === 'failed' && policy !== 'continue') stop();
           return;
         }
         // Retry: a new call (new call id), so a retried step asks afresh.
@@ -258,11 +293,13 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
         await condition(() => childDone[id] !== undefined || fromHandle !== undefined);
         const done = childDone[id] ?? fromHandle!;
         delete children[step.name];
+        delete childDone[id];
+        host.forgetChild(id);
         const failed = !done.result || done.result.isError;
         const outcome: StepOutcome = { status: failed ? 'failed' : 'completed', attempts: child.attempts, ...(done.result ? { result: done.result } : {}), ...(failed ? { error: done.error ?? done.result?.output ?? 'failed' } : {}) };
         if (!failed || policy !== 'retry' || child.attempts >= maxAttempts) {
           state.outcomes[step.name] = outcome;
-          if (failed && policy !== 'continue') stopped = true;
+          if (failed && policy !== 'continue') stop();
           return;
         }
         attemptsSoFar = child.attempts;
@@ -270,30 +307,42 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
     };
 
     let done = false;
-    const all = Promise.all(steps.map(runStep)).then(() => {
-      done = true;
-    });
+    let stageError: unknown;
+    const all = Promise.all(steps.map(runStep)).then(
+      () => {
+        done = true;
+      },
+      (err) => {
+        // A bad reference or option thrown outside a call: end the stage (and the pipeline) with that error.
+        stageError = err;
+        done = true;
+      },
+    );
     // Wait for the stage, or continue-as-new when history is long and every unfinished call only waits for a human.
     const unfinishedAllWaiting = () => {
       const names = Object.keys(state.inflight);
       const inlineWaiting = names.every((n) => host.waitingFor(state.inflight[n].callId) !== undefined);
       return names.length + Object.keys(children).length > 0 && inlineWaiting;
     };
-    await condition(() => done || (shouldContinueAsNew() && unfinishedAllWaiting()));
-    if (!done) {
-      for (const flight of Object.values(state.inflight)) flight.waitingFor = host.waitingFor(flight.callId);
+    for (;;) {
+      await condition(() => done || (shouldContinueAsNew() && unfinishedAllWaiting()));
+      if (done) break;
       await condition(allHandlersFinished);
+      // A handler may have resolved a request meanwhile (its call now runs again): only continue while all wait.
+      if (done || !unfinishedAllWaiting()) continue;
+      for (const flight of Object.values(state.inflight)) flight.waitingFor = host.waitingFor(flight.callId);
       await continueAsNew<typeof mcpPipeline>({ ...input, state: { ...state, host: host.snapshot(), runs: state.runs + 1 } });
     }
     await all;
-    if (stopped) {
+    if (stageError) throw stageError;
+    if (state.stopped) {
       await condition(allHandlersFinished);
       return { status: 'stopped', steps: state.outcomes, runs: state.runs };
     }
     // Between stages: continue-as-new if the history is long.
     if (state.stage + 1 < input.steps.length && shouldContinueAsNew()) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof mcpPipeline>({ ...input, state: { ...state, stage: state.stage + 1, inflight: {}, host: host.snapshot(), runs: state.runs + 1 } });
+      await continueAsNew<typeof mcpPipeline>({ ...input, state: { ...state, stage: state.stage + 1, inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 } });
     }
   }
   await condition(allHandlersFinished);

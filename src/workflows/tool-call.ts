@@ -2,7 +2,7 @@
  * Call an MCP tool from inside any workflow, with durable elicitation. This is the library entry for
  * workflow authors: `await callMcpTool({ server, tool, arguments })` in your own workflow.
  */
-import { ApplicationFailure, condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, condition, patched, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
 import type { createActivities } from '../activities/index.js';
 import { useElicitationHost, type ElicitationHost } from './host.js';
@@ -84,6 +84,23 @@ export async function runToolCall(host: ElicitationHost, input: McpToolCallInput
     await condition(() => host.isResolved(options.resumeAfter!));
     host.setWaiting(call.callId, undefined);
   }
+  // A call that fails for good withdraws its pending requests (versioned: older histories did not).
+  try {
+    // The `tools/call` also covers the inline wait for a human (up to holdFor): never cut that short.
+    return await callLoop(host, call, input, activity, toolTimeoutMs + call.holdForMs);
+  } catch (err) {
+    if (patched('durable-mcp:withdraw-on-failure')) host.finishCall(call.callId);
+    throw err;
+  }
+}
+
+async function callLoop(
+  host: ElicitationHost,
+  call: { callId: string; holdForMs: number },
+  input: McpToolCallInput,
+  activity: Activities['callMcpTool'],
+  toolTimeoutMs: number,
+): Promise<ToolResult> {
   for (;;) {
     const outcome = await activity({
       server: input.server,

@@ -1,0 +1,10 @@
+/**
+ * The names of the messages on the wire (plain JSON payloads). Defined once here so that every plane,
+ * and any Temporal client without this package (`temporal workflow signal --name answer`), agrees.
+ */
+export const ANSWER_SIGNAL = 'answer';
+export const SUBMIT_ANSWER_UPDATE = 'submitAnswer';
+export const PENDING_QUERY = 'pending';
+export const PENDING_DETAILS_QUERY = 'pendingDetails';
+/** Internal: the activity hands an elicitation to its own workflow; the update id is the request id. */
+export const ELICIT_UPDATE = 'durable-mcp.elicit';

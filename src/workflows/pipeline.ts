@@ -258,7 +258,15 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
         if (!child) {
           const attempts = attemptsSoFar + 1;
           child = { workflowId: `${workflowInfo().workflowId}/${step.name}/${attempts}`, attempts };
-          const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
+          let args: Record<string, unknown>;
+          try {
+            args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
+          } catch (err) {
+            // A bad reference fails the step, as it does inline.
+            state.outcomes[step.name] = { status: 'failed', error: (err as Error).message, attempts };
+            if (policy !== 'continue') stop();
+            return;
+          }
           // Recorded before the start, so a continue-as-new never loses a started child.
           children[step.name] = child;
           const handle = await startChild(mcpToolCall, {

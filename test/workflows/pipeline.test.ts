@@ -165,10 +165,27 @@ describe('pipelines: many tool calls, one inbox', () => {
     assert.equal(retry.steps.bad.attempts, 2);
   });
 
+  it('a step that refers to a step that never ran fails, naming the reference, inline and as a child', async () => {
+    for (const child of [false, true]) {
+      const result = await env.client.workflow.execute(mcpPipeline, {
+        taskQueue,
+        workflowId: `pipeline-badref-${child}-${Date.now()}`,
+        args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', child, arguments: { text: { $ref: 'steps.typo.output' } } }, { name: 'b', server: 'fx', tool: 'echo' }] }],
+      });
+      assert.equal(result.status, 'stopped');
+      assert.match(result.steps.a.error ?? '', /reference "steps\.typo\.output" names step "typo", which has not run before it/);
+      assert.equal(result.steps.b, undefined);
+    }
+  });
+
   it('rejects a bad pipeline naming the field', async () => {
     await assert.rejects(
       env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }, { name: 'a', server: 'fx', tool: 'echo' }] }] }),
       (err: Error) => /step name "a" is used twice/.test(String((err as { cause?: Error }).cause?.message)),
+    );
+    await assert.rejects(
+      env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad2-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: -1 } }] }] }),
+      (err: Error) => /step "a": field "elicitation.expiresIn" must be a number of milliseconds/.test(String((err as { cause?: Error }).cause?.message)),
     );
   });
 });

@@ -1,0 +1,293 @@
+/** Shared pieces of the benchmarks: statistics, the result shape, child processes, clean-up. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WorkflowHandle } from '@temporalio/client';
+import { findTemporalBinary } from '../src/temporal/binaries.js';
+import { pendingQuery, submitAnswerUpdate } from '../src/workflows/messages.js';
+import { fixtureServerPath, readFixtureLog } from '../test/fixtures/paths.js';
+import { fixtureConfig, tempDir } from '../test/helpers/temporal.js';
+import { childPids, livePids, spawnNode, type SpawnedProcess } from '../test/helpers/processes.js';
+
+export const workerEntry = fileURLToPath(new URL('../src/worker.js', import.meta.url));
+export const benchWorkerEntry = fileURLToPath(new URL('./worker-process.js', import.meta.url));
+
+export const now = (): number => performance.now();
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** BENCH_SCALE (default 1) scales every sample count. */
+export const SCALE = (() => {
+  const v = Number(process.env.BENCH_SCALE ?? '1');
+  return Number.isFinite(v) && v > 0 ? v : 1;
+})();
+export const scaled = (n: number, min = 1): number => Math.max(min, Math.round(n * SCALE));
+
+// ---- statistics ----
+
+/** Nearest-rank percentile (p in 0..100). */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1];
+}
+export const p50 = (v: number[]): number => percentile(v, 50);
+export const p95 = (v: number[]): number => percentile(v, 95);
+export const round = (v: number, digits = 2): number => (Number.isFinite(v) ? Number(v.toFixed(digits)) : v);
+
+// ---- results ----
+
+export interface BenchResult {
+  id: string;
+  name: string;
+  /** What was measured, with units in the keys. */
+  measured: Record<string, number | string>;
+  /** The baseline measured in the same run. */
+  baseline: Record<string, number | string>;
+  /** The figure compared with the target (a ratio against the baseline). */
+  ratio: number | null;
+  ratioLabel: string;
+  target: string;
+  met: boolean | null;
+  /** What exactly was measured (for docs/benchmarks.md). */
+  note: string;
+  /** Extra observations (counts, leftovers, anomalies). */
+  details: Record<string, number | string>;
+  samples: number;
+  seconds: number;
+  error?: string;
+}
+
+export function errorResult(id: string, name: string, err: unknown, seconds: number): BenchResult {
+  return {
+    id,
+    name,
+    measured: {},
+    baseline: {},
+    ratio: null,
+    ratioLabel: '',
+    target: '',
+    met: null,
+    note: '',
+    details: {},
+    samples: 0,
+    seconds,
+    error: (err as Error)?.stack ?? String(err),
+  };
+}
+
+// ---- clean-up ----
+
+/** Clean-ups registered by a benchmark, run in reverse order even if the benchmark fails or times out. */
+export class Cleanup {
+  private readonly fns: Array<{ what: string; fn: () => unknown }> = [];
+  readonly problems: string[] = [];
+  defer(what: string, fn: () => unknown): void {
+    this.fns.push({ what, fn });
+  }
+  async run(): Promise<void> {
+    while (this.fns.length > 0) {
+      const { what, fn } = this.fns.pop()!;
+      try {
+        await withTimeout(Promise.resolve().then(fn), 30_000, `clean-up "${what}"`);
+      } catch (err) {
+        this.problems.push(`${what}: ${(err as Error).message}`);
+      }
+    }
+  }
+}
+
+export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A fixture MCP config (stdio fixture server logging to its own file) written to a temp dir. */
+export function fixtureSetup(prefix: string, fx: Record<string, unknown> = {}) {
+  const dir = tempDir(`durable-mcp-bench-${prefix}-`);
+  const logPath = join(dir, 'fixture.jsonl');
+  const config = fixtureConfig(logPath, {}, fx);
+  const configPath = join(dir, 'mcp.json');
+  writeFileSync(configPath, JSON.stringify(config));
+  return { dir, logPath, config, configPath };
+}
+
+/** Fixture server processes started for `logPath` (every one logs `initialized`) that are still alive. */
+export function liveFixturePids(logPath: string): number[] {
+  const ours = new Set(readFixtureLog(logPath).map((e) => e.pid as number));
+  return livePids(fixtureServerPath).filter((p) => ours.has(p));
+}
+
+/**
+ * Registers a check that no fixture server of `logPath` outlives the benchmark; kills (by pid) and reports
+ * any. Removes the benchmark's temp dir (config and fixture log) when none is left.
+ */
+export function deferFixtureCheck(cleanup: Cleanup, logPath: string, details: Record<string, number | string>): void {
+  cleanup.defer('fixture server processes', async () => {
+    let left = liveFixturePids(logPath);
+    for (let i = 0; i < 20 && left.length > 0; i++) {
+      await sleep(250);
+      left = liveFixturePids(logPath);
+    }
+    if (left.length === 0) rmSync(dirname(logPath), { recursive: true, force: true });
+    if (left.length > 0) {
+      details.leftoverMcpServers = left.length;
+      for (const pid of left) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+      throw new Error(`${left.length} MCP server process(es) outlived the benchmark (killed: ${left.join(', ')})`);
+    }
+  });
+}
+
+export interface WorkerProcess {
+  proc: SpawnedProcess;
+  pid: number;
+  /** SIGTERM, then SIGKILL after `graceMs`. Resolves with the exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+/** Start a worker process (`node <entry> --mcp-config <path>`) and wait until it says it is ready. */
+export async function startWorkerProcess(
+  cleanup: Cleanup,
+  opts: { entry?: string; address: string; taskQueue: string; configPath: string; ready?: RegExp },
+): Promise<WorkerProcess> {
+  const entry = opts.entry ?? workerEntry;
+  const proc = spawnNode([entry, '--mcp-config', opts.configPath], {
+    TEMPORAL_ADDRESS: opts.address,
+    TEMPORAL_NAMESPACE: 'default',
+    DURABLE_MCP_TASK_QUEUE: opts.taskQueue,
+  });
+  const stop = async (graceMs = 20_000): Promise<number | null> => {
+    if (proc.child.exitCode !== null || proc.child.signalCode !== null) return proc.exited;
+    proc.child.kill('SIGTERM');
+    const timer = setTimeout(() => proc.child.kill('SIGKILL'), graceMs);
+    try {
+      return await proc.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  cleanup.defer(`worker process ${proc.child.pid}`, () => stop());
+  await proc.waitFor(opts.ready ?? (entry === workerEntry ? /durable-mcp worker: Temporal/ : /bench worker: ready/), 120_000);
+  return { proc, pid: proc.child.pid!, stop };
+}
+
+/** Resident set size of a process in MiB (VmRSS from /proc/<pid>/status). */
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!m) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(m[1]) / 1024;
+}
+
+/** Live MCP fixture server processes that are children of `pid`. */
+export function fixtureChildren(pid: number): number[] {
+  const fixtures = new Set(livePids(fixtureServerPath));
+  return childPids(pid).filter((p) => fixtures.has(p));
+}
+
+// ---- the bot ----
+
+export interface BotAnswer {
+  /** When the request first showed in `pending` (performance.now()). */
+  seenAt: number;
+  /** When the `submitAnswer` update returned. */
+  answeredAt: number;
+  polls: number;
+}
+
+/**
+ * The bot: poll the workflow's `pending` query every `pollMs` until a request shows, then answer it with
+ * `data` through the `submitAnswer` update (which reports rejections).
+ */
+export async function botAnswer(handle: WorkflowHandle, data: Record<string, unknown>, pollMs: number, timeoutMs = 120_000): Promise<BotAnswer> {
+  const deadline = Date.now() + timeoutMs;
+  let polls = 0;
+  let lastError: unknown;
+  for (;;) {
+    polls++;
+    try {
+      const pending = await handle.query(pendingQuery);
+      if (pending.length > 0) {
+        const seenAt = now();
+        await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: pending[0].id, ok: true, data }] });
+        return { seenAt, answeredAt: now(), polls };
+      }
+    } catch (err) {
+      // Before its first workflow task a workflow cannot be queried yet; keep polling.
+      lastError = err;
+    }
+    if (Date.now() > deadline) throw new Error(`bot: no pending request on ${handle.workflowId} after ${timeoutMs} ms${lastError ? `: ${(lastError as Error).message}` : ''}`);
+    await sleep(pollMs);
+  }
+}
+
+/** Run `fn(i)` for i in 0..count-1 with at most `lanes` at once. */
+export async function runLanes(count: number, lanes: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= count) return;
+      await fn(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, count) }, lane));
+}
+
+// ---- the machine ----
+
+export interface Machine {
+  cpuModel: string;
+  cores: number;
+  memoryGiB: number;
+  node: string;
+  temporalCli: string;
+  os: string;
+  /** 1-minute load average when the run started (other work on the machine skews every figure). */
+  loadAverage: number;
+}
+
+export function machine(): Machine {
+  let temporalCli = 'unknown';
+  try {
+    const bin = findTemporalBinary('cli', { install: false, allowDownload: false });
+    if (bin.path) {
+      const r = spawnSync(bin.path, ['--version'], { encoding: 'utf8' });
+      temporalCli = (r.stdout || r.stderr || '').trim() || 'unknown';
+    }
+  } catch (err) {
+    temporalCli = `not found (${(err as Error).message.slice(0, 80)})`;
+  }
+  let osName = `${process.platform} ${process.arch}`;
+  if (existsSync('/etc/os-release')) {
+    const m = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'));
+    if (m) osName = `${m[1]} (${process.platform} ${process.arch})`;
+  }
+  const cpuList = cpus();
+  return {
+    cpuModel: cpuList[0]?.model.trim() ?? 'unknown',
+    cores: cpuList.length,
+    memoryGiB: round(totalmem() / 1024 ** 3, 1),
+    node: process.version,
+    temporalCli,
+    os: osName,
+    loadAverage: round(loadavg()[0], 2),
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * A durable-mcp worker process that also registers the benchmark workflows (`benchPing`):
+ * `createWorker({ workflowsPath: dist/bench/workflows.js })`, exactly as a user registers their own
+ * workflows module. Env: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DURABLE_MCP_TASK_QUEUE; arg: --mcp-config.
+ * Prints `bench worker: ready` once polling; SIGTERM/SIGINT shut it down gracefully.
+ */
+import { fileURLToPath } from 'node:url';
+import { connectFromEnv, createWorker, installRuntime, mcpConfigPathFrom } from '../src/worker.js';
+import { loadMcpConfigFile } from '../src/mcp/index.js';
+
+installRuntime();
+const config = loadMcpConfigFile(mcpConfigPathFrom(process.argv.slice(2)));
+const { connection, namespace } = await connectFromEnv();
+const w = await createWorker({
+  connection,
+  namespace,
+  taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
+  mcpConfig: config,
+  workflowsPath: fileURLToPath(new URL('./workflows.js', import.meta.url)),
+});
+const stop = () => w.shutdown();
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+console.error('bench worker: ready');
+try {
+  await w.run();
+} finally {
+  await connection.close().catch(() => undefined);
+}
+console.error('bench worker: stopped');

@@ -1,0 +1,108 @@
+/**
+ * F5: determinism. (a) Every committed history under test/histories replays with the current workflow
+ * code. (b) The integration suite passes with the worker's workflow cache disabled
+ * (DURABLE_MCP_TEST_NO_CACHE=1: every workflow task replays the whole history).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
+import { prebuiltBundle, workflowsPath } from '../../src/bundle.js';
+import { historiesDir } from '../helpers/history.js';
+import { secs, within } from './lib.js';
+import type { CaseContext, FaultCase } from './suite.js';
+
+const runTests = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'run-tests.js');
+
+export const f5Replay: FaultCase = {
+  id: 'F5a',
+  title: 'every committed history replays',
+  timeoutMs: () => 120_000,
+  async run() {
+    // As test/workflows/replay.test.ts: workflow-ids.json maps a history's name to the workflow id it was
+    // recorded under (child workflow ids derive from it); every other .json file is a history.
+    const idsPath = join(historiesDir, 'workflow-ids.json');
+    const workflowIds: Record<string, string> = existsSync(idsPath) ? JSON.parse(readFileSync(idsPath, 'utf8')) : {};
+    const files = readdirSync(historiesDir).filter((f) => f.endsWith('.json') && f !== 'workflow-ids.json').sort();
+    assert.ok(files.length > 0, `histories under ${historiesDir}`);
+    const bundle = prebuiltBundle();
+    const histories = files.map((f) => {
+      const name = f.replace(/\.json$/, '');
+      const json = JSON.parse(readFileSync(join(historiesDir, f), 'utf8'));
+      assert.ok(Array.isArray(json?.events), `test/histories/${f} is a history ({ events: [...] })`);
+      return { workflowId: workflowIds[name] ?? name, history: historyFromJSON(json) };
+    });
+    const failures: string[] = [];
+    let count = 0;
+    for await (const result of Worker.runReplayHistories(bundle ? { workflowBundle: bundle } : { workflowsPath }, histories)) {
+      count++;
+      if (result.error) failures.push(`${result.workflowId}: ${result.error.message.slice(0, 400)}`);
+    }
+    assert.equal(count, files.length, 'every history was replayed');
+    assert.deepEqual(failures, [], 'no history fails to replay');
+    return `${count} histories replayed without nondeterminism (${files.map((f) => f.replace(/\.json$/, '')).join(', ')})`;
+  },
+};
+
+export const f5NoCache: FaultCase = {
+  id: 'F5b',
+  title: 'integration tests pass with the workflow cache disabled',
+  timeoutMs: (sample) => (sample ? 130_000 : 620_000),
+  async run(ctx: CaseContext) {
+    const filters = ctx.sample ? ['elicitation', 'pipeline'] : ['workflows'];
+    // TMPDIR under the case dir: every temp file, FIXTURE_LOG and so every process of the run carries the tag.
+    const tmp = join(ctx.dir, 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    const t0 = Date.now();
+    // Its own process group, so that a timed-out run is ended with everything it started.
+    // Without NODE_TEST_CONTEXT: when this suite itself runs under `node --test` (test/fault-sample), a
+    // nested `node --test` would otherwise report to a parent that is not listening, and run nothing.
+    const { NODE_TEST_CONTEXT: _ctx, ...env } = process.env;
+    const child = spawn(process.execPath, [runTests, ...filters], {
+      env: { ...env, DURABLE_MCP_TEST_NO_CACHE: '1', TMPDIR: tmp, DURABLE_MCP_FAULT_TAG: ctx.tag },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code, signal) => r(code ?? (signal ? -1 : null))));
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    ctx.defer(killGroup);
+    const budget = ctx.sample ? 120_000 : 600_000;
+    let code: number | null | 'timeout';
+    try {
+      code = await within(exited, budget, 'run-tests');
+    } catch {
+      code = 'timeout';
+      killGroup();
+    }
+    const logFile = join(ctx.dir, 'run-tests.log');
+    writeFileSync(logFile, out);
+    const count = (k: string) => out.match(new RegExp(`^# ${k} (\\d+)`, 'm'))?.[1] ?? '?';
+    const summary = `tests ${count('tests')}, pass ${count('pass')}, fail ${count('fail')}`;
+    if (code !== 0) {
+      const failing = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((t) => !t.startsWith('/'));
+      for (const f of failing.slice(0, 12)) ctx.note(`not ok: ${f}`);
+      const errors = [...out.matchAll(/^\s+error: (.*)$/gm)].map((m) => m[1]).slice(0, 6);
+      for (const e of errors) ctx.note(`error: ${e.slice(0, 200)}`);
+      ctx.note(`full output: ${logFile}`);
+      if (code === 'timeout') {
+        const passed = [...out.matchAll(/^\s*ok \d+ - (.*)$/gm)].map((m) => m[1]);
+        ctx.note(`timed out after ${secs(budget)}; last test to pass: ${passed.at(-1) ?? '(none)'}`);
+      }
+    }
+    assert.equal(code, 0, `run-tests ${filters.join(' ')} with DURABLE_MCP_TEST_NO_CACHE=1 ${code === 'timeout' ? `did not finish within ${secs(budget)}` : `exited ${code}`} (${summary})`);
+    assert.ok(Number(count('tests')) > 0 && count('pass') === count('tests'), `every test ran and passed (${summary})`);
+    return `DURABLE_MCP_TEST_NO_CACHE=1 node dist/scripts/run-tests.js ${filters.join(' ')}: exit 0 (${summary}) in ${secs(Date.now() - t0)}`;
+  },
+};

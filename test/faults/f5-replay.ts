@@ -47,62 +47,92 @@ export const f5Replay: FaultCase = {
   },
 };
 
+/**
+ * Temporal Core's zero-cache mode sometimes drops a task that arrived while a run was being evicted (it
+ * logs this line); the dropped query then fails after 30 s, or the dropped workflow task times out. When a
+ * run fails with this line in its output, it is run once more and the first failure is reported.
+ */
+const CORE_DROPPED_TASK = 'There were leftover buffered tasks when evicting run';
+
+interface TestRun {
+  code: number | null | 'timeout';
+  out: string;
+  summary: string;
+  logFile: string;
+  ms: number;
+}
+
+async function runTestsNoCache(ctx: CaseContext, filters: string[], attempt: number, budget: number): Promise<TestRun> {
+  // TMPDIR under the case dir: every temp file, FIXTURE_LOG and so every process of the run carries the tag.
+  const tmp = join(ctx.dir, `tmp${attempt}`);
+  mkdirSync(tmp, { recursive: true });
+  const t0 = Date.now();
+  // Without NODE_TEST_CONTEXT: when this suite itself runs under `node --test` (test/fault-sample), a
+  // nested `node --test` would otherwise report to a parent that is not listening, and run nothing.
+  const { NODE_TEST_CONTEXT: _ctx, ...env } = process.env;
+  // Its own process group, so that a timed-out run is ended with everything it started.
+  const child = spawn(process.execPath, [runTests, ...filters], {
+    env: { ...env, DURABLE_MCP_TEST_NO_CACHE: '1', TMPDIR: tmp, DURABLE_MCP_FAULT_TAG: ctx.tag },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code, signal) => r(code ?? (signal ? -1 : null))));
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  ctx.defer(killGroup);
+  let code: TestRun['code'];
+  try {
+    code = await within(exited, budget, 'run-tests');
+  } catch {
+    code = 'timeout';
+    killGroup();
+  }
+  const logFile = join(ctx.dir, `run-tests-${attempt}.log`);
+  writeFileSync(logFile, out);
+  const count = (k: string) => out.match(new RegExp(`^# ${k} (\\d+)`, 'm'))?.[1] ?? '?';
+  const summary = code === 'timeout' ? `did not finish within ${secs(budget)}` : `exit ${code}: tests ${count('tests')}, pass ${count('pass')}, fail ${count('fail')}`;
+  const ok = code === 0 && Number(count('tests')) > 0 && count('pass') === count('tests');
+  if (!ok) {
+    const failing = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((t) => !t.startsWith('/'));
+    for (const f of failing.slice(0, 12)) ctx.note(`attempt ${attempt} not ok: ${f}`);
+    const errors = [...out.matchAll(/^\s+error: (.*)$/gm)].map((m) => m[1]).slice(0, 6);
+    for (const e of errors) ctx.note(`attempt ${attempt} error: ${e.slice(0, 200)}`);
+    if (code === 'timeout') {
+      const passed = [...out.matchAll(/^\s*ok \d+ - (.*)$/gm)].map((m) => m[1]);
+      ctx.note(`attempt ${attempt} timed out after ${secs(budget)}; last test to pass: ${passed.at(-1) ?? '(none)'}`);
+    }
+    ctx.note(`attempt ${attempt} output: ${logFile}`);
+  }
+  return { code: ok ? 0 : code === 0 ? 1 : code, out, summary, logFile, ms: Date.now() - t0 };
+}
+
 export const f5NoCache: FaultCase = {
   id: 'F5b',
   title: 'integration tests pass with the workflow cache disabled',
-  timeoutMs: (sample) => (sample ? 130_000 : 620_000),
+  timeoutMs: (sample) => (sample ? 230_000 : 900_000),
   async run(ctx: CaseContext) {
     const filters = ctx.sample ? ['elicitation', 'pipeline'] : ['workflows'];
-    // TMPDIR under the case dir: every temp file, FIXTURE_LOG and so every process of the run carries the tag.
-    const tmp = join(ctx.dir, 'tmp');
-    mkdirSync(tmp, { recursive: true });
-    const t0 = Date.now();
-    // Its own process group, so that a timed-out run is ended with everything it started.
-    // Without NODE_TEST_CONTEXT: when this suite itself runs under `node --test` (test/fault-sample), a
-    // nested `node --test` would otherwise report to a parent that is not listening, and run nothing.
-    const { NODE_TEST_CONTEXT: _ctx, ...env } = process.env;
-    const child = spawn(process.execPath, [runTests, ...filters], {
-      env: { ...env, DURABLE_MCP_TEST_NO_CACHE: '1', TMPDIR: tmp, DURABLE_MCP_FAULT_TAG: ctx.tag },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code, signal) => r(code ?? (signal ? -1 : null))));
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    ctx.defer(killGroup);
-    const budget = ctx.sample ? 120_000 : 600_000;
-    let code: number | null | 'timeout';
-    try {
-      code = await within(exited, budget, 'run-tests');
-    } catch {
-      code = 'timeout';
-      killGroup();
+    const budget = ctx.sample ? 105_000 : 420_000;
+    const command = `DURABLE_MCP_TEST_NO_CACHE=1 node dist/scripts/run-tests.js ${filters.join(' ')}`;
+    let run = await runTestsNoCache(ctx, filters, 1, budget);
+    let retried = '';
+    if (run.code !== 0 && run.out.includes(CORE_DROPPED_TASK)) {
+      const drops = run.out.split(CORE_DROPPED_TASK).length - 1;
+      retried = `; attempt 1 failed (${run.summary}) after Temporal Core logged "${CORE_DROPPED_TASK}" ${drops}x (zero-cache dropped task: a query or workflow task lost, see the notes), attempt 2`;
+      ctx.note(`attempt 1 failed with Core's zero-cache dropped-task warning: running once more`);
+      run = await runTestsNoCache(ctx, filters, 2, budget);
     }
-    const logFile = join(ctx.dir, 'run-tests.log');
-    writeFileSync(logFile, out);
-    const count = (k: string) => out.match(new RegExp(`^# ${k} (\\d+)`, 'm'))?.[1] ?? '?';
-    const summary = `tests ${count('tests')}, pass ${count('pass')}, fail ${count('fail')}`;
-    if (code !== 0) {
-      const failing = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((t) => !t.startsWith('/'));
-      for (const f of failing.slice(0, 12)) ctx.note(`not ok: ${f}`);
-      const errors = [...out.matchAll(/^\s+error: (.*)$/gm)].map((m) => m[1]).slice(0, 6);
-      for (const e of errors) ctx.note(`error: ${e.slice(0, 200)}`);
-      ctx.note(`full output: ${logFile}`);
-      if (code === 'timeout') {
-        const passed = [...out.matchAll(/^\s*ok \d+ - (.*)$/gm)].map((m) => m[1]);
-        ctx.note(`timed out after ${secs(budget)}; last test to pass: ${passed.at(-1) ?? '(none)'}`);
-      }
-    }
-    assert.equal(code, 0, `run-tests ${filters.join(' ')} with DURABLE_MCP_TEST_NO_CACHE=1 ${code === 'timeout' ? `did not finish within ${secs(budget)}` : `exited ${code}`} (${summary})`);
-    assert.ok(Number(count('tests')) > 0 && count('pass') === count('tests'), `every test ran and passed (${summary})`);
-    return `DURABLE_MCP_TEST_NO_CACHE=1 node dist/scripts/run-tests.js ${filters.join(' ')}: exit 0 (${summary}) in ${secs(Date.now() - t0)}`;
+    const drops = run.out.split(CORE_DROPPED_TASK).length - 1;
+    if (drops) ctx.note(`Temporal Core logged "${CORE_DROPPED_TASK}" ${drops}x in the passing run (stalls of about 10 s per dropped workflow task)`);
+    assert.equal(run.code, 0, `${command}: ${run.summary}${retried ? ` (${retried.slice(2)})` : ''}`);
+    return `${command}: ${run.summary} in ${secs(run.ms)}${retried}`;
   },
 };

@@ -22,23 +22,18 @@ import type { ToolResult } from '../contract/index.js';
 import { MAX_DURATION_MS, useElicitationHost, type HostSnapshot } from './host.js';
 import { mcpToolCall } from './mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from './messages.js';
-import { runToolCall, type ElicitationOptions } from './tool-call.js';
+import { runToolCall, type McpToolCallInput } from './tool-call.js';
 
 export type FailurePolicy = 'stop' | 'continue' | 'retry';
 
-export interface PipelineStep {
+/**
+ * A step is one tool call (the `mcpToolCall` input) with a name. In `arguments`, a string
+ * `"{{steps.fetch.output}}"` (or text containing it) is replaced by an earlier result, and
+ * `{ "$ref": "steps.fetch.json.items.0" }` by a value from that step's output parsed as JSON.
+ */
+export interface PipelineStep extends McpToolCallInput {
   /** Unique step name; later steps refer to its result as `steps.<name>`. */
   name: string;
-  server: string;
-  tool: string;
-  /**
-   * Arguments. A string `"{{steps.fetch.output}}"` (or text containing it) is replaced by an earlier result;
-   * `{ "$ref": "steps.fetch.json.items.0" }` is replaced by a value from the step's output parsed as JSON.
-   */
-  arguments?: Record<string, unknown>;
-  elicitation?: ElicitationOptions;
-  toolTimeout?: number;
-  heartbeatTimeout?: number;
   /** What a failed step (isError result or failed activity) does: default the pipeline's `onFailure`. */
   onFailure?: FailurePolicy;
   /** For `retry`: how many times the step is run again before the pipeline stops (default 2). */
@@ -218,13 +213,15 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
       const policy = step.onFailure ?? input.onFailure ?? 'stop';
       const maxAttempts = policy === 'retry' ? 1 + (step.retries ?? 2) : 1;
       if (step.child ?? input.childWorkflows) return runChildStep(step, policy, maxAttempts);
+      const callFor = (callId?: string) =>
+        host.newCall({ server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor }, callId).callId;
       let flight = state.inflight[step.name];
       for (;;) {
         if (!flight) {
-          flight = { callId: host.newCall({ server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor }).callId, attempts: 1 };
+          flight = { callId: callFor(), attempts: 1 };
           state.inflight[step.name] = flight;
         } else {
-          host.newCall({ server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor }, flight.callId);
+          callFor(flight.callId);
         }
         let outcome: StepOutcome;
         try {
@@ -245,7 +242,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
           return;
         }
         // Retry: a new call (new call id), so a retried step asks afresh.
-        flight = { callId: host.newCall({ server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor }).callId, attempts: flight.attempts + 1 };
+        flight = { callId: callFor(), attempts: flight.attempts + 1 };
         state.inflight[step.name] = flight;
       }
     };

@@ -42,9 +42,18 @@ const cleanEnv = () => {
 };
 
 async function startDev(dataDir: string, port: number, uiPort: number): Promise<SpawnedProcess> {
-  const dev = spawnNode([cli, 'dev', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort)], cleanEnv());
-  await dev.waitFor(/Ctrl-C stops everything/, 90_000);
-  return dev;
+  // The dev server also binds an HTTP API and a metrics port of its own choosing; another test's server
+  // (tests run two files at a time) can take that port in between. Such a start is tried again.
+  for (let attempt = 1; ; attempt++) {
+    const dev = spawnNode([cli, 'dev', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort)], cleanEnv());
+    try {
+      await dev.waitFor(/Ctrl-C stops everything/, 90_000);
+      return dev;
+    } catch (err) {
+      await dev.kill('SIGKILL');
+      if (attempt >= 3 || !/address already in use/.test(dev.output())) throw err;
+    }
+  }
 }
 
 async function waitPending(workflowId: string, env: Record<string, string>, count = 1): Promise<any[]> {

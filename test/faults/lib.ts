@@ -10,6 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { findTemporalBinary } from '../../src/temporal/binaries.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../../src/workflows/messages.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
+import { eventually } from '../helpers/temporal.js';
 
 // ---------------------------------------------------------------------------
 // Seeded randomness
@@ -56,20 +57,9 @@ export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-/** Poll `fn` until it returns a truthy value; bounded. */
-export async function until<T>(fn: () => Promise<T> | T, what: string, timeoutMs = 60_000, everyMs = 150): Promise<NonNullable<T>> {
-  const start = Date.now();
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v as NonNullable<T>;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() - start > timeoutMs) throw new TimeoutError(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await sleep(everyMs);
-  }
+/** Poll `fn` until it returns a truthy value; bounded. The tests' own `eventually`, polling a little slower. */
+export function until<T>(fn: () => Promise<T> | T, what: string, timeoutMs = 60_000, everyMs = 150): Promise<NonNullable<T>> {
+  return eventually(fn, what, timeoutMs, everyMs);
 }
 
 export const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -78,7 +78,7 @@ export async function eventually<T>(fn: () => Promise<T> | T, what: string, time
     } catch (err) {
       last = err;
     }
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

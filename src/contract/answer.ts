@@ -1,4 +1,4 @@
-import { AnswerSchema, type Answer, type Request } from './schemas.js';
+import type { Answer, Request } from './schemas.js';
 import { validateElicitationContent } from './validate.js';
 
 /** Largest accepted answer, as UTF-8 JSON: far below Temporal's 2 MB payload limit, with room for history. */
@@ -28,6 +28,34 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? `a string` : typeof value;
 }
 
+const ANSWER_KEYS = ['id', 'ok', 'data', 'reason'];
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+/**
+ * The shape of `AnswerSchema` (schemas.ts, the source of the type), checked without zod: this runs in
+ * the workflow sandbox, where zod would be evaluated again for every cached workflow. A contract test
+ * holds the two to the same verdicts.
+ */
+function checkShape(raw: Record<string, unknown>): AnswerCheck {
+  const bad = (field: string, problem: string): AnswerCheck => ({ ok: false, reason: `answer field "${field}": ${problem}` });
+  const unknown = Object.keys(raw).filter((k) => !ANSWER_KEYS.includes(k));
+  if (unknown.length > 0) return bad('(answer)', `unknown key(s) ${unknown.map((k) => `"${k}"`).join(', ')}; an answer has only id, ok, data, reason`);
+  const { id, ok, data, reason } = raw;
+  if (typeof id !== 'string' || id.length === 0) return bad('id', `id must be a non-empty string, got ${preview(id)}`);
+  if (typeof ok !== 'boolean') return bad('ok', `must be a boolean, got ${preview(ok)}`);
+  if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) return bad('data', `must be an object, got ${preview(data)}`);
+  if (reason !== undefined && typeof reason !== 'string') return bad('reason', `must be a string, got ${preview(reason)}`);
+  if (ok && reason !== undefined) return bad('reason', 'reason is only allowed when ok is false');
+  const answer: Answer = { id, ok };
+  if (data !== undefined) answer.data = data as Record<string, unknown>;
+  if (reason !== undefined) answer.reason = reason;
+  return { ok: true, answer };
+}
+
 /**
  * Check an answer against the pending request it names. Returns the answer to record (for an accepted
  * form answer, with the schema's defaults applied) or the reason it is rejected.
@@ -40,14 +68,9 @@ export function checkAnswer(raw: unknown, request: Request | undefined, limits: 
   const maxBytes = limits.maxBytes ?? MAX_ANSWER_BYTES;
   const size = jsonByteLength(raw);
   if (size > maxBytes) return { ok: false, reason: `answer is ${size} bytes, over the limit of ${maxBytes} bytes` };
-  const parsed = AnswerSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue.path.length ? issue.path.join('.') : '(answer)';
-    const hint = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; an answer has only id, ok, data, reason` : issue.message;
-    return { ok: false, reason: `answer field "${field}": ${hint}` };
-  }
-  const answer = parsed.data;
+  const shape = checkShape(raw as Record<string, unknown>);
+  if (!shape.ok) return shape;
+  const answer = shape.answer;
   if (!request) return { ok: false, reason: `no pending request with id "${answer.id}"` };
   if (!answer.ok) {
     const out: Answer = { id: answer.id, ok: false };

@@ -4,7 +4,9 @@
  * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
  */
 import { ApplicationFailure, condition, getExternalWorkflowHandle, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { answerToElicitResult, checkAnswer, type Answer, type Request } from '../contract/index.js';
+import { checkAnswer } from '../contract/answer.js';
+import { answerToElicitResult } from '../contract/mapping.js';
+import type { Answer, Request } from '../contract/index.js';
 import {
   awaitingInputKey,
   answerSignal,

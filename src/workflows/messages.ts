@@ -4,7 +4,8 @@
  */
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, SUBMIT_ANSWER_UPDATE, type Answer, type ElicitResult, type Request } from '../contract/index.js';
+import { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, SUBMIT_ANSWER_UPDATE } from '../contract/protocol.js';
+import type { Answer, ElicitResult, Request } from '../contract/index.js';
 
 /** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */
 export const answerSignal = defineSignal<[Answer]>(ANSWER_SIGNAL);

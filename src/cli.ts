@@ -34,6 +34,14 @@ function positiveInt(what: string) {
   };
 }
 
+function positiveSeconds(what: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n <= 0 || n > 600) throw new InvalidArgumentError(`${what} must be a whole number of seconds from 1 to 600, got "${value}"`);
+    return n;
+  };
+}
+
 async function client(): Promise<DurableMcpClient> {
   const { client } = await connectClient();
   return new DurableMcpClient(client, { taskQueue: process.env.DURABLE_MCP_TASK_QUEUE });
@@ -101,8 +109,13 @@ program
   .command('pending [workflowId]')
   .description('List pending requests: of one workflow, or of every workflow awaiting input')
   .option('--json', 'machine-readable output')
-  .action(async (workflowId: string | undefined, opts: { json?: boolean }) => {
+  .option('--wait [seconds]', 'with a workflow id: wait until a request is pending (default 60 s, at most 600)', positiveSeconds('--wait'))
+  .action(async (workflowId: string | undefined, opts: { json?: boolean; wait?: number | true }) => {
+    if (opts.wait !== undefined && !workflowId) program.error('durable-mcp: pending --wait needs a workflow id');
     const c = await client();
+    if (opts.wait !== undefined && workflowId) {
+      await c.waitForPending(workflowId, { timeoutMs: (opts.wait === true ? 60 : opts.wait) * 1000 });
+    }
     const rows = workflowId
       ? [{ workflowId, pending: await c.pending(workflowId) }]
       : (await c.awaitingInput()).map((w) => ({ workflowId: w.workflowId, pending: w.pending }));

@@ -12,12 +12,13 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import type { Answer, ToolResult } from '../contract/index.js';
+import type { Answer, Request, ToolResult } from '../contract/index.js';
 import {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   awaitingInputKey,
   pendingDetailsQuery,
   submitAnswerUpdate,
+  waitForPendingUpdate,
   type PendingRequestDetails,
   type SubmitAnswerResult,
 } from '../workflows/messages.js';
@@ -160,6 +161,21 @@ export class DurableMcpClient {
   async pending(workflowId: string): Promise<PendingRequestDetails[]> {
     const handle = await this.handle(workflowId);
     return handle.query(pendingDetailsQuery);
+  }
+
+  /**
+   * Wait (up to `timeoutMs`, default 60 s, at most 10 min) until the workflow has a pending request whose id
+   * is not in `seen`, and return its pending requests: a push instead of polling `pending`. Returns the
+   * current list (maybe empty) on timeout and when the run closes. At most two callers may wait per workflow.
+   */
+  async waitForPending(workflowId: string, options: { seen?: string[]; timeoutMs?: number } = {}): Promise<Request[]> {
+    const handle = await this.handle(workflowId);
+    try {
+      return await handle.executeUpdate(waitForPendingUpdate, { args: [{ ...(options.seen ? { seen: options.seen } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) }] });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) throw new Error(`workflow "${workflowId}": ${updateFailureReason(err)}`);
+      throw err;
+    }
   }
 
   /** Every workflow of the namespace that awaits input, with its pending requests. */

@@ -6,5 +6,7 @@ export const ANSWER_SIGNAL = 'answer';
 export const SUBMIT_ANSWER_UPDATE = 'submitAnswer';
 export const PENDING_QUERY = 'pending';
 export const PENDING_DETAILS_QUERY = 'pendingDetails';
+/** Long poll: returns the pending requests as soon as one the caller has not seen is pending. */
+export const WAIT_FOR_PENDING_UPDATE = 'waitForPending';
 /** Internal: the activity hands an elicitation to its own workflow; the update id is the request id. */
 export const ELICIT_UPDATE = 'durable-mcp.elicit';

@@ -16,12 +16,14 @@ import {
   pendingDetailsQuery,
   pendingQuery,
   submitAnswerUpdate,
+  waitForPendingUpdate,
   type ChildPending,
   type ElicitInput,
   type ElicitOutcome,
   type PendingContext,
   type PendingRequestDetails,
   type SubmitAnswerResult,
+  type WaitForPendingInput,
 } from './messages.js';
 
 
@@ -34,6 +36,11 @@ export const DEFAULT_HOLD_FOR_MS = 3 * 60 * 1000;
  * 10 updates in flight per run; past this, requests are released at once and answered by a re-run.
  */
 export const MAX_INLINE_WAITERS = 6;
+/** At most this many `waitForPending` updates wait at once (with the inline waiters, under Temporal's ~10 in flight). */
+export const MAX_PENDING_WATCHERS = 2;
+/** Default and longest wait of one `waitForPending` update. */
+export const DEFAULT_WATCH_MS = 60_000;
+export const MAX_WATCH_MS = 10 * 60_000;
 /** Upper bound of every duration option (one year). */
 export const MAX_DURATION_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -75,6 +82,9 @@ export class ElicitationHost {
   /** Calls released and waiting for an answer (no activity running), by call id → request id. */
   private readonly waiting = new Map<string, string>();
   private inlineWaiters = 0;
+  private watchers = 0;
+  /** The run is finishing (completing, failing or continuing as new): waiting watchers return now. */
+  private closing = false;
   private nextCall = 1;
   private callIdPrefix = '';
   private searchAttributeEnabled: boolean;
@@ -134,6 +144,15 @@ export class ElicitationHost {
       this.remote.delete(id);
       this.syncSearchAttribute();
     });
+    setHandler(waitForPendingUpdate, (input?: WaitForPendingInput) => this.watch(input), {
+      validator: (input?: WaitForPendingInput) => {
+        const problem = watchInputProblem(input);
+        if (problem) throw new Error(`waitForPending: ${problem}`);
+        if (this.watchers >= MAX_PENDING_WATCHERS) {
+          throw new Error(`waitForPending: ${MAX_PENDING_WATCHERS} callers already wait on this workflow (Temporal limits updates in flight); poll the pending query instead`);
+        }
+      },
+    });
     setHandler(elicitUpdate, (input: ElicitInput) => this.onElicit(input), {
       validator: (input: ElicitInput) => {
         if (!input || typeof input.callId !== 'string' || !input.request || typeof input.request.id !== 'string') {
@@ -141,6 +160,35 @@ export class ElicitationHost {
         }
       },
     });
+  }
+
+  private hasUnseen(seen: Set<string>): boolean {
+    for (const id of this.pending.keys()) if (!seen.has(id)) return true;
+    for (const id of this.remote.keys()) if (!seen.has(id)) return true;
+    return false;
+  }
+
+  private async watch(input: WaitForPendingInput | undefined): Promise<Request[]> {
+    const seen = new Set(input?.seen ?? []);
+    if (!this.closing && !this.hasUnseen(seen)) {
+      this.watchers++;
+      try {
+        await condition(() => this.closing || this.hasUnseen(seen), input?.timeoutMs ?? DEFAULT_WATCH_MS);
+      } finally {
+        this.watchers--;
+      }
+    }
+    return this.pendingRequests();
+  }
+
+  /** The run is about to finish: callers waiting in `waitForPending` get their answer now, not at their timeout. */
+  close(): void {
+    this.closing = true;
+  }
+
+  /** The run goes on after all (a continue-as-new that did not happen): watchers wait again. */
+  reopen(): void {
+    this.closing = false;
   }
 
   /** Start a tool call: returns its stable id (assigned here, never by an attempt). */
@@ -388,6 +436,19 @@ export class ElicitationHost {
       this.startExpiry(e.request.id, at);
     }
   }
+}
+
+function watchInputProblem(input: unknown): string | undefined {
+  if (input === undefined || input === null) return undefined;
+  if (typeof input !== 'object' || Array.isArray(input)) return `input must be an object like {"seen":[…],"timeoutMs":…}, got ${JSON.stringify(input)}`;
+  const { seen, timeoutMs, ...rest } = input as WaitForPendingInput & Record<string, unknown>;
+  const extra = Object.keys(rest);
+  if (extra.length > 0) return `unknown field(s) ${extra.map((k) => `"${k}"`).join(', ')}; the input has only seen, timeoutMs`;
+  if (seen !== undefined && (!Array.isArray(seen) || seen.some((id) => typeof id !== 'string'))) return `field "seen" must be an array of request ids, got ${JSON.stringify(seen)}`;
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_WATCH_MS)) {
+    return `field "timeoutMs" must be a number of milliseconds above 0 and at most ${MAX_WATCH_MS}, got ${JSON.stringify(timeoutMs)}`;
+  }
+  return undefined;
 }
 
 let host: ElicitationHost | undefined;

@@ -21,6 +21,7 @@ export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<Tool
   try {
     result = await callMcpTool(input, { step: reportTo?.step });
   } catch (err) {
+    host.close();
     if (reportTo) {
       // Even when cancelled: tell the parent (withdrawing this call's requests), or it would wait forever.
       await CancellationScope.nonCancellable(async () => {
@@ -31,6 +32,7 @@ export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<Tool
     throw err;
   }
   if (reportTo) await report(reportTo, { result });
+  host.close();
   await condition(allHandlersFinished);
   return result;
 }

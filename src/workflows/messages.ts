@@ -4,7 +4,7 @@
  */
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, SUBMIT_ANSWER_UPDATE } from '../contract/protocol.js';
+import { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, SUBMIT_ANSWER_UPDATE, WAIT_FOR_PENDING_UPDATE } from '../contract/protocol.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 
 /** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */
@@ -20,6 +20,20 @@ export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer]>(SUB
 
 /** The pending requests, exactly as Requests. */
 export const pendingQuery = defineQuery<Request[]>(PENDING_QUERY);
+
+export interface WaitForPendingInput {
+  /** Ids of requests the caller has already seen: the wait ends once a request not among them is pending. */
+  seen?: string[];
+  /** Longest wait in ms (default 60 s, at most 10 min). On timeout the current list (maybe empty) is returned. */
+  timeoutMs?: number;
+}
+/**
+ * Wait until a request the caller has not seen is pending, then return the pending requests (as `pending`
+ * does). A push for bots and UIs, instead of polling the query: it returns in the same workflow task that
+ * records the request. It also returns, with the current list, on timeout and when the run closes. At most
+ * two may wait at once per workflow (Temporal allows about ten updates in flight per run).
+ */
+export const waitForPendingUpdate = defineUpdate<Request[], [WaitForPendingInput]>(WAIT_FOR_PENDING_UPDATE);
 
 /** Where a pending request comes from: what a person needs to act on it. */
 export interface PendingContext {

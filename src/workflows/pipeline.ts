@@ -332,24 +332,34 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
     for (;;) {
       await condition(() => done || (shouldContinueAsNew() && unfinishedAllWaiting()));
       if (done) break;
+      host.close();
       await condition(allHandlersFinished);
       // A handler may have resolved a request meanwhile (its call now runs again): only continue while all wait.
-      if (done || !unfinishedAllWaiting()) continue;
+      if (done || !unfinishedAllWaiting()) {
+        host.reopen();
+        continue;
+      }
       for (const flight of Object.values(state.inflight)) flight.waitingFor = host.waitingFor(flight.callId);
       await continueAsNew<typeof mcpPipeline>({ ...input, state: { ...state, host: host.snapshot(), runs: state.runs + 1 } });
     }
     await all;
-    if (stageError) throw stageError;
+    if (stageError) {
+      host.close();
+      throw stageError;
+    }
     if (state.stopped) {
+      host.close();
       await condition(allHandlersFinished);
       return { status: 'stopped', steps: state.outcomes, runs: state.runs };
     }
     // Between stages: continue-as-new if the history is long.
     if (state.stage + 1 < input.steps.length && shouldContinueAsNew()) {
+      host.close();
       await condition(allHandlersFinished);
       await continueAsNew<typeof mcpPipeline>({ ...input, state: { ...state, stage: state.stage + 1, inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 } });
     }
   }
+  host.close();
   await condition(allHandlersFinished);
   return { status: 'completed', steps: state.outcomes, runs: state.runs };
 }

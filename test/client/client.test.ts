@@ -43,6 +43,17 @@ describe('client helpers, with the search attribute registered', () => {
     await eventually(async () => !(await c.awaitingInput()).some((w) => w.workflowId === handle.workflowId), 'the call to leave the list');
   });
 
+  it('waitForPending hands a bot the request as soon as it is pending, with no polling', async () => {
+    const c = new DurableMcpClient(env.client, { taskQueue });
+    const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
+    const [request] = await c.waitForPending(handle.workflowId, { timeoutMs: 120_000 });
+    assert.equal(request.prompt, 'What is your name?');
+    await assert.rejects(c.waitForPending(handle.workflowId, { timeoutMs: 0 }), /field "timeoutMs"/);
+    await assert.rejects(c.waitForPending('no-such-workflow'), UnknownWorkflowError);
+    await c.answer(handle.workflowId, request.id, { name: 'Ada' });
+    assert.equal((await c.result(handle.workflowId)).output, 'hello Ada');
+  });
+
   it('lists a workflow started without the helper too: the worker sets the search attribute', async () => {
     const c = new DurableMcpClient(env.client, { taskQueue });
     const handle = await env.client.workflow.start('mcpToolCall', { taskQueue, workflowId: `plain-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mcpToolCall } from '../../src/workflows/index.js';
-import { answerSignal, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
+import { answerSignal, pendingQuery, submitAnswerUpdate, waitForPendingUpdate, type WaitForPendingInput } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
@@ -162,6 +162,58 @@ describe('durable elicitation on the dev server', () => {
     await assert.rejects(handle.result(), /cancel/i);
     for (let i = 0; i < 200 && !readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'); i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'), 'the MCP server saw the call cancelled');
+  });
+
+  describe('waitForPending (a push for bots and UIs)', () => {
+    it('returns the request as soon as it is pending, then the next one once the caller has seen the first', async () => {
+      const handle = await start('ask_twice');
+      const [first] = await handle.executeUpdate(waitForPendingUpdate, { args: [{ timeoutMs: 120_000 }] });
+      assert.equal(first.prompt, 'First name?');
+      await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { first: 'Ada' } }] });
+      const next = await handle.executeUpdate(waitForPendingUpdate, { args: [{ seen: [first.id], timeoutMs: 120_000 }] });
+      assert.deepEqual(next.map((r) => r.prompt), ['Last name?']);
+      await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: next[0].id, ok: true, data: { last: 'Lovelace' } }] });
+      assert.equal((await handle.result()).output, 'Ada Lovelace');
+    });
+
+    it('returns the current list when its timeout passes with nothing new', async () => {
+      const handle = await start('ask_name');
+      const [request] = await waitForPending(handle);
+      const same = await handle.executeUpdate(waitForPendingUpdate, { args: [{ seen: [request.id], timeoutMs: 300 }] });
+      assert.deepEqual(same.map((r) => r.id), [request.id]);
+      await handle.signal(answerSignal, { id: request.id, ok: false, reason: 'declined' });
+      assert.equal((await handle.result()).output, 'declined');
+    });
+
+    it('refuses a third waiting caller, and the waiting ones return when the workflow completes instead of holding it open', async () => {
+      const handle = await start('ask_name');
+      const [request] = await waitForPending(handle);
+      const wait = { args: [{ seen: [request.id], timeoutMs: 600_000 }] as [WaitForPendingInput], waitForStage: WorkflowUpdateStage.ACCEPTED } as const;
+      const waiting = [await handle.startUpdate(waitForPendingUpdate, wait), await handle.startUpdate(waitForPendingUpdate, wait)];
+      await assert.rejects(
+        handle.executeUpdate(waitForPendingUpdate, { args: [{ seen: [request.id], timeoutMs: 600_000 }] }),
+        (err: unknown) => err instanceof WorkflowUpdateFailedError && /2 callers already wait on this workflow/.test(String((err as any).cause?.message)),
+      );
+      await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
+      assert.equal((await handle.result()).output, 'hello Ada');
+      for (const w of await Promise.all(waiting.map((u) => u.result()))) assert.deepEqual(w, []);
+    });
+
+    it('refuses bad input, naming the field', async () => {
+      const handle = await start('ask_name');
+      const [request] = await waitForPending(handle);
+      const refused = async (input: unknown, pattern: RegExp) =>
+        assert.rejects(
+          handle.executeUpdate(waitForPendingUpdate, { args: [input as any] }),
+          (err: unknown) => err instanceof WorkflowUpdateFailedError && pattern.test(String((err as any).cause?.message)),
+        );
+      await refused({ timeoutMs: -1 }, /field "timeoutMs" must be a number of milliseconds above 0/);
+      await refused({ timeoutMs: 86_400_000 }, /field "timeoutMs".*at most 600000, got 86400000/);
+      await refused({ seen: 'x' }, /field "seen" must be an array of request ids, got "x"/);
+      await refused({ wait: 1 }, /unknown field\(s\) "wait"/);
+      await handle.signal(answerSignal, { id: request.id, ok: false });
+      assert.equal((await handle.result()).output, 'cancelled');
+    });
   });
 
   describe('bad answers', () => {

@@ -14,6 +14,9 @@ RUN npm run build
 # --- runtime: production dependencies + dist/, as the non-root `node` user ---
 FROM node:20.19.5-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# glibc gives each thread (Temporal core, libuv) its own malloc arena; without a cap the worker's RSS keeps
+# growing with every tool call (benchmark B3). Two arenas keep it flat.
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowHandle } from '@temporalio/client';
 import { findTemporalBinary } from '../src/temporal/binaries.js';
-import { pendingQuery, submitAnswerUpdate } from '../src/workflows/messages.js';
+import { pendingQuery, submitAnswerUpdate, waitForPendingUpdate } from '../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../test/fixtures/paths.js';
 import { fixtureConfig, tempDir } from '../test/helpers/temporal.js';
 import { childPids, livePids, spawnNode, type SpawnedProcess } from '../test/helpers/processes.js';
@@ -172,6 +172,9 @@ export async function startWorkerProcess(
     TEMPORAL_ADDRESS: opts.address,
     TEMPORAL_NAMESPACE: 'default',
     DURABLE_MCP_TASK_QUEUE: opts.taskQueue,
+    // As the Docker image and `npm start` run the worker (see README, "Memory"): glibc's per-thread arenas
+    // otherwise keep growing RSS with every tool call's allocations on Temporal's and libuv's threads.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
   });
   const stop = async (graceMs = 20_000): Promise<number | null> => {
     if (proc.child.exitCode !== null || proc.child.signalCode !== null) return proc.exited;
@@ -213,7 +216,19 @@ export interface BotAnswer {
 }
 
 /**
- * The bot: poll the workflow's `pending` query every `pollMs` until a request shows, then answer it with
+ * The bot as durable-mcp recommends it: wait with the `waitForPending` update (told in the workflow task that
+ * records the request, no polling), then answer with `data` through the `submitAnswer` update.
+ */
+export async function botWatchAnswer(handle: WorkflowHandle, data: Record<string, unknown>, timeoutMs = 120_000): Promise<BotAnswer> {
+  const pending = await handle.executeUpdate(waitForPendingUpdate, { args: [{ timeoutMs }] });
+  if (pending.length === 0) throw new Error(`bot: no pending request on ${handle.workflowId} after ${timeoutMs} ms`);
+  const seenAt = now();
+  await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: pending[0].id, ok: true, data }] });
+  return { seenAt, answeredAt: now(), polls: 1 };
+}
+
+/**
+ * The polling bot: poll the workflow's `pending` query every `pollMs` until a request shows, then answer it with
  * `data` through the `submitAnswer` update (which reports rejections).
  */
 export async function botAnswer(handle: WorkflowHandle, data: Record<string, unknown>, pollMs: number, timeoutMs = 120_000): Promise<BotAnswer> {

@@ -181,6 +181,9 @@ export async function runWorkerProcess(options: { mcpConfigPath: string; taskQue
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  if (process.platform === 'linux' && !process.env.MALLOC_ARENA_MAX) {
+    log('durable-mcp worker: MALLOC_ARENA_MAX is not set; without it glibc lets RSS grow with every tool call. Run with MALLOC_ARENA_MAX=2 (the Docker image does).');
+  }
   log(`durable-mcp worker: Temporal ${address} namespace ${namespace}, task queue ${w.taskQueue}, MCP servers ${Object.keys(config.servers).join(', ') || '(none)'}`);
   try {
     await w.run();

@@ -9,7 +9,7 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

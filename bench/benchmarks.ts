@@ -7,7 +7,7 @@ import { answerSignal, awaitingInputKey, pendingQuery } from '../src/workflows/m
 import { mcpToolCall } from '../src/workflows/index.js';
 import type { McpToolCallInput } from '../src/workflows/tool-call.js';
 import { readFixtureLog } from '../test/fixtures/paths.js';
-import { createLocalEnv, startWorker } from '../test/helpers/temporal.js';
+import { createLocalEnv } from '../test/helpers/temporal.js';
 import { benchPing, benchPingUpdate } from './workflows.js';
 import {
   benchWorkerEntry,
@@ -217,7 +217,7 @@ export const b1: Benchmark = {
 // ---------------------------------------------------------------------------
 
 /** Concurrent calls in B2: a worker under load, as in production (its activity slots default to 100). */
-const B2_LANES = 32;
+const B2_LANES = 50;
 /** The same at low concurrency, reported alongside. */
 const B2_FEW_LANES = 4;
 
@@ -232,28 +232,29 @@ export const b2: Benchmark = {
     cleanup.defer('Temporal dev server', () => env.teardown());
     const details: Record<string, number | string> = {};
     deferFixtureCheck(cleanup, fx.logPath, details);
-    const n = scaled(128, 32);
+    const n = scaled(150, 50);
     const fewN = scaled(40, 8);
 
-    // Through the worker: the pool as configured (sessions reused) vs a pool that closes a session as soon as it is idle.
-    const throughWorker = async (label: string, pool: { idleTimeoutMs?: number } | undefined) => {
+    // Through a worker process: the pool as configured (sessions reused) vs a pool that closes a session as soon as it is idle.
+    const throughWorker = async (label: string, idleMs: number | undefined) => {
       const taskQueue = taskQueueFor(`b2-${label}`);
-      const w = await startWorker(env, { taskQueue, mcpConfig: fx.config, ...(pool ? { pool } : {}) });
-      const running = w.run();
-      cleanup.defer(`in-process worker ${label}`, async () => {
-        w.shutdown();
-        await running;
+      const w = await startWorkerProcess(cleanup, {
+        entry: benchWorkerEntry,
+        address: env.address,
+        taskQueue,
+        configPath: fx.configPath,
+        ...(idleMs !== undefined ? { env: { BENCH_POOL_IDLE_MS: String(idleMs) } } : {}),
       });
       const one = async () => {
         const h = await callTool(env.client, taskQueue, echoInput, `b2-${label}`);
         expectOutput(await h.result(), 'echo: x', 'echo');
       };
       await runLanes(B2_LANES, B2_LANES, one); // warm-up
-      const openedBefore = w.pool.opened;
+      const openedBefore = countEvents(fx.logPath).sessions;
       const t = now();
       await runLanes(n, B2_LANES, one);
       const seconds = (now() - t) / 1000;
-      const opened = w.pool.opened - openedBefore;
+      const opened = countEvents(fx.logPath).sessions - openedBefore;
       // The same at low concurrency …
       const tf = now();
       await runLanes(fewN, B2_FEW_LANES, one);
@@ -263,12 +264,11 @@ export const b2: Benchmark = {
       const ts = now();
       await runLanes(seqN, 1, one);
       const seqPerSecond = seqN / ((now() - ts) / 1000);
-      w.shutdown();
-      await running;
+      await w.stop();
       return { perSecond: n / seconds, opened, fewPerSecond, seqPerSecond };
     };
     const reuse = await throughWorker('reuse', undefined);
-    const spawn = await throughWorker('spawn', { idleTimeoutMs: 0 });
+    const spawn = await throughWorker('spawn', 0);
 
     // In process, no Temporal: one McpSource reused vs load + call + close per call.
     const source = await McpSource.load(fx.config);
@@ -309,10 +309,10 @@ export const b2: Benchmark = {
         target: '≥ 10×',
         met: reuse.perSecond / spawn.perSecond >= 10,
         note:
-          `${n} mcpToolCall echo calls, ${B2_LANES} at a time, start to result, through an in-process worker (after a warm-up of ${B2_LANES}). ` +
+          `${n} mcpToolCall echo calls, ${B2_LANES} at a time, start to result, through a worker process (after a warm-up of ${B2_LANES}). ` +
           `Reuse: the worker's session pool as configured (idle sessions kept 5 min). Baseline: the same worker with ` +
           `\`pool: { idleTimeoutMs: 0 }\`, so a session is closed as soon as it is idle and (almost) every call spawns ` +
-          `and initializes a new MCP server process; "sessions opened" counts the spawns (\`pool.opened\`). ` +
+          `and initializes a new MCP server process; "sessions opened" counts the fixture servers that initialized. ` +
           `The same is then repeated ${B2_FEW_LANES} at a time (${fewN} calls) and one call at a time (${Math.max(4, Math.round(fewN / 2))} calls; "sequential" below): ` +
           `at low concurrency each call's own Temporal round trips (start, two workflow tasks, the activity, the result) dominate its latency, ` +
           `and the ratio is that of latencies rather than of what the worker can carry.`,

@@ -165,7 +165,7 @@ export interface WorkerProcess {
 /** Start a worker process (`node <entry> --mcp-config <path>`) and wait until it says it is ready. */
 export async function startWorkerProcess(
   cleanup: Cleanup,
-  opts: { entry?: string; address: string; taskQueue: string; configPath: string; ready?: RegExp },
+  opts: { entry?: string; address: string; taskQueue: string; configPath: string; ready?: RegExp; env?: Record<string, string> },
 ): Promise<WorkerProcess> {
   const entry = opts.entry ?? workerEntry;
   const proc = spawnNode([entry, '--mcp-config', opts.configPath], {
@@ -175,6 +175,7 @@ export async function startWorkerProcess(
     // As the Docker image and `npm start` run the worker (see README, "Memory"): glibc's per-thread arenas
     // otherwise keep growing RSS with every tool call's allocations on Temporal's and libuv's threads.
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    ...opts.env,
   });
   const stop = async (graceMs = 20_000): Promise<number | null> => {
     if (proc.child.exitCode !== null || proc.child.signalCode !== null) return proc.exited;

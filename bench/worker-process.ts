@@ -11,11 +11,14 @@ import { loadMcpConfigFile } from '../src/mcp/index.js';
 installRuntime();
 const config = loadMcpConfigFile(mcpConfigPathFrom(process.argv.slice(2)));
 const { connection, namespace } = await connectFromEnv();
+// Benchmark B2's baseline: BENCH_POOL_IDLE_MS=0 closes every session as soon as it is idle (a spawn per call).
+const idle = process.env.BENCH_POOL_IDLE_MS;
 const w = await createWorker({
   connection,
   namespace,
   taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
   mcpConfig: config,
+  ...(idle !== undefined && idle !== '' ? { pool: { idleTimeoutMs: Number(idle) } } : {}),
   workflowsPath: fileURLToPath(new URL('./workflows.js', import.meta.url)),
 });
 const stop = () => w.shutdown();

@@ -174,6 +174,7 @@ describe('durable elicitation on the dev server', () => {
       assert.deepEqual(next.map((r) => r.prompt), ['Last name?']);
       await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: next[0].id, ok: true, data: { last: 'Lovelace' } }] });
       assert.equal((await handle.result()).output, 'Ada Lovelace');
+      await recordHistory(handle, 'wait-for-pending', env.address);
     });
 
     it('returns the current list when its timeout passes with nothing new', async () => {

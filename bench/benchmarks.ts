@@ -12,7 +12,7 @@ import { benchPing, benchPingUpdate } from './workflows.js';
 import {
   benchWorkerEntry,
   botAnswer,
-  botWatchAnswer,
+  botStartAndAnswer,
   deferFixtureCheck,
   fixtureChildren,
   fixtureSetup,
@@ -107,9 +107,8 @@ export const b1: Benchmark = {
       if (keep) echo.push(now() - t);
       // (2) a durable call with one elicitation, answered by the bot as soon as it shows in `pending`
       t = now();
-      const ah = await callTool(client, taskQueue, askInput(HOLD_LONG), 'b1-ask');
-      const bot = await botWatchAnswer(ah, { name: 'Ada' });
-      expectOutput(await ah.result(), 'hello Ada', 'ask_name');
+      const bot = await botStartAndAnswer(client, { taskQueue, workflowId: wid('b1-ask'), input: askInput(HOLD_LONG) }, { name: 'Ada' });
+      expectOutput(await bot.handle.result(), 'hello Ada', 'ask_name');
       const done = now();
       if (keep) {
         ask.push(done - t);
@@ -153,14 +152,15 @@ export const b1: Benchmark = {
       met: added50 / p50(pings) <= 2,
       note:
         `Sequential calls through a worker process, interleaved per sample: (1) mcpToolCall echo, start to result; ` +
-        `(2) mcpToolCall ask_name (holdFor 10 min: the call waits inline), start to result, answered by a bot that waits ` +
-        `with the \`waitForPending\` update (told in the workflow task that records the request) and answers with the ` +
-        `\`submitAnswer\` update; (2b) the same with a bot that polls the \`pending\` query every ${B1_POLL_MS} ms instead (details); (3) one update of a ` +
+        `(2) mcpToolCall ask_name (holdFor 10 min: the call waits inline), start to result, answered by a bot that starts the call ` +
+        `together with a \`waitForPending\` update (update-with-start: told in the workflow task that records the request) ` +
+        `and answers with the \`submitAnswer\` update; (2b) the same with a bot that polls the \`pending\` query every ${B1_POLL_MS} ms instead (details); (3) one update of a ` +
         `trivial workflow (\`benchPing\`, handler returns at once) on the same worker: the bare update round trip. ` +
         `Added latency = p50(ask_name) − p50(echo); ratio = added p50 / update p50. ` +
         `seen→result: from the bot seeing the request to the workflow result.`,
       details: {
         'bot answer update p50 ms': round(p50(answerUpdate)),
+        'added p50 ms, paired (p50 of ask_name − echo per sample)': round(p50(ask.map((a, i) => a - echo[i]))),
         'ask_name p50 ms with a polling bot': round(p50(askPolling)),
         'added p50 ms with a polling bot': round(p50(askPolling) - p50(echo)),
         'polling bot: polls per call p50': p50(polls),
@@ -651,9 +651,8 @@ export const b5: Benchmark = {
         expectOutput(await h.result(), 'echo: x', 'echo');
       };
       const askOne = async () => {
-        const h = await callTool(client, taskQueue, askInput(HOLD_LONG), 'b5-ask');
-        await botWatchAnswer(h, { name: 'Ada' });
-        expectOutput(await h.result(), 'hello Ada', 'ask_name');
+        const bot = await botStartAndAnswer(client, { taskQueue, workflowId: wid('b5-ask'), input: askInput(HOLD_LONG) }, { name: 'Ada' });
+        expectOutput(await bot.handle.result(), 'hello Ada', 'ask_name');
       };
       // Warm-up of both kinds at full concurrency.
       await runLanes(B5_LANES, B5_LANES, echoOne);
@@ -696,7 +695,7 @@ export const b5: Benchmark = {
       note:
         `A worker process (${config}). ${B5_LANES} lanes each start an mcpToolCall and wait for its result, ${m.total} calls ` +
         `per kind in two alternating rounds after a warm-up of ${B5_LANES} of each. With elicitation: ask_name (holdFor ` +
-        `10 min), each answered by the bot (its lane waits with the \`waitForPending\` update, then sends the \`submitAnswer\` ` +
+        `10 min), each answered by the bot (its lane starts the call together with a \`waitForPending\` update, then sends the \`submitAnswer\` ` +
         `update). Without: echo. Throughput = calls / wall time of that kind's rounds. "ask_name runs of the tool" above ` +
         `"ask_name calls" are re-runs of released calls.`,
       details: m.details,

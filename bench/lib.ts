@@ -4,7 +4,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { McpToolCallInput } from '../src/workflows/tool-call.js';
 import { findTemporalBinary } from '../src/temporal/binaries.js';
 import { pendingQuery, submitAnswerUpdate, waitForPendingUpdate } from '../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../test/fixtures/paths.js';
@@ -226,6 +227,31 @@ export async function botWatchAnswer(handle: WorkflowHandle, data: Record<string
   const seenAt = now();
   await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: pending[0].id, ok: true, data }] });
   return { seenAt, answeredAt: now(), polls: 1 };
+}
+
+/**
+ * A bot that starts the call itself: the `mcpToolCall` start and its `waitForPending` update go in one
+ * update-with-start request, so the update is handled in the workflow's first task (it can never arrive
+ * between tasks and cost a task of its own). Then it answers with `submitAnswer`.
+ */
+export async function botStartAndAnswer(
+  client: Client,
+  start: { taskQueue: string; workflowId: string; input: McpToolCallInput },
+  data: Record<string, unknown>,
+  timeoutMs = 120_000,
+): Promise<BotAnswer & { handle: WorkflowHandle }> {
+  const startWorkflowOperation = new WithStartWorkflowOperation('mcpToolCall', {
+    taskQueue: start.taskQueue,
+    workflowId: start.workflowId,
+    args: [start.input],
+    workflowIdConflictPolicy: 'FAIL',
+  });
+  const pending = await client.workflow.executeUpdateWithStart(waitForPendingUpdate, { args: [{ timeoutMs }], startWorkflowOperation });
+  const handle = await startWorkflowOperation.workflowHandle();
+  if (pending.length === 0) throw new Error(`bot: no pending request on ${start.workflowId} after ${timeoutMs} ms`);
+  const seenAt = now();
+  await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: pending[0].id, ok: true, data }] });
+  return { seenAt, answeredAt: now(), polls: 1, handle };
 }
 
 /**

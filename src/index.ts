@@ -58,9 +58,11 @@ export {
   pendingDetailsQuery,
   pendingQuery,
   submitAnswerUpdate,
+  waitForPendingUpdate,
   type PendingContext,
   type PendingRequestDetails,
   type SubmitAnswerResult,
+  type WaitForPendingInput,
 } from './workflows/messages.js';
 export { findTemporalBinary, TemporalBinaryNotFoundError, type BinaryLocation } from './temporal/binaries.js';
 export { workflowsPath, workflowBundlePath } from './bundle.js';

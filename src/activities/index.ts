@@ -80,7 +80,7 @@ export function createActivities(deps: ActivityDeps) {
       throw ApplicationFailure.nonRetryable(err.message, err.name);
     }
     if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, err.name);
-    if (err instanceof McpConnectError) throw ApplicationFailure.retryable(err.message, err.name);
+    if (err instanceof McpConnectError) throw err.permanent ? ApplicationFailure.nonRetryable(err.message, err.name) : ApplicationFailure.retryable(err.message, err.name);
     // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
     if (err instanceof McpError && (err.code === ErrorCode.MethodNotFound || err.code === ErrorCode.InvalidParams)) {
       throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, 'McpInvalidRequest');

@@ -31,10 +31,15 @@ export class McpConnectError extends Error {
     message: string,
     readonly server: string,
     readonly phase: 'connect' | 'initialize' | 'list',
+    /** Trying again cannot help (the command does not exist or is not executable): fix the config. */
+    readonly permanent = false,
   ) {
     super(message);
   }
 }
+
+/** Spawn errors that a retry cannot fix. */
+const PERMANENT_SPAWN_ERRORS = new Set(['ENOENT', 'EACCES', 'ENOTDIR', 'EISDIR', 'ENOEXEC']);
 
 export class McpToolCallError extends Error {
   override name = 'McpToolCallError';
@@ -193,6 +198,11 @@ export class McpSession {
       await this.close();
       if (err instanceof McpConnectError) throw err;
       const stderr = this.stderr ? ` (stderr: ${this.stderr.slice(-500)})` : '';
+      const code = (err as NodeJS.ErrnoException)?.code;
+      if (this.server.transport === 'stdio' && code && PERMANENT_SPAWN_ERRORS.has(code)) {
+        const what = code === 'ENOENT' ? 'not found' : 'not executable';
+        throw new McpConnectError(`server "${name}": cannot start command ${JSON.stringify(this.server.command)} (${what}: ${code}); check its "command" and "cwd"`, name, 'connect', true);
+      }
       throw new McpConnectError(`server "${name}": failed to connect: ${(err as Error).message}${stderr}`, name, 'connect');
     }
     try {

@@ -44,6 +44,8 @@ export class McpSource implements AsyncDisposable {
     readonly errors: Record<string, string>,
     readonly tools: SourceTool[],
     private readonly sessions: Map<string, McpSession>,
+    /** Tools that cannot be called through this source: their exposed name is taken by an earlier one. */
+    readonly warnings: string[] = [],
   ) {}
 
   static async load(config: McpConfig | unknown, waitFor?: WaitFor): Promise<McpSource> {
@@ -75,11 +77,26 @@ export class McpSource implements AsyncDisposable {
         }
       }),
     );
+    // In config order (not connect order), so which of two colliding names wins never depends on timing.
     const tools: SourceTool[] = [];
-    for (const [name, session] of sessions) {
-      for (const t of session.tools) tools.push({ ...t, name: exposedToolName(name, t.name), originalName: t.name, server: name });
+    const byName = new Map<string, SourceTool>();
+    const warnings: string[] = [];
+    for (const name of Object.keys(parsed.servers)) {
+      const session = sessions.get(name);
+      if (!session) continue;
+      for (const t of session.tools) {
+        const exposed = exposedToolName(name, t.name);
+        const taken = byName.get(exposed);
+        if (taken) {
+          warnings.push(`tool "${t.name}" of server "${name}" is not exposed: its name "${exposed}" is taken by tool "${taken.originalName}" of server "${taken.server}"`);
+          continue;
+        }
+        const tool = { ...t, name: exposed, originalName: t.name, server: name };
+        byName.set(exposed, tool);
+        tools.push(tool);
+      }
     }
-    return new McpSource(status, errors, tools, sessions);
+    return new McpSource(status, errors, tools, sessions, warnings);
   }
 
   /** Call a tool by its exposed name. */

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { describe, it } from 'node:test';
 import {
   DurableMcpClient,
   InvalidAnswerError,
@@ -9,27 +8,14 @@ import {
   SearchAttributeNotRegisteredError,
   UnknownWorkflowError,
 } from '../../src/client/index.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { createLocalEnv, eventually, fixtureConfig, startWorker, suiteWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
 describe('client helpers, with the search attribute registered', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  const taskQueue = uniqueTaskQueue('client');
-  before(async () => {
-    env = await createLocalEnv({ searchAttributes: true });
-    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')) });
-    running = worker.run();
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  });
+  const suite = suiteWorker({ name: 'client', searchAttributes: true });
+  const taskQueue = suite.taskQueue;
 
   it('starts a tool call, lists it among the workflows awaiting input while it waits, and no longer once answered', async () => {
-    const c = new DurableMcpClient(env.client, { taskQueue });
+    const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
     const listed = await eventually(async () => (await c.awaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the call to be listed');
     assert.equal(listed.pending[0].context.tool, 'ask_name');
@@ -44,7 +30,7 @@ describe('client helpers, with the search attribute registered', () => {
   });
 
   it('waitForPending hands a bot the request as soon as it is pending, with no polling', async () => {
-    const c = new DurableMcpClient(env.client, { taskQueue });
+    const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
     const [request] = await c.waitForPending(handle.workflowId, { timeoutMs: 120_000 });
     assert.equal(request.prompt, 'What is your name?');
@@ -55,8 +41,8 @@ describe('client helpers, with the search attribute registered', () => {
   });
 
   it('lists a workflow started without the helper too: the worker sets the search attribute', async () => {
-    const c = new DurableMcpClient(env.client, { taskQueue });
-    const handle = await env.client.workflow.start('mcpToolCall', { taskQueue, workflowId: `plain-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });
+    const c = new DurableMcpClient(suite.env.client, { taskQueue });
+    const handle = await suite.env.client.workflow.start('mcpToolCall', { taskQueue, workflowId: `plain-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });
     const listed = await eventually(async () => (await c.awaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the plain call to be listed');
     await c.decline(handle.workflowId, listed.pending[0].request.id);
     assert.equal((await c.result(handle.workflowId)).output, 'declined');

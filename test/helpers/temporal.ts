@@ -2,6 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Runtime, DefaultLogger } from '@temporalio/worker';
 import { findTemporalBinary } from '../../src/temporal/binaries.js';
@@ -81,4 +82,48 @@ export async function eventually<T>(fn: () => Promise<T> | T, what: string, time
     if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+export interface SuiteWorker {
+  /** The dev server (set in the suite's `before`). */
+  readonly env: TestWorkflowEnvironment;
+  /** The worker polling `taskQueue`, with the fixture MCP server `fx` (and any extra servers). */
+  readonly worker: DurableMcpWorker;
+  readonly taskQueue: string;
+  /** The fixture server's event log (one JSON line per event). */
+  readonly logPath: string;
+}
+
+/**
+ * Registers the suite's `before`/`after`: a dev server and a worker with the stdio fixture server, shut
+ * down (worker drained, every MCP server closed, server stopped) after the suite.
+ */
+export function suiteWorker(options: { name: string; searchAttributes?: boolean; extraServers?: Record<string, unknown> }): SuiteWorker {
+  const state: { env?: TestWorkflowEnvironment; worker?: DurableMcpWorker; running?: Promise<void> } = {};
+  const taskQueue = uniqueTaskQueue(options.name);
+  const logPath = join(tempDir(), 'fixture.jsonl');
+  before(async () => {
+    state.env = await createLocalEnv({ searchAttributes: options.searchAttributes });
+    state.worker = await startWorker(state.env, { taskQueue, mcpConfig: fixtureConfig(logPath, options.extraServers) });
+    state.running = state.worker.run();
+  });
+  after(async () => {
+    state.worker?.shutdown();
+    await state.running;
+    await state.env?.teardown();
+  });
+  const must = <T>(v: T | undefined, what: string): T => {
+    if (v === undefined) throw new Error(`suiteWorker: ${what} is only available once the suite's before hook ran`);
+    return v;
+  };
+  return {
+    get env() {
+      return must(state.env, 'env');
+    },
+    get worker() {
+      return must(state.worker, 'worker');
+    },
+    taskQueue,
+    logPath,
+  };
 }

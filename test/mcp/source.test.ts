@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Answer, Request } from '../../src/contract/index.js';
-import { McpSource, McpToolCallError, UnknownToolError } from '../../src/mcp/index.js';
+import { McpConnectError, McpSession, McpSource, McpToolCallError, UnknownToolError, parseMcpConfig } from '../../src/mcp/index.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { childProcesses, events, isAlive, stdioFixture, waitUntil } from './helpers.js';
 
@@ -242,6 +242,24 @@ describe('McpSource server status', () => {
     assert.equal(src.status.crash, 'failed');
     assert.ok(src.errors.crash.length > 0);
     assert.match(src.errors.crash, /fatal: crash on start/);
+  });
+
+  it('exposes the first of two tools whose sanitized names collide (in config order) and says which one is hidden', async () => {
+    await using src = await McpSource.load({ mcpServers: { 'fx.a': stdioFixture(newLog()), fx_a: stdioFixture(newLog()) } });
+    const echo = src.tools.filter((t) => t.name === 'fx_a_echo');
+    assert.deepEqual(echo.map((t) => t.server), ['fx.a']);
+    assert.ok(src.warnings.includes('tool "echo" of server "fx_a" is not exposed: its name "fx_a_echo" is taken by tool "echo" of server "fx.a"'), src.warnings.join('\n'));
+    assert.equal(src.warnings.length, src.tools.length);
+  });
+
+  it('says plainly when a server command does not exist, and marks it as not worth retrying', async () => {
+    await using src = await McpSource.load({ mcpServers: { missing: { command: ['/nonexistent/durable-mcp-server'] } } });
+    assert.equal(src.status.missing, 'failed');
+    assert.match(src.errors.missing, /server "missing": cannot start command "\/nonexistent\/durable-mcp-server" \(not found: ENOENT\)/);
+    await assert.rejects(
+      McpSession.connect(parseMcpConfig({ mcpServers: { missing: { command: ['/nonexistent/durable-mcp-server'] } } }).servers.missing, { elicitation: false }),
+      (err: unknown) => err instanceof McpConnectError && err.permanent,
+    );
   });
 
   it('fails a hanging server within its own timeout', async () => {

@@ -1,37 +1,19 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery, submitAnswerUpdate, waitForPendingUpdate, type WaitForPendingInput } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { suiteWorker } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
 
 describe('durable elicitation on the dev server', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  let logPath: string;
-  const taskQueue = uniqueTaskQueue('elicit');
-
-  before(async () => {
-    env = await createLocalEnv();
-    logPath = join(tempDir(), 'fixture.jsonl');
-    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
-    running = worker.run();
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  });
+  const suite = suiteWorker({ name: 'elicit', extraServers: { missing: { command: ['/nonexistent/durable-mcp-server'] } } });
+  const { taskQueue, logPath } = suite;
 
   const start = (tool: string, args: Record<string, unknown> = {}, elicitation?: { expiresIn?: number; holdFor?: number }) =>
-    env.client.workflow.start(mcpToolCall, {
+    suite.env.client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `${tool}-${Math.random().toString(36).slice(2)}`,
       args: [{ server: 'fx', tool, arguments: args, elicitation }],
@@ -48,7 +30,7 @@ describe('durable elicitation on the dev server', () => {
 
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
     assert.deepEqual(await handle.result(), { output: 'hello Ada', isError: false });
-    await recordHistory(handle, 'accept', env.address);
+    await recordHistory(handle, 'accept', suite.env.address);
     assert.deepEqual(await handle.query(pendingQuery), []);
     const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'ask_name');
     assert.ok(received.some((e) => JSON.stringify(e.result) === JSON.stringify({ action: 'accept', content: { name: 'Ada' } })));
@@ -104,7 +86,7 @@ describe('durable elicitation on the dev server', () => {
     assert.equal(second.prompt, 'Last name?');
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: second.id, ok: true, data: { last: 'Lovelace' } }] });
     assert.equal((await handle.result()).output, 'Ada Lovelace');
-    await recordHistory(handle, 'two-elicitations', env.address);
+    await recordHistory(handle, 'two-elicitations', suite.env.address);
   });
 
   it('releases the call after holdFor: no activity runs while the human thinks, and the answer completes it without asking again', async (t) => {
@@ -123,7 +105,7 @@ describe('durable elicitation on the dev server', () => {
     assert.equal((await handle.describe()).raw.pendingActivities?.length ?? 0, 0, 'no activity held while waiting');
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
     assert.equal((await handle.result()).output, 'confirmed');
-    await recordHistory(handle, 'release-hold-for', env.address);
+    await recordHistory(handle, 'release-hold-for', suite.env.address);
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'the human was asked once');
     const effects = readFixtureLog(logPath).filter((e) => e.event === 'side_effect' && e.phase === 'after');
@@ -146,13 +128,13 @@ describe('durable elicitation on the dev server', () => {
     assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id]);
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Linus' } });
     assert.deepEqual(await handle.result(), { output: 'hello Linus', isError: false });
-    await recordHistory(handle, 'release-server-gave-up', env.address);
+    await recordHistory(handle, 'release-server-gave-up', suite.env.address);
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'no new request to the human');
   });
 
   it('cancelling the workflow cancels the running MCP tool call (the server sees the abort)', async () => {
-    const handle = await env.client.workflow.start(mcpToolCall, {
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `hang-${Math.random().toString(36).slice(2)}`,
       args: [{ server: 'fx', tool: 'hang', heartbeatTimeout: 2000 }],
@@ -162,6 +144,19 @@ describe('durable elicitation on the dev server', () => {
     await assert.rejects(handle.result(), /cancel/i);
     for (let i = 0; i < 200 && !readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'); i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'), 'the MCP server saw the call cancelled');
+  });
+
+  it('a server whose command does not exist fails the call at once, naming the command (no retries)', async () => {
+    const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `missing-${Math.random().toString(36).slice(2)}`, args: [{ server: 'missing', tool: 'echo' }] });
+    await assert.rejects(handle.result(), (err: unknown) => {
+      const app = (err as any).cause?.cause;
+      assert.equal(app?.nonRetryable, true);
+      assert.match(app?.message, /server "missing": cannot start command "\/nonexistent\/durable-mcp-server" \(not found: ENOENT\)/);
+      return true;
+    });
+    const { events } = await handle.fetchHistory();
+    const started = events!.filter((e) => e.activityTaskStartedEventAttributes);
+    assert.deepEqual(started.map((e) => e.activityTaskStartedEventAttributes!.attempt), [1]);
   });
 
   describe('waitForPending (a push for bots and UIs)', () => {
@@ -174,7 +169,7 @@ describe('durable elicitation on the dev server', () => {
       assert.deepEqual(next.map((r) => r.prompt), ['Last name?']);
       await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: next[0].id, ok: true, data: { last: 'Lovelace' } }] });
       assert.equal((await handle.result()).output, 'Ada Lovelace');
-      await recordHistory(handle, 'wait-for-pending', env.address);
+      await recordHistory(handle, 'wait-for-pending', suite.env.address);
     });
 
     it('returns the current list when its timeout passes with nothing new', async () => {
@@ -254,7 +249,7 @@ describe('durable elicitation on the dev server', () => {
       const out = JSON.parse((await handle.result()).output);
       assert.equal(out.action, 'accept');
       assert.deepEqual(out.content, { name: 'Ada', age: 36, subscribe: false, size: 'm' }, 'defaults applied');
-      await recordHistory(handle, 'bad-answers', env.address);
+      await recordHistory(handle, 'bad-answers', suite.env.address);
     });
   });
 });

@@ -1,41 +1,24 @@
 import assert from 'node:assert/strict';
-import { join, resolve, dirname } from 'node:path';
+import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mcpPipeline } from '../../src/workflows/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
 import { demoServerPath } from '../../src/dev.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { recordHistory } from '../helpers/history.js';
-import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { createLocalEnv, startWorker, suiteWorker, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const examplesPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'workflows.js');
 
 describe('pipelines: many tool calls, one inbox', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  let logPath: string;
-  const taskQueue = uniqueTaskQueue('pipeline');
-
-  before(async () => {
-    env = await createLocalEnv();
-    logPath = join(tempDir(), 'fixture.jsonl');
-    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
-    running = worker.run();
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  });
+  const suite = suiteWorker({ name: 'pipeline' });
+  const { taskQueue, logPath } = suite;
 
   it('runs three steps; the middle one elicits and is answered through the pipeline id; the third uses the second result', async () => {
-    const handle = await env.client.workflow.start(mcpPipeline, {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-3-${Date.now()}`,
       args: [
@@ -53,7 +36,7 @@ describe('pipelines: many tool calls, one inbox', () => {
     assert.deepEqual(details.context, { callId: 'c2', server: 'fx', tool: 'ask_name', step: 'greet' });
     await handle.signal(answerSignal, { id: details.request.id, ok: true, data: { name: 'Ada' } });
     const result = await handle.result();
-    await recordHistory(handle, 'pipeline-three-steps', env.address);
+    await recordHistory(handle, 'pipeline-three-steps', suite.env.address);
     assert.equal(result.status, 'completed');
     assert.equal(result.steps.greet.result?.output, 'hello Ada');
     assert.equal(result.steps.shout.result?.output, 'echo: hello Ada!');
@@ -61,7 +44,7 @@ describe('pipelines: many tool calls, one inbox', () => {
 
   it('25 parallel tool calls that all elicit at once are all pending together, and all complete after their answers', async () => {
     const n = 25;
-    const handle = await env.client.workflow.start(mcpPipeline, {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-25-${Date.now()}`,
       args: [{ steps: [{ parallel: Array.from({ length: n }, (_, i) => ({ name: `ask${i}`, server: 'fx', tool: 'ask_name', elicitation: { holdFor: 60_000 } })) }] }],
@@ -81,7 +64,7 @@ describe('pipelines: many tool calls, one inbox', () => {
   });
 
   it('continues-as-new while a request is pending, still completes after the answer, and asks the human once', async () => {
-    const handle = await env.client.workflow.start(mcpPipeline, {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-can-${Date.now()}`,
       args: [{ maxHistoryEvents: 12, steps: [{ name: 'order', server: 'fx', tool: 'counter', elicitation: { holdFor: 300 } }] }],
@@ -107,12 +90,12 @@ describe('pipelines: many tool calls, one inbox', () => {
     assert.deepEqual([...seen.keys()], [request.id], 'the human was asked once');
     const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'counter');
     assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { confirm: true } }]);
-    await recordHistory(handle, 'pipeline-continue-as-new-run1', env.address, firstRunId);
-    await recordHistory(handle, 'pipeline-continue-as-new-run2', env.address);
+    await recordHistory(handle, 'pipeline-continue-as-new-run1', suite.env.address, firstRunId);
+    await recordHistory(handle, 'pipeline-continue-as-new-run2', suite.env.address);
   });
 
   it('a late answer to an expired request is rejected while the pipeline runs on, and the other request stays answerable', async () => {
-    const handle = await env.client.workflow.start(mcpPipeline, {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-late-${Date.now()}`,
       args: [
@@ -147,7 +130,7 @@ describe('pipelines: many tool calls, one inbox', () => {
 
   it('follows its failure policy: stop, continue, retry', async () => {
     const run = (onFailure: 'stop' | 'continue' | 'retry') =>
-      env.client.workflow.execute(mcpPipeline, {
+      suite.env.client.workflow.execute(mcpPipeline, {
         taskQueue,
         workflowId: `pipeline-fail-${onFailure}-${Date.now()}`,
         args: [{ onFailure, steps: [{ name: 'bad', server: 'fx', tool: 'fails', retries: 1 }, { name: 'after', server: 'fx', tool: 'echo', arguments: { text: 'x' } }] }],
@@ -167,7 +150,7 @@ describe('pipelines: many tool calls, one inbox', () => {
 
   it('a step that refers to a step that never ran fails, naming the reference, inline and as a child', async () => {
     for (const child of [false, true]) {
-      const result = await env.client.workflow.execute(mcpPipeline, {
+      const result = await suite.env.client.workflow.execute(mcpPipeline, {
         taskQueue,
         workflowId: `pipeline-badref-${child}-${Date.now()}`,
         args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', child, arguments: { text: { $ref: 'steps.typo.output' } } }, { name: 'b', server: 'fx', tool: 'echo' }] }],
@@ -180,11 +163,11 @@ describe('pipelines: many tool calls, one inbox', () => {
 
   it('rejects a bad pipeline naming the field', async () => {
     await assert.rejects(
-      env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }, { name: 'a', server: 'fx', tool: 'echo' }] }] }),
+      suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }, { name: 'a', server: 'fx', tool: 'echo' }] }] }),
       (err: Error) => /step name "a" is used twice/.test(String((err as { cause?: Error }).cause?.message)),
     );
     await assert.rejects(
-      env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad2-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: -1 } }] }] }),
+      suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad2-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: -1 } }] }] }),
       (err: Error) => /step "a": field "elicitation.expiresIn" must be a number of milliseconds/.test(String((err as { cause?: Error }).cause?.message)),
     );
   });
@@ -214,24 +197,11 @@ describe('the example user workflow', () => {
 });
 
 describe('pipeline steps as child workflows', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  const taskQueue = uniqueTaskQueue('pipeline-child');
-
-  before(async () => {
-    env = await createLocalEnv();
-    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'fixture.jsonl')) });
-    running = worker.run();
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  });
+  const suite = suiteWorker({ name: 'pipeline-child' });
+  const { taskQueue } = suite;
 
   it('lists the requests of inline and child steps on the pipeline id, and routes answers there to either', async () => {
-    const handle = await env.client.workflow.start(mcpPipeline, {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-mixed-${Date.now()}`,
       args: [
@@ -262,12 +232,12 @@ describe('pipeline steps as child workflows', () => {
     const result = await handle.result();
     assert.equal(result.steps.child.result?.output, 'hello Kid');
     assert.equal(result.steps.after.result?.output, 'echo: hello Kid + hello Parent');
-    await recordHistory(handle, 'pipeline-child-and-inline', env.address);
+    await recordHistory(handle, 'pipeline-child-and-inline', suite.env.address);
     assert.deepEqual(await handle.query(pendingQuery), []);
   });
 
   it('a child step pending across a continue-as-new of the pipeline is still answered through the pipeline id', async () => {
-    const handle = await env.client.workflow.start(mcpPipeline, {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-child-can-${Date.now()}`,
       args: [{ maxHistoryEvents: 8, childWorkflows: true, steps: [{ name: 'confirm', server: 'fx', tool: 'counter' }] }],

@@ -107,7 +107,8 @@ export function createActivities(deps: ActivityDeps) {
 
     let phase: { state: 'leasing' | 'calling' } | { state: 'waiting'; requestId: string } = { state: 'leasing' };
     const heartbeatEvery = Math.max(200, Math.min(5_000, (ctx.info.heartbeatTimeoutMs ?? 30_000) / 3));
-    ctx.heartbeat(phase);
+    // No heartbeat up front: a short call then costs no heartbeat RPC at all. Long ones beat on the interval,
+    // and a call that starts waiting for a human beats at once (with the request id).
     const beat = setInterval(() => ctx.heartbeat(phase), heartbeatEvery);
 
     let lease;

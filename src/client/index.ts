@@ -8,6 +8,7 @@ import {
   Client,
   Connection,
   WorkflowNotFoundError as TemporalWorkflowNotFoundError,
+  WithStartWorkflowOperation,
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
@@ -134,16 +135,35 @@ export class DurableMcpClient {
     return this.registered;
   }
 
-  /** Start the `mcpToolCall` workflow. The search attribute is set when registered, so the call can be listed while it waits. */
-  async startToolCall(options: StartToolCallOptions): Promise<WorkflowHandle> {
+  private async startOptions(options: StartToolCallOptions) {
     const { workflowId, taskQueue, ...input } = options;
     const registered = await this.searchAttributeRegistered();
-    return this.client.workflow.start('mcpToolCall', {
+    return {
       taskQueue: taskQueue ?? this.options.taskQueue ?? DEFAULT_TASK_QUEUE,
       workflowId: workflowId ?? `mcp-${input.server}-${input.tool}-${randomUUID().slice(0, 8)}`,
-      args: [input],
+      args: [input] as [McpToolCallInput],
       ...(registered ? { typedSearchAttributes: [{ key: awaitingInputKey, value: false }] } : {}),
+    };
+  }
+
+  /** Start the `mcpToolCall` workflow. The search attribute is set when registered, so the call can be listed while it waits. */
+  async startToolCall(options: StartToolCallOptions): Promise<WorkflowHandle> {
+    return this.client.workflow.start('mcpToolCall', await this.startOptions(options));
+  }
+
+  /**
+   * Start the `mcpToolCall` workflow and wait for its first pending request, in one update-with-start
+   * request: the wait is handled in the workflow's first task, so a bot learns of the request in the task
+   * that records it. `pending` is empty when the call finished without asking anything, or when nothing
+   * was asked within `timeoutMs` (default 60 s, at most 10 min).
+   */
+  async startToolCallAndWaitForPending(options: StartToolCallOptions, wait: { timeoutMs?: number } = {}): Promise<{ handle: WorkflowHandle; pending: Request[] }> {
+    const startWorkflowOperation = new WithStartWorkflowOperation('mcpToolCall', { ...(await this.startOptions(options)), workflowIdConflictPolicy: 'FAIL' });
+    const pending = await this.client.workflow.executeUpdateWithStart(waitForPendingUpdate, {
+      args: [wait.timeoutMs !== undefined ? { timeoutMs: wait.timeoutMs } : {}],
+      startWorkflowOperation,
     });
+    return { handle: await startWorkflowOperation.workflowHandle(), pending };
   }
 
   private async handle(workflowId: string): Promise<WorkflowHandle> {

@@ -40,6 +40,18 @@ describe('client helpers, with the search attribute registered', () => {
     assert.equal((await c.result(handle.workflowId)).output, 'hello Ada');
   });
 
+  it('startToolCallAndWaitForPending starts a call and returns its first request in one request; a call that asks nothing returns none', async () => {
+    const c = new DurableMcpClient(suite.env.client, { taskQueue });
+    const { handle, pending } = await c.startToolCallAndWaitForPending({ server: 'fx', tool: 'ask_name' }, { timeoutMs: 120_000 });
+    assert.deepEqual(pending.map((r) => r.prompt), ['What is your name?']);
+    await c.answer(handle.workflowId, pending[0].id, { name: 'Ada' });
+    assert.equal((await c.result(handle.workflowId)).output, 'hello Ada');
+
+    const quiet = await c.startToolCallAndWaitForPending({ server: 'fx', tool: 'echo', arguments: { text: 'hi' } }, { timeoutMs: 120_000 });
+    assert.deepEqual(quiet.pending, []);
+    assert.equal((await c.result(quiet.handle.workflowId)).output, 'echo: hi');
+  });
+
   it('lists a workflow started without the helper too: the worker sets the search attribute', async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const handle = await suite.env.client.workflow.start('mcpToolCall', { taskQueue, workflowId: `plain-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });

@@ -108,6 +108,25 @@ function markdown(results: BenchResult[], m: Machine, date: Date, totalS: number
     }
     lines.push('');
   }
+  lines.push('## Things that shape these figures');
+  lines.push('');
+  lines.push(
+    '- Workflow tasks that follow a new event (a start, an activity result) reach the worker about 40 ms after they are ' +
+      'scheduled once a worker has run some 15 tasks; the first ones take 1–3 ms. A plain Temporal TypeScript worker with ' +
+      'a no-op activity and no durable-mcp code shows the same (Temporal CLI 1.9.1 dev server, SDK 1.24), and a new worker ' +
+      'process starts fast again. Update-driven tasks (the `elicit`, `waitForPending` and `submitAnswer` updates) are not ' +
+      'delayed. Latencies of echo and ask_name in B1 both carry these gaps; throughput at 50 calls at a time does not ' +
+      'depend on them.',
+  );
+  lines.push(
+    '- Worker processes run with `MALLOC_ARENA_MAX=2`, as the Docker image and `npm start` run them. Without it, glibc ' +
+      'keeps a malloc arena per thread and the worker grows by about 0.2 MB per released call (B3 would not be met).',
+  );
+  lines.push(
+    '- The workflow bundle holds no zod: Temporal\'s reusable V8 context evaluates a workflow\'s modules once per cached ' +
+      'workflow, and with zod each cached workflow cost about 1.1 MB and a slower first task.',
+  );
+  lines.push('');
   return lines.join('\n');
 }
 

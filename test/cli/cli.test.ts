@@ -85,7 +85,13 @@ describe('the durable-mcp CLI against `dev`', () => {
     assert.equal(call.code, 0, call.stderr);
     assert.equal(call.stdout.trim(), 'cli-e2e-1');
 
+    // --wait returns once the request is pending (the call was only just started).
+    const waited = await run(['pending', 'cli-e2e-1', '--wait', '60', '--json'], env);
+    assert.equal(waited.code, 0, waited.stderr);
+    const [row] = JSON.parse(waited.stdout) as Array<{ workflowId: string; pending: Array<{ request: { id: string } }> }>;
+    assert.equal(row.pending.length, 1);
     const [p] = await waitPending('cli-e2e-1', env);
+    assert.equal(p.request.id, row.pending[0].request.id);
     assert.equal(p.request.kind, 'input');
     assert.match(p.request.prompt, /Chez Test/);
     assert.deepEqual(p.context, { callId: 'c1', server: 'demo', tool: 'book_table' });
@@ -147,6 +153,15 @@ describe('the durable-mcp CLI against `dev`', () => {
     assert.equal(result.stdout.trim(), 'Connected to example.');
     await second.kill('SIGINT');
     assert.equal(await second.exited, 0);
+  });
+
+  it('pending --wait needs a workflow id, and says so', async () => {
+    const r = await run(['pending', '--wait'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /pending --wait needs a workflow id/);
+    const bad = await run(['pending', 'x', '--wait', '9999'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /--wait must be a whole number of seconds from 1 to 600, got "9999"/);
   });
 
   it('every command has --help', async () => {

@@ -22,7 +22,7 @@ import type { ToolResult } from '../contract/index.js';
 import { MAX_DURATION_MS, useElicitationHost, type HostSnapshot } from './host.js';
 import { mcpToolCall } from './mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from './messages.js';
-import { runToolCall, type McpToolCallInput } from './tool-call.js';
+import { MAX_ATTEMPTS, runToolCall, type McpToolCallInput } from './tool-call.js';
 
 export type FailurePolicy = 'stop' | 'continue' | 'retry';
 
@@ -124,6 +124,9 @@ function validate(input: PipelineInput): void {
         if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_DURATION_MS)) {
           bad(`step "${step.name}": field "elicitation.${field}" must be a number of milliseconds between 0 and ${MAX_DURATION_MS}, got ${JSON.stringify(v)}`);
         }
+      }
+      if (step.maxAttempts !== undefined && !(Number.isInteger(step.maxAttempts) && step.maxAttempts >= 1 && step.maxAttempts <= MAX_ATTEMPTS)) {
+        bad(`step "${step.name}": field "maxAttempts" must be a whole number from 1 to ${MAX_ATTEMPTS}, got ${JSON.stringify(step.maxAttempts)}`);
       }
       if (step.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(step.onFailure)) bad(`step "${step.name}": field "onFailure" must be stop, continue or retry, got ${JSON.stringify(step.onFailure)}`);
     }
@@ -228,7 +231,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
           const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
           const result = await runToolCall(
             host,
-            { server: step.server, tool: step.tool, arguments: args, elicitation: step.elicitation, toolTimeout: step.toolTimeout, heartbeatTimeout: step.heartbeatTimeout },
+            { server: step.server, tool: step.tool, arguments: args, elicitation: step.elicitation, toolTimeout: step.toolTimeout, heartbeatTimeout: step.heartbeatTimeout, maxAttempts: step.maxAttempts },
             { step: step.name, callId: flight.callId, resumeAfter: flight.waitingFor },
           );
           outcome = { status: result.isError ? 'failed' : 'completed', result, attempts: flight.attempts, ...(result.isError ? { error: result.output } : {}) };
@@ -279,6 +282,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
                 elicitation: step.elicitation,
                 toolTimeout: step.toolTimeout,
                 heartbeatTimeout: step.heartbeatTimeout,
+                maxAttempts: step.maxAttempts,
                 reportTo: { workflowId: workflowInfo().workflowId, step: step.name, callIdPrefix: `${step.name}-${child.attempts}.` },
               },
             ],

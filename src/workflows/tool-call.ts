@@ -25,6 +25,11 @@ export interface McpToolCallInput {
   toolTimeout?: number;
   /** Heartbeat timeout of the activity in ms (default 30 s): how fast a dead worker is noticed. */
   heartbeatTimeout?: number;
+  /**
+   * Attempts of the activity before the call fails (default 10, with backoff from 1 s to 30 s): an MCP server
+   * that keeps failing to start fails the call after this many. Calls released to wait for a human do not count.
+   */
+  maxAttempts?: number;
 }
 
 export interface CallOptions {
@@ -35,6 +40,11 @@ export interface CallOptions {
   /** Resume a released call (after continue-as-new): wait for this request's resolution before the first attempt. */
   resumeAfter?: string;
 }
+
+/** Upper bound of `maxAttempts`. */
+export const MAX_ATTEMPTS = 100;
+/** Default `maxAttempts`. */
+export const DEFAULT_MAX_ATTEMPTS = 10;
 
 function validateInput(input: McpToolCallInput): void {
   const bad = (field: string, problem: string, value: unknown): never => {
@@ -51,6 +61,10 @@ function validateInput(input: McpToolCallInput): void {
     ['heartbeatTimeout', input.heartbeatTimeout],
   ] as const) {
     if (v !== undefined && (typeof v !== 'number' || !(v > 0))) bad(field, 'must be a positive number of milliseconds', v);
+  }
+  const attempts = input.maxAttempts;
+  if (attempts !== undefined && (typeof attempts !== 'number' || !Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS)) {
+    bad('maxAttempts', `must be a whole number from 1 to ${MAX_ATTEMPTS}`, attempts);
   }
 }
 
@@ -76,7 +90,7 @@ export async function runToolCall(host: ElicitationHost, input: McpToolCallInput
   const activityOptions: ActivityOptions = {
     startToCloseTimeout: toolTimeoutMs + call.holdForMs + 60_000,
     heartbeatTimeout: input.heartbeatTimeout ?? 30_000,
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 10 },
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS },
   };
   const { callMcpTool: activity } = proxyActivities<Activities>(activityOptions);
   if (options.resumeAfter) {

@@ -3,13 +3,19 @@ import { describe, it } from 'node:test';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery, submitAnswerUpdate, waitForPendingUpdate, type WaitForPendingInput } from '../../src/workflows/messages.js';
-import { readFixtureLog } from '../fixtures/paths.js';
+import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { suiteWorker } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
 
 describe('durable elicitation on the dev server', () => {
-  const suite = suiteWorker({ name: 'elicit', extraServers: { missing: { command: ['/nonexistent/durable-mcp-server'] } } });
+  const suite = suiteWorker({
+    name: 'elicit',
+    extraServers: {
+      missing: { command: ['/nonexistent/durable-mcp-server'] },
+      crashy: { command: [process.execPath, fixtureServerPath, '--crash-on-start'] },
+    },
+  });
   const { taskQueue, logPath } = suite;
 
   const start = (tool: string, args: Record<string, unknown> = {}, elicitation?: { expiresIn?: number; holdFor?: number }) =>
@@ -157,6 +163,17 @@ describe('durable elicitation on the dev server', () => {
     const { events } = await handle.fetchHistory();
     const started = events!.filter((e) => e.activityTaskStartedEventAttributes);
     assert.deepEqual(started.map((e) => e.activityTaskStartedEventAttributes!.attempt), [1]);
+  });
+
+  it('maxAttempts bounds how often a server that crashes on start is tried, and a bad value is refused naming the field', async () => {
+    const id = `crashy-${Math.random().toString(36).slice(2)}`;
+    const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: id, args: [{ server: 'crashy', tool: 'echo', maxAttempts: 2 }] });
+    await assert.rejects(handle.result(), (err: unknown) => /server "crashy": failed to connect/.test(String((err as any).cause?.cause?.message)));
+    const { events } = await handle.fetchHistory();
+    assert.deepEqual(events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt), [2]);
+
+    const bad = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `${id}-bad`, args: [{ server: 'fx', tool: 'echo', maxAttempts: 0 }] });
+    await assert.rejects(bad.result(), (err: unknown) => /field "maxAttempts" must be a whole number from 1 to 100, got 0/.test(String((err as any).cause?.message)));
   });
 
   describe('waitForPending (a push for bots and UIs)', () => {

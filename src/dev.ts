@@ -11,7 +11,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from './mcp/index.js';
 import { findTemporalBinary } from './temporal/binaries.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
-import { connectFromEnv, createWorker, installRuntime, type DurableMcpWorker } from './worker.js';
+import { connectFromEnv, createWorker, installRuntime, mallocArenaHint, type DurableMcpWorker } from './worker.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const demoServerPath = join(here, 'demo', 'server.js');
@@ -125,6 +125,8 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const running = worker.run();
   const cli = `node ${cliPath}`;
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
+  const hint = mallocArenaHint();
+  if (hint) log(`Note: ${hint}`);
   log('');
   log('Try it (in another terminal):');
   log(`  ${cli} call demo book_table --args '{"restaurant":"Chez Temporal"}'`);

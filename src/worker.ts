@@ -144,6 +144,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   };
 }
 
+/** Advice when glibc's malloc arenas are not capped (they let a worker's RSS grow with every tool call). */
+export function mallocArenaHint(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform !== 'linux' || env.MALLOC_ARENA_MAX) return undefined;
+  return 'MALLOC_ARENA_MAX is not set; without it glibc lets RSS grow with every tool call. Run with MALLOC_ARENA_MAX=2 (the Docker image and npm start do).';
+}
+
 let runtimeInstalled = false;
 /** This process handles SIGINT/SIGTERM itself, so that waiting calls are released before the SDK drains. */
 export function installRuntime(): void {
@@ -181,9 +187,8 @@ export async function runWorkerProcess(options: { mcpConfigPath: string; taskQue
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  if (process.platform === 'linux' && !process.env.MALLOC_ARENA_MAX) {
-    log('durable-mcp worker: MALLOC_ARENA_MAX is not set; without it glibc lets RSS grow with every tool call. Run with MALLOC_ARENA_MAX=2 (the Docker image does).');
-  }
+  const hint = mallocArenaHint();
+  if (hint) log(`durable-mcp worker: ${hint}`);
   log(`durable-mcp worker: Temporal ${address} namespace ${namespace}, task queue ${w.taskQueue}, MCP servers ${Object.keys(config.servers).join(', ') || '(none)'}`);
   try {
     await w.run();

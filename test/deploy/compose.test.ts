@@ -247,6 +247,8 @@ describe('Dockerfile', () => {
     assert.ok(instr(last, 'RUN').some((r) => /npm ci\b.*--omit=dev/.test(r)), 'production dependencies only');
     assert.ok(instr(last, 'COPY').some((c) => /--from=\S+.*\bdist\b/.test(c)), 'dist/ from the build stage');
     assert.ok(instr(last, 'ENV').some((e) => /NODE_ENV[= ]production/.test(e)));
+    // glibc's per-thread malloc arenas otherwise let the worker's RSS grow with every tool call (benchmark B3).
+    assert.ok(instr(last, 'ENV').some((e) => /MALLOC_ARENA_MAX[= ]2\b/.test(e)), 'MALLOC_ARENA_MAX=2 in the final stage');
     const user = instr(last, 'USER').at(-1);
     assert.ok(user, 'the final stage sets USER');
     assert.doesNotMatch(user, /^USER\s+(root|0)(:|\s*$)/i);

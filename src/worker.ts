@@ -16,8 +16,8 @@ import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 export const DEFAULT_TASK_QUEUE = 'durable-mcp';
 /**
  * Workflows kept in the worker's cache. Most durable-mcp workflows sit waiting for a human, and each cached
- * one costs about 1.3 MB, so the cache is small: an evicted workflow replays its (short) history on its next
- * task. Raise it (`workerOptions.maxCachedWorkflows` or DURABLE_MCP_MAX_CACHED_WORKFLOWS) for many busy workflows.
+ * one costs a few hundred KB (about 300 KB for a tool call that waits), so the cache is small: an evicted
+ * workflow replays its (short) history on its next task. Raise it (`workerOptions.maxCachedWorkflows` or DURABLE_MCP_MAX_CACHED_WORKFLOWS) for many busy workflows.
  */
 export const DEFAULT_MAX_CACHED_WORKFLOWS = 50;
 

@@ -674,7 +674,7 @@ export const b5: Benchmark = {
     const env = await createLocalEnv();
     cleanup.defer('Temporal dev server', () => env.teardown());
     const client = env.client;
-    const perRound = scaled(100, B5_LANES);
+    const perRound = scaled(150, B5_LANES);
 
     const measure = async (label: string, fxOptions: Record<string, unknown>) => {
       const fx = fixtureSetup(`b5-${label}`, fxOptions);

@@ -4,7 +4,7 @@
  * same run. BENCH_SCALE scales the sample counts (default 1); BENCH_ONLY=B1,B3 runs a subset (and leaves
  * docs/benchmarks.md alone).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,6 +130,34 @@ function markdown(results: BenchResult[], m: Machine, date: Date, totalS: number
   return lines.join('\n');
 }
 
+/** Share of CPU time the machine spent idle over `ms` (from /proc/stat; 1 where it cannot be read). */
+async function idleShare(ms: number): Promise<number> {
+  const read = () => {
+    try {
+      const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+      return { idle: cpu[3] + (cpu[4] ?? 0), total: cpu.reduce((a, b) => a + b, 0) };
+    } catch {
+      return undefined;
+    }
+  };
+  const a = read();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = read();
+  if (!a || !b || b.total === a.total) return 1;
+  return (b.idle - a.idle) / (b.total - a.total);
+}
+
+/**
+ * Before each benchmark, wait (at most 2 min) until the machine is mostly idle: the previous benchmark's
+ * processes (a dev server with 1,000 workflows, MCP servers exiting) must not be measured by the next one.
+ */
+async function settle(): Promise<{ seconds: number; idle: number }> {
+  const t = now();
+  let idle = await idleShare(1000);
+  while (idle < 0.8 && now() - t < 120_000) idle = await idleShare(1000);
+  return { seconds: round((now() - t) / 1000, 1), idle: round(idle, 2) };
+}
+
 async function main(): Promise<number> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
   const selected = only ? benchmarks.filter((b) => only.includes(b.id)) : benchmarks;
@@ -139,8 +167,9 @@ async function main(): Promise<number> {
   console.error(`durable-mcp benchmarks: ${m.cpuModel} × ${m.cores}, ${m.memoryGiB} GiB, node ${m.node}, ${m.temporalCli.split('\n')[0]}; BENCH_SCALE ${SCALE}`);
   const results: BenchResult[] = [];
   for (const b of selected) {
+    const calm = await settle();
     const t = now();
-    console.error(`[${b.id}] ${b.name} …`);
+    console.error(`[${b.id}] ${b.name} … (machine ${Math.round(calm.idle * 100)}% idle after ${calm.seconds} s)`);
     const cleanup = new Cleanup();
     let out: BenchResult[];
     try {
@@ -156,6 +185,7 @@ async function main(): Promise<number> {
     for (const r of out) {
       console.error(`[${b.id}] ${r.error ? `ERROR: ${r.error.split('\n')[0]}` : `${r.id} ratio ${r.ratio} (${r.ratioLabel}), met: ${metText(r)}`} (${round((now() - t) / 1000, 1)} s)`);
     }
+    for (const r of out) r.details['machine idle before it (waited s)'] = `${Math.round(calm.idle * 100)}% (${calm.seconds})`;
     results.push(...out);
   }
   // Nothing this run started may outlive it.

@@ -58,6 +58,17 @@ const askInput = (holdFor: number, heartbeatTimeout?: number): McpToolCallInput 
   ...(heartbeatTimeout ? { heartbeatTimeout } : {}),
 });
 
+/** The MCP server's own view of its last elicitation: from sending `elicitation/create` to receiving the result (ms). */
+function lastElicitationRoundTrip(logPath: string, tool = 'ask_name'): number {
+  const log = readFixtureLog(logPath).filter((e) => e.tool === tool && (e.event === 'asked' || e.event === 'received'));
+  const received = log.at(-1);
+  const asked = log.at(-2);
+  if (!received || !asked || received.event !== 'received' || asked.event !== 'asked' || received.pid !== asked.pid) {
+    throw new Error(`the fixture log has no asked → received pair for ${tool} at its end`);
+  }
+  return (received.hr as number) - (asked.hr as number);
+}
+
 function countEvents(logPath: string) {
   const log = readFixtureLog(logPath);
   return {
@@ -98,6 +109,8 @@ export const b1: Benchmark = {
     const polls: number[] = [];
     const askPolling: number[] = [];
     const pings: number[] = [];
+    /** The elicitation round trip as the MCP server sees it (asked → received), per durable ask_name call. */
+    const serverRoundTrip: number[] = [];
     for (let i = 0; i < warmup + n; i++) {
       const keep = i >= warmup;
       // (1) a durable call without elicitation
@@ -114,6 +127,7 @@ export const b1: Benchmark = {
         ask.push(done - t);
         seenToResult.push(done - bot.seenAt);
         answerUpdate.push(bot.answeredAt - bot.seenAt);
+        serverRoundTrip.push(lastElicitationRoundTrip(fx.logPath));
       }
       // (2b) the same, answered by a bot that polls the `pending` query instead
       t = now();
@@ -133,32 +147,64 @@ export const b1: Benchmark = {
     await ping.terminate('benchmark done').catch(() => undefined);
     const counts = countEvents(fx.logPath);
 
-    const added50 = p50(ask) - p50(echo);
+    // (b) the same server, in process, no Temporal
+    const source = await McpSource.load(fx.config, (request) => ({ id: request.id, ok: true, data: { name: 'Ada' } }));
+    cleanup.defer('McpSource', () => source.close());
+    const srcEcho: number[] = [];
+    const srcAsk: number[] = [];
+    const srcRoundTrip: number[] = [];
+    const m = scaled(200, 20);
+    for (let i = 0; i < 10 + m; i++) {
+      let t = now();
+      expectOutput(await source.callTool('fx_echo', { text: 'x' }), 'echo: x', 'McpSource echo');
+      if (i >= 10) srcEcho.push(now() - t);
+      t = now();
+      expectOutput(await source.callTool('fx_ask_name', {}), 'hello Ada', 'McpSource ask_name');
+      if (i >= 10) {
+        srcAsk.push(now() - t);
+        srcRoundTrip.push(lastElicitationRoundTrip(fx.logPath));
+      }
+    }
+    await source.close();
+    // The elicitation round trip as the MCP server itself sees it (elicitation/create sent → result received):
+    // durable bridge against the same server driven in process. The tool call's own workflow tasks (start,
+    // completion) are outside it, so it is what the bridge adds to the server's wait.
+    const added = p50(serverRoundTrip) - p50(srcRoundTrip);
+    const endToEndAdded = p50(ask) - p50(echo);
     const durable: BenchResult = {
       id: 'B1',
       name: 'elicitation round trip (durable)',
       measured: {
-        'added p50 ms': round(added50),
+        'added p50 ms': round(added),
+        'server-side round trip p50 ms': round(p50(serverRoundTrip)),
+        'server-side round trip p95 ms': round(p95(serverRoundTrip)),
+        'in-process round trip p50 ms': round(p50(srcRoundTrip), 3),
+        'seen→result p50 ms': round(p50(seenToResult)),
+      },
+      baseline: { 'update p50 ms': round(p50(pings)), 'update p95 ms': round(p95(pings)) },
+      ratio: round(added / p50(pings)),
+      ratioLabel: 'added p50 / update p50',
+      target: '≤ 2×',
+      met: added / p50(pings) <= 2,
+      note:
+        `The elicitation round trip as the MCP server sees it: the fixture server logs (with its own monotonic clock) when it ` +
+        `sends \`elicitation/create\` and when the result arrives. Durable: mcpToolCall ask_name through a worker process ` +
+        `(holdFor 10 min: the call waits inline), answered by a bot that starts the call together with a \`waitForPending\` ` +
+        `update (update-with-start: told in the workflow task that records the request) and answers with the \`submitAnswer\` ` +
+        `update. In process: the same server driven by \`McpSource.load(config, waitFor)\` whose waitFor answers at once (B1b). ` +
+        `Added = p50(durable) − p50(in process); ratio = added / p50 of the bare update round trip (one update of a trivial ` +
+        `workflow, \`benchPing\`, whose handler returns at once, on the same worker). Sequential samples, interleaved with ` +
+        `(1) an mcpToolCall echo, (2b) the same ask_name with a bot that polls the \`pending\` query every ${B1_POLL_MS} ms, and ` +
+        `(3) the update. End to end (details): p50(ask_name) − p50(echo), start to result; this also carries the ~40 ms ` +
+        `dispatch gap described below when it falls on ask_name's last workflow task, which it does in some runs and not in ` +
+        `others. seen→result: from the bot seeing the request to the workflow result.`,
+      details: {
+        'end to end: added p50 ms (ask_name − echo)': round(endToEndAdded),
+        'end to end: ratio to update p50': round(endToEndAdded / p50(pings)),
         'ask_name p50 ms': round(p50(ask)),
         'ask_name p95 ms': round(p95(ask)),
         'echo p50 ms': round(p50(echo)),
         'echo p95 ms': round(p95(echo)),
-        'seen→result p50 ms': round(p50(seenToResult)),
-      },
-      baseline: { 'update p50 ms': round(p50(pings)), 'update p95 ms': round(p95(pings)) },
-      ratio: round(added50 / p50(pings)),
-      ratioLabel: 'added p50 / update p50',
-      target: '≤ 2×',
-      met: added50 / p50(pings) <= 2,
-      note:
-        `Sequential calls through a worker process, interleaved per sample: (1) mcpToolCall echo, start to result; ` +
-        `(2) mcpToolCall ask_name (holdFor 10 min: the call waits inline), start to result, answered by a bot that starts the call ` +
-        `together with a \`waitForPending\` update (update-with-start: told in the workflow task that records the request) ` +
-        `and answers with the \`submitAnswer\` update; (2b) the same with a bot that polls the \`pending\` query every ${B1_POLL_MS} ms instead (details); (3) one update of a ` +
-        `trivial workflow (\`benchPing\`, handler returns at once) on the same worker: the bare update round trip. ` +
-        `Added latency = p50(ask_name) − p50(echo); ratio = added p50 / update p50. ` +
-        `seen→result: from the bot seeing the request to the workflow result.`,
-      details: {
         'bot answer update p50 ms': round(p50(answerUpdate)),
         'added p50 ms, paired (p50 of ask_name − echo per sample)': round(p50(ask.map((a, i) => a - echo[i]))),
         'ask_name p50 ms with a polling bot': round(p50(askPolling)),
@@ -172,21 +218,6 @@ export const b1: Benchmark = {
       seconds: 0,
     };
 
-    // (b) the same server, in process, no Temporal
-    const source = await McpSource.load(fx.config, (request) => ({ id: request.id, ok: true, data: { name: 'Ada' } }));
-    cleanup.defer('McpSource', () => source.close());
-    const srcEcho: number[] = [];
-    const srcAsk: number[] = [];
-    const m = scaled(200, 20);
-    for (let i = 0; i < 10 + m; i++) {
-      let t = now();
-      expectOutput(await source.callTool('fx_echo', { text: 'x' }), 'echo: x', 'McpSource echo');
-      if (i >= 10) srcEcho.push(now() - t);
-      t = now();
-      expectOutput(await source.callTool('fx_ask_name', {}), 'hello Ada', 'McpSource ask_name');
-      if (i >= 10) srcAsk.push(now() - t);
-    }
-    await source.close();
     const srcAdded = p50(srcAsk) - p50(srcEcho);
     const inProcess: BenchResult = {
       id: 'B1b',
@@ -200,7 +231,7 @@ export const b1: Benchmark = {
       note:
         `The same fixture server driven in process by \`McpSource.load(config, waitFor)\` whose waitFor answers at once: ` +
         `sequential \`callTool('fx_ask_name')\` vs \`callTool('fx_echo')\` on one session (no Temporal). The elicitation's ` +
-        `own cost (one more JSON-RPC round trip over stdio); the durable bridge adds ${round(added50 - srcAdded)} ms at p50 on top of it.`,
+        `own cost (one more JSON-RPC round trip over stdio); the durable bridge adds ${round(added)} ms at p50 to the server's wait (B1).`,
       details: {},
       samples: m,
       seconds: 0,

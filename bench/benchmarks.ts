@@ -286,6 +286,9 @@ export const b2: Benchmark = {
       await runLanes(B2_LANES, B2_LANES, one); // warm-up
       // Tool calls as activities of one workflow: a pipeline of stages of B2_LANES parallel echo steps.
       const stage = (k: number) => ({ parallel: Array.from({ length: B2_LANES }, (_, i) => ({ name: `s${k}-${i}`, server: 'fx', tool: 'echo', arguments: { text: 'x' } })) });
+      // Warm-up of the pipeline shape too: one stage, so the pool holds as many sessions as a stage uses.
+      const warm = await env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: wid(`b2-${label}-warm`), args: [{ steps: [stage(-1)] }] });
+      if (warm.status !== 'completed') throw new Error(`B2 warm-up pipeline (${label}) did not complete`);
       const pipeOpenedBefore = countEvents(fx.logPath).sessions;
       const tp = now();
       const piped = await env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: wid(`b2-${label}-pipeline`), args: [{ steps: Array.from({ length: pipeStages }, (_, k) => stage(k)) }] });

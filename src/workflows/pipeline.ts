@@ -22,7 +22,7 @@ import type { ToolResult } from '../contract/index.js';
 import { MAX_DURATION_MS, useElicitationHost, type HostSnapshot } from './host.js';
 import { mcpToolCall } from './mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from './messages.js';
-import { MAX_ATTEMPTS, runToolCall, type McpToolCallInput } from './tool-call.js';
+import { maxAttemptsProblem, runToolCall, type McpToolCallInput } from './tool-call.js';
 
 export type FailurePolicy = 'stop' | 'continue' | 'retry';
 
@@ -125,9 +125,8 @@ function validate(input: PipelineInput): void {
           bad(`step "${step.name}": field "elicitation.${field}" must be a number of milliseconds between 0 and ${MAX_DURATION_MS}, got ${JSON.stringify(v)}`);
         }
       }
-      if (step.maxAttempts !== undefined && !(Number.isInteger(step.maxAttempts) && step.maxAttempts >= 1 && step.maxAttempts <= MAX_ATTEMPTS)) {
-        bad(`step "${step.name}": field "maxAttempts" must be a whole number from 1 to ${MAX_ATTEMPTS}, got ${JSON.stringify(step.maxAttempts)}`);
-      }
+      const attemptsProblem = maxAttemptsProblem(step.maxAttempts);
+      if (attemptsProblem) bad(`step "${step.name}": field "maxAttempts" ${attemptsProblem}, got ${JSON.stringify(step.maxAttempts)}`);
       if (step.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(step.onFailure)) bad(`step "${step.name}": field "onFailure" must be stop, continue or retry, got ${JSON.stringify(step.onFailure)}`);
     }
   });

@@ -46,6 +46,12 @@ export const MAX_ATTEMPTS = 100;
 /** Default `maxAttempts`. */
 export const DEFAULT_MAX_ATTEMPTS = 10;
 
+/** What is wrong with a `maxAttempts` value, if anything (also checked up front for pipeline steps). */
+export function maxAttemptsProblem(value: unknown): string | undefined {
+  if (value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_ATTEMPTS)) return undefined;
+  return `must be a whole number from 1 to ${MAX_ATTEMPTS}`;
+}
+
 function validateInput(input: McpToolCallInput): void {
   const bad = (field: string, problem: string, value: unknown): never => {
     throw ApplicationFailure.nonRetryable(`mcpToolCall: field "${field}" ${problem}, got ${JSON.stringify(value) ?? String(value)}`, 'InvalidInput');
@@ -62,10 +68,8 @@ function validateInput(input: McpToolCallInput): void {
   ] as const) {
     if (v !== undefined && (typeof v !== 'number' || !(v > 0))) bad(field, 'must be a positive number of milliseconds', v);
   }
-  const attempts = input.maxAttempts;
-  if (attempts !== undefined && (typeof attempts !== 'number' || !Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS)) {
-    bad('maxAttempts', `must be a whole number from 1 to ${MAX_ATTEMPTS}`, attempts);
-  }
+  const attemptsProblem = maxAttemptsProblem(input.maxAttempts);
+  if (attemptsProblem) bad('maxAttempts', attemptsProblem, input.maxAttempts);
 }
 
 /**

@@ -170,6 +170,10 @@ describe('pipelines: many tool calls, one inbox', () => {
       suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad2-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: -1 } }] }] }),
       (err: Error) => /step "a": field "elicitation.expiresIn" must be a number of milliseconds/.test(String((err as { cause?: Error }).cause?.message)),
     );
+    await assert.rejects(
+      suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad3-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', maxAttempts: 0 }] }] }),
+      (err: Error) => /step "a": field "maxAttempts" must be a whole number from 1 to 100, got 0/.test(String((err as { cause?: Error }).cause?.message)),
+    );
   });
 });
 

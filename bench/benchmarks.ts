@@ -58,6 +58,19 @@ const askInput = (holdFor: number, heartbeatTimeout?: number): McpToolCallInput 
   ...(heartbeatTimeout ? { heartbeatTimeout } : {}),
 });
 
+/**
+ * What B1–B4 start with: the fixture server's config and log, a dev server (torn down last), and the check
+ * that no fixture server outlives the benchmark (its findings land in `details`).
+ */
+async function benchSetup(cleanup: Cleanup, prefix: string, envOptions: { searchAttributes?: boolean } = {}) {
+  const fx = fixtureSetup(prefix);
+  const env = await createLocalEnv(envOptions);
+  cleanup.defer('Temporal dev server', () => env.teardown());
+  const details: Record<string, number | string> = {};
+  deferFixtureCheck(cleanup, fx.logPath, details);
+  return { fx, env, details };
+}
+
 /** The MCP server's own view of its last elicitation: from sending `elicitation/create` to receiving the result (ms). */
 function lastElicitationRoundTrip(logPath: string, tool = 'ask_name'): number {
   const log = readFixtureLog(logPath).filter((e) => e.tool === tool && (e.event === 'asked' || e.event === 'received'));
@@ -90,11 +103,7 @@ export const b1: Benchmark = {
   budgetS: 75,
   async run(cleanup) {
     const t0 = now();
-    const fx = fixtureSetup('b1');
-    const env = await createLocalEnv();
-    cleanup.defer('Temporal dev server', () => env.teardown());
-    const details: Record<string, number | string> = {};
-    deferFixtureCheck(cleanup, fx.logPath, details);
+    const { fx, env } = await benchSetup(cleanup, 'b1');
     const taskQueue = taskQueueFor('b1');
     await startWorkerProcess(cleanup, { entry: benchWorkerEntry, address: env.address, taskQueue, configPath: fx.configPath });
     const client = env.client;
@@ -258,11 +267,7 @@ export const b2: Benchmark = {
   budgetS: 150,
   async run(cleanup) {
     const t0 = now();
-    const fx = fixtureSetup('b2');
-    const env = await createLocalEnv();
-    cleanup.defer('Temporal dev server', () => env.teardown());
-    const details: Record<string, number | string> = {};
-    deferFixtureCheck(cleanup, fx.logPath, details);
+    const { fx, env, details } = await benchSetup(cleanup, 'b2');
     const n = scaled(150, 50);
     const fewN = scaled(40, 8);
     // Pipeline calls: stages of B2_LANES parallel steps (fewer with a spawn per call: those are slow).
@@ -421,11 +426,7 @@ export const b3: Benchmark = {
   budgetS: 420,
   async run(cleanup) {
     const t0 = now();
-    const fx = fixtureSetup('b3');
-    const env = await createLocalEnv({ searchAttributes: true });
-    cleanup.defer('Temporal dev server', () => env.teardown());
-    const details: Record<string, number | string> = {};
-    deferFixtureCheck(cleanup, fx.logPath, details);
+    const { fx, env } = await benchSetup(cleanup, 'b3', { searchAttributes: true });
     const taskQueue = taskQueueFor('b3');
     const worker = await startWorkerProcess(cleanup, { address: env.address, taskQueue, configPath: fx.configPath });
     const client = env.client;
@@ -595,11 +596,7 @@ export const b4: Benchmark = {
   budgetS: 80,
   async run(cleanup) {
     const t0 = now();
-    const fx = fixtureSetup('b4');
-    const env = await createLocalEnv();
-    cleanup.defer('Temporal dev server', () => env.teardown());
-    const details: Record<string, number | string> = {};
-    deferFixtureCheck(cleanup, fx.logPath, details);
+    const { fx, env } = await benchSetup(cleanup, 'b4');
     const taskQueue = taskQueueFor('b4');
     const client = env.client;
     const startOpts = { address: env.address, taskQueue, configPath: fx.configPath };

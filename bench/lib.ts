@@ -218,18 +218,6 @@ export interface BotAnswer {
 }
 
 /**
- * The bot as durable-mcp recommends it: wait with the `waitForPending` update (told in the workflow task that
- * records the request, no polling), then answer with `data` through the `submitAnswer` update.
- */
-export async function botWatchAnswer(handle: WorkflowHandle, data: Record<string, unknown>, timeoutMs = 120_000): Promise<BotAnswer> {
-  const pending = await handle.executeUpdate(waitForPendingUpdate, { args: [{ timeoutMs }] });
-  if (pending.length === 0) throw new Error(`bot: no pending request on ${handle.workflowId} after ${timeoutMs} ms`);
-  const seenAt = now();
-  await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: pending[0].id, ok: true, data }] });
-  return { seenAt, answeredAt: now(), polls: 1 };
-}
-
-/**
  * A bot that starts the call itself: the `mcpToolCall` start and its `waitForPending` update go in one
  * update-with-start request, so the update is handled in the workflow's first task (it can never arrive
  * between tasks and cost a task of its own). Then it answers with `submitAnswer`.

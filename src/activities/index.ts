@@ -107,8 +107,9 @@ export function createActivities(deps: ActivityDeps) {
 
     let phase: { state: 'leasing' | 'calling' } | { state: 'waiting'; requestId: string } = { state: 'leasing' };
     const heartbeatEvery = Math.max(200, Math.min(5_000, (ctx.info.heartbeatTimeoutMs ?? 30_000) / 3));
-    // No heartbeat up front: a short call then costs no heartbeat RPC at all. Long ones beat on the interval,
-    // and a call that starts waiting for a human beats at once (with the request id).
+    // Heartbeats only on the interval: a short call costs no heartbeat RPC at all, and an elicitation sends
+    // none on its critical path (a heartbeat there would contend with the `elicit` update for the workflow's
+    // lock on the server). The details say what the call does (leasing, calling, waiting for which request).
     const beat = setInterval(() => ctx.heartbeat(phase), heartbeatEvery);
 
     let lease;
@@ -149,7 +150,6 @@ export function createActivities(deps: ActivityDeps) {
       if (recorded) return answerToElicitResult(recorded, { mode });
       const request = elicitationToRequest(params, { id });
       phase = { state: 'waiting', requestId: id };
-      ctx.heartbeat(phase);
 
       const handle = clientOf().workflow.getHandle(workflowId, runId);
       const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
@@ -195,7 +195,6 @@ export function createActivities(deps: ActivityDeps) {
       if ('u' in first) {
         if (first.u.outcome?.status === 'answered') {
           phase = { state: 'calling' };
-          ctx.heartbeat(phase);
           return answerToElicitResult(first.u.outcome.answer, { mode });
         }
         if (first.u.outcome?.status === 'released') doRelease(first.u.outcome.request, 'hold-expired');

@@ -3,7 +3,7 @@
  * workflow. Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`,
  * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
  */
-import { ApplicationFailure, condition, getExternalWorkflowHandle, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { checkAnswer } from '../contract/answer.js';
 import { answerToElicitResult } from '../contract/mapping.js';
 import type { Answer, Request } from '../contract/index.js';
@@ -236,7 +236,15 @@ export class ElicitationHost {
   private startExpiry(id: string, expiresAtMs: number): void {
     void (async () => {
       const wait = Math.max(0, expiresAtMs - Date.now());
-      const answered = await condition(() => !this.pending.has(id), wait);
+      let answered: boolean;
+      try {
+        answered = await condition(() => !this.pending.has(id), wait);
+      } catch (err) {
+        // The workflow is being cancelled: its timers are cancelled with it, and the run ends. Nothing awaits
+        // this promise, so a rejection here would fail every workflow task of the cancellation.
+        if (isCancellation(err)) return;
+        throw err;
+      }
       if (!answered && this.pending.has(id)) {
         log.info('request expired', { id });
         this.resolve({ id, ok: false, reason: 'expired' });
@@ -337,9 +345,16 @@ export class ElicitationHost {
     return true;
   }
 
-  /** Withdraw every pending request of this workflow (it is failing or cancelled). */
+  /**
+   * Withdraw every pending request of this workflow (it is failing or cancelled): its own are cancelled,
+   * and its children's are no longer listed here (this run can no longer route answers to them).
+   */
   finishAll(): void {
     for (const callId of new Set([...this.pending.values()].map((e) => e.callId))) this.finishCall(callId);
+    if (this.remote.size > 0) {
+      this.remote.clear();
+      this.syncSearchAttribute();
+    }
   }
 
   /** A call finished: requests it no longer asks are withdrawn (cancelled), nothing dangles. */

@@ -22,13 +22,12 @@ export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<Tool
     result = await callMcpTool(input, { step: reportTo?.step });
   } catch (err) {
     host.close();
-    if (reportTo) {
-      // Even when cancelled: tell the parent (withdrawing this call's requests), or it would wait forever.
-      await CancellationScope.nonCancellable(async () => {
-        host.finishAll();
-        await report(reportTo, { error: (err as Error).message });
-      });
-    }
+    // Even when cancelled: withdraw this call's requests (the pending query and the search attribute then
+    // say nobody is asked any more) and tell the parent, which would otherwise wait forever.
+    await CancellationScope.nonCancellable(async () => {
+      host.finishAll();
+      if (reportTo) await report(reportTo, { error: (err as Error).message });
+    });
     throw err;
   }
   if (reportTo) await report(reportTo, { result });

@@ -13,6 +13,7 @@ import {
   isCancellation,
   allHandlersFinished,
   condition,
+  ContinueAsNew,
   continueAsNew,
   setHandler,
   startChild,
@@ -179,6 +180,10 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
   try {
     return await runPipeline(input);
   } catch (err) {
+    if (err instanceof ContinueAsNew) throw err;
+    // The run ends failed or cancelled: withdraw its own pending requests (the pending query and the search
+    // attribute then say nobody is asked any more).
+    await CancellationScope.nonCancellable(async () => useElicitationHost().finishAll());
     // Children are abandoned on close (so they survive continue-as-new): a cancelled pipeline cancels them.
     if (isCancellation(err)) {
       const open = Object.values(input.state?.children ?? {}).map((c) => c.workflowId).concat(Object.values(liveChildren).map((c) => c.workflowId));

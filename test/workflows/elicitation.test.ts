@@ -152,6 +152,23 @@ describe('durable elicitation on the dev server', () => {
     assert.ok(readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'), 'the MCP server saw the call cancelled');
   });
 
+  for (const holdFor of [10 * 60_000, 0]) {
+    const how = holdFor ? 'while the call waits inline' : 'after the call was released';
+    it(`cancelling a workflow with a pending request ${how} ends it as cancelled and withdraws the request`, async () => {
+      const handle = await start('ask_name', {}, { holdFor });
+      const [request] = await waitForPending(handle);
+      await handle.cancel();
+      await assert.rejects(handle.result(), (err: unknown) => {
+        assert.match(String((err as any).cause?.name ?? ''), /CancelledFailure/);
+        return true;
+      });
+      const { events } = await handle.fetchHistory();
+      assert.ok(!events!.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failed on the way');
+      assert.ok(events!.some((e) => e.workflowExecutionCanceledEventAttributes), 'the run ended as cancelled');
+      await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] }), /completed|not found/i);
+    });
+  }
+
   it('a server whose command does not exist fails the call at once, naming the command (no retries)', async () => {
     const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `missing-${Math.random().toString(36).slice(2)}`, args: [{ server: 'missing', tool: 'echo' }] });
     await assert.rejects(handle.result(), (err: unknown) => {

@@ -240,6 +240,28 @@ describe('pipeline steps as child workflows', () => {
     assert.deepEqual(await handle.query(pendingQuery), []);
   });
 
+  it('cancelling a pipeline with pending inline and child requests ends it and its child as cancelled, nothing left pending', async () => {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-cancel-${Date.now()}`,
+      args: [{ steps: [{ parallel: [{ name: 'inline', server: 'fx', tool: 'ask_name' }, { name: 'child', server: 'fx', tool: 'ask_name', child: true }] }] }],
+    });
+    await waitForPending(handle, 2);
+    const childId = (await handle.query(pendingDetailsQuery)).find((d) => d.context.step === 'child')!.context;
+    assert.ok(childId);
+    await handle.cancel();
+    await assert.rejects(handle.result(), (err: unknown) => /CancelledFailure/.test(String((err as any).cause?.name)));
+    const { events } = await handle.fetchHistory();
+    assert.ok(!events!.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task of the pipeline failed');
+    const started = events!.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)!.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!;
+    const child = suite.env.client.workflow.getHandle(started);
+    await assert.rejects(child.result(), (err: unknown) => /CancelledFailure/.test(String((err as any).cause?.name)));
+    const childEvents = (await child.fetchHistory()).events!;
+    assert.ok(!childEvents.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task of the child failed');
+    assert.deepEqual(await handle.query(pendingQuery), []);
+    assert.deepEqual(await child.query(pendingQuery), []);
+  });
+
   it('a child step pending across a continue-as-new of the pipeline is still answered through the pipeline id', async () => {
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,

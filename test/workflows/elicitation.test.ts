@@ -165,6 +165,7 @@ describe('durable elicitation on the dev server', () => {
       const { events } = await handle.fetchHistory();
       assert.ok(!events!.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failed on the way');
       assert.ok(events!.some((e) => e.workflowExecutionCanceledEventAttributes), 'the run ended as cancelled');
+      await recordHistory(handle, holdFor ? 'cancel-pending-inline' : 'cancel-pending-released', suite.env.address);
       await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] }), /completed|not found/i);
     });
   }

@@ -230,7 +230,10 @@ export class McpSession {
   /** Call a tool by its original name. The timeout and abort signal are the caller's, never the SDK default. */
   async callTool(tool: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<ToolResult> {
     if (this.closedFlag) throw new McpToolCallError(`server "${this.server.name}": session is closed`, this.server.name, tool);
-    const raw = await this.client.callTool({ name: tool, arguments: args ?? {} }, CallToolResultSchema, {
+    // `client.request`, not `client.callTool`: the latter checks the result against the tool's outputSchema
+    // *after* the tool ran and throws when it does not match. Retrying would run the tool again (its side
+    // effects included), and failing would lose its result: the result is returned as the server sent it.
+    const raw = await this.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, CallToolResultSchema, {
       timeout: options.timeoutMs,
       signal: options.signal,
       maxTotalTimeout: options.timeoutMs,

@@ -323,6 +323,13 @@ describe('McpSource tool calls', () => {
     assert.deepEqual(result, { output: JSON.stringify({ answer: 42, items: ['a', 'b'] }), isError: false });
   });
 
+  it('returns the result of a tool whose output does not match its declared outputSchema, as text, and runs it once', async () => {
+    const before = events(logPath, 'side_effect', 'unstructured').length;
+    assert.deepEqual(await src.callTool('fx_unstructured', {}), { output: 'done', isError: false });
+    const after = events(logPath, 'side_effect', 'unstructured').length;
+    assert.equal(after - before, 1);
+  });
+
   it('maps an isError result to isError true with the text parts joined by newlines', async () => {
     assert.deepEqual(await src.callTool('fx_fails', {}), { output: 'first part\nsecond part', isError: true });
   });

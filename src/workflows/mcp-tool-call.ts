@@ -22,12 +22,14 @@ export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<Tool
     result = await callMcpTool(input, { step: reportTo?.step });
   } catch (err) {
     host.close();
-    // Even when cancelled: withdraw this call's requests (the pending query and the search attribute then
-    // say nobody is asked any more) and tell the parent, which would otherwise wait forever.
-    await CancellationScope.nonCancellable(async () => {
-      host.finishAll();
-      if (reportTo) await report(reportTo, { error: (err as Error).message });
-    });
+    // The call's own requests were withdrawn as it failed (runToolCall). A child also tells its parent,
+    // even when cancelled, or the parent would wait forever.
+    if (reportTo) {
+      await CancellationScope.nonCancellable(async () => {
+        host.finishAll();
+        await report(reportTo, { error: (err as Error).message });
+      });
+    }
     throw err;
   }
   if (reportTo) await report(reportTo, { result });

@@ -11,6 +11,7 @@ import {
   ParentClosePolicy,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   allHandlersFinished,
   condition,
   ContinueAsNew,
@@ -183,7 +184,8 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
     if (err instanceof ContinueAsNew) throw err;
     // The run ends failed or cancelled: withdraw its own pending requests (the pending query and the search
     // attribute then say nobody is asked any more).
-    await CancellationScope.nonCancellable(async () => useElicitationHost().finishAll());
+    // (Versioned: the histories of pipelines that failed before this did not withdraw their children's requests.)
+    if (patched('durable-mcp:withdraw-on-close')) await CancellationScope.nonCancellable(async () => useElicitationHost().finishAll());
     // Children are abandoned on close (so they survive continue-as-new): a cancelled pipeline cancels them.
     if (isCancellation(err)) {
       const open = Object.values(input.state?.children ?? {}).map((c) => c.workflowId).concat(Object.values(liveChildren).map((c) => c.workflowId));

@@ -168,7 +168,12 @@ export function createActivities(deps: ActivityDeps) {
           signal.addEventListener('abort', fn, { once: true });
           cleanups.push(() => signal.removeEventListener('abort', fn));
         };
-        listen(serverSignal, () => resolve('server-gave-up'));
+        // Released at once, synchronously: the server's result for the tool call (typically an error about the
+        // unanswered elicitation) may be in the same read as its cancellation, and must not complete the call.
+        listen(serverSignal, () => {
+          doRelease(request, 'server-gave-up');
+          resolve('server-gave-up');
+        });
         listen(ctx.cancellationSignal, () => {
           const reason = ctx.cancellationSignal.reason;
           const shutdown = reason === 'WORKER_SHUTDOWN' || (reason instanceof Error && reason.message === 'WORKER_SHUTDOWN');

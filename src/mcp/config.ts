@@ -61,7 +61,7 @@ const RawServerSchema = z
     headers: stringRecord.optional(),
     enabled: z.boolean().optional(),
     disabled: z.boolean().optional(),
-    timeout: z.number().int().positive().optional(),
+    timeout: z.number().int().positive().max(2 ** 31 - 1).optional(),
     tools: z.array(z.string().min(1)).optional(),
     maxSessions: z.number().int().positive().optional(),
   })
@@ -85,7 +85,7 @@ function fieldProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { 
     command: 'must be a non-empty array of strings (or a string, with `args`)',
     args: 'must be an array of strings',
     url: 'must be an absolute URL',
-    timeout: 'must be a positive integer number of milliseconds',
+    timeout: 'must be a positive integer number of milliseconds, at most 2147483647 (about 24.8 days)',
     maxSessions: 'must be a positive integer',
     tools: 'must be an array of tool names',
     enabled: 'must be true or false',

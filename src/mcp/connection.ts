@@ -7,11 +7,14 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CancelledNotificationSchema, ElicitRequestSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitParams, ElicitResult, ToolResult } from '../contract/index.js';
 import { expandEnv, type ServerConfig } from './config.js';
 import { toToolResult } from './result.js';
 
+
+/** The longest delay Node's timers honour (2^31-1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 export const CLIENT_INFO = { name: 'durable-mcp', version: '0.1.0' };
 
 export interface McpToolInfo {
@@ -76,6 +79,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 export class McpSession {
   /** The handler for `elicitation/create`; set by whoever leases the session. */
   elicitationHandler: ElicitationHandler | undefined;
+  /** The server's elicitation requests in flight, by JSON-RPC id: aborted when the server cancels one. */
+  private readonly serverRequests = new Map<RequestId, AbortController>();
   tools: McpToolInfo[] = [];
   private closedFlag = false;
   private closing: Promise<void> | undefined;
@@ -181,7 +186,27 @@ export class McpSession {
         const handler = this.elicitationHandler;
         // No tool call owns the session: nobody can answer, so the honest answer is cancel.
         if (!handler) return { action: 'cancel' };
-        return (await handler(request.params as ElicitParams, extra.signal)) as any;
+        // Our own abort signal per request: the SDK ignores a server's `notifications/cancelled` for request
+        // id 0 (a falsy check), and a session's first elicitation has id 0.
+        const gaveUp = new AbortController();
+        const follow = () => gaveUp.abort(extra.signal.reason);
+        if (extra.signal.aborted) follow();
+        else extra.signal.addEventListener('abort', follow, { once: true });
+        this.serverRequests.set(extra.requestId, gaveUp);
+        try {
+          return (await handler(request.params as ElicitParams, gaveUp.signal)) as any;
+        } finally {
+          this.serverRequests.delete(extra.requestId);
+          extra.signal.removeEventListener('abort', follow);
+        }
+      });
+      this.client.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+        const id = notification.params.requestId;
+        if (id === undefined) return;
+        const ours = this.serverRequests.get(id);
+        if (ours) ours.abort(notification.params.reason);
+        // What the SDK's own handler does, for any other request the server cancels.
+        else void (this.client as unknown as { _oncancel?: (n: unknown) => unknown })._oncancel?.(notification);
       });
     }
     this.client.onclose = () => {
@@ -233,10 +258,12 @@ export class McpSession {
     // `client.request`, not `client.callTool`: the latter checks the result against the tool's outputSchema
     // *after* the tool ran and throws when it does not match. Retrying would run the tool again (its side
     // effects included), and failing would lose its result: the result is returned as the server sent it.
+    // Node's timers fire at once for delays past 2^31-1 ms (about 24.8 days): longer is "no timeout" here.
+    const timeoutMs = Math.min(options.timeoutMs, MAX_TIMER_MS);
     const raw = await this.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, CallToolResultSchema, {
-      timeout: options.timeoutMs,
+      timeout: timeoutMs,
       signal: options.signal,
-      maxTotalTimeout: options.timeoutMs,
+      maxTotalTimeout: timeoutMs,
     });
     return toToolResult(raw as any);
   }

@@ -6,7 +6,7 @@
  * lease that only waits for a human can be released.
  */
 import type { McpConfig, ServerConfig } from './config.js';
-import { McpSession } from './connection.js';
+import { MAX_TIMER_MS, McpSession } from './connection.js';
 
 export class UnknownServerError extends Error {
   override name = 'UnknownServerError';
@@ -92,7 +92,12 @@ export class SessionPool {
   constructor(
     readonly config: McpConfig,
     private readonly options: PoolOptions = {},
-  ) {}
+  ) {
+    const idle = options.idleTimeoutMs;
+    if (idle !== undefined && !(typeof idle === 'number' && Number.isInteger(idle) && idle >= 0 && idle <= MAX_TIMER_MS)) {
+      throw new RangeError(`pool option "idleTimeoutMs" must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (about 24.8 days), got ${JSON.stringify(idle) ?? String(idle)}`);
+    }
+  }
 
   serverConfig(name: string): ServerConfig {
     const server = this.config.servers[name];

@@ -133,6 +133,10 @@ describe('parseMcpConfig: local (stdio) servers', () => {
     assert.equal(stdio({ mcpServers: { fx: { command: ['x'], timeout: 1500 } } }).timeoutMs, 1500);
   });
 
+  it('rejects a timeout longer than Node timers can wait (2^31-1 ms), naming the field and the limit', () => {
+    rejects({ mcpServers: { fx: { command: ['x'], timeout: 3e9 } } }, 'fx', 'timeout', /at most 2147483647 \(about 24.8 days\), got number 3000000000/);
+  });
+
   it('accepts a tools allowlist', () => {
     assert.deepEqual(stdio({ mcpServers: { fx: { command: ['x'], tools: ['echo', 'ask_name'] } } }).tools, ['echo', 'ask_name']);
   });
@@ -209,7 +213,7 @@ describe('parseMcpConfig: errors name the server and the field', () => {
   });
 
   it('rejects a negative timeout', () => {
-    rejects({ mcpServers: { fx: { command: ['x'], timeout: -1 } } }, 'fx', 'timeout', /positive integer number of milliseconds, got number -1/);
+    rejects({ mcpServers: { fx: { command: ['x'], timeout: -1 } } }, 'fx', 'timeout', /positive integer number of milliseconds, at most 2147483647 \(about 24.8 days\), got number -1/);
   });
 
   it('rejects a zero, fractional or string timeout', () => {

@@ -18,6 +18,13 @@ function newPool(servers: Record<string, unknown> = { fx: stdioFixture(newLog())
 const tick = (ms = 50): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('SessionPool', () => {
+  it('refuses an idleTimeoutMs that is negative, not an integer or past what Node timers can wait, naming the option', () => {
+    for (const bad of [-1, 1.5, 2 ** 31, '300000']) {
+      assert.throws(() => new SessionPool(parseMcpConfig({ mcpServers: {} }), { idleTimeoutMs: bad as number }), /pool option "idleTimeoutMs" must be an integer .* got /);
+    }
+    assert.doesNotThrow(() => new SessionPool(parseMcpConfig({ mcpServers: {} }), { idleTimeoutMs: 0 }));
+  });
+
   it('reuses the session for sequential leases', async () => {
     const pool = newPool();
     try {

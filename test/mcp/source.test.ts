@@ -262,6 +262,30 @@ describe('McpSource server status', () => {
     );
   });
 
+  it("tells the elicitation handler when the server gives up on its request, also on a session's first request (id 0)", async () => {
+    const server = parseMcpConfig({ mcpServers: { fx: stdioFixture(newLog()) } }).servers.fx;
+    const session = await McpSession.connect(server, { elicitation: true });
+    try {
+      for (let i = 0; i < 2; i++) {
+        let gaveUp: (reason: unknown) => void;
+        const abort = new Promise((resolve) => (gaveUp = resolve));
+        session.elicitationHandler = (_params, signal) => {
+          signal.addEventListener('abort', () => gaveUp(signal.reason), { once: true });
+          return abort.then(() => ({ action: 'cancel' as const }));
+        };
+        // The fixture's ask_name gives up on its elicitation after timeoutMs.
+        const result = await session.callTool('ask_name', { timeoutMs: 300 }, { timeoutMs: 10_000 });
+        let timer: NodeJS.Timeout | undefined;
+        const told = await Promise.race([abort, new Promise((resolve) => (timer = setTimeout(() => resolve('never told'), 5_000)))]);
+        clearTimeout(timer);
+        assert.match(String(told), /timed out/i, `request ${i}: the handler's signal says why the server gave up`);
+        assert.equal(result.isError, true);
+      }
+    } finally {
+      await session.close();
+    }
+  });
+
   it('fails a hanging server within its own timeout', async () => {
     const started = Date.now();
     await using src = await McpSource.load({ mcpServers: { hang: stdioFixture(newLog(), { args: ['--hang-on-start'], timeout: 500 }) } });

@@ -183,6 +183,15 @@ describe('durable elicitation on the dev server', () => {
     assert.deepEqual(started.map((e) => e.activityTaskStartedEventAttributes!.attempt), [1]);
   });
 
+  it('a holdFor longer than Node timers can wait (30 days) does not time the tool call out at once', async () => {
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `long-hold-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'fx', tool: 'echo', arguments: { text: 'long' }, elicitation: { holdFor: 30 * 24 * 60 * 60 * 1000 }, maxAttempts: 1 }],
+    });
+    assert.deepEqual(await handle.result(), { output: 'echo: long', isError: false });
+  });
+
   it('maxAttempts bounds how often a server that crashes on start is tried, and a bad value is refused naming the field', async () => {
     const id = `crashy-${Math.random().toString(36).slice(2)}`;
     const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: id, args: [{ server: 'crashy', tool: 'echo', maxAttempts: 2 }] });

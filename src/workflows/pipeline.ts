@@ -97,6 +97,8 @@ export interface PipelineState {
 }
 
 const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
+/** Most re-runs of a step with onFailure "retry" (each re-run is a whole tool call with its own attempts). */
+export const MAX_STEP_RETRIES = 100;
 
 function bad(message: string): never {
   throw ApplicationFailure.nonRetryable(`mcpPipeline: ${message}`, 'InvalidInput');
@@ -130,6 +132,18 @@ function validate(input: PipelineInput): void {
       const attemptsProblem = maxAttemptsProblem(step.maxAttempts);
       if (attemptsProblem) bad(`step "${step.name}": field "maxAttempts" ${attemptsProblem}, got ${JSON.stringify(step.maxAttempts)}`);
       if (step.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(step.onFailure)) bad(`step "${step.name}": field "onFailure" must be stop, continue or retry, got ${JSON.stringify(step.onFailure)}`);
+      if (step.retries !== undefined && !(Number.isInteger(step.retries) && step.retries >= 0 && step.retries <= MAX_STEP_RETRIES)) {
+        bad(`step "${step.name}": field "retries" must be a whole number from 0 to ${MAX_STEP_RETRIES}, got ${JSON.stringify(step.retries)}`);
+      }
+      for (const field of ['toolTimeout', 'heartbeatTimeout'] as const) {
+        const v = step[field];
+        if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= MAX_DURATION_MS)) {
+          bad(`step "${step.name}": field "${field}" must be a positive number of milliseconds up to ${MAX_DURATION_MS}, got ${JSON.stringify(v)}`);
+        }
+      }
+      if (step.arguments !== undefined && (step.arguments === null || typeof step.arguments !== 'object' || Array.isArray(step.arguments))) {
+        bad(`step "${step.name}": field "arguments" must be an object, got ${JSON.stringify(step.arguments)}`);
+      }
     }
   });
   if (input.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(input.onFailure)) bad(`field "onFailure" must be stop, continue or retry, got ${JSON.stringify(input.onFailure)}`);

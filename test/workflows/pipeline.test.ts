@@ -174,6 +174,20 @@ describe('pipelines: many tool calls, one inbox', () => {
       suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad3-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', maxAttempts: 0 }] }] }),
       (err: Error) => /step "a": field "maxAttempts" must be a whole number from 1 to 100, got 0/.test(String((err as { cause?: Error }).cause?.message)),
     );
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ onFailure: 'retry', retries: 'x' }, /step "a": field "retries" must be a whole number from 0 to 100, got "x"/],
+      [{ onFailure: 'retry', retries: 2.5 }, /step "a": field "retries" must be a whole number from 0 to 100, got 2.5/],
+      [{ toolTimeout: -5 }, /step "a": field "toolTimeout" must be a positive number of milliseconds up to \d+, got -5/],
+      [{ heartbeatTimeout: '30s' }, /step "a": field "heartbeatTimeout" must be a positive number of milliseconds up to \d+, got "30s"/],
+      [{ arguments: ['x'] }, /step "a": field "arguments" must be an object, got \["x"\]/],
+    ];
+    for (const [extra, message] of cases) {
+      await assert.rejects(
+        suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad-${Math.random().toString(36).slice(2)}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', ...extra } as never] }] }),
+        (err: Error) => message.test(String((err as { cause?: Error }).cause?.message)),
+        `${JSON.stringify(extra)} is refused`,
+      );
+    }
   });
 });
 

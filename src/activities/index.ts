@@ -6,7 +6,7 @@
  * request — when the workflow says so (holdFor), when the MCP server gives up on its request, when
  * another call needs the session, or when the worker shuts down.
  */
-import { ApplicationFailure, CancelledFailure, Context, getClient } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -29,7 +29,7 @@ export const MAX_RESULT_BYTES = 1024 * 1024;
 
 export interface ActivityDeps {
   pool: SessionPool;
-  /** The Temporal client the activity uses to reach its workflow (default: the worker's, via getClient()). */
+  /** The Temporal client the activity uses to reach its workflow (default: the one of the activity's own context). */
   client?: () => Client;
   /** Aborted when the worker starts to shut down: waiting calls are released at once, not after the grace time. */
   shutdown?: AbortSignal;
@@ -73,7 +73,10 @@ function never(): Promise<never> {
 }
 
 export function createActivities(deps: ActivityDeps) {
-  const clientOf = deps.client ?? (() => getClient());
+  // The client of *this* activity's context: an elicitation arrives in a callback of the session's stdio
+  // stream, whose async context is that of the activity that spawned the server (getClient() there would
+  // answer for another, possibly finished, activity).
+  const clientOf = (ctx: Context): Client => (deps.client ? deps.client() : ctx.client);
 
   function failure(err: unknown, server: string): never {
     if (err instanceof UnknownServerError || err instanceof ServerDisabledError) {
@@ -151,7 +154,7 @@ export function createActivities(deps: ActivityDeps) {
       const request = elicitationToRequest(params, { id });
       phase = { state: 'waiting', requestId: id };
 
-      const handle = clientOf().workflow.getHandle(workflowId, runId);
+      const handle = clientOf(ctx).workflow.getHandle(workflowId, runId);
       const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
         .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: input.callId, request, ...(deps.searchAttribute ? { searchAttribute: true } : {}) }], updateId: id })
         .then(

@@ -67,10 +67,14 @@ const RawServerSchema = z
   })
   .passthrough();
 
-function describe(value: unknown): string {
+/** Fields whose values may hold secrets (tokens, API keys): errors say what kind of value is wrong, never the value. */
+const SECRET_FIELDS = new Set(['env', 'environment', 'headers']);
+
+function describe(value: unknown, secret = false): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string' && secret) return 'a string (not shown: it may hold a secret)';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
@@ -97,7 +101,7 @@ function fieldProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { 
     type: 'must be one of stdio, local, http, streamable-http, sse, remote',
   };
   const problem = (top !== undefined && hints[String(top)]) || issue.message;
-  return { field, problem: `${problem}, got ${describe(value)}` };
+  return { field, problem: `${problem}, got ${describe(value, top !== undefined && SECRET_FIELDS.has(String(top)))}` };
 }
 
 /** Parse and validate an MCP config object. Throws McpConfigError naming the server and the field. */

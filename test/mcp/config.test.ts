@@ -237,6 +237,13 @@ describe('parseMcpConfig: errors name the server and the field', () => {
     rejects({ mcpServers: { fx: { command: ['x'], env: {}, environment: {} } } }, 'fx', 'environment');
   });
 
+  it('never shows a headers or env value in an error (it may hold a secret), only what kind of value is wrong', () => {
+    const h = rejects({ servers: { remote: { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: 'Authorization: Bearer ghp_abc123secret' } } }, 'remote', 'headers', /not shown/);
+    assert.doesNotMatch(h.message, /ghp_abc123secret/);
+    const e = rejects({ mcpServers: { fx: { command: ['x'], env: 'TOKEN=sk-live-secret' } } }, 'fx', 'env', /not shown/);
+    assert.doesNotMatch(e.message, /sk-live-secret/);
+  });
+
   it('rejects headers on a local server and env on a remote one', () => {
     rejects({ mcpServers: { fx: { command: ['x'], headers: { A: 'b' } } } }, 'fx', 'headers');
     rejects({ mcpServers: { remote: { url: 'https://example.test/mcp', env: { A: 'b' } } } }, 'remote', 'env');

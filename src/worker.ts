@@ -10,7 +10,7 @@ import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import { prebuiltBundle, workflowsPath } from './bundle.js';
-import { loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
+import { checkEnvReferences, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 
 export const DEFAULT_TASK_QUEUE = 'durable-mcp';
@@ -71,6 +71,7 @@ export async function connectFromEnv(): Promise<{ connection: NativeConnection; 
 export async function createWorker(options: CreateWorkerOptions): Promise<DurableMcpWorker> {
   // Bad config fails here, before anything starts.
   const config = resolveMcpConfig(options.mcpConfig);
+  checkEnvReferences(config);
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   let connection = options.connection;
   let namespace = options.namespace;

@@ -197,6 +197,18 @@ export function expandEnv(value: string, where: { server: string; field: string 
   });
 }
 
+/**
+ * Check that every `${VAR}` of an enabled server (in `env` and `headers`) is set, so that a worker missing
+ * one fails at start, naming the server, the field and the variable, instead of failing every tool call.
+ */
+export function checkEnvReferences(config: McpConfig, env: NodeJS.ProcessEnv = process.env): void {
+  for (const server of Object.values(config.servers)) {
+    if (!server.enabled) continue;
+    const [field, map] = server.transport === 'stdio' ? ['env', server.env] : ['headers', server.headers];
+    for (const [k, v] of Object.entries(map ?? {})) expandEnv(v, { server: server.name, field: `${field}.${k}` }, env);
+  }
+}
+
 /** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")`. */
 export function sanitize(x: string): string {
   return x.replace(/[^a-zA-Z0-9_-]/g, '_');

@@ -1,6 +1,7 @@
 export {
   DEFAULT_TIMEOUT_MS,
   McpConfigError,
+  checkEnvReferences,
   expandEnv,
   exposedToolName,
   loadMcpConfigFile,

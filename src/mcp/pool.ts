@@ -208,11 +208,13 @@ export class SessionPool {
     state.leased.delete(lease);
     const session = lease.session;
     if (discard || session.closed || this.closedFlag) {
-      await this.track(session.close());
-      // A slot is free: let the first waiter open a fresh session.
+      const closing = this.track(session.close());
+      // A slot is free: the first waiter opens a fresh session now. lease() takes the slot synchronously, so
+      // a caller arriving while the old server process closes (seconds, for stdio) cannot jump the queue.
       const waiter = state.waiters.shift();
       state.unserved = Math.min(state.unserved, state.waiters.length);
       if (waiter) this.lease(name).then(waiter.resolve, waiter.reject);
+      await closing;
       return;
     }
     const waiter = state.waiters.shift();

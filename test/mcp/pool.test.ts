@@ -197,6 +197,28 @@ describe('SessionPool', () => {
     }
   });
 
+  it('keeps the freed slot for the waiter while the discarded session closes: a later caller does not jump the queue', async () => {
+    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
+    try {
+      const holder = await pool.lease('one');
+      const order: string[] = [];
+      const waiting = pool.lease('one').then((l) => (order.push('waiter'), l));
+      await tick();
+      const released = holder.release({ discard: true });
+      const later = pool.lease('one').then((l) => (order.push('later'), l));
+      await Promise.race([waiting, later]);
+      assert.deepEqual(order, ['waiter'], 'the caller that waited is served first');
+      const first = await waiting;
+      assert.deepEqual(pool.stats().one, { idle: 0, leased: 1, waiting: 1 }, 'the later caller waits; maxSessions holds');
+      await released;
+      await first.release();
+      await (await later).release();
+      assert.deepEqual(order, ['waiter', 'later']);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('stops waiting when the lease signal aborts', async () => {
     const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
     try {

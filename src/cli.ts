@@ -11,7 +11,7 @@ import {
   TemporalUnreachableError,
   UnknownWorkflowError,
 } from './client/index.js';
-import { startDev } from './dev.js';
+import { startDev, type DevHandle } from './dev.js';
 import { mcpConfigPathFrom, runWorkerProcess } from './worker.js';
 
 function jsonObject(what: string) {
@@ -66,13 +66,32 @@ program
   .option('--port <port>', 'Temporal gRPC port', positiveInt('--port'), 7233)
   .option('--ui-port <port>', 'Temporal UI port', positiveInt('--ui-port'), 8233)
   .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number }) => {
-    const dev = await startDev({ dataDir: opts.dataDir, mcpConfigPath: opts.mcpConfig, port: opts.port, uiPort: opts.uiPort, taskQueue: process.env.DURABLE_MCP_TASK_QUEUE });
+    // Signal handlers first: a signal during start-up stops the dev server too (nothing is left running).
+    const starting = new AbortController();
+    let dev: DevHandle | undefined;
+    let signals = 0;
     const onSignal = () => {
-      console.log('\nstopping…');
-      void dev.stop();
+      if (++signals === 1) {
+        console.log('\nstopping…');
+        starting.abort();
+        void dev?.stop();
+      } else {
+        console.log('stopping now');
+        dev?.kill();
+        process.exit(130);
+      }
     };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      dev = await startDev({ dataDir: opts.dataDir, mcpConfigPath: opts.mcpConfig, port: opts.port, uiPort: opts.uiPort, taskQueue: process.env.DURABLE_MCP_TASK_QUEUE, signal: starting.signal });
+    } catch (err) {
+      if (starting.signal.aborted) {
+        console.log('stopped');
+        return;
+      }
+      throw err;
+    }
     await dev.done;
     console.log('stopped');
   });

@@ -28,6 +28,8 @@ export interface DevOptions {
   uiPort: number;
   taskQueue?: string;
   log?: (line: string) => void;
+  /** Aborted (e.g. on SIGINT/SIGTERM) while starting: the dev server is stopped and startDev rejects. */
+  signal?: AbortSignal;
 }
 
 export interface DevHandle {
@@ -36,7 +38,11 @@ export interface DevHandle {
   /** Settles when everything has stopped. */
   done: Promise<void>;
   stop(): Promise<void>;
+  /** Kill the dev server at once (SIGKILL), e.g. on a second Ctrl-C. */
+  kill(): void;
 }
+
+const isRunning = (child: ChildProcess | undefined): child is ChildProcess => !!child && child.exitCode === null && child.signalCode === null;
 
 async function waitForServer(address: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
   const start = Date.now();
@@ -104,12 +110,19 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     );
     server.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     server.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const child = server;
+    const abortStart = () => child.kill('SIGTERM');
+    options.signal?.addEventListener('abort', abortStart, { once: true });
     try {
+      if (options.signal?.aborted) throw new Error('stopped while starting');
       await waitForServer(address, server, () => out);
       connection = await NativeConnection.connect({ address });
+      if (options.signal?.aborted) throw new Error('stopped while starting');
     } catch (err) {
       server.kill('SIGKILL');
-      throw err;
+      throw options.signal?.aborted ? new Error('stopped while starting') : err;
+    } finally {
+      options.signal?.removeEventListener('abort', abortStart);
     }
     log(`Temporal dev server: ${address} (data: ${dbFile})`);
     log(`Temporal UI:         ${uiAddress}`);
@@ -119,6 +132,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   try {
     worker = await createWorker({ connection, namespace, taskQueue: options.taskQueue, mcpConfig: config });
   } catch (err) {
+    await connection.close().catch(() => undefined);
     server?.kill('SIGTERM');
     throw err;
   }
@@ -141,7 +155,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
       worker.shutdown();
       await running.catch(() => undefined);
       await connection.close().catch(() => undefined);
-      if (server && server.exitCode === null) {
+      if (isRunning(server)) {
         const exited = new Promise<void>((r) => server!.once('exit', () => r()));
         server.kill('SIGTERM');
         const timer = setTimeout(() => server!.kill('SIGKILL'), 10_000);
@@ -158,5 +172,11 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
       throw err;
     },
   );
-  return { address, uiAddress, done, stop };
+  // Aborted while the worker was being created: stop everything now (the caller may not have the handle yet).
+  if (options.signal?.aborted) void stop();
+  else options.signal?.addEventListener('abort', () => void stop(), { once: true });
+  const kill = () => {
+    if (isRunning(server)) server.kill('SIGKILL');
+  };
+  return { address, uiAddress, done, stop, kill };
 }

@@ -164,6 +164,24 @@ describe('the durable-mcp CLI against `dev`', () => {
     assert.match(bad.stderr, /--wait must be a whole number of seconds from 1 to 600, got "9999"/);
   });
 
+  it('a SIGTERM while dev is still starting stops its Temporal server too (nothing left running)', async () => {
+    const dataDir = tempDir('durable-mcp-dev-');
+    const dev = spawnNode([cli, 'dev', '--data-dir', dataDir, '--port', String(await freePort()), '--ui-port', String(await freePort())], cleanEnv());
+    devs.push(dev);
+    // The dev server's command line names its SQLite file (the node process's names only the directory).
+    const db = join(dataDir, 'temporal.db');
+    try {
+      for (let i = 0; i < 600 && livePids(db).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(livePids(db).length > 0, `the dev server process started: ${dev.output().slice(-500)}`);
+      dev.child.kill('SIGTERM');
+      assert.equal(await dev.exited, 0, dev.output().slice(-1000));
+      for (let i = 0; i < 100 && livePids(db).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(livePids(db), [], 'no Temporal server left running');
+    } finally {
+      for (const pid of livePids(db)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it('every command has --help', async () => {
     for (const cmd of ['dev', 'worker', 'call', 'pending', 'answer', 'decline', 'cancel', 'result']) {
       const r = await run([cmd, '--help'], {});

@@ -11,6 +11,7 @@ import {
   ParentClosePolicy,
   getExternalWorkflowHandle,
   isCancellation,
+  log,
   patched,
   allHandlersFinished,
   condition,
@@ -97,6 +98,18 @@ export interface PipelineState {
 }
 
 const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
+/** Largest continue-as-new input the pipeline sends (Temporal refuses payloads over 2 MB by default). */
+export const MAX_CARRY_BYTES = 1536 * 1024;
+
+/** UTF-8 length of a string, counted without TextEncoder (workflow code). */
+function utf8Bytes(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return n;
+}
 /** Most re-runs of a step with onFailure "retry" (each re-run is a whole tool call with its own attempts). */
 export const MAX_STEP_RETRIES = 100;
 
@@ -225,7 +238,17 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
     childDone[done.child] = done;
   });
   const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
-  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;
+  // Set once the state to carry no longer fits one payload: the pipeline then finishes in this run.
+  let carryTooLarge = false;
+  const shouldContinueAsNew = () => !carryTooLarge && (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents);
+  /** Whether `next` fits the continue-as-new input payload; if not, say so once and stop trying. */
+  const fits = (next: PipelineInput): boolean => {
+    const bytes = utf8Bytes(JSON.stringify(next));
+    if (bytes <= MAX_CARRY_BYTES) return true;
+    carryTooLarge = true;
+    log.warn('mcpPipeline: not continuing as new: the state to carry (inputs, step results, answers) is too large for one payload; the pipeline goes on in this run', { bytes, limit: MAX_CARRY_BYTES });
+    return false;
+  };
 
   for (; state.stage < input.steps.length; state.stage++) {
     const steps = stageSteps(input.steps[state.stage]).filter((s) => !state.outcomes[s.name]);
@@ -364,7 +387,9 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
         continue;
       }
       for (const flight of Object.values(state.inflight)) flight.waitingFor = host.waitingFor(flight.callId);
-      await continueAsNew<typeof mcpPipeline>({ ...input, state: { ...state, host: host.snapshot(), runs: state.runs + 1 } });
+      const next: PipelineInput = { ...input, state: { ...state, host: host.snapshot(), runs: state.runs + 1 } };
+      if (fits(next)) await continueAsNew<typeof mcpPipeline>(next);
+      host.reopen();
     }
     await all;
     if (stageError) {
@@ -380,7 +405,9 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
     if (state.stage + 1 < input.steps.length && shouldContinueAsNew()) {
       host.close();
       await condition(allHandlersFinished);
-      await continueAsNew<typeof mcpPipeline>({ ...input, state: { ...state, stage: state.stage + 1, inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 } });
+      const next: PipelineInput = { ...input, state: { ...state, stage: state.stage + 1, inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 } };
+      if (fits(next)) await continueAsNew<typeof mcpPipeline>(next);
+      host.reopen();
     }
   }
   host.close();

@@ -161,6 +161,19 @@ describe('pipelines: many tool calls, one inbox', () => {
     }
   });
 
+  it('finishes in the same run when the state to carry across continue-as-new would not fit one payload', async () => {
+    const text = 'x'.repeat(450 * 1024);
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-big-${Date.now()}`,
+      args: [{ maxHistoryEvents: 8, steps: ['a', 'b', 'c'].map((name) => ({ name, server: 'fx', tool: 'echo', arguments: { text } })) }],
+    });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(result.runs, 1, 'no continue-as-new with an input over the payload limit');
+    for (const name of ['a', 'b', 'c']) assert.equal(result.steps[name].result?.output.length, 'echo: '.length + text.length);
+  });
+
   it('rejects a bad pipeline naming the field', async () => {
     await assert.rejects(
       suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }, { name: 'a', server: 'fx', tool: 'echo' }] }] }),

@@ -139,6 +139,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const running = worker.run();
   const cli = `node ${cliPath}`;
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
+  for (const warning of worker.warnings) log(`Warning: ${warning}`);
   const hint = mallocArenaHint();
   if (hint) log(`Note: ${hint}`);
   log('');

@@ -10,7 +10,7 @@ import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import { prebuiltBundle, workflowsPath } from './bundle.js';
-import { checkEnvReferences, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
+import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 
 export const DEFAULT_TASK_QUEUE = 'durable-mcp';
@@ -42,6 +42,8 @@ export interface DurableMcpWorker {
   readonly worker: Worker;
   readonly pool: SessionPool;
   readonly taskQueue: string;
+  /** Problems found at start that leave one server failing (e.g. an unset `${VAR}`); the worker says them. */
+  readonly warnings: string[];
   /** Run until shutdown; closes every MCP session afterwards. */
   run(): Promise<void>;
   /** Run until `promise` settles, then shut down; closes every MCP session afterwards. */
@@ -71,7 +73,7 @@ export async function connectFromEnv(): Promise<{ connection: NativeConnection; 
 export async function createWorker(options: CreateWorkerOptions): Promise<DurableMcpWorker> {
   // Bad config fails here, before anything starts.
   const config = resolveMcpConfig(options.mcpConfig);
-  checkEnvReferences(config);
+  const warnings = envReferenceProblems(config);
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   let connection = options.connection;
   let namespace = options.namespace;
@@ -117,6 +119,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     worker,
     pool,
     taskQueue,
+    warnings,
     async run() {
       try {
         await worker.run();
@@ -190,6 +193,7 @@ export async function runWorkerProcess(options: { mcpConfigPath: string; taskQue
   process.once('SIGTERM', onSignal);
   const hint = mallocArenaHint();
   if (hint) log(`durable-mcp worker: ${hint}`);
+  for (const warning of w.warnings) log(`durable-mcp worker: warning: ${warning}`);
   log(`durable-mcp worker: Temporal ${address} namespace ${namespace}, task queue ${w.taskQueue}, MCP servers ${Object.keys(config.servers).join(', ') || '(none)'}`);
   try {
     await w.run();

@@ -20,7 +20,7 @@ import {
   type Request,
   type ToolResult,
 } from '../contract/index.js';
-import { McpConfigError, McpConnectError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo } from '../mcp/index.js';
+import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo } from '../mcp/index.js';
 import { ELICIT_UPDATE } from '../contract/index.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
 
@@ -82,6 +82,8 @@ export function createActivities(deps: ActivityDeps) {
     if (err instanceof UnknownServerError || err instanceof ServerDisabledError) {
       throw ApplicationFailure.nonRetryable(err.message, err.name);
     }
+    // An unset ${VAR} is this worker's environment, not the config: another worker (or this one, fixed) may have it.
+    if (err instanceof MissingEnvVarError) throw ApplicationFailure.retryable(err.message, err.name);
     if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, err.name);
     if (err instanceof McpConnectError) throw err.permanent ? ApplicationFailure.nonRetryable(err.message, err.name) : ApplicationFailure.retryable(err.message, err.name);
     // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.

@@ -48,6 +48,19 @@ export class McpConfigError extends Error {
   }
 }
 
+/** A `${VAR}` of a server's env or headers is not set in this process: that server fails, the others work. */
+export class MissingEnvVarError extends McpConfigError {
+  override name = 'MissingEnvVarError';
+  constructor(
+    message: string,
+    server: string,
+    field: string,
+    readonly variable: string,
+  ) {
+    super(message, server, field);
+  }
+}
+
 const stringRecord = z.record(z.string(), z.string());
 const RawServerSchema = z
   .object({
@@ -191,22 +204,31 @@ export function expandEnv(value: string, where: { server: string; field: string 
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
     const v = env[name];
     if (v === undefined) {
-      throw new McpConfigError(`server "${where.server}": field "${where.field}" refers to \${${name}}, which is not set in the environment`, where.server, where.field);
+      throw new MissingEnvVarError(`server "${where.server}": field "${where.field}" refers to \${${name}}, which is not set in the environment`, where.server, where.field, name);
     }
     return v;
   });
 }
 
 /**
- * Check that every `${VAR}` of an enabled server (in `env` and `headers`) is set, so that a worker missing
- * one fails at start, naming the server, the field and the variable, instead of failing every tool call.
+ * The `${VAR}`s of enabled servers (in `env` and `headers`) that are not set, one message each (naming the
+ * server, the field and the variable). The worker says them at start; such a server fails its calls
+ * (retryably: a worker that has the variable may take them), and the other servers work.
  */
-export function checkEnvReferences(config: McpConfig, env: NodeJS.ProcessEnv = process.env): void {
+export function envReferenceProblems(config: McpConfig, env: NodeJS.ProcessEnv = process.env): string[] {
+  const problems: string[] = [];
   for (const server of Object.values(config.servers)) {
     if (!server.enabled) continue;
     const [field, map] = server.transport === 'stdio' ? ['env', server.env] : ['headers', server.headers];
-    for (const [k, v] of Object.entries(map ?? {})) expandEnv(v, { server: server.name, field: `${field}.${k}` }, env);
+    for (const [k, v] of Object.entries(map ?? {})) {
+      try {
+        expandEnv(v, { server: server.name, field: `${field}.${k}` }, env);
+      } catch (err) {
+        problems.push((err as Error).message);
+      }
+    }
   }
+  return problems;
 }
 
 /** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")`. */

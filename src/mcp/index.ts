@@ -1,7 +1,8 @@
 export {
   DEFAULT_TIMEOUT_MS,
   McpConfigError,
-  checkEnvReferences,
+  MissingEnvVarError,
+  envReferenceProblems,
   expandEnv,
   exposedToolName,
   loadMcpConfigFile,

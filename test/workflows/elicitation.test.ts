@@ -14,6 +14,7 @@ describe('durable elicitation on the dev server', () => {
     extraServers: {
       missing: { command: ['/nonexistent/durable-mcp-server'] },
       crashy: { command: [process.execPath, fixtureServerPath, '--crash-on-start'] },
+      needsvar: { command: [process.execPath, fixtureServerPath], env: { TOKEN: '${DURABLE_MCP_TEST_UNSET_TOKEN}' } },
     },
   });
   const { taskQueue, logPath } = suite;
@@ -192,6 +193,21 @@ describe('durable elicitation on the dev server', () => {
       args: [{ server: 'fx', tool: 'echo', arguments: { text: 'long' }, elicitation: { holdFor: 30 * 24 * 60 * 60 * 1000 }, maxAttempts: 1 }],
     });
     assert.deepEqual(await handle.result(), { output: 'echo: long', isError: false });
+  });
+
+  it('a server whose ${VAR} is unset fails its calls (retryably, naming the variable) while the worker serves the others', async () => {
+    assert.ok(suite.worker.warnings.some((w) => /server "needsvar": field "env.TOKEN" refers to \$\{DURABLE_MCP_TEST_UNSET_TOKEN\}/.test(w)), suite.worker.warnings.join('\n'));
+    const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `needsvar-${Math.random().toString(36).slice(2)}`, args: [{ server: 'needsvar', tool: 'echo', maxAttempts: 2 }] });
+    await assert.rejects(handle.result(), (err: unknown) => {
+      const app = (err as any).cause?.cause;
+      assert.equal(app?.nonRetryable, false);
+      assert.match(app?.message, /refers to \$\{DURABLE_MCP_TEST_UNSET_TOKEN\}, which is not set/);
+      return true;
+    });
+    const { events } = await handle.fetchHistory();
+    assert.deepEqual(events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt), [2], 'retried up to maxAttempts');
+    const echo = await suite.env.client.workflow.execute(mcpToolCall, { taskQueue, workflowId: `needsvar-other-${Math.random().toString(36).slice(2)}`, args: [{ server: 'fx', tool: 'echo', arguments: { text: 'ok' } }] });
+    assert.equal(echo.output, 'echo: ok');
   });
 
   it('maxAttempts bounds how often a server that crashes on start is tried, and a bad value is refused naming the field', async () => {

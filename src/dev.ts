@@ -48,7 +48,9 @@ async function waitForServer(address: string, child: ChildProcess, output: () =>
   const start = Date.now();
   let last: unknown;
   while (Date.now() - start < timeoutMs) {
-    if (child.exitCode !== null) throw new Error(`the Temporal dev server exited with code ${child.exitCode}:\n${output().slice(-1500)}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the Temporal dev server exited with ${child.signalCode ?? `code ${child.exitCode}`}:\n${output().slice(-1500)}`);
+    }
     try {
       const c = await Connection.connect({ address, connectTimeout: '1s' });
       await c.workflowService.getSystemInfo({});
@@ -80,7 +82,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   let server: ChildProcess | undefined;
   let address: string;
   let uiAddress: string | undefined;
-  let connection: NativeConnection;
+  let connection: NativeConnection | undefined;
   let namespace = 'default';
   if (process.env.TEMPORAL_ADDRESS) {
     const c = await connectFromEnv();
@@ -120,6 +122,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
       if (options.signal?.aborted) throw new Error('stopped while starting');
     } catch (err) {
       server.kill('SIGKILL');
+      await connection?.close().catch(() => undefined);
       throw options.signal?.aborted ? new Error('stopped while starting') : err;
     } finally {
       options.signal?.removeEventListener('abort', abortStart);

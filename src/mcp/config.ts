@@ -87,7 +87,7 @@ function describe(value: unknown, secret = false): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string' && secret) return 'a string (not shown: it may hold a secret)';
+  if (secret && typeof value !== 'object') return `a ${typeof value} (not shown: it may hold a secret)`;
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;

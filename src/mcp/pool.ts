@@ -208,13 +208,19 @@ export class SessionPool {
     state.leased.delete(lease);
     const session = lease.session;
     if (discard || session.closed || this.closedFlag) {
-      const closing = this.track(session.close());
-      // A slot is free: the first waiter opens a fresh session now. lease() takes the slot synchronously, so
-      // a caller arriving while the old server process closes (seconds, for stdio) cannot jump the queue.
+      // The slot goes to the first waiter, which opens a fresh session once the old server process has
+      // closed (seconds, for stdio): never more live processes than maxSessions (a server may hold a lock).
+      // Meanwhile the slot counts as connecting, so a caller arriving now cannot jump the queue.
       const waiter = state.waiters.shift();
       state.unserved = Math.min(state.unserved, state.waiters.length);
+      if (waiter) state.connecting++;
+      try {
+        await this.track(session.close());
+      } finally {
+        if (waiter) state.connecting--;
+      }
+      // lease() takes the slot synchronously (before its first await): nobody can take it in between.
       if (waiter) this.lease(name).then(waiter.resolve, waiter.reject);
-      await closing;
       return;
     }
     const waiter = state.waiters.shift();

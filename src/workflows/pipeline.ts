@@ -123,6 +123,7 @@ function stageSteps(stage: PipelineStage): PipelineStep[] {
 
 function validate(input: PipelineInput): void {
   if (!input || !Array.isArray(input.steps) || input.steps.length === 0) bad('field "steps" must be a non-empty array');
+  const strict = patched('durable-mcp:strict-step-checks');
   const seen = new Set<string>();
   if (input.maxHistoryEvents !== undefined && !(Number.isInteger(input.maxHistoryEvents) && input.maxHistoryEvents >= 8)) {
     bad(`field "maxHistoryEvents" must be an integer of at least 8, got ${JSON.stringify(input.maxHistoryEvents)}`);
@@ -145,6 +146,8 @@ function validate(input: PipelineInput): void {
       const attemptsProblem = maxAttemptsProblem(step.maxAttempts);
       if (attemptsProblem) bad(`step "${step.name}": field "maxAttempts" ${attemptsProblem}, got ${JSON.stringify(step.maxAttempts)}`);
       if (step.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(step.onFailure)) bad(`step "${step.name}": field "onFailure" must be stop, continue or retry, got ${JSON.stringify(step.onFailure)}`);
+      // (Versioned: pipelines started before these checks replay as they ran.)
+      if (!strict) continue;
       if (step.retries !== undefined && !(Number.isInteger(step.retries) && step.retries >= 0 && step.retries <= MAX_STEP_RETRIES)) {
         bad(`step "${step.name}": field "retries" must be a whole number from 0 to ${MAX_STEP_RETRIES}, got ${JSON.stringify(step.retries)}`);
       }

@@ -242,6 +242,8 @@ describe('parseMcpConfig: errors name the server and the field', () => {
     assert.doesNotMatch(h.message, /ghp_abc123secret/);
     const e = rejects({ mcpServers: { fx: { command: ['x'], env: 'TOKEN=sk-live-secret' } } }, 'fx', 'env', /not shown/);
     assert.doesNotMatch(e.message, /sk-live-secret/);
+    const n = rejects({ mcpServers: { fx: { command: ['x'], env: { PIN: 123456 } } } }, 'fx', 'env.PIN', /a number \(not shown/);
+    assert.doesNotMatch(n.message, /123456/);
   });
 
   it('rejects headers on a local server and env on a remote one', () => {

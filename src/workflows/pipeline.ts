@@ -98,15 +98,22 @@ export interface PipelineState {
 }
 
 const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
-/** Largest continue-as-new input the pipeline sends (Temporal refuses payloads over 2 MB by default). */
-export const MAX_CARRY_BYTES = 1536 * 1024;
+/**
+ * Largest continue-as-new input the pipeline sends: Temporal's default blob limit (2 MiB, payload framing
+ * included) less a margin for that framing. At the limit itself, so that every continue-as-new that Temporal
+ * accepted before this check still replays the same way.
+ */
+export const MAX_CARRY_BYTES = 2 * 1024 * 1024 - 64;
 
 /** UTF-8 length of a string, counted without TextEncoder (workflow code). */
 function utf8Bytes(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4; // a surrogate pair: one 4-byte code point
+      i++;
+    } else n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
   }
   return n;
 }

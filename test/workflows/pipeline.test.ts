@@ -170,7 +170,8 @@ describe('pipelines: many tool calls, one inbox', () => {
     });
     const result = await handle.result();
     assert.equal(result.status, 'completed');
-    assert.equal(result.runs, 1, 'no continue-as-new with an input over the payload limit');
+    // After a: inputs (1.35 MB) + a's result fit, so it continues as new; after b (2.25 MB) it would not.
+    assert.equal(result.runs, 2, 'one continue-as-new, none with an input over the payload limit');
     for (const name of ['a', 'b', 'c']) assert.equal(result.steps[name].result?.output.length, 'echo: '.length + text.length);
   });
 

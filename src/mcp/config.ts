@@ -37,6 +37,9 @@ export interface McpConfig {
   servers: Record<string, ServerConfig>;
 }
 
+/** The longest delay Node's timers honour (2^31-1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class McpConfigError extends Error {
   override name = 'McpConfigError';
   constructor(
@@ -74,7 +77,7 @@ const RawServerSchema = z
     headers: stringRecord.optional(),
     enabled: z.boolean().optional(),
     disabled: z.boolean().optional(),
-    timeout: z.number().int().positive().max(2 ** 31 - 1).optional(),
+    timeout: z.number().int().positive().max(MAX_TIMER_MS).optional(),
     tools: z.array(z.string().min(1)).optional(),
     maxSessions: z.number().int().positive().optional(),
   })
@@ -102,7 +105,7 @@ function fieldProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { 
     command: 'must be a non-empty array of strings (or a string, with `args`)',
     args: 'must be an array of strings',
     url: 'must be an absolute URL',
-    timeout: 'must be a positive integer number of milliseconds, at most 2147483647 (about 24.8 days)',
+    timeout: `must be a positive integer number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days)`,
     maxSessions: 'must be a positive integer',
     tools: 'must be an array of tool names',
     enabled: 'must be true or false',

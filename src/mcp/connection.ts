@@ -9,12 +9,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, CancelledNotificationSchema, ElicitRequestSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitParams, ElicitResult, ToolResult } from '../contract/index.js';
-import { expandEnv, type ServerConfig } from './config.js';
+import { MAX_TIMER_MS, expandEnv, type ServerConfig } from './config.js';
 import { toToolResult } from './result.js';
 
-
-/** The longest delay Node's timers honour (2^31-1 ms, about 24.8 days); longer ones fire at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 export const CLIENT_INFO = { name: 'durable-mcp', version: '0.1.0' };
 
 export interface McpToolInfo {

@@ -5,8 +5,8 @@
  * session of a server is leased and someone waits, the holders are told (`pressure`), so that a
  * lease that only waits for a human can be released.
  */
-import type { McpConfig, ServerConfig } from './config.js';
-import { MAX_TIMER_MS, McpSession } from './connection.js';
+import { MAX_TIMER_MS, type McpConfig, type ServerConfig } from './config.js';
+import { McpSession } from './connection.js';
 
 export class UnknownServerError extends Error {
   override name = 'UnknownServerError';

@@ -70,13 +70,7 @@ export async function inProcessWorker(ctx: CaseContext, taskQueue: string, mcpCo
   return w;
 }
 
-/** Workflow task failures in a history (nondeterminism, uncaught errors in handlers). */
-export async function workflowTaskFailures(handle: WorkflowHandle): Promise<string[]> {
-  const history = await handle.fetchHistory();
-  return (history.events ?? [])
-    .filter((e) => e.workflowTaskFailedEventAttributes)
-    .map((e) => `${handle.workflowId}#${e.eventId}: ${e.workflowTaskFailedEventAttributes?.failure?.message ?? '(no message)'}`);
-}
+export { workflowTaskFailures } from '../helpers/history.js';
 
 /**
  * A workflow task failure raised by the Temporal server's Update protocol, not by workflow code: the

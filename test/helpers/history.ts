@@ -25,3 +25,14 @@ export async function recordHistory(handle: WorkflowHandle, name: string, addres
   ids[name] = handle.workflowId;
   writeFileSync(idsPath, `${JSON.stringify(ids, Object.keys(ids).sort(), 2)}\n`);
 }
+
+/** Workflow task failures in a history (nondeterminism, uncaught errors in handlers), as "<workflowId>#<eventId>: <message>". */
+export async function workflowTaskFailures(handle: WorkflowHandle): Promise<string[]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? [])
+    .filter((e) => e.workflowTaskFailedEventAttributes)
+    .map((e) => `${handle.workflowId}#${e.eventId}: ${e.workflowTaskFailedEventAttributes?.failure?.message ?? '(no message)'}`);
+}
+
+/** The server's benign "new events arrived meanwhile, run the task again" (not a failure of workflow code). */
+export const isUnhandledCommandRetry = (failure: string): boolean => failure.endsWith(': UnhandledCommand');

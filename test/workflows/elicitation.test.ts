@@ -6,7 +6,7 @@ import { answerSignal, pendingQuery, submitAnswerUpdate, waitForPendingUpdate, t
 import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { suiteWorker } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
-import { recordHistory } from '../helpers/history.js';
+import { isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
 
 describe('durable elicitation on the dev server', () => {
   const suite = suiteWorker({
@@ -164,9 +164,7 @@ describe('durable elicitation on the dev server', () => {
         return true;
       });
       const { events } = await handle.fetchHistory();
-      const failures = events!.filter((e) => e.workflowTaskFailedEventAttributes).map((e) => e.workflowTaskFailedEventAttributes!.failure?.message);
-      // UnhandledCommand is the server's benign "new events arrived meanwhile, run the task again".
-      assert.deepEqual(failures.filter((m) => m !== 'UnhandledCommand'), [], 'no workflow task failed on the way');
+      assert.deepEqual((await workflowTaskFailures(handle)).filter((f) => !isUnhandledCommandRetry(f)), [], 'no workflow task failed on the way');
       assert.ok(events!.some((e) => e.workflowExecutionCanceledEventAttributes), 'the run ended as cancelled');
       await recordHistory(handle, holdFor ? 'cancel-pending-inline' : 'cancel-pending-released', suite.env.address);
       await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] }), /completed|not found/i);

@@ -76,8 +76,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 export class McpSession {
   /** The handler for `elicitation/create`; set by whoever leases the session. */
   elicitationHandler: ElicitationHandler | undefined;
-  /** The server's elicitation requests in flight, by JSON-RPC id: aborted when the server cancels one. */
-  private readonly serverRequests = new Map<RequestId, AbortController>();
   tools: McpToolInfo[] = [];
   private closedFlag = false;
   private closing: Promise<void> | undefined;
@@ -183,28 +181,18 @@ export class McpSession {
         const handler = this.elicitationHandler;
         // No tool call owns the session: nobody can answer, so the honest answer is cancel.
         if (!handler) return { action: 'cancel' };
-        // Our own abort signal per request: the SDK ignores a server's `notifications/cancelled` for request
-        // id 0 (a falsy check), and a session's first elicitation has id 0.
-        const gaveUp = new AbortController();
-        const follow = () => gaveUp.abort(extra.signal.reason);
-        if (extra.signal.aborted) follow();
-        else extra.signal.addEventListener('abort', follow, { once: true });
-        this.serverRequests.set(extra.requestId, gaveUp);
-        try {
-          return (await handler(request.params as ElicitParams, gaveUp.signal)) as any;
-        } finally {
-          this.serverRequests.delete(extra.requestId);
-          extra.signal.removeEventListener('abort', follow);
-        }
+        return (await handler(request.params as ElicitParams, extra.signal)) as any;
       });
-      this.client.setNotificationHandler(CancelledNotificationSchema, (notification) => {
-        const id = notification.params.requestId;
-        if (id === undefined) return;
-        const ours = this.serverRequests.get(id);
-        if (ours) ours.abort(notification.params.reason);
-        // What the SDK's own handler does, for any other request the server cancels.
-        else void (this.client as unknown as { _oncancel?: (n: unknown) => unknown })._oncancel?.(notification);
-      });
+      // The SDK's own handler ignores a server's `notifications/cancelled` for request id 0 (a falsy check),
+      // and a session's first elicitation has id 0: abort the request's handler signal for every id.
+      const controllers = (this.client as unknown as { _requestHandlerAbortControllers?: Map<RequestId, AbortController> })._requestHandlerAbortControllers;
+      // (Only where that map exists: otherwise the SDK's handler stays, rather than none.)
+      if (controllers) {
+        this.client.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+          const id = notification.params.requestId;
+          if (id !== undefined) controllers.get(id)?.abort(notification.params.reason);
+        });
+      }
     }
     this.client.onclose = () => {
       this.closedFlag = true;

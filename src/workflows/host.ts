@@ -3,7 +3,7 @@
  * workflow. Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`,
  * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
  */
-import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { checkAnswer } from '../contract/answer.js';
 import { answerToElicitResult } from '../contract/mapping.js';
 import type { Answer, Request } from '../contract/index.js';
@@ -91,6 +91,14 @@ export class ElicitationHost {
   /** Pending requests of child tool calls, by request id. */
   private readonly remote = new Map<string, ChildPending>();
   private readonly forwarded = new Set<string>();
+  /** Requests whose expiry timer runs. */
+  private readonly expiryWatched = new Set<string>();
+  /**
+   * A request waited for inline runs one timer, at the earlier of holdFor and its expiry; its expiry timer
+   * starts only if the call is released. Older runs started both timers at once: their histories replay
+   * with both (the marker is recorded when the host is installed, off any request's critical path).
+   */
+  private readonly oneTimerInline: boolean;
   /** Where this (child) workflow reports its requests: the parent's workflow id and the step. */
   private reportTo: { parent: string; step?: string } | undefined;
 
@@ -102,6 +110,7 @@ export class ElicitationHost {
       registered = false;
     }
     this.searchAttributeEnabled = registered;
+    this.oneTimerInline = patched('durable-mcp:one-timer-inline');
     if (snapshot) this.restore(snapshot);
     this.installHandlers();
   }
@@ -215,8 +224,11 @@ export class ElicitationHost {
     return out;
   }
 
-  /** Register a request as pending (idempotent). Starts its expiry timer. */
-  register(request: Request, callId: string): Request {
+  /**
+   * Register a request as pending (idempotent). Starts its expiry timer, unless `deferExpiry` (an inline
+   * wait that keeps the deadline itself and starts the expiry timer when it ends unanswered).
+   */
+  register(request: Request, callId: string, { deferExpiry = false }: { deferExpiry?: boolean } = {}): Request {
     const known = this.pending.get(request.id);
     if (known) return known.request;
     const resolved = this.resolved.get(request.id);
@@ -227,13 +239,16 @@ export class ElicitationHost {
     const stored: Request = { ...request, expiresAt: new Date(expiresAtMs).toISOString() };
     const entry = { request: stored, callId };
     this.pending.set(request.id, entry);
-    this.startExpiry(request.id, expiresAtMs);
+    if (!deferExpiry) this.watchExpiry(request.id, expiresAtMs);
     this.syncSearchAttribute();
     this.report('pending', entry);
     return stored;
   }
 
-  private startExpiry(id: string, expiresAtMs: number): void {
+  /** Start the expiry timer of a pending request, once. */
+  private watchExpiry(id: string, expiresAtMs: number): void {
+    if (this.expiryWatched.has(id)) return;
+    this.expiryWatched.add(id);
     void (async () => {
       const wait = Math.max(0, expiresAtMs - Date.now());
       let answered: boolean;
@@ -245,11 +260,14 @@ export class ElicitationHost {
         if (isCancellation(err)) return;
         throw err;
       }
-      if (!answered && this.pending.has(id)) {
-        log.info('request expired', { id });
-        this.resolve({ id, ok: false, reason: 'expired' });
-      }
+      if (!answered) this.expire(id);
     })();
+  }
+
+  private expire(id: string): void {
+    if (!this.pending.has(id)) return;
+    log.info('request expired', { id });
+    this.resolve({ id, ok: false, reason: 'expired' });
   }
 
   /** The activity gave up waiting inline: wake its `elicit` update. */
@@ -391,20 +409,41 @@ export class ElicitationHost {
     return this.pending.size > 0 || this.remote.size > 0;
   }
 
+  private expiresAtOf(request: Request): number {
+    return request.expiresAt ? Date.parse(request.expiresAt) : Date.now() + DEFAULT_EXPIRES_IN_MS;
+  }
+
   private async onElicit({ callId, request, searchAttribute }: ElicitInput): Promise<ElicitOutcome> {
     if (searchAttribute) this.enableSearchAttribute();
     const done = this.resolved.get(request.id);
     if (done) return { status: 'answered', answer: done.answer };
-    const stored = this.register(request, callId);
+    const id = request.id;
+    const stored = this.register(request, callId, { deferExpiry: this.oneTimerInline });
+    const expiresAtMs = this.expiresAtOf(stored);
     const holdForMs = this.calls.get(callId)?.holdForMs ?? DEFAULT_HOLD_FOR_MS;
-    if (holdForMs <= 0 || this.inlineWaiters >= MAX_INLINE_WAITERS) return { status: 'released', request: stored };
-    this.inlineWaiters++;
-    try {
-      await condition(() => this.resolved.has(request.id) || this.released.has(request.id), holdForMs);
-    } finally {
-      this.inlineWaiters--;
+    if (holdForMs <= 0 || this.inlineWaiters >= MAX_INLINE_WAITERS) {
+      this.watchExpiry(id, expiresAtMs);
+      return { status: 'released', request: stored };
     }
-    const answer = this.resolved.get(request.id)?.answer;
+    // One timer while the call waits inline: the earlier of holdFor and the request's expiry (unless its
+    // expiry timer already runs, as for a request asked again after a release).
+    const untilExpiry = this.oneTimerInline && !this.expiryWatched.has(id) ? Math.max(0, expiresAtMs - Date.now()) : Infinity;
+    const expiryFirst = untilExpiry <= holdForMs;
+    let woken = true;
+    if (expiryFirst && untilExpiry === 0) woken = false;
+    else {
+      this.inlineWaiters++;
+      try {
+        woken = await condition(() => this.resolved.has(id) || this.released.has(id), expiryFirst ? untilExpiry : holdForMs);
+      } finally {
+        this.inlineWaiters--;
+      }
+    }
+    if (this.pending.has(id)) {
+      if (expiryFirst && !woken) this.expire(id);
+      else this.watchExpiry(id, expiresAtMs);
+    }
+    const answer = this.resolved.get(id)?.answer;
     return answer ? { status: 'answered', answer } : { status: 'released', request: stored };
   }
 
@@ -447,8 +486,7 @@ export class ElicitationHost {
     for (const r of s.resolved) this.resolved.set(r.answer.id, r);
     for (const e of s.pending) {
       this.pending.set(e.request.id, e);
-      const at = e.request.expiresAt ? Date.parse(e.request.expiresAt) : Date.now() + DEFAULT_EXPIRES_IN_MS;
-      this.startExpiry(e.request.id, at);
+      this.watchExpiry(e.request.id, this.expiresAtOf(e.request));
     }
   }
 }

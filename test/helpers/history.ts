@@ -36,3 +36,20 @@ export async function workflowTaskFailures(handle: WorkflowHandle): Promise<stri
 
 /** The server's benign "new events arrived meanwhile, run the task again" (not a failure of workflow code). */
 export const isUnhandledCommandRetry = (failure: string): boolean => failure.endsWith(': UnhandledCommand');
+
+/** The timers a workflow started, in history order: their durations (ms) and how each ended. */
+export async function timersOf(handle: WorkflowHandle): Promise<Array<{ ms: number; ended: 'fired' | 'canceled' | 'open' }>> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const ended = new Map<string, 'fired' | 'canceled'>();
+  for (const e of events) {
+    if (e.timerFiredEventAttributes?.timerId) ended.set(e.timerFiredEventAttributes.timerId, 'fired');
+    if (e.timerCanceledEventAttributes?.timerId) ended.set(e.timerCanceledEventAttributes.timerId, 'canceled');
+  }
+  return events
+    .filter((e) => e.timerStartedEventAttributes)
+    .map((e) => {
+      const a = e.timerStartedEventAttributes!;
+      const d = a.startToFireTimeout;
+      return { ms: Number(d?.seconds ?? 0) * 1000 + Math.round((d?.nanos ?? 0) / 1e6), ended: ended.get(a.timerId ?? '') ?? 'open' };
+    });
+}

@@ -6,7 +6,7 @@ import { answerSignal, pendingQuery, submitAnswerUpdate, waitForPendingUpdate, t
 import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { suiteWorker } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
-import { isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
+import { isUnhandledCommandRetry, recordHistory, timersOf, workflowTaskFailures } from '../helpers/history.js';
 
 describe('durable elicitation on the dev server', () => {
   const suite = suiteWorker({
@@ -117,6 +117,45 @@ describe('durable elicitation on the dev server', () => {
     assert.deepEqual([...seen.keys()], [request.id], 'the human was asked once');
     const effects = readFixtureLog(logPath).filter((e) => e.event === 'side_effect' && e.phase === 'after');
     assert.ok(effects.length >= 1);
+  });
+
+  it('a call waiting inline runs one timer for its request; the expiry timer starts only if the call is released', async () => {
+    const expiresIn = 60 * 60 * 1000;
+    const holdFor = 10 * 60 * 1000;
+    // Answered while the call waits inline: one timer (holdFor, the earlier deadline), cancelled by the answer.
+    const inline = await start('ask_name', {}, { expiresIn, holdFor });
+    const [asked] = await waitForPending(inline);
+    await inline.executeUpdate(submitAnswerUpdate, { args: [{ id: asked.id, ok: true, data: { name: 'Ada' } }] });
+    assert.deepEqual(await inline.result(), { output: 'hello Ada', isError: false });
+    assert.deepEqual(await timersOf(inline), [{ ms: holdFor, ended: 'canceled' }]);
+
+    // Released after holdFor: that timer fires, then the request's expiry timer runs (for what is left of
+    // expiresIn) until the answer comes.
+    const released = await start('ask_name', {}, { expiresIn, holdFor: 300 });
+    const [request] = await waitForPending(released);
+    while (((await released.describe()).raw.pendingActivities ?? []).length > 0) await new Promise((r) => setTimeout(r, 100));
+    await released.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Bob' } });
+    assert.deepEqual(await released.result(), { output: 'hello Bob', isError: false });
+    const timers = await timersOf(released);
+    assert.deepEqual(timers.map((t) => t.ended), ['fired', 'canceled'], JSON.stringify(timers));
+    assert.equal(timers[0].ms, 300);
+    assert.ok(timers[1].ms <= expiresIn && timers[1].ms > expiresIn - 60_000, `the expiry timer waits for the rest of expiresIn, got ${timers[1].ms} ms`);
+  });
+
+  it('a request whose call waits inline expires into cancel at expiresIn, with one timer and without releasing the call', async () => {
+    // holdFor is longer than expiresIn: the call never releases, the expiry ends the wait. (Real time: the
+    // time-skipping server does not skip while an activity runs, and an inline wait is an activity running.)
+    const expiresIn = 1500;
+    const runs = () => readFixtureLog(logPath).filter((e) => e.event === 'call' && e.tool === 'ask_name').length;
+    const before = runs();
+    const handle = await start('ask_name', {}, { expiresIn, holdFor: 10 * 60 * 1000 });
+    const [request] = await waitForPending(handle);
+    assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
+    assert.equal(runs() - before, 1, 'the tool ran once: the call was not released and run again');
+    const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'ask_name');
+    assert.equal(JSON.stringify(received.at(-1)?.result), JSON.stringify({ action: 'cancel' }));
+    assert.deepEqual(await timersOf(handle), [{ ms: expiresIn, ended: 'fired' }], 'one timer, at the expiry');
+    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] }), /completed|not found|expired/i);
   });
 
   it('when the MCP server gives up, the call is released, the request stays pending, and the answer re-runs the tool from the record', async (t) => {

@@ -1,5 +1,5 @@
 /** The benchmarks B1–B5. Each starts its own Temporal dev server and registers its clean-ups. */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time.js';
 import type { ToolResult } from '../src/contract/index.js';
 import { McpSource } from '../src/mcp/index.js';
@@ -8,7 +8,7 @@ import { mcpPipeline, mcpToolCall } from '../src/workflows/index.js';
 import type { McpToolCallInput } from '../src/workflows/tool-call.js';
 import { readFixtureLog } from '../test/fixtures/paths.js';
 import { createLocalEnv } from '../test/helpers/temporal.js';
-import { benchPing, benchPingUpdate } from './workflows.js';
+import { benchAnswerUpdate, benchPing, benchPingUpdate, benchRelay, benchStopSignal, benchWatchUpdate } from './workflows.js';
 import {
   benchWorkerEntry,
   botAnswer,
@@ -24,6 +24,7 @@ import {
   runLanes,
   scaled,
   sleep,
+  startHolderProcess,
   startWorkerProcess,
   type BenchResult,
   type Cleanup,
@@ -108,6 +109,8 @@ export const b1: Benchmark = {
     await startWorkerProcess(cleanup, { entry: benchWorkerEntry, address: env.address, taskQueue, configPath: fx.configPath });
     const client = env.client;
     const ping = await client.workflow.start(benchPing, { taskQueue, workflowId: wid('b1-ping') });
+    // The floor's holder runs in a process of its own, as the worker's activities do.
+    const holder = await startHolderProcess(cleanup, env.address);
 
     const warmup = 3;
     const n = scaled(40, 5);
@@ -118,6 +121,8 @@ export const b1: Benchmark = {
     const polls: number[] = [];
     const askPolling: number[] = [];
     const pings: number[] = [];
+    /** The floor: two update round trips relayed between two clients through a trivial workflow (benchRelay). */
+    const floor: number[] = [];
     /** The elicitation round trip as the MCP server sees it (asked → received), per durable ask_name call. */
     const serverRoundTrip: number[] = [];
     for (let i = 0; i < warmup + n; i++) {
@@ -152,6 +157,19 @@ export const b1: Benchmark = {
       const echoed = await ping.executeUpdate(benchPingUpdate, { args: [i] });
       if (echoed !== i) throw new Error(`benchPing returned ${echoed}, expected ${i}`);
       if (keep) pings.push(now() - t);
+      // (4) the floor: what any durable round trip costs (request recorded before it is shown, answer recorded
+      // before it is passed on), with nothing else: the bot watches, the holder's update is held, the bot answers.
+      const relayId = wid('b1-relay');
+      const watch = await client.workflow.startUpdateWithStart(benchWatchUpdate, {
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+        startWorkflowOperation: new WithStartWorkflowOperation(benchRelay, { taskQueue, workflowId: relayId, workflowIdConflictPolicy: 'FAIL' }),
+      });
+      const held = holder.hold(relayId);
+      const [heldId] = await watch.result();
+      await client.workflow.getHandle(relayId).executeUpdate(benchAnswerUpdate, { args: [heldId] });
+      const heldMs = await held;
+      if (keep) floor.push(heldMs);
+      await client.workflow.getHandle(relayId).signal(benchStopSignal);
     }
     await ping.terminate('benchmark done').catch(() => undefined);
     const counts = countEvents(fx.logPath);
@@ -203,8 +221,12 @@ export const b1: Benchmark = {
         `update. In process: the same server driven by \`McpSource.load(config, waitFor)\` whose waitFor answers at once (B1b). ` +
         `Added = p50(durable) − p50(in process); ratio = added / p50 of the bare update round trip (one update of a trivial ` +
         `workflow, \`benchPing\`, whose handler returns at once, on the same worker). Sequential samples, interleaved with ` +
-        `(1) an mcpToolCall echo, (2b) the same ask_name with a bot that polls the \`pending\` query every ${B1_POLL_MS} ms, and ` +
-        `(3) the update. End to end (details): p50(ask_name) − p50(echo), start to result; this also carries the ~40 ms ` +
+        `(1) an mcpToolCall echo, (2b) the same ask_name with a bot that polls the \`pending\` query every ${B1_POLL_MS} ms, ` +
+        `(3) the update, and (4) the floor: \`benchRelay\`, a trivial workflow where a holder client's update is held until ` +
+        `the bot, told by a watch update in the task that accepted it, answers with a second update (two update round ` +
+        `trips relayed between two clients, no timers, no validation, no MCP: the least any bridge that records the ` +
+        `request before showing it and the answer before passing it on can cost). ` +
+        `End to end (details): p50(ask_name) − p50(echo), start to result; this also carries the ~40 ms ` +
         `dispatch gap described below when it falls on ask_name's last workflow task, which it does in some runs and not in ` +
         `others. seen→result: from the bot seeing the request to the workflow result.`,
       details: {
@@ -214,6 +236,9 @@ export const b1: Benchmark = {
         'ask_name p95 ms': round(p95(ask)),
         'echo p50 ms': round(p50(echo)),
         'echo p95 ms': round(p95(echo)),
+        'floor: relay of two updates p50 ms': round(p50(floor)),
+        'floor: ratio to update p50': round(p50(floor) / p50(pings)),
+        'added / floor': round(added / p50(floor)),
         'bot answer update p50 ms': round(p50(answerUpdate)),
         'added p50 ms, paired (p50 of ask_name − echo per sample)': round(p50(ask.map((a, i) => a - echo[i]))),
         'ask_name p50 ms with a polling bot': round(p50(askPolling)),

@@ -1,5 +1,6 @@
 /** Shared pieces of the benchmarks: statistics, the result shape, child processes, clean-up. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -191,6 +192,43 @@ export async function startWorkerProcess(
   cleanup.defer(`worker process ${proc.child.pid}`, () => stop());
   await proc.waitFor(opts.ready ?? (entry === workerEntry ? /durable-mcp worker: Temporal/ : /bench worker: ready/), 120_000);
   return { proc, pid: proc.child.pid!, stop };
+}
+
+export const holderEntry = fileURLToPath(new URL('./holder-process.js', import.meta.url));
+
+/** B1's floor holder (bench/holder-process.ts): `hold(workflowId)` resolves with its update's round trip in ms. */
+export async function startHolderProcess(cleanup: Cleanup, address: string): Promise<{ hold(workflowId: string): Promise<number> }> {
+  const child = spawn(process.execPath, [holderEntry], { env: { ...process.env, TEMPORAL_ADDRESS: address }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  cleanup.defer(`holder process ${child.pid}`, async () => {
+    child.stdin!.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  });
+  const waiting = new Map<string, { resolve(ms: number): void; reject(err: Error): void }>();
+  let ready!: () => void;
+  const isReady = new Promise<void>((resolve) => (ready = resolve));
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (line === 'holder: ready') return ready();
+    const msg = JSON.parse(line) as { id: string; ms?: number; error?: string };
+    const w = waiting.get(msg.id);
+    waiting.delete(msg.id);
+    if (msg.error !== undefined || msg.ms === undefined) w?.reject(new Error(`holder: ${msg.id}: ${msg.error}`));
+    else w?.resolve(msg.ms);
+  });
+  void exited.then(() => {
+    for (const w of waiting.values()) w.reject(new Error('holder process exited'));
+  });
+  await Promise.race([isReady, exited.then(() => Promise.reject(new Error('holder process exited before it was ready')))]);
+  return {
+    hold(workflowId: string): Promise<number> {
+      return new Promise((resolve, reject) => {
+        waiting.set(workflowId, { resolve, reject });
+        child.stdin!.write(`${workflowId}\n`);
+      });
+    },
+  };
 }
 
 /** Resident set size of a process in MiB (VmRSS from /proc/<pid>/status). */

@@ -110,6 +110,17 @@ function markdown(results: BenchResult[], m: Machine, date: Date, totalS: number
   }
   lines.push('## Things that shape these figures');
   lines.push('');
+  const b1 = results.find((r) => r.id === 'B1' && !r.error);
+  const floorRatio = b1?.details['floor: ratio to update p50'];
+  if (b1 && floorRatio !== undefined) {
+    lines.push(
+      `- B1's target lies at or below its floor. A bridge that asks the human once records the request before anyone ` +
+        `sees it and the answer before the MCP server gets it: two update round trips, relayed between two clients. ` +
+        `Measured in the same run with nothing else (\`benchRelay\`: no timers, no validation, no MCP), that relay takes ` +
+        `${b1.details['floor: relay of two updates p50 ms']} ms at p50, ${floorRatio}× the bare update; the durable ` +
+        `bridge adds ${b1.details['added / floor']}× the floor.`,
+    );
+  }
   lines.push(
     '- Workflow tasks that follow a new event (a start, an activity result) reach the worker about 40 ms after they are ' +
       'scheduled once a worker has run some 15 tasks; the first ones take 1–3 ms. A plain Temporal TypeScript worker with ' +

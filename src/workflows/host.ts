@@ -110,6 +110,8 @@ export class ElicitationHost {
       registered = false;
     }
     this.searchAttributeEnabled = registered;
+    // Decided once per run, here: `patched` answers false while it replays an older run and would answer
+    // true once that run goes on live on this code, so asking per request would mix both ways in one run.
     this.oneTimerInline = patched('durable-mcp:one-timer-inline');
     if (snapshot) this.restore(snapshot);
     this.installHandlers();

@@ -158,6 +158,19 @@ describe('durable elicitation on the dev server', () => {
     await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] }), /completed|not found|expired/i);
   });
 
+  it('a call released before its request expires keeps only the rest of expiresIn, then expires into cancel', async () => {
+    // The server gives up after 1 s; the request expires at 3 s (before holdFor): the inline timer was the
+    // expiry's, and the released request's own expiry timer waits for what is left of it.
+    const expiresIn = 3000;
+    const handle = await start('ask_name', { timeoutMs: 1000 }, { expiresIn, holdFor: 10 * 60 * 1000 });
+    await waitForPending(handle);
+    assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
+    const timers = await timersOf(handle);
+    assert.deepEqual(timers.map((t) => t.ended), ['canceled', 'fired'], JSON.stringify(timers));
+    assert.equal(timers[0].ms, expiresIn);
+    assert.ok(timers[1].ms < expiresIn - 500 && timers[1].ms > 0, `the released request waits for the rest of expiresIn, got ${timers[1].ms} ms`);
+  });
+
   it('when the MCP server gives up, the call is released, the request stays pending, and the answer re-runs the tool from the record', async (t) => {
     const handle = await start('ask_name', { timeoutMs: 1500 });
     const watch = watchPending(handle);

@@ -43,6 +43,22 @@ describe('expiry on the time-skipping server', () => {
     });
   });
 
+  it('a request of a call released at once (holdFor 0) expires too', async () => {
+    const taskQueue = uniqueTaskQueue('expiry-hold0');
+    const logPath = join(tempDir(), 'fixture.jsonl');
+    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
+    await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: `expiry-hold0-${Date.now()}`,
+        args: [{ server: 'fx', tool: 'ask_name', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 0 } }],
+      });
+      await waitForPending(handle);
+      assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
+      assert.deepEqual(readFixtureLog(logPath).filter((e) => e.event === 'received').map((e) => e.result), [{ action: 'cancel' }]);
+    });
+  });
+
   it('an answer after expiry is rejected: the request is gone and the call already ended in cancel', async () => {
     const taskQueue = uniqueTaskQueue('expiry-late');
     const logPath = join(tempDir(), 'fixture.jsonl');

@@ -91,7 +91,7 @@ export class ElicitationHost {
   /** Pending requests of child tool calls, by request id. */
   private readonly remote = new Map<string, ChildPending>();
   private readonly forwarded = new Set<string>();
-  /** Requests whose expiry timer runs. */
+  /** Requests whose expiry timer this run started (a request's timer is started once). */
   private readonly expiryWatched = new Set<string>();
   /**
    * A request waited for inline runs one timer, at the earlier of holdFor and its expiry; its expiry timer
@@ -415,6 +415,16 @@ export class ElicitationHost {
     return request.expiresAt ? Date.parse(request.expiresAt) : Date.now() + DEFAULT_EXPIRES_IN_MS;
   }
 
+  /** Wait inline (counted) until the request is resolved or released, or `timeoutMs` passes; false on timeout. */
+  private async waitInline(id: string, timeoutMs: number): Promise<boolean> {
+    this.inlineWaiters++;
+    try {
+      return await condition(() => this.resolved.has(id) || this.released.has(id), timeoutMs);
+    } finally {
+      this.inlineWaiters--;
+    }
+  }
+
   private async onElicit({ callId, request, searchAttribute }: ElicitInput): Promise<ElicitOutcome> {
     if (searchAttribute) this.enableSearchAttribute();
     const done = this.resolved.get(request.id);
@@ -431,16 +441,7 @@ export class ElicitationHost {
     // expiry timer already runs, as for a request asked again after a release).
     const untilExpiry = this.oneTimerInline && !this.expiryWatched.has(id) ? Math.max(0, expiresAtMs - Date.now()) : Infinity;
     const expiryFirst = untilExpiry <= holdForMs;
-    let woken = true;
-    if (expiryFirst && untilExpiry === 0) woken = false;
-    else {
-      this.inlineWaiters++;
-      try {
-        woken = await condition(() => this.resolved.has(id) || this.released.has(id), expiryFirst ? untilExpiry : holdForMs);
-      } finally {
-        this.inlineWaiters--;
-      }
-    }
+    const woken = expiryFirst && untilExpiry === 0 ? false : await this.waitInline(id, expiryFirst ? untilExpiry : holdForMs);
     if (this.pending.has(id)) {
       if (expiryFirst && !woken) this.expire(id);
       else this.watchExpiry(id, expiresAtMs);

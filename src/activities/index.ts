@@ -8,7 +8,7 @@
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import {
   answerToElicitResult,
   deriveRequestId,
@@ -87,7 +87,7 @@ export function createActivities(deps: ActivityDeps) {
     if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, err.name);
     if (err instanceof McpConnectError) throw err.permanent ? ApplicationFailure.nonRetryable(err.message, err.name) : ApplicationFailure.retryable(err.message, err.name);
     // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
-    if (err instanceof McpError && (err.code === ErrorCode.MethodNotFound || err.code === ErrorCode.InvalidParams)) {
+    if (err instanceof ProtocolError && (err.code === ProtocolErrorCode.MethodNotFound || err.code === ProtocolErrorCode.InvalidParams)) {
       throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, 'McpInvalidRequest');
     }
     if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, err.name);

@@ -1,13 +1,15 @@
 /**
  * One MCP session to one server: a client, its transport, the server's tools, and an elicitation
  * handler slot. Stdio spawns the server; HTTP tries streamable HTTP and falls back to SSE.
+ *
+ * The client is the MCP SDK v2 (`@modelcontextprotocol/client`), which negotiates the era per server:
+ * `server/discover` (2026-07-28, the modern era: stateless, elicitation as multi round-trip results)
+ * and, failing that, `initialize` (the legacy era: `elicitation/create` on the live session).
+ * Auto-fulfilment of `input_required` is off: a round's input requests go back to the caller (the
+ * workflow), which asks the human durably and sends the next round.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, CancelledNotificationSchema, ElicitRequestSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { Client, ProtocolError, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { ElicitParams, ElicitResult, ToolResult } from '../contract/index.js';
 import { MAX_TIMER_MS, expandEnv, type ServerConfig } from './config.js';
 import { toToolResult } from './result.js';
@@ -57,6 +59,26 @@ export interface CallOptions {
   timeoutMs: number;
   signal?: AbortSignal;
 }
+
+/** A round of a modern-era (MRTR) call: the answers to the previous round's requests and its state, echoed. */
+export interface RoundInput {
+  inputResponses?: Record<string, unknown>;
+  /** Opaque; echoed byte for byte, never parsed or logged. */
+  requestState?: string;
+}
+
+/** The outcome of one `tools/call` round trip. */
+export type RoundOutcome =
+  | { kind: 'complete'; result: ToolResult }
+  /** MCP 2026-07-28 `input_required`: the raw input requests (key → `{ method, params }`) and the opaque state. */
+  | { kind: 'input_required'; inputRequests: Record<string, unknown>; requestState?: string }
+  /** MCP 2025-11-25 `-32042` URLElicitationRequiredError: URL elicitations to complete before the call is retried. */
+  | { kind: 'url_required'; elicitations: unknown[]; message: string };
+
+/** The JSON-RPC error code of URLElicitationRequiredError (MCP 2025-11-25). */
+export const URL_ELICITATION_REQUIRED = -32042;
+
+export type ProtocolEra = 'legacy' | 'modern';
 
 export interface ConnectOptions {
   /** Advertise `elicitation: { form: {}, url: {} }` and route `elicitation/create` to the session's handler. */
@@ -170,29 +192,33 @@ export class McpSession {
   }
 
   private static newClient(options: ConnectOptions): Client {
-    const client = new Client(CLIENT_INFO, { capabilities: options.elicitation ? { elicitation: { form: {}, url: {} } } : {} });
-    return client;
+    return new Client(CLIENT_INFO, {
+      capabilities: options.elicitation ? { elicitation: { form: {}, url: {} } } : {},
+      versionNegotiation: { mode: 'auto' },
+      // A round's input requests go back to the caller (the workflow asks the human durably).
+      inputRequired: { autoFulfill: false },
+    });
+  }
+
+  /** The era this session negotiated: `modern` (2026-07-28, MRTR) or `legacy` (≤ 2025-11-25). */
+  get era(): ProtocolEra {
+    return this.client.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
   }
 
   private async start(timeoutMs: number): Promise<void> {
     const name = this.server.name;
     if (this.elicitation) {
-      this.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      // Legacy era: the server sends `elicitation/create` on the session. The params are handed on as the
+      // server sent them (the SDK validates a copy; the raw requestedSchema keeps every keyword).
+      this.client.setRequestHandler('elicitation/create', async (request, ctx) => {
         const handler = this.elicitationHandler;
         // No tool call owns the session: nobody can answer, so the honest answer is cancel.
         if (!handler) return { action: 'cancel' };
-        return (await handler(request.params as ElicitParams, extra.signal)) as any;
+        return (await handler(request.params as ElicitParams, ctx.mcpReq.signal)) as any;
       });
-      // The SDK's own handler ignores a server's `notifications/cancelled` for request id 0 (a falsy check),
-      // and a session's first elicitation has id 0: abort the request's handler signal for every id.
-      const controllers = (this.client as unknown as { _requestHandlerAbortControllers?: Map<RequestId, AbortController> })._requestHandlerAbortControllers;
-      // (Only where that map exists: otherwise the SDK's handler stays, rather than none.)
-      if (controllers) {
-        this.client.setNotificationHandler(CancelledNotificationSchema, (notification) => {
-          const id = notification.params.requestId;
-          if (id !== undefined) controllers.get(id)?.abort(notification.params.reason);
-        });
-      }
+      // A server's `notifications/cancelled` for request id 0 (a session's first elicitation) was ignored by
+      // the v1 SDK (a falsy check; this session carried a fix for it). SDK v2 checks `=== undefined` and aborts
+      // the handler's signal for every id, id 0 included: a test holds it to that.
     }
     this.client.onclose = () => {
       this.closedFlag = true;
@@ -229,8 +255,8 @@ export class McpSession {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
-      tools.push(...(page.tools as McpToolInfo[]));
+      const page = await this.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+      tools.push(...(page.tools as unknown as McpToolInfo[]));
       cursor = page.nextCursor;
     } while (cursor);
     const allow = this.server.tools;
@@ -239,18 +265,43 @@ export class McpSession {
 
   /** Call a tool by its original name. The timeout and abort signal are the caller's, never the SDK default. */
   async callTool(tool: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<ToolResult> {
+    const outcome = await this.callToolRound(tool, args, {}, options);
+    if (outcome.kind === 'complete') return outcome.result;
+    if (outcome.kind === 'url_required') throw new McpToolCallError(`server "${this.server.name}": tool "${tool}" requires URL elicitation: ${outcome.message}`, this.server.name, tool);
+    throw new McpToolCallError(`server "${this.server.name}": tool "${tool}" requires input (input_required); call it through callToolRound`, this.server.name, tool);
+  }
+
+  /**
+   * One round trip of `tools/call`: a complete result, or (modern era) the round's input requests and
+   * state, or (legacy era) the URL elicitations of a `-32042` error. `round` carries the previous round's
+   * answers and its `requestState`, echoed as given.
+   */
+  async callToolRound(tool: string, args: Record<string, unknown> | undefined, round: RoundInput, options: CallOptions): Promise<RoundOutcome> {
     if (this.closedFlag) throw new McpToolCallError(`server "${this.server.name}": session is closed`, this.server.name, tool);
     // `client.request`, not `client.callTool`: the latter checks the result against the tool's outputSchema
     // *after* the tool ran and throws when it does not match. Retrying would run the tool again (its side
     // effects included), and failing would lose its result: the result is returned as the server sent it.
     // Node's timers fire at once for delays past 2^31-1 ms (about 24.8 days): longer is "no timeout" here.
     const timeoutMs = Math.min(options.timeoutMs, MAX_TIMER_MS);
-    const raw = await this.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, CallToolResultSchema, {
-      timeout: timeoutMs,
-      signal: options.signal,
-      maxTotalTimeout: timeoutMs,
-    });
-    return toToolResult(raw as any);
+    const params: Record<string, unknown> = { name: tool, arguments: args ?? {} };
+    if (round.inputResponses !== undefined) params.inputResponses = round.inputResponses;
+    if (round.requestState !== undefined) params.requestState = round.requestState;
+    let raw: unknown;
+    try {
+      raw = await this.client.request({ method: 'tools/call', params }, { timeout: timeoutMs, signal: options.signal, maxTotalTimeout: timeoutMs, allowInputRequired: true });
+    } catch (err) {
+      if (err instanceof ProtocolError && err.code === URL_ELICITATION_REQUIRED) {
+        const data = err.data as { elicitations?: unknown } | undefined;
+        return { kind: 'url_required', elicitations: Array.isArray(data?.elicitations) ? data.elicitations : [], message: err.message };
+      }
+      throw err;
+    }
+    const r = raw as { resultType?: unknown; inputRequests?: unknown; requestState?: unknown };
+    if (r && r.resultType === 'input_required') {
+      const inputRequests = r.inputRequests && typeof r.inputRequests === 'object' && !Array.isArray(r.inputRequests) ? (r.inputRequests as Record<string, unknown>) : {};
+      return { kind: 'input_required', inputRequests, ...(typeof r.requestState === 'string' ? { requestState: r.requestState } : {}) };
+    }
+    return { kind: 'complete', result: toToolResult(raw as any) };
   }
 
   /** Close the session; a stdio server process is ended (stdin closed, then SIGTERM, then SIGKILL). */

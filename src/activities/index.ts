@@ -14,13 +14,14 @@ import {
   deriveRequestId,
   elicitationToRequest,
   jsonByteLength,
+  readInputRequests,
   type Answer,
   type ElicitParams,
   type ElicitResult,
   type Request,
   type ToolResult,
 } from '../contract/index.js';
-import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo } from '../mcp/index.js';
+import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo, type RoundOutcome } from '../mcp/index.js';
 import { ELICIT_UPDATE } from '../contract/index.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
 
@@ -47,13 +48,28 @@ export interface CallMcpToolInput {
   recorded?: Record<string, Answer>;
   /** Timeout of the `tools/call` request in ms. */
   toolTimeoutMs: number;
+  /**
+   * Modern era (MRTR): the previous round's answers (key → ElicitResult) and its `requestState`, echoed as
+   * the server sent it. Absent on a call's first round.
+   */
+  round?: { inputResponses?: Record<string, unknown>; requestState?: string };
 }
+
+/** Largest `requestState` a round may carry (it lives in workflow history): past it the call fails. */
+export const MAX_REQUEST_STATE_BYTES = 64 * 1024;
 
 export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed' | 'worker-shutdown' | 'workflow-unreachable';
 
 export type CallMcpToolOutcome =
   | { status: 'completed'; result: ToolResult }
-  | { status: 'released'; request: Request; reason: ReleaseReason; searchAttribute?: boolean };
+  | { status: 'released'; request: Request; reason: ReleaseReason; searchAttribute?: boolean }
+  /**
+   * The server needs input before the call can finish, and nothing is held meanwhile: a modern-era
+   * `input_required` round (`form: "mrtr"`: answer, then send the next round with `requestState`), or a
+   * legacy `-32042` URLElicitationRequiredError (`form: "url-error"`: complete the URLs, then call again).
+   * `inputRequests` are only elicitations (key → `{ method: "elicitation/create", params }`, params raw).
+   */
+  | { status: 'input_required'; form: 'mrtr' | 'url-error'; inputRequests: Record<string, { method: 'elicitation/create'; params: ElicitParams }>; requestState?: string; searchAttribute?: boolean };
 
 export interface ListMcpToolsInput {
   server: string;
@@ -225,10 +241,16 @@ export function createActivities(deps: ActivityDeps) {
     if (ctx.cancellationSignal.aborted) onCancel();
     else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
     try {
-      const result = await Promise.race([
-        session.callTool(input.tool, input.arguments, { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal }),
+      const round = await Promise.race([
+        session.callToolRound(input.tool, input.arguments, input.round ?? {}, { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal }),
         released,
       ]);
+      if (!(round instanceof Released) && !releasedWith && round.kind !== 'complete') {
+        // Nothing is held while the human thinks: the session goes back to the pool (its state is known).
+        await lease.release();
+        return inputRequired(input, round);
+      }
+      const result = round instanceof Released ? round : round.kind === 'complete' ? round.result : (undefined as never);
       if (result instanceof Released) {
         void lease.release({ discard: true });
         return { status: 'released', request: result.request, reason: result.reason, ...(deps.searchAttribute ? { searchAttribute: true } : {}) };
@@ -260,6 +282,44 @@ export function createActivities(deps: ActivityDeps) {
       ctx.cancellationSignal.removeEventListener('abort', onCancel);
       session.elicitationHandler = undefined;
     }
+  }
+
+  /** A round's input requests go back to the workflow, checked: only elicitations, and a bounded state. */
+  function inputRequired(input: CallMcpToolInput, round: Exclude<RoundOutcome, { kind: 'complete' }>): CallMcpToolOutcome {
+    const where = `tool "${input.tool}" of server "${input.server}"`;
+    const sa = deps.searchAttribute ? { searchAttribute: true } : {};
+    if (round.kind === 'url_required') {
+      const inputRequests: Record<string, { method: 'elicitation/create'; params: ElicitParams }> = {};
+      round.elicitations.forEach((e, i) => {
+        const params = { ...(e as ElicitParams), mode: 'url' as const };
+        inputRequests[`url${i + 1}`] = { method: 'elicitation/create', params };
+      });
+      if (Object.keys(inputRequests).length === 0) {
+        throw ApplicationFailure.nonRetryable(`${where} requires URL elicitation (-32042) but named no URL: ${round.message}`, 'UnsupportedInputRequest');
+      }
+      return { status: 'input_required', form: 'url-error', inputRequests, ...sa };
+    }
+    if (round.requestState !== undefined) {
+      const size = jsonByteLength(round.requestState);
+      if (size > MAX_REQUEST_STATE_BYTES) {
+        throw ApplicationFailure.nonRetryable(`${where} sent a requestState of ${size} bytes, over the limit of ${MAX_REQUEST_STATE_BYTES} bytes`, 'RequestStateTooLarge');
+      }
+    }
+    const inputRequests: Record<string, { method: 'elicitation/create'; params: ElicitParams }> = {};
+    for (const r of readInputRequests(round.inputRequests)) {
+      if (r.kind === 'unsupported') {
+        throw ApplicationFailure.nonRetryable(
+          `${where} asked for input of kind "${r.method}" (key "${r.key}"), which this client never declared: only elicitation (form and URL mode) is supported`,
+          'UnsupportedInputRequest',
+        );
+      }
+      inputRequests[r.key] = { method: 'elicitation/create', params: r.params };
+    }
+    const size = jsonByteLength(inputRequests);
+    if (size > MAX_RESULT_BYTES) {
+      throw ApplicationFailure.nonRetryable(`${where} sent input requests of ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, 'InputRequestsTooLarge');
+    }
+    return { status: 'input_required', form: 'mrtr', inputRequests, ...(round.requestState !== undefined ? { requestState: round.requestState } : {}), ...sa };
   }
 
   async function listMcpTools(input: ListMcpToolsInput): Promise<McpToolInfo[]> {

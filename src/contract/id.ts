@@ -44,3 +44,15 @@ export function deriveRequestId(callId: string, ordinal: number, params: ElicitP
   if (!Number.isInteger(ordinal) || ordinal < 1) throw new TypeError(`ordinal must be a positive integer, got ${ordinal}`);
   return `${callId}.${ordinal}.${elicitationFingerprint(params).slice(0, 10)}`;
 }
+
+/**
+ * The deterministic request id of one input request of a modern-era (MRTR) round: the tool call's stable
+ * id, the round (1-based), the server's key for the request and the fingerprint of its params. A retried
+ * round derives the same ids; a key that is not a short plain word is hashed (keys are server-chosen).
+ */
+export function deriveRoundRequestId(callId: string, round: number, key: string, params: ElicitParams): string {
+  if (!callId) throw new TypeError('callId must be a non-empty string');
+  if (!Number.isInteger(round) || round < 1) throw new TypeError(`round must be a positive integer, got ${round}`);
+  const safeKey = /^[A-Za-z0-9_-]{1,32}$/.test(key) ? key : `k${fnv1a64(key).slice(0, 8)}`;
+  return `${callId}.r${round}.${safeKey}.${elicitationFingerprint(params).slice(0, 10)}`;
+}

@@ -11,8 +11,8 @@ export {
   type Request,
   type ToolResult,
 } from './schemas.js';
-export { answerToElicitResult, elicitationToRequest, isUrlMode, type ToRequestOptions } from './mapping.js';
-export { canonicalJson, deriveRequestId, elicitationFingerprint, fnv1a64 } from './id.js';
+export { answerToElicitResult, elicitationToRequest, isUrlMode, readInputRequests, type RoundInputRequest, type ToRequestOptions } from './mapping.js';
+export { canonicalJson, deriveRequestId, deriveRoundRequestId, elicitationFingerprint, fnv1a64 } from './id.js';
 export { validateElicitationContent, type ContentValidation, type ValidationIssue } from './validate.js';
 export { checkAnswer, jsonByteLength, MAX_ANSWER_BYTES, type AnswerCheck } from './answer.js';
 export { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, SUBMIT_ANSWER_UPDATE } from './protocol.js';

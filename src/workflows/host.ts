@@ -5,8 +5,9 @@
  */
 import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { checkAnswer } from '../contract/answer.js';
-import { answerToElicitResult } from '../contract/mapping.js';
-import type { Answer, Request } from '../contract/index.js';
+import { deriveRoundRequestId } from '../contract/id.js';
+import { answerToElicitResult, elicitationToRequest } from '../contract/mapping.js';
+import type { Answer, ElicitParams, ElicitResult, Request } from '../contract/index.js';
 import {
   awaitingInputKey,
   answerSignal,
@@ -47,6 +48,13 @@ export const MAX_DURATION_MS = 365 * 24 * 60 * 60 * 1000;
 export interface CallRecord extends PendingContext {
   expiresInMs: number;
   holdForMs: number;
+}
+
+/** One request of an MRTR round: the server's key, the request id, and the elicitation's mode. */
+export interface RoundRequest {
+  key: string;
+  id: string;
+  mode: 'form' | 'url';
 }
 
 interface Entry {
@@ -245,6 +253,28 @@ export class ElicitationHost {
     this.syncSearchAttribute();
     this.report('pending', entry);
     return stored;
+  }
+
+  /**
+   * Record all the elicitations of one modern-era (MRTR) round as pending at once (idempotent: a round
+   * asked again derives the same ids and finds them pending or answered). Each goes through the seed
+   * mapping (form → input, URL → authorization) with the params as the server sent them.
+   */
+  registerRound(callId: string, round: number, inputRequests: Record<string, { params: ElicitParams }>): RoundRequest[] {
+    const out: RoundRequest[] = [];
+    for (const [key, { params }] of Object.entries(inputRequests)) {
+      const id = deriveRoundRequestId(callId, round, key, params);
+      this.register(elicitationToRequest(params, { id }), callId);
+      out.push({ key, id, mode: params.mode === 'url' ? 'url' : 'form' });
+    }
+    return out;
+  }
+
+  /** The round's answers as the server reads them (key → ElicitResult): expired or cancelled is `cancel`. */
+  roundResponses(requests: RoundRequest[]): Record<string, ElicitResult> {
+    const out: Record<string, ElicitResult> = {};
+    for (const r of requests) out[r.key] = answerToElicitResult(this.resolved.get(r.id)?.answer ?? { id: r.id, ok: false, reason: 'cancelled' }, { mode: r.mode });
+    return out;
   }
 
   /** Start the expiry timer of a pending request, once. */

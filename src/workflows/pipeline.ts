@@ -25,7 +25,7 @@ import type { ToolResult } from '../contract/index.js';
 import { MAX_DURATION_MS, useElicitationHost, type HostSnapshot } from './host.js';
 import { mcpToolCall } from './mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from './messages.js';
-import { maxAttemptsProblem, runToolCall, type McpToolCallInput } from './tool-call.js';
+import { maxAttemptsProblem, maxRoundsProblem, runToolCall, type McpToolCallInput } from './tool-call.js';
 
 export type FailurePolicy = 'stop' | 'continue' | 'retry';
 
@@ -152,6 +152,8 @@ function validate(input: PipelineInput): void {
       }
       const attemptsProblem = maxAttemptsProblem(step.maxAttempts);
       if (attemptsProblem) bad(`step "${step.name}": field "maxAttempts" ${attemptsProblem}, got ${JSON.stringify(step.maxAttempts)}`);
+      const roundsProblem = maxRoundsProblem(step.maxRounds);
+      if (roundsProblem) bad(`step "${step.name}": field "maxRounds" ${roundsProblem}, got ${JSON.stringify(step.maxRounds)}`);
       if (step.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(step.onFailure)) bad(`step "${step.name}": field "onFailure" must be stop, continue or retry, got ${JSON.stringify(step.onFailure)}`);
       // (Versioned: pipelines started before these checks replay as they ran.)
       if (!strict) continue;
@@ -284,7 +286,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
           const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
           const result = await runToolCall(
             host,
-            { server: step.server, tool: step.tool, arguments: args, elicitation: step.elicitation, toolTimeout: step.toolTimeout, heartbeatTimeout: step.heartbeatTimeout, maxAttempts: step.maxAttempts },
+            { server: step.server, tool: step.tool, arguments: args, elicitation: step.elicitation, toolTimeout: step.toolTimeout, heartbeatTimeout: step.heartbeatTimeout, maxAttempts: step.maxAttempts, ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}) },
             { step: step.name, callId: flight.callId, resumeAfter: flight.waitingFor },
           );
           outcome = { status: result.isError ? 'failed' : 'completed', result, attempts: flight.attempts, ...(result.isError ? { error: result.output } : {}) };
@@ -336,6 +338,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
                 toolTimeout: step.toolTimeout,
                 heartbeatTimeout: step.heartbeatTimeout,
                 maxAttempts: step.maxAttempts,
+                ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}),
                 reportTo: { workflowId: workflowInfo().workflowId, step: step.name, callIdPrefix: `${step.name}-${child.attempts}.` },
               },
             ],

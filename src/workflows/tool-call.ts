@@ -2,7 +2,7 @@
  * Call an MCP tool from inside any workflow, with durable elicitation. This is the library entry for
  * workflow authors: `await callMcpTool({ server, tool, arguments })` in your own workflow.
  */
-import { ApplicationFailure, condition, patched, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, condition, patched, proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
 import type { createActivities } from '../activities/index.js';
 import { useElicitationHost, type ElicitationHost } from './host.js';
@@ -30,6 +30,11 @@ export interface McpToolCallInput {
    * that keeps failing to start fails the call after this many. Calls released to wait for a human do not count.
    */
   maxAttempts?: number;
+  /**
+   * Modern era (MCP 2026-07-28): at most this many `input_required` rounds before the call fails with
+   * `RoundLimitExceeded` (default 10, like the SDKs; at most 100). Rounds with only `requestState` count.
+   */
+  maxRounds?: number;
 }
 
 export interface CallOptions {
@@ -45,6 +50,18 @@ export interface CallOptions {
 export const MAX_ATTEMPTS = 100;
 /** Default `maxAttempts`. */
 export const DEFAULT_MAX_ATTEMPTS = 10;
+
+/** Default and upper bound of `maxRounds`. */
+export const DEFAULT_MAX_ROUNDS = 10;
+export const MAX_ROUNDS = 100;
+/** Pause before retrying a round that carried only `requestState` (the server shed load). */
+export const REQUEST_STATE_ONLY_PAUSE_MS = 1_000;
+
+/** What is wrong with a `maxRounds` value, if anything (also checked up front for pipeline steps). */
+export function maxRoundsProblem(value: unknown): string | undefined {
+  if (value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_ROUNDS)) return undefined;
+  return `must be a whole number from 1 to ${MAX_ROUNDS}`;
+}
 
 /** What is wrong with a `maxAttempts` value, if anything (also checked up front for pipeline steps). */
 export function maxAttemptsProblem(value: unknown): string | undefined {
@@ -70,6 +87,8 @@ function validateInput(input: McpToolCallInput): void {
   }
   const attemptsProblem = maxAttemptsProblem(input.maxAttempts);
   if (attemptsProblem) bad('maxAttempts', attemptsProblem, input.maxAttempts);
+  const roundsProblem = maxRoundsProblem(input.maxRounds);
+  if (roundsProblem) bad('maxRounds', roundsProblem, input.maxRounds);
 }
 
 /**
@@ -119,6 +138,10 @@ async function callLoop(
   activity: Activities['callMcpTool'],
   toolTimeoutMs: number,
 ): Promise<ToolResult> {
+  // Modern era: the round about to run (1-based) and what it carries from the previous one.
+  let round = 1;
+  let next: { inputResponses?: Record<string, unknown>; requestState?: string } | undefined;
+  const maxRounds = input.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (;;) {
     const outcome = await activity({
       server: input.server,
@@ -127,10 +150,46 @@ async function callLoop(
       callId: call.callId,
       recorded: host.recordedFor(call.callId),
       toolTimeoutMs,
+      ...(next ? { round: next } : {}),
     });
     if (outcome.status === 'completed') {
       host.finishCall(call.callId);
       return outcome.result;
+    }
+    if (outcome.status === 'input_required') {
+      // One activity per round; nothing runs or is held while the human answers.
+      if (outcome.searchAttribute) host.enableSearchAttribute();
+      if (round >= maxRounds) {
+        throw ApplicationFailure.nonRetryable(
+          `tool "${input.tool}" of server "${input.server}" still required input after ${round} rounds (maxRounds ${maxRounds})`,
+          'RoundLimitExceeded',
+        );
+      }
+      const requests = host.registerRound(call.callId, round, outcome.inputRequests);
+      if (requests.length === 0) {
+        // requestState only: the server shed load; try again shortly (the round counts).
+        await sleep(REQUEST_STATE_ONLY_PAUSE_MS);
+      } else {
+        for (const r of requests) {
+          if (host.isResolved(r.id)) continue;
+          host.setWaiting(call.callId, r.id);
+          await condition(() => host.isResolved(r.id));
+        }
+        host.setWaiting(call.callId, undefined);
+      }
+      const responses = host.roundResponses(requests);
+      if (outcome.form === 'url-error') {
+        // -32042: the call is simply retried once the URLs are done; a URL the person refused ends it.
+        const refused = requests.find((r) => responses[r.key]?.action !== 'accept');
+        if (refused) {
+          throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${host.answerFor(refused.id)?.reason ?? 'not accepted'}`, 'UrlElicitationRefused');
+        }
+        next = undefined;
+      } else {
+        next = { ...(requests.length > 0 ? { inputResponses: responses } : {}), ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}) };
+      }
+      round++;
+      continue;
     }
     // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
     if (outcome.searchAttribute) host.enableSearchAttribute();

@@ -1,0 +1,168 @@
+/**
+ * The modern era (MCP 2026-07-28, multi round-trip requests) through the worker, against a fixture server
+ * written with `@modelcontextprotocol/server` v2, over stdio and over stateless streamable HTTP.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { WorkflowHandle } from '@temporalio/client';
+import { mcpToolCall } from '../../src/workflows/index.js';
+import { answerSignal, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
+import { modernServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
+import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
+import { waitForPending, watchPending } from '../helpers/watch.js';
+
+const dir = tempDir();
+const stdioLog = join(dir, 'modern-stdio.jsonl');
+const httpLog = join(dir, 'modern-http.jsonl');
+const extraServers: Record<string, unknown> = {
+  mstdio: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: stdioLog } },
+};
+let http: HttpFixture | undefined;
+// Registered before the suite's worker starts: the HTTP server's URL goes into the worker's MCP config.
+before(async () => {
+  http = await startHttpFixture({ script: modernServerPath, env: { FIXTURE_LOG: httpLog } });
+  extraServers.mhttp = { url: http.url };
+});
+after(async () => {
+  await http?.close();
+});
+
+describe('modern era (MRTR) through the worker', () => {
+  const suite = suiteWorker({ name: 'mrtr', extraServers });
+
+  for (const [server, logPath] of [
+    ['mstdio', stdioLog],
+    ['mhttp', httpLog],
+  ] as const) {
+    const start = (tool: string, extra: Record<string, unknown> = {}) =>
+      suite.env.client.workflow.start(mcpToolCall, {
+        taskQueue: suite.taskQueue,
+        workflowId: `${server}-${tool}-${Math.random().toString(36).slice(2)}`,
+        args: [{ server, tool, arguments: { label: tool }, ...extra }],
+      });
+    /** Every run of the tool's body on the server, with what it received. */
+    const runs = (tool: string, since: number) => readFixtureLog(logPath).filter((e) => e.event === 'tool' && e.tool === tool && (e.ts as number) >= since);
+    const noActivityNoSession = async (handle: WorkflowHandle) => {
+      // The round's activity has completed: nothing runs and no session is leased while the person thinks.
+      await eventually(async () => ((await handle.describe()).raw.pendingActivities ?? []).length === 0, 'no pending activity');
+      assert.equal(suite.worker.pool.stats()[server]?.leased ?? 0, 0, 'no session held');
+    };
+
+    describe(`over ${server === 'mstdio' ? 'stdio' : 'stateless streamable HTTP'}`, () => {
+      it('one question: pending shows the exact Request, nothing is held while it waits, the answer signal reaches the server as accept, the tool body runs once per round', async () => {
+        const t0 = Date.now();
+        const handle = await start('ask_name');
+        const [request] = await waitForPending(handle);
+        assert.deepEqual(Object.keys(request).sort(), ['data', 'expiresAt', 'id', 'kind', 'prompt']);
+        assert.equal(request.kind, 'input');
+        assert.equal(request.prompt, 'What is your name?');
+        assert.deepEqual((request.data as any).schema, { type: 'object', properties: { name: { type: 'string', title: 'Name', minLength: 1 } }, required: ['name'] });
+        assert.match(request.id, /^c1\.r1\.name\.[0-9a-f]{10}$/);
+        await noActivityNoSession(handle);
+        await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
+        assert.deepEqual(await handle.result(), { output: 'Hello Ada', isError: false, metadata: { _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '1.0.0' } } } });
+        const r = runs('ask_name', t0);
+        assert.equal(r.length, 2, 'one tool body run per round');
+        assert.deepEqual(r[0].inputResponses, null);
+        assert.deepEqual(r[1].inputResponses, { name: { action: 'accept', content: { name: 'Ada' } } });
+        assert.deepEqual(await handle.query(pendingQuery), []);
+      });
+
+      it('two questions in one round are pending at once; one answered by signal, one by the submitAnswer update', async () => {
+        const t0 = Date.now();
+        const handle = await start('two_questions');
+        const requests = await waitForPending(handle, 2);
+        const byPrompt = Object.fromEntries(requests.map((q) => [q.prompt, q]));
+        assert.deepEqual(Object.keys(byPrompt).sort(), ['Favourite colour?', 'What is your name?']);
+        // A bad answer is rejected and the request stays pending.
+        await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byPrompt['Favourite colour?'].id, ok: true, data: { color: 'pink' } }] }), (err: any) =>
+          /field "color"/.test(String(err.cause?.message)),
+        );
+        await handle.signal(answerSignal, { id: byPrompt['What is your name?'].id, ok: true, data: { name: 'Grace' } });
+        const res = await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byPrompt['Favourite colour?'].id, ok: true, data: { color: 'blue' } }] });
+        assert.deepEqual(res, { id: byPrompt['Favourite colour?'].id, action: 'accept' });
+        assert.equal((await handle.result()).output, 'Grace likes blue');
+        const r = runs('two_questions', t0);
+        assert.equal(r.length, 2);
+        assert.deepEqual(r[1].inputResponses, { name: { action: 'accept', content: { name: 'Grace' } }, color: { action: 'accept', content: { color: 'blue' } } });
+      });
+
+      it('two rounds: the second question carries the first answer, and the requestState comes back as sent', async () => {
+        const t0 = Date.now();
+        const handle = await start('two_rounds');
+        const watch = watchPending(handle);
+        const [first] = await waitForPending(handle);
+        await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { name: 'Linus' } }] });
+        const second = await eventually(async () => (await handle.query(pendingQuery)).find((q) => q.id !== first.id), 'the second round');
+        assert.equal(second.prompt, 'How old are you, Linus?');
+        assert.match(second.id, /^c1\.r2\.age\./);
+        await handle.signal(answerSignal, { id: second.id, ok: true, data: { age: 54 } });
+        assert.equal((await handle.result()).output, 'Linus is 54');
+        const seen = await watch.stop();
+        assert.deepEqual([...seen.keys()], [first.id, second.id], 'each question asked once');
+        const r = runs('two_rounds', t0);
+        assert.equal(r.length, 3);
+        assert.equal(r[2].requestState, JSON.stringify({ name: 'Linus' }));
+      });
+
+      it('URL mode is an authorization Request with the link; accept reaches the server', async () => {
+        const handle = await start('connect_url');
+        const [request] = await waitForPending(handle);
+        assert.equal(request.kind, 'authorization');
+        assert.equal(request.url, 'https://auth.example.com/login?x=1');
+        assert.equal(request.prompt, 'Log in to Example');
+        assert.equal(request.data, undefined);
+        await handle.signal(answerSignal, { id: request.id, ok: true });
+        assert.equal((await handle.result()).output, 'connected');
+      });
+
+      it('a requestState-only round (load shedding) is retried after a short pause, with no request for a person', async () => {
+        const t0 = Date.now();
+        const handle = await start('busy');
+        assert.equal((await handle.result()).output, 'done after a retry');
+        const r = runs('busy', t0);
+        assert.deepEqual(
+          r.map((e) => e.requestState),
+          [null, 'retry-later'],
+        );
+      });
+
+      it('an HMAC-protected requestState verifies on the server: the echo is byte for byte', async () => {
+        const handle = await start('hmac_name');
+        const [request] = await waitForPending(handle);
+        await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
+        assert.equal((await handle.result()).output, 'verified Ada ({"step":1,"nonce":"n-Ωé"})');
+      });
+
+      it('a server that never stops asking fails the call at maxRounds, naming it (non-retryable)', async () => {
+        const t0 = Date.now();
+        const handle = await start('never_done', { maxRounds: 3 });
+        await assert.rejects(handle.result(), (err: any) => {
+          assert.equal(err.cause?.type, 'RoundLimitExceeded');
+          assert.match(err.cause?.message, /still required input after 3 rounds \(maxRounds 3\)/);
+          return true;
+        });
+        assert.equal(runs('never_done', t0).length, 3);
+      });
+
+      it('an expired request reaches the server as cancel for that key in the next round', async () => {
+        const t0 = Date.now();
+        const handle = await start('ask_name', { elicitation: { expiresIn: 1000 } });
+        await waitForPending(handle);
+        assert.equal((await handle.result()).output, 'no name (cancel)');
+        const r = runs('ask_name', t0);
+        assert.deepEqual(r.at(-1)?.inputResponses, { name: { action: 'cancel' } });
+      });
+    });
+  }
+
+  it('a bad maxRounds is refused up front, naming the field', async () => {
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue: suite.taskQueue,
+      workflowId: `bad-rounds-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'mstdio', tool: 'ask_name', maxRounds: 0 }],
+    });
+    await assert.rejects(handle.result(), (err: any) => /field "maxRounds" must be a whole number from 1 to 100, got 0/.test(String(err.cause?.message)));
+  });
+});

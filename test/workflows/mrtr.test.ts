@@ -146,6 +146,20 @@ describe('modern era (MRTR) through the worker', () => {
         assert.equal(runs('never_done', t0).length, 3);
       });
 
+      it('a sampling request the client never declared fails the call clearly, non-retryably, and asks nobody', async () => {
+        const t0 = Date.now();
+        const handle = await start('sampling');
+        await assert.rejects(handle.result(), (err: any) => {
+          const app = err.cause?.cause;
+          assert.equal(app?.type, 'UnsupportedInputRequest');
+          assert.equal(app?.nonRetryable, true);
+          assert.match(app?.message, /asked for input of kind "sampling\/createMessage" \(key "llm"\), which this client never declared/);
+          return true;
+        });
+        assert.equal(runs('sampling', t0).length, 1, 'not retried');
+        assert.deepEqual(await handle.query(pendingQuery), []);
+      });
+
       it('an expired request reaches the server as cancel for that key in the next round', async () => {
         const t0 = Date.now();
         const handle = await start('ask_name', { elicitation: { expiresIn: 1000 } });
@@ -156,6 +170,36 @@ describe('modern era (MRTR) through the worker', () => {
       });
     });
   }
+
+  it('legacy -32042 (URLElicitationRequiredError): the URL becomes an authorization request, and once it is done the call is retried and finishes', async () => {
+    const marker = join(dir, `login-${Math.random().toString(36).slice(2)}`);
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue: suite.taskQueue,
+      workflowId: `url-error-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'fx', tool: 'needs_login', arguments: { marker } }],
+    });
+    const [request] = await waitForPending(handle);
+    assert.equal(request.kind, 'authorization');
+    assert.equal(request.prompt, 'Connect your Example account');
+    assert.match(request.url!, /^https:\/\/example\.test\/connect\?state=/);
+    assert.equal(((await handle.describe()).raw.pendingActivities ?? []).length, 0, 'not retried while the person has not been');
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true }] });
+    assert.equal((await handle.result()).output, 'logged in');
+    const calls = readFixtureLog(suite.logPath).filter((e) => e.event === 'call' && e.tool === 'needs_login' && (e.args as any)?.marker === marker);
+    assert.equal(calls.length, 2, 'called once before and once after the URL');
+  });
+
+  it('legacy -32042 declined: the call fails naming the request, non-retryably', async () => {
+    const marker = join(dir, `login-${Math.random().toString(36).slice(2)}`);
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue: suite.taskQueue,
+      workflowId: `url-error-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'fx', tool: 'needs_login', arguments: { marker } }],
+    });
+    const [request] = await waitForPending(handle);
+    await handle.signal(answerSignal, { id: request.id, ok: false, reason: 'declined' });
+    await assert.rejects(handle.result(), (err: any) => err.cause?.type === 'UrlElicitationRefused' && err.cause?.message.includes(request.id));
+  });
 
   it('a bad maxRounds is refused up front, naming the field', async () => {
     const handle = await suite.env.client.workflow.start(mcpToolCall, {

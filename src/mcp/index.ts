@@ -16,4 +16,4 @@ export {
 export { McpConnectError, McpSession, McpToolCallError, URL_ELICITATION_REQUIRED, type ElicitationHandler, type McpToolInfo, type ProtocolEra, type RoundInput, type RoundOutcome } from './connection.js';
 export { PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type Lease, type PoolOptions } from './pool.js';
 export { toToolResult } from './result.js';
-export { McpSource, UnknownToolError, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';
+export { McpSource, RoundLimitExceededError, UnknownToolError, UnsupportedInputRequestError, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';

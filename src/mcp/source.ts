@@ -5,7 +5,9 @@
  */
 import {
   answerToElicitResult,
+  deriveRoundRequestId,
   elicitationToRequest,
+  readInputRequests,
   type Answer,
   type ElicitParams,
   type Request,
@@ -31,10 +33,22 @@ export interface SourceCallOptions {
   /** Timeout of the tool call in ms (default 1 hour: a human may be answering an elicitation). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Modern era: at most this many `input_required` rounds (default 10). */
+  maxRounds?: number;
 }
 
 export class UnknownToolError extends Error {
   override name = 'UnknownToolError';
+}
+
+/** A modern-era tool call still required input after `maxRounds` rounds. */
+export class RoundLimitExceededError extends Error {
+  override name = 'RoundLimitExceeded';
+}
+
+/** A server asked for input this client never declared (sampling, roots), or for input with no `waitFor` to ask. */
+export class UnsupportedInputRequestError extends Error {
+  override name = 'UnsupportedInputRequest';
 }
 
 export class McpSource implements AsyncDisposable {
@@ -46,7 +60,9 @@ export class McpSource implements AsyncDisposable {
     private readonly sessions: Map<string, McpSession>,
     /** Tools that cannot be called through this source: their exposed name is taken by an earlier one. */
     readonly warnings: string[] = [],
+    private readonly waitFor?: WaitFor,
   ) {}
+  private calls = 0;
 
   static async load(config: McpConfig | unknown, waitFor?: WaitFor): Promise<McpSource> {
     const parsed = isParsed(config) ? config : parseMcpConfig(config);
@@ -96,7 +112,7 @@ export class McpSource implements AsyncDisposable {
         tools.push(tool);
       }
     }
-    return new McpSource(status, errors, tools, sessions, warnings);
+    return new McpSource(status, errors, tools, sessions, warnings, waitFor);
   }
 
   /** Call a tool by its exposed name. */
@@ -105,7 +121,42 @@ export class McpSource implements AsyncDisposable {
     if (!tool) throw new UnknownToolError(`unknown tool "${name}"; known tools: ${this.tools.map((t) => t.name).join(', ') || '(none)'}`);
     const session = this.sessions.get(tool.server);
     if (!session) throw new McpToolCallError(`server "${tool.server}": the MCP source is closed`, tool.server, tool.originalName);
-    return session.callTool(tool.originalName, args, { timeoutMs: options.timeoutMs ?? 3_600_000, signal: options.signal });
+    const callOptions = { timeoutMs: options.timeoutMs ?? 3_600_000, signal: options.signal };
+    if (session.era === 'legacy' && !this.waitFor) return session.callTool(tool.originalName, args, callOptions);
+    // Drive the rounds in process: a modern-era `input_required` round (or a legacy -32042 error) asks through
+    // `waitFor`, every request of a round at once, then sends the next round with the answers and the state.
+    const maxRounds = options.maxRounds ?? 10;
+    const callId = `${tool.server}.${tool.originalName}.${++this.calls}`;
+    let round: { inputResponses?: Record<string, unknown>; requestState?: string } = {};
+    for (let n = 1; ; n++) {
+      const outcome = await session.callToolRound(tool.originalName, args, round, callOptions);
+      if (outcome.kind === 'complete') return outcome.result;
+      const where = `tool "${tool.originalName}" of server "${tool.server}"`;
+      if (n >= maxRounds) throw new RoundLimitExceededError(`${where} still required input after ${n} rounds (maxRounds ${maxRounds})`);
+      const entries =
+        outcome.kind === 'url_required'
+          ? outcome.elicitations.map((e, i) => ({ key: `url${i + 1}`, kind: 'elicitation' as const, params: { ...(e as ElicitParams), mode: 'url' as const } }))
+          : readInputRequests(outcome.inputRequests);
+      const unsupported = entries.find((e) => e.kind === 'unsupported');
+      if (unsupported && unsupported.kind === 'unsupported') throw new UnsupportedInputRequestError(`${where} asked for input of kind "${unsupported.method}" (key "${unsupported.key}"), which this client never declared`);
+      const waitFor = this.waitFor;
+      if (entries.length > 0 && !waitFor) throw new UnsupportedInputRequestError(`${where} asked for input, but this source has no waitFor`);
+      const answers = await Promise.all(
+        entries.map(async (e) => {
+          const params = (e as { params: ElicitParams }).params;
+          const answer = await waitFor!(elicitationToRequest(params, { id: deriveRoundRequestId(callId, n, e.key, params) }));
+          return [e.key, answerToElicitResult(answer, { mode: params.mode === 'url' ? 'url' : 'form' })] as const;
+        }),
+      );
+      if (outcome.kind === 'url_required') {
+        const refused = answers.find(([, r]) => r.action !== 'accept');
+        if (refused) throw new McpToolCallError(`${where} requires URL elicitation "${refused[0]}", which was not completed (${refused[1].action})`, tool.server, tool.originalName);
+        round = {};
+        continue;
+      }
+      if (entries.length === 0) await new Promise((r) => setTimeout(r, 250));
+      round = { ...(entries.length > 0 ? { inputResponses: Object.fromEntries(answers) } : {}), ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}) };
+    }
   }
 
   /** Close every session; no server process is left running. */

@@ -10,6 +10,7 @@ import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
+import { recordHistory } from '../helpers/history.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const dir = tempDir();
@@ -42,6 +43,7 @@ describe('modern era (MRTR) through the worker', () => {
         args: [{ server, tool, arguments: { label: tool }, ...extra }],
       });
     /** Every run of the tool's body on the server, with what it received. */
+    const record = (handle: WorkflowHandle, name: string) => (server === 'mstdio' ? recordHistory(handle, name, suite.env.address) : Promise.resolve());
     const runs = (tool: string, since: number) => readFixtureLog(logPath).filter((e) => e.event === 'tool' && e.tool === tool && (e.ts as number) >= since);
     const noActivityNoSession = async (handle: WorkflowHandle) => {
       // The round's activity has completed: nothing runs and no session is leased while the person thinks.
@@ -67,6 +69,7 @@ describe('modern era (MRTR) through the worker', () => {
         assert.deepEqual(r[0].inputResponses, null);
         assert.deepEqual(r[1].inputResponses, { name: { action: 'accept', content: { name: 'Ada' } } });
         assert.deepEqual(await handle.query(pendingQuery), []);
+        await record(handle, 'mrtr-one-question');
       });
 
       it('two questions in one round are pending at once; one answered by signal, one by the submitAnswer update', async () => {
@@ -83,6 +86,7 @@ describe('modern era (MRTR) through the worker', () => {
         const res = await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byPrompt['Favourite colour?'].id, ok: true, data: { color: 'blue' } }] });
         assert.deepEqual(res, { id: byPrompt['Favourite colour?'].id, action: 'accept' });
         assert.equal((await handle.result()).output, 'Grace likes blue');
+        await record(handle, 'mrtr-two-questions');
         const r = runs('two_questions', t0);
         assert.equal(r.length, 2);
         assert.deepEqual(r[1].inputResponses, { name: { action: 'accept', content: { name: 'Grace' } }, color: { action: 'accept', content: { color: 'blue' } } });
@@ -99,6 +103,7 @@ describe('modern era (MRTR) through the worker', () => {
         assert.match(second.id, /^c1\.r2\.age\./);
         await handle.signal(answerSignal, { id: second.id, ok: true, data: { age: 54 } });
         assert.equal((await handle.result()).output, 'Linus is 54');
+        await record(handle, 'mrtr-two-rounds');
         const seen = await watch.stop();
         assert.deepEqual([...seen.keys()], [first.id, second.id], 'each question asked once');
         const r = runs('two_rounds', t0);
@@ -121,6 +126,7 @@ describe('modern era (MRTR) through the worker', () => {
         const t0 = Date.now();
         const handle = await start('busy');
         assert.equal((await handle.result()).output, 'done after a retry');
+        await record(handle, 'mrtr-request-state-only');
         const r = runs('busy', t0);
         assert.deepEqual(
           r.map((e) => e.requestState),
@@ -165,6 +171,7 @@ describe('modern era (MRTR) through the worker', () => {
         const handle = await start('ask_name', { elicitation: { expiresIn: 1000 } });
         await waitForPending(handle);
         assert.equal((await handle.result()).output, 'no name (cancel)');
+        await record(handle, 'mrtr-expiry');
         const r = runs('ask_name', t0);
         assert.deepEqual(r.at(-1)?.inputResponses, { name: { action: 'cancel' } });
       });
@@ -185,6 +192,7 @@ describe('modern era (MRTR) through the worker', () => {
     assert.equal(((await handle.describe()).raw.pendingActivities ?? []).length, 0, 'not retried while the person has not been');
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true }] });
     assert.equal((await handle.result()).output, 'logged in');
+    await recordHistory(handle, 'url-error-32042', suite.env.address);
     const calls = readFixtureLog(suite.logPath).filter((e) => e.event === 'call' && e.tool === 'needs_login' && (e.args as any)?.marker === marker);
     assert.equal(calls.length, 2, 'called once before and once after the URL');
   });

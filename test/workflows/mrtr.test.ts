@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
-import { mcpToolCall } from '../../src/workflows/index.js';
-import { answerSignal, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
+import { mcpPipeline, mcpToolCall } from '../../src/workflows/index.js';
+import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
 import { recordHistory } from '../helpers/history.js';
@@ -207,6 +207,59 @@ describe('modern era (MRTR) through the worker', () => {
     const [request] = await waitForPending(handle);
     await handle.signal(answerSignal, { id: request.id, ok: false, reason: 'declined' });
     await assert.rejects(handle.result(), (err: any) => err.cause?.type === 'UrlElicitationRefused' && err.cause?.message.includes(request.id));
+  });
+
+  it('a pipeline with a modern-era inline step and child step: both listed on the pipeline id (one inbox), answered there, results flow on', async () => {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
+      taskQueue: suite.taskQueue,
+      workflowId: `mrtr-pipeline-${Math.random().toString(36).slice(2)}`,
+      args: [
+        {
+          steps: [
+            {
+              parallel: [
+                { name: 'inline', server: 'mstdio', tool: 'two_rounds' },
+                { name: 'child', server: 'mhttp', tool: 'ask_name', child: true },
+              ],
+            },
+            { name: 'after', server: 'mstdio', tool: 'plain', arguments: { label: '{{steps.child.output}} + {{steps.inline.output}}' } },
+          ],
+        },
+      ],
+    });
+    await waitForPending(handle, 2);
+    const byStep = Object.fromEntries((await handle.query(pendingDetailsQuery)).map((d) => [d.context.step, d]));
+    assert.deepEqual(Object.keys(byStep).sort(), ['child', 'inline']);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { name: 'Kid' } }] });
+    await handle.signal(answerSignal, { id: byStep.inline.request.id, ok: true, data: { name: 'Ann' } });
+    const second = await eventually(async () => (await handle.query(pendingQuery)).find((q) => q.prompt === 'How old are you, Ann?'), 'the inline step\'s second round');
+    await handle.signal(answerSignal, { id: second.id, ok: true, data: { age: 7 } });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(result.steps.after.result?.output, 'plain Hello Kid + Ann is 7');
+  });
+
+  it('a pipeline continues-as-new while a modern-era request is pending, and still asks the person once', async () => {
+    const t0 = Date.now();
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
+      taskQueue: suite.taskQueue,
+      workflowId: `mrtr-can-${Math.random().toString(36).slice(2)}`,
+      args: [{ maxHistoryEvents: 12, steps: [{ name: 'who', server: 'mstdio', tool: 'ask_name' }] }],
+    });
+    const firstRunId = (await handle.describe()).runId;
+    const watch = watchPending(handle);
+    const [request] = await waitForPending(handle);
+    watch.seen.set(request.id, request);
+    await eventually(async () => (await handle.describe()).runId !== firstRunId, 'continue-as-new');
+    assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id], 'same request pending in the new run');
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
+    const result = await handle.result();
+    assert.equal(result.steps.who.result?.output, 'Hello Ada');
+    assert.ok(result.runs >= 2);
+    const seen = await watch.stop();
+    assert.deepEqual([...seen.keys()], [request.id], 'asked once');
+    const runs = readFixtureLog(stdioLog).filter((e) => e.event === 'tool' && e.tool === 'ask_name' && (e.ts as number) >= t0);
+    assert.deepEqual(runs.at(-1)?.inputResponses, { name: { action: 'accept', content: { name: 'Ada' } } });
   });
 
   it('a bad maxRounds is refused up front, naming the field', async () => {

@@ -15,4 +15,4 @@ export {
   type ToolContext,
 } from './scripted.js';
 export { accept, answerWith, cancel, decline, nextPending, type AnswerFor, type Answerer, type PendingRequest } from './answering.js';
-export { replayHistories, ReplayFailedError, type HistorySource, type ReplayOutcome } from './replay.js';
+export { replayHistories, saveHistory, ReplayFailedError, type HistorySource, type ReplayOutcome } from './replay.js';

@@ -9,7 +9,8 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**'] },
+  // examples/testing is a user project of its own (plain JS, its own package.json and tests).
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**', 'examples/testing/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,18 @@
+// durable-mcp/testing: test your own workflows that call MCP tools and ask people, offline and time-skipped.
+export { createTestEnvironment, type DurableMcpTestEnvironment, type TestEnvironmentOptions } from './environment.js';
+export {
+  scriptedServer,
+  relayPath,
+  type AskParams,
+  type Era,
+  type RecordedAnswer,
+  type RecordedCall,
+  type ScriptedServer,
+  type ScriptedServerOptions,
+  type ScriptedTool,
+  type ScriptedToolResult,
+  type ScriptedTransport,
+  type ToolContext,
+} from './scripted.js';
+export { accept, answerWith, cancel, decline, nextPending, type AnswerFor, type Answerer, type PendingRequest } from './answering.js';
+export { replayHistories, saveHistory, ReplayFailedError, type HistorySource, type ReplayOutcome } from './replay.js';

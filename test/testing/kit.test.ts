@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { WorkflowFailedError } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { mcpToolCall } from '../../src/workflows/index.js';
+import { accept, answerWith, createTestEnvironment, decline, nextPending, replayHistories, scriptedServer, type Era, type ScriptedTransport } from '../../src/testing/index.js';
+import { childPids } from '../helpers/processes.js';
+
+const userWorkflows = fileURLToPath(new URL('./workflows.js', import.meta.url));
+const who = { type: 'object', properties: { name: { type: 'string' }, guests: { type: 'integer', minimum: 1 } }, required: ['name', 'guests'] };
+
+/** The restaurant tools of the user's workflow: `find` answers at once, `book` asks who is coming. */
+function restaurant(era: Era, transport: ScriptedTransport) {
+  return scriptedServer({
+    era,
+    transport,
+    tools: {
+      find: async ({ restaurant }) => `table 7 at ${restaurant}`,
+      book: async ({ table }, { ask }) => {
+        const r = await ask({ message: `Who is coming to ${table}?`, requestedSchema: who });
+        if (r.action !== 'accept') return `not booked (${r.action})`;
+        return `booked ${table} for ${r.content?.guests} under ${r.content?.name}`;
+      },
+      broken: async () => {
+        throw new Error('the kitchen is on fire');
+      },
+    },
+  });
+}
+
+const cases: Array<[Era, ScriptedTransport]> = [
+  ['legacy', 'stdio'],
+  ['legacy', 'http'],
+  ['modern', 'stdio'],
+  ['modern', 'http'],
+];
+
+for (const [era, transport] of cases) {
+  describe(`durable-mcp/testing with a scripted ${era}-era server over ${transport}`, () => {
+    it('answerWith accepts the one request of a user workflow, and the server records the calls and exactly that answer', async () => {
+      const server = await restaurant(era, transport);
+      await using t = await createTestEnvironment({ servers: { diner: server }, workflowsPath: userWorkflows });
+      const handle = await t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-accept-${era}-${transport}-${Date.now()}`, args: [{ server: 'diner', restaurant: 'Chez Temporal' }] });
+      const answerer = answerWith(handle, (request, context) => {
+        assert.equal(request.kind, 'input');
+        assert.equal(request.prompt, 'Who is coming to table 7 at Chez Temporal?');
+        assert.deepEqual(context && { server: context.server, tool: context.tool }, { server: 'diner', tool: 'book' });
+        return accept({ name: 'Ada', guests: 2 });
+      });
+      assert.equal(await handle.result(), 'booked table 7 at Chez Temporal for 2 under Ada');
+      await answerer.stop();
+      assert.equal(answerer.answered.length, 1, 'the person was asked once');
+      assert.deepEqual(server.answers.map((a) => a.result), [{ action: 'accept', content: { name: 'Ada', guests: 2 } }]);
+      assert.deepEqual(server.calls.filter((c) => 'result' in c.outcome).map((c) => c.tool), ['find', 'book']);
+    });
+
+    it('nextPending hands over the request step by step; a decline reaches the server as decline', async () => {
+      const server = await restaurant(era, transport);
+      await using t = await createTestEnvironment({ servers: { diner: server } });
+      const handle = await t.client.workflow.start(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-decline-${era}-${transport}-${Date.now()}`, args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 9' } }] });
+      const { request, context } = await nextPending(handle, { timeout: '30s' });
+      assert.equal(context?.tool, 'book');
+      await t.durable.submit(handle.workflowId, { id: request.id, ...decline() } as never);
+      assert.deepEqual(await handle.result(), { output: 'not booked (decline)', isError: false });
+      assert.deepEqual(server.answers.map((a) => a.result), [{ action: 'decline' }]);
+    });
+
+    it('a tool that throws is the call\'s error result, with its message', async () => {
+      const server = await restaurant(era, transport);
+      await using t = await createTestEnvironment({ servers: { diner: server } });
+      const result = await t.client.workflow.execute(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-broken-${era}-${transport}-${Date.now()}`, args: [{ server: 'diner', tool: 'broken' }] });
+      assert.deepEqual(result, { output: 'the kitchen is on fire', isError: true });
+    });
+  });
+}
+
+describe('durable-mcp/testing: the environment', () => {
+  it('an unanswered request expires into cancel on the time-skipping server, with no real wait', async () => {
+    const server = await restaurant('legacy', 'stdio');
+    await using t = await createTestEnvironment({ timeSkipping: true, servers: { diner: server } });
+    const handle = await t.client.workflow.start(mcpToolCall, {
+      taskQueue: t.taskQueue,
+      workflowId: `kit-expiry-${Date.now()}`,
+      args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 3' }, elicitation: { expiresIn: 24 * 60 * 60 * 1000, holdFor: 500 } }],
+    });
+    const started = await t.env.currentTimeMs();
+    assert.deepEqual(await handle.result(), { output: 'not booked (cancel)', isError: false });
+    assert.ok((await t.env.currentTimeMs()) - started >= 24 * 60 * 60 * 1000 - 1000, 'a day of workflow time was skipped');
+    assert.deepEqual(server.answers.map((a) => a.result), [{ action: 'cancel' }]);
+  });
+
+  it('a pending request survives a worker restart, and the person is asked once', async () => {
+    const server = await restaurant('legacy', 'stdio');
+    await using t = await createTestEnvironment({ servers: { diner: server } });
+    const handle = await t.client.workflow.start(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-restart-${Date.now()}`, args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 1' } }] });
+    const first = await nextPending(handle);
+    await t.restartWorker();
+    const again = await nextPending(handle, { seen: [] });
+    assert.equal(again.request.id, first.request.id, 'the same request is pending after the restart');
+    await t.durable.answer(handle.workflowId, first.request.id, { name: 'Grace', guests: 3 });
+    assert.deepEqual(await handle.result(), { output: 'booked table 1 for 3 under Grace', isError: false });
+    assert.equal(server.answers.length, 1);
+  });
+
+  it('replayHistories replays a recorded history, and names one that does not match the code', async () => {
+    const server = await restaurant('legacy', 'stdio');
+    await using t = await createTestEnvironment({ servers: { diner: server }, workflowsPath: userWorkflows });
+    const handle = await t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-replay-${Date.now()}`, args: [{ server: 'diner', restaurant: 'Noma' }] });
+    const answerer = answerWith(handle, () => accept({ name: 'Ada', guests: 4 }));
+    await handle.result();
+    await answerer.stop();
+    const history = await handle.fetchHistory();
+    const ok = await replayHistories(userWorkflows, [{ workflowId: handle.workflowId, history }]);
+    assert.deepEqual(ok.map((o) => [o.workflowId, o.error]), [[handle.workflowId, undefined]]);
+    // The same history against a workflow type that does something else: nondeterminism, named.
+    const tampered = JSON.parse(historyToJSON(history));
+    const started = tampered.events.find((e: any) => e.workflowExecutionStartedEventAttributes);
+    started.workflowExecutionStartedEventAttributes.workflowType.name = 'mcpToolCall';
+    await assert.rejects(replayHistories(userWorkflows, [{ workflowId: 'tampered', history: tampered }]), /tampered/);
+  });
+
+  it('teardown leaves no process behind: the Temporal server, the worker and every MCP server process are gone', async () => {
+    const before = childPids().length;
+    const server = await restaurant('legacy', 'stdio');
+    const t = await createTestEnvironment({ servers: { diner: server } });
+    await t.client.workflow.execute(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-teardown-${Date.now()}`, args: [{ server: 'diner', tool: 'find', arguments: { restaurant: 'x' } }] });
+    assert.ok(childPids().length >= before + 2, 'the dev server and the relay of the MCP session run as children of this process');
+    await t.teardown();
+    assert.equal(childPids().length, before, 'no child process left');
+  });
+
+  it('a workflow failure of the user\'s workflow carries the failing tool\'s message', async () => {
+    const server = await scriptedServer({ era: 'legacy', tools: { find: async () => { throw new Error('no such restaurant'); }, book: async () => 'never' } });
+    await using t = await createTestEnvironment({ servers: { diner: server }, workflowsPath: userWorkflows });
+    const err = await t.client.workflow.execute('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-fail-${Date.now()}`, args: [{ server: 'diner', restaurant: 'Nowhere' }] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof WorkflowFailedError);
+    assert.match(String((err.cause as Error)?.message), /find failed: no such restaurant/);
+  });
+});

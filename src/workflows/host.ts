@@ -3,7 +3,7 @@
  * workflow. Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`,
  * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
  */
-import { ApplicationFailure, condition, getExternalWorkflowHandle, HandlerUnfinishedPolicy, isCancellation, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { checkAnswer } from '../contract/answer.js';
 import { deriveRoundRequestId } from '../contract/id.js';
 import { answerToElicitResult, elicitationToRequest } from '../contract/mapping.js';
@@ -173,7 +173,7 @@ export class ElicitationHost {
       },
       // A user's workflow that calls tools may return while a watcher waits: the watcher then learns that the
       // workflow completed (as from any closed workflow), and the SDK need not warn about an unfinished handler.
-      unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON,
+      unfinishedPolicy: 'ABANDON',
     });
     setHandler(elicitUpdate, (input: ElicitInput) => this.onElicit(input), {
       validator: (input: ElicitInput) => {

@@ -1,4 +1,4 @@
-/** The benchmarks B1–B5. Each starts its own Temporal dev server and registers its clean-ups. */
+/** The benchmarks B1–B5, and B6 and B3m of the modern era (bench/modern.ts). Each starts its own Temporal dev server and registers its clean-ups. */
 import { WithStartWorkflowOperation, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time.js';
 import type { ToolResult } from '../src/contract/index.js';
@@ -8,6 +8,7 @@ import { mcpPipeline, mcpToolCall } from '../src/workflows/index.js';
 import type { McpToolCallInput } from '../src/workflows/tool-call.js';
 import { readFixtureLog } from '../test/fixtures/paths.js';
 import { createLocalEnv } from '../test/helpers/temporal.js';
+import { b3m, b6 } from './modern.js';
 import { benchAnswerUpdate, benchPing, benchPingUpdate, benchRelay, benchStopSignal, benchWatchUpdate } from './workflows.js';
 import {
   benchWorkerEntry,
@@ -801,4 +802,4 @@ export const b5: Benchmark = {
   },
 };
 
-export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5];
+export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5, b6, b3m];

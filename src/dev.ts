@@ -151,6 +151,8 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   log(`  ${cli} pending`);
   log(`  ${cli} answer <workflowId> <requestId> --data '{"name":"Ada","guests":2,"date":"2026-12-24"}'`);
   log(`  ${cli} result <workflowId>`);
+  log(`The demo server speaks MCP 2026-07-28: each question is a round (input_required); nothing is held while you think.`);
+  log(`  ${cli} call demo plan_trip   # two rounds: the second question carries the first answer`);
   log('Ctrl-C stops everything; the workflows are kept for the next start.');
 
   let stopping: Promise<void> | undefined;

@@ -1,76 +1,120 @@
 #!/usr/bin/env node
 /**
- * The demo MCP server that `durable-mcp dev` starts (stdio). Its tools elicit in form mode and in URL
- * mode, so a newcomer can watch a tool call wait for a human and answer it.
+ * The demo MCP server that `durable-mcp dev` starts (stdio). It speaks the current MCP era (2026-07-28,
+ * written with `@modelcontextprotocol/server` v2): its tools ask a person with multi round-trip requests
+ * (an `input_required` result; the client calls again with the answers), in form mode and in URL mode, so
+ * a newcomer can watch a tool call wait for a human and answer it. Nothing is held while the person thinks.
  */
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
-/** Elicitations wait as long as the human needs: durable-mcp releases and re-runs, the server need not give up. */
-const ELICIT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+type Responses = Record<string, { action?: string; content?: Record<string, unknown> }> | undefined;
+interface Ctx {
+  mcpReq: { inputResponses?: Record<string, unknown>; requestState: () => unknown };
+}
 
-const server = new McpServer({ name: 'durable-mcp-demo', version: '0.1.0' });
+const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
+/** An `input_required` result: the questions of this round (key → elicitation) and the state to echo. */
+const ask = (inputRequests: Record<string, unknown>, requestState?: string): any => ({
+  resultType: 'input_required',
+  inputRequests,
+  ...(requestState !== undefined ? { requestState } : {}),
+});
 
-server.registerTool(
-  'book_table',
-  {
-    description: 'Book a restaurant table. Asks the human for the details (form elicitation).',
-    inputSchema: { restaurant: z.string().default('Chez Temporal') },
-  },
-  async ({ restaurant }, extra) => {
-    const result = await server.server.elicitInput(
-      {
-        mode: 'form',
-        message: `Booking a table at ${restaurant}. Who is coming, and when?`,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', title: 'Name on the booking', minLength: 1 },
-            guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12 },
-            date: { type: 'string', format: 'date', title: 'Date' },
-            seating: { type: 'string', title: 'Seating', oneOf: [{ const: 'inside', title: 'Inside' }, { const: 'terrace', title: 'Terrace' }], default: 'inside' },
+function factory(): McpServer {
+  const server = new McpServer({ name: 'durable-mcp-demo', version: '0.2.0' }, { capabilities: { tools: {} } });
+
+  server.registerTool(
+    'book_table',
+    {
+      description: 'Book a restaurant table. Asks the human for the details (form elicitation, one round).',
+      inputSchema: z.object({ restaurant: z.string().default('Chez Temporal') }),
+    },
+    (async ({ restaurant }: { restaurant: string }, ctx: Ctx) => {
+      const booking = (ctx.mcpReq.inputResponses as Responses)?.booking;
+      if (!booking) {
+        return ask({
+          booking: {
+            method: 'elicitation/create',
+            params: {
+              mode: 'form',
+              message: `Booking a table at ${restaurant}. Who is coming, and when?`,
+              requestedSchema: {
+                type: 'object',
+                properties: {
+                  name: { type: 'string', title: 'Name on the booking', minLength: 1 },
+                  guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12 },
+                  date: { type: 'string', format: 'date', title: 'Date' },
+                  seating: { type: 'string', title: 'Seating', oneOf: [{ const: 'inside', title: 'Inside' }, { const: 'terrace', title: 'Terrace' }], default: 'inside' },
+                },
+                required: ['name', 'guests', 'date'],
+              },
+            },
           },
-          required: ['name', 'guests', 'date'],
-        },
-      },
-      { timeout: ELICIT_TIMEOUT_MS, signal: extra.signal, relatedRequestId: extra.requestId },
-    );
-    if (result.action !== 'accept') return { content: [{ type: 'text', text: `No booking (${result.action}).` }] };
-    const c = result.content ?? {};
-    return {
-      content: [{ type: 'text', text: `Booked ${restaurant} for ${c.guests} on ${c.date} under "${c.name}" (${c.seating}).` }],
-    };
-  },
-);
+        });
+      }
+      if (booking.action !== 'accept') return text(`No booking (${booking.action}).`);
+      const c = booking.content ?? {};
+      return text(`Booked ${restaurant} for ${String(c.guests)} on ${String(c.date)} under "${String(c.name)}" (${String(c.seating ?? 'inside')}).`);
+    }) as any,
+  );
 
-server.registerTool(
-  'connect_account',
-  {
-    description: 'Connect a (pretend) third-party account. Sends the human to a URL (URL-mode elicitation).',
-    inputSchema: { provider: z.string().default('example') },
-  },
-  async ({ provider }, extra) => {
-    const result = await server.server.elicitInput(
-      {
-        mode: 'url',
-        message: `Sign in to ${provider} to connect your account.`,
-        url: `https://${provider}.example/oauth/authorize?state=${randomUUID()}`,
-        elicitationId: randomUUID(),
-      },
-      { timeout: ELICIT_TIMEOUT_MS, signal: extra.signal, relatedRequestId: extra.requestId },
-    );
-    return { content: [{ type: 'text', text: result.action === 'accept' ? `Connected to ${provider}.` : `Not connected (${result.action}).` }] };
-  },
-);
+  server.registerTool(
+    'plan_trip',
+    {
+      description: 'Plan a trip in two rounds: where to, then a question that depends on the first answer (the state rides requestState).',
+      inputSchema: z.object({}),
+    },
+    (async (_args: unknown, ctx: Ctx) => {
+      const r = ctx.mcpReq.inputResponses as Responses;
+      const state = ctx.mcpReq.requestState();
+      if (typeof state !== 'string') {
+        const where = r?.where;
+        if (!where) {
+          return ask({
+            where: { method: 'elicitation/create', params: { mode: 'form', message: 'Where to?', requestedSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', minLength: 1 } }, required: ['city'] } } },
+          });
+        }
+        if (where.action !== 'accept') return text(`No trip (${where.action}).`);
+        const city = String(where.content?.city);
+        return ask(
+          { nights: { method: 'elicitation/create', params: { mode: 'form', message: `How many nights in ${city}?`, requestedSchema: { type: 'object', properties: { nights: { type: 'integer', minimum: 1, maximum: 30 } }, required: ['nights'] } } } },
+          JSON.stringify({ city }),
+        );
+      }
+      const { city } = JSON.parse(state) as { city: string };
+      const nights = r?.nights;
+      if (nights?.action !== 'accept') return text(`No trip to ${city} (${nights?.action ?? 'cancel'}).`);
+      return text(`Planned ${String(nights.content?.nights)} nights in ${city}.`);
+    }) as any,
+  );
 
-server.registerTool(
-  'add',
-  { description: 'Add two numbers (no elicitation).', inputSchema: { a: z.number(), b: z.number() } },
-  async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } }),
-);
+  server.registerTool(
+    'connect_account',
+    {
+      description: 'Connect a (pretend) third-party account. Sends the human to a URL (URL-mode elicitation).',
+      inputSchema: z.object({ provider: z.string().default('example') }),
+    },
+    (async ({ provider }: { provider: string }, ctx: Ctx) => {
+      const login = (ctx.mcpReq.inputResponses as Responses)?.login;
+      if (!login) {
+        return ask({
+          login: { method: 'elicitation/create', params: { mode: 'url', message: `Sign in to ${provider} to connect your account.`, url: `https://${provider}.example/oauth/authorize?state=${randomUUID()}` } },
+        });
+      }
+      return text(login.action === 'accept' ? `Connected to ${provider}.` : `Not connected (${login.action}).`);
+    }) as any,
+  );
 
-const transport = new StdioServerTransport();
-await server.connect(transport);
+  server.registerTool(
+    'add',
+    { description: 'Add two numbers (no elicitation).', inputSchema: z.object({ a: z.number(), b: z.number() }) },
+    (async ({ a, b }: { a: number; b: number }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } })) as any,
+  );
+  return server;
+}
+
+serveStdio(factory as any);
 process.stdin.on('end', () => process.exit(0));

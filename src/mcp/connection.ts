@@ -8,7 +8,7 @@
  * Auto-fulfilment of `input_required` is off: a round's input requests go back to the caller (the
  * workflow), which asks the human durably and sends the next round.
  */
-import { Client, ProtocolError, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SSEClientTransport, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { ElicitParams, ElicitResult, ToolResult } from '../contract/index.js';
 import { MAX_TIMER_MS, expandEnv, type ServerConfig } from './config.js';
@@ -85,6 +85,11 @@ export interface ConnectOptions {
   elicitation: boolean;
   /** Called with stderr lines of a stdio server. */
   onStderr?: (line: string) => void;
+  /**
+   * The era an earlier session of this server negotiated (`session.verdict`): the connect skips the
+   * `server/discover` probe (on stdio, a second process spawned just for it).
+   */
+  prior?: PriorDiscovery;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
@@ -149,7 +154,7 @@ export class McpSession {
           options.onStderr?.(line);
         }
       });
-      await session.start(timeoutMs);
+      await session.start(timeoutMs, options.prior);
       return session;
     }
     const headers = server.headers
@@ -164,7 +169,7 @@ export class McpSession {
       options.elicitation,
     );
     try {
-      await streamable.start(timeoutMs);
+      await streamable.start(timeoutMs, options.prior);
       return streamable;
     } catch (err) {
       await streamable.close();
@@ -205,7 +210,13 @@ export class McpSession {
     return this.client.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
   }
 
-  private async start(timeoutMs: number): Promise<void> {
+  /** The era this session negotiated, to hand to the next connect to the same server (`ConnectOptions.prior`). */
+  get verdict(): PriorDiscovery {
+    const discover = this.client.getDiscoverResult();
+    return this.era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' };
+  }
+
+  private async start(timeoutMs: number, prior?: PriorDiscovery): Promise<void> {
     const name = this.server.name;
     if (this.elicitation) {
       // Legacy era: the server sends `elicitation/create` on the session. The params are handed on as the
@@ -226,7 +237,7 @@ export class McpSession {
     };
     try {
       await withTimeout(
-        this.client.connect(this.transport, { timeout: timeoutMs }),
+        this.client.connect(this.transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) }),
         timeoutMs,
         () => new McpConnectError(`server "${name}": connect and initialize timed out after ${timeoutMs} ms`, name, 'initialize'),
       );

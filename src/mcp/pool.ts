@@ -83,6 +83,11 @@ export interface PoolOptions {
 export class SessionPool {
   private readonly states = new Map<string, ServerState>();
   private readonly idleTimers = new Map<McpSession, NodeJS.Timeout>();
+  /**
+   * The era each server negotiated on its last connect: later connects reuse it instead of probing again
+   * (`server/discover` costs a round trip, and on stdio a process of its own). Forgotten when a connect fails.
+   */
+  private readonly verdicts = new Map<string, McpSession['verdict']>();
   private closedFlag = false;
   /** Sessions being opened or closed: `close()` waits for them, so no server process outlives the pool. */
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -131,11 +136,14 @@ export class SessionPool {
     if (state.leased.size + state.connecting < server.maxSessions) {
       state.connecting++;
       try {
+        const prior = this.verdicts.get(name);
         const connecting = McpSession.connect(server, {
           elicitation: true,
           onStderr: this.options.onStderr ? (line) => this.options.onStderr!(name, line) : undefined,
+          ...(prior ? { prior } : {}),
         }).then(async (session) => {
           this.opened++;
+          this.verdicts.set(name, session.verdict);
           if (this.closedFlag) {
             await session.close();
             throw new PoolClosedError('the session pool is closed');
@@ -146,6 +154,8 @@ export class SessionPool {
         const session = await connecting;
         return this.grant(state, session);
       } catch (err) {
+        // The server may have changed eras: the next connect probes again.
+        this.verdicts.delete(name);
         // Callers that queued behind this connect must not wait for a session that never comes: let the
         // next one try (and fail with the error, if the server is still down).
         state.connecting--;

@@ -7,8 +7,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, CancelledNotificationSchema, ElicitRequestSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitParams, ElicitResult, ToolResult } from '../contract/index.js';
+import { CallToolResultSchema, CancelledNotificationSchema, ElicitRequestSchema, McpError, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { admitElicitation, type ElicitParams, type ElicitResult, type ToolResult } from '../contract/index.js';
 import { MAX_TIMER_MS, expandEnv, type ServerConfig } from './config.js';
 import { toToolResult } from './result.js';
 
@@ -80,6 +80,7 @@ export class McpSession {
   private closedFlag = false;
   private closing: Promise<void> | undefined;
   private readonly stderrTail: string[] = [];
+  private readonly rawElicitations = new Map<RequestId, unknown>();
   /** Fires once when the transport closes or errors (the session is then broken). */
   onBroken: (() => void) | undefined;
   readonly transportKind: 'stdio' | 'streamable-http' | 'sse';
@@ -177,11 +178,32 @@ export class McpSession {
   private async start(timeoutMs: number): Promise<void> {
     const name = this.server.name;
     if (this.elicitation) {
+      // The raw params of each `elicitation/create`, by JSON-RPC id. The SDK parses a request with its zod
+      // schemas before any handler sees it, and that parse drops every keyword it does not know (`pattern`,
+      // `$ref`, `additionalProperties`, …): the Request must carry the server's schema as sent, and the
+      // arrival rules must see it whole. So the transport's messages are read first, at the one place the
+      // SDK leaves open: a transport `onmessage` set before `connect()` is chained by the Protocol and runs
+      // before it dispatches (SDK v1 `Protocol.connect`). Porting to SDK v2: the same transport hook, or a
+      // v2 option that hands handlers the unparsed params; the legacy era's -32602 stays the refusal.
+      const raw = this.rawElicitations;
+      this.transport.onmessage = (message: JSONRPCMessage) => {
+        if ('method' in message && message.method === 'elicitation/create' && 'id' in message) {
+          raw.set(message.id, message.params);
+          // Entries are taken by the handler; a request the SDK itself refused never reaches it: keep few.
+          if (raw.size > 64) raw.delete(raw.keys().next().value as RequestId);
+        }
+      };
       this.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+        const sent = raw.has(extra.requestId) ? raw.get(extra.requestId) : request.params;
+        raw.delete(extra.requestId);
+        // Issue #16: refuse at arrival what must not reach a person (too large, a schema durable-mcp cannot
+        // validate as the server does or that no answer satisfies, an unsafe URL): the server gets -32602.
+        const admission = admitElicitation(sent);
+        if (!admission.ok) throw new McpError(admission.code, admission.message);
         const handler = this.elicitationHandler;
         // No tool call owns the session: nobody can answer, so the honest answer is cancel.
         if (!handler) return { action: 'cancel' };
-        return (await handler(request.params as ElicitParams, extra.signal)) as any;
+        return (await handler(admission.params, extra.signal)) as any;
       });
       // The SDK's own handler ignores a server's `notifications/cancelled` for request id 0 (a falsy check),
       // and a session's first elicitation has id 0: abort the request's handler signal for every id.

@@ -72,6 +72,30 @@ function never(): Promise<never> {
   return new Promise<never>(() => undefined);
 }
 
+/** One `abort` listener on a shared signal, calling every callback added (and not yet removed) when it fires. */
+function fanOut(signal: AbortSignal | undefined) {
+  const callbacks = new Set<() => void>();
+  const fire = () => {
+    for (const fn of [...callbacks]) fn();
+  };
+  signal?.addEventListener('abort', fire, { once: true });
+  return {
+    /** Calls `fn` at once when the signal has already fired; returns its removal. */
+    add(fn: () => void): () => void {
+      if (signal?.aborted) {
+        fn();
+        return () => undefined;
+      }
+      callbacks.add(fn);
+      return () => void callbacks.delete(fn);
+    },
+    dispose(): void {
+      signal?.removeEventListener('abort', fire);
+      callbacks.clear();
+    },
+  };
+}
+
 export function createActivities(deps: ActivityDeps) {
   // The client of *this* activity's context: an elicitation arrives in a callback of the session's stdio
   // stream, whose async context is that of the activity that spawned the server (getClient() there would
@@ -148,6 +172,12 @@ export function createActivities(deps: ActivityDeps) {
       return true;
     });
 
+    // One listener per shared signal for the whole call, fanned out to the elicitations waiting at that
+    // moment: a listener per elicitation on the activity's or the worker's signal would pile up (a server
+    // may elicit many times at once; Node warns past 10).
+    const onCancelled = fanOut(ctx.cancellationSignal);
+    const onShutdown = fanOut(deps.shutdown);
+
     session.elicitationHandler = async (params: ElicitParams, serverSignal: AbortSignal): Promise<ElicitResult> => {
       const id = deriveRequestId(input.callId, ++ordinal, params);
       const mode = params.mode === 'url' ? 'url' : 'form';
@@ -179,13 +209,15 @@ export function createActivities(deps: ActivityDeps) {
           doRelease(request, 'server-gave-up');
           resolve('server-gave-up');
         });
-        listen(ctx.cancellationSignal, () => {
-          const reason = ctx.cancellationSignal.reason;
-          const shutdown = reason === 'WORKER_SHUTDOWN' || (reason instanceof Error && reason.message === 'WORKER_SHUTDOWN');
-          if (shutdown) resolve('worker-shutdown');
-          else callAbort.abort(reason);
-        });
-        listen(deps.shutdown, () => resolve('worker-shutdown'));
+        cleanups.push(
+          onCancelled.add(() => {
+            const reason = ctx.cancellationSignal.reason;
+            const shutdown = reason === 'WORKER_SHUTDOWN' || (reason instanceof Error && reason.message === 'WORKER_SHUTDOWN');
+            if (shutdown) resolve('worker-shutdown');
+            else callAbort.abort(reason);
+          }),
+        );
+        cleanups.push(onShutdown.add(() => resolve('worker-shutdown')));
         const onPressure = () => {
           promised = true;
           resolve('session-needed');
@@ -258,6 +290,8 @@ export function createActivities(deps: ActivityDeps) {
     } finally {
       clearInterval(beat);
       ctx.cancellationSignal.removeEventListener('abort', onCancel);
+      onCancelled.dispose();
+      onShutdown.dispose();
       session.elicitationHandler = undefined;
     }
   }

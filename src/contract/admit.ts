@@ -112,7 +112,7 @@ export function checkElicitationUrl(url: unknown): UrlCheck {
   if (!(IPV6.test(hostname) || HOSTNAME.test(hostname))) return bad(`has an invalid host ${show(hp[1])}`);
   if (hp[2] !== undefined && hp[2] !== '' && Number(hp[2]) > 65535) return bad(`has an invalid port ${hp[2]}`);
   if (scheme === 'http' && !LOOPBACK.test(hostname.replace(/\.$/, ''))) {
-    return bad(`must be https: (http: is allowed only for localhost, 127.x.x.x and [::1]), got ${show(url)}`);
+    return bad(`must be https: (http: only for a loopback host: localhost, 127.x.x.x, [::1]), got ${show(url)}`);
   }
   const port = hp[2] !== undefined && hp[2] !== '' ? `:${hp[2]}` : '';
   return { ok: true, host: `${hostname}${port}` };

@@ -7,8 +7,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, CancelledNotificationSchema, ElicitRequestSchema, McpError, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { admitElicitation, type ElicitParams, type ElicitResult, type ToolResult } from '../contract/index.js';
+import { CallToolResultSchema, CancelledNotificationSchema, ElicitRequestSchema, ErrorCode, McpError, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { admitElicitation, INVALID_PARAMS, type ElicitParams, type ElicitResult, type ToolResult } from '../contract/index.js';
 import { MAX_TIMER_MS, expandEnv, type ServerConfig } from './config.js';
 import { toToolResult } from './result.js';
 
@@ -80,7 +80,8 @@ export class McpSession {
   private closedFlag = false;
   private closing: Promise<void> | undefined;
   private readonly stderrTail: string[] = [];
-  private readonly rawElicitations = new Map<RequestId, unknown>();
+  /** Admitted `elicitation/create` params, as the server sent them, by JSON-RPC id (taken by the handler). */
+  private readonly admitted = new Map<RequestId, ElicitParams>();
   /** Fires once when the transport closes or errors (the session is then broken). */
   onBroken: (() => void) | undefined;
   readonly transportKind: 'stdio' | 'streamable-http' | 'sse';
@@ -178,32 +179,15 @@ export class McpSession {
   private async start(timeoutMs: number): Promise<void> {
     const name = this.server.name;
     if (this.elicitation) {
-      // The raw params of each `elicitation/create`, by JSON-RPC id. The SDK parses a request with its zod
-      // schemas before any handler sees it, and that parse drops every keyword it does not know (`pattern`,
-      // `$ref`, `additionalProperties`, …): the Request must carry the server's schema as sent, and the
-      // arrival rules must see it whole. So the transport's messages are read first, at the one place the
-      // SDK leaves open: a transport `onmessage` set before `connect()` is chained by the Protocol and runs
-      // before it dispatches (SDK v1 `Protocol.connect`). Porting to SDK v2: the same transport hook, or a
-      // v2 option that hands handlers the unparsed params; the legacy era's -32602 stays the refusal.
-      const raw = this.rawElicitations;
-      this.transport.onmessage = (message: JSONRPCMessage) => {
-        if ('method' in message && message.method === 'elicitation/create' && 'id' in message) {
-          raw.set(message.id, message.params);
-          // Entries are taken by the handler; a request the SDK itself refused never reaches it: keep few.
-          if (raw.size > 64) raw.delete(raw.keys().next().value as RequestId);
-        }
-      };
       this.client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-        const sent = raw.has(extra.requestId) ? raw.get(extra.requestId) : request.params;
-        raw.delete(extra.requestId);
-        // Issue #16: refuse at arrival what must not reach a person (too large, a schema durable-mcp cannot
-        // validate as the server does or that no answer satisfies, an unsafe URL): the server gets -32602.
-        const admission = admitElicitation(sent);
-        if (!admission.ok) throw new McpError(admission.code, admission.message);
+        // The params as the server sent them, admitted by the transport hook (see admitElicitations).
+        const admitted = this.admitted.get(extra.requestId);
+        this.admitted.delete(extra.requestId);
         const handler = this.elicitationHandler;
         // No tool call owns the session: nobody can answer, so the honest answer is cancel.
         if (!handler) return { action: 'cancel' };
-        return (await handler(admission.params, extra.signal)) as any;
+        if (!admitted) throw new McpError(ErrorCode.InvalidParams, 'elicitation refused: its params were not seen by the arrival check');
+        return (await handler(admitted, extra.signal)) as any;
       });
       // The SDK's own handler ignores a server's `notifications/cancelled` for request id 0 (a falsy check),
       // and a session's first elicitation has id 0: abort the request's handler signal for every id.
@@ -237,6 +221,7 @@ export class McpSession {
       }
       throw new McpConnectError(`server "${name}": failed to connect: ${(err as Error).message}${stderr}`, name, 'connect');
     }
+    if (this.elicitation) this.admitElicitations();
     try {
       this.tools = await withTimeout(this.listAllTools(timeoutMs), timeoutMs, () => new McpConnectError(`server "${name}": tools/list timed out after ${timeoutMs} ms`, name, 'list'));
     } catch (err) {
@@ -244,6 +229,39 @@ export class McpSession {
       if (err instanceof McpConnectError) throw err;
       throw new McpConnectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list');
     }
+  }
+
+  /**
+   * Issue #16: the arrival rules (contract/admit.ts) see each `elicitation/create` exactly as the server
+   * sent it, and refuse what must not reach a person (too large, a schema durable-mcp cannot validate as
+   * the server does or that no answer satisfies, an unsafe URL) with JSON-RPC -32602 and a one-line reason.
+   *
+   * Why at the transport: the SDK (v1 `Protocol`) parses a request with its zod schemas before any
+   * handler sees it, and that parse drops every keyword it does not know (`pattern`, `$ref`,
+   * `additionalProperties`, …), or fails with a -32603 dump of zod issues. So, once `connect()` has set
+   * the Protocol's `transport.onmessage` (no server request can come before initialization), it is wrapped:
+   * an `elicitation/create` is admitted here, its raw params kept for the handler by JSON-RPC id, or it is
+   * answered with the refusal and never dispatched. Every other message passes untouched.
+   * Porting to SDK v2: the same wrap of the transport's `onmessage` after connect; in the modern era the
+   * input requests of an `input_required` result go through `admitElicitation` before they become Requests.
+   */
+  private admitElicitations(): void {
+    const transport = this.transport;
+    const dispatch = transport.onmessage;
+    if (!dispatch) return;
+    transport.onmessage = (message: JSONRPCMessage, extra?: unknown) => {
+      if ('method' in message && message.method === 'elicitation/create' && 'id' in message) {
+        const admission = admitElicitation(message.params);
+        if (!admission.ok) {
+          void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: INVALID_PARAMS, message: admission.message } }).catch(() => undefined);
+          return;
+        }
+        this.admitted.set(message.id, admission.params);
+        // Taken by the handler; one the SDK refused on its own never is: keep only a few.
+        if (this.admitted.size > 64) this.admitted.delete(this.admitted.keys().next().value as RequestId);
+      }
+      (dispatch as (m: JSONRPCMessage, e?: unknown) => void)(message, extra);
+    };
   }
 
   private async listAllTools(timeoutMs: number): Promise<McpToolInfo[]> {

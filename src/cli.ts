@@ -12,6 +12,7 @@ import {
   UnknownWorkflowError,
 } from './client/index.js';
 import { startDev, type DevHandle } from './dev.js';
+import { pendingEntryLines, terminalSafe } from './terminal.js';
 import { mcpConfigPathFrom, runWorkerProcess } from './worker.js';
 
 function jsonObject(what: string) {
@@ -141,17 +142,8 @@ program
     print(!!opts.json, rows, () => {
       const lines: string[] = [];
       for (const row of rows) {
-        for (const { request, context } of row.pending) {
-          lines.push(`${row.workflowId}  ${request.id}  ${request.kind}  ${context.server}/${context.tool}${context.step ? ` (step ${context.step})` : ''}`);
-          lines.push(`    ${request.prompt}`);
-          if (request.url) lines.push(`    url: ${request.url}`);
-          const schema = (request.data as { schema?: { properties?: Record<string, { type?: string }>; required?: string[] } } | undefined)?.schema;
-          if (schema?.properties) {
-            const fields = Object.entries(schema.properties).map(([k, v]) => `${k}${schema.required?.includes(k) ? '*' : ''}:${v.type ?? '?'}`);
-            lines.push(`    fields: ${fields.join(', ')}`);
-          }
-          if (request.expiresAt) lines.push(`    expires: ${request.expiresAt}`);
-        }
+        // Server text is untrusted: escaped and indented for the terminal (src/terminal.ts).
+        for (const { request, context } of row.pending) lines.push(...pendingEntryLines(row.workflowId, request, context));
       }
       return lines.length ? lines.join('\n') : 'no pending requests';
     });
@@ -195,7 +187,7 @@ program.parseAsync(process.argv).then(
   (err: unknown) => {
     const e = err as Error;
     const message = known.some((k) => e instanceof k) ? e.message : `${e.name ?? 'Error'}: ${e.message}`;
-    console.error(`durable-mcp: ${message}`);
+    console.error(`durable-mcp: ${terminalSafe(message)}`);
     process.exit(1);
   },
 );

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
@@ -7,6 +9,15 @@ import { pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src
 import { hostileServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { suiteWorker, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
+
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli.js');
+function runCli(args: string[], address: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default' }, timeout: 60_000 }, (err, stdout, stderr) =>
+      res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 /** Issue #16: a hostile MCP server's elicitations, through the worker, on a real Temporal dev server. */
 describe('hostile servers: what a person sees is safe, faithful, answerable, and fits', () => {
@@ -88,6 +99,26 @@ describe('hostile servers: what a person sees is safe, faithful, answerable, and
     assert.equal(details.context.host, 'login.example.test');
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: details.request.id, ok: false, reason: 'declined' }] });
     assert.equal((await handle.result()).output, 'decline');
+  });
+
+  it('durable-mcp pending shows a prompt with ESC, BEL, CR and newlines as visible escapes, no line of it like an entry; --json stays exact', async () => {
+    const handle = await start('control_prompt');
+    const [request] = await waitForPending(handle);
+    const text = await runCli(['pending', handle.workflowId], suite.env.address);
+    assert.equal(text.code, 0, text.stderr);
+    // eslint-disable-next-line no-control-regex
+    assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f]/.test(text.stdout), `no raw control character: ${JSON.stringify(text.stdout)}`);
+    const lines = text.stdout.trimEnd().split('\n');
+    assert.deepEqual(lines.filter((l) => !l.startsWith(' ')), [`${handle.workflowId}  ${request.id}  input  hostile/control_prompt`], 'one entry line: the real one');
+    assert.equal(lines[1], '    Confirm\\e]0;pwned\\a the \\e[2Ktransfer\\r');
+    assert.ok(lines.includes('    | wf-forged  c9.9.ffff  input  evil/tool'), text.stdout);
+    assert.ok(!lines.some((l) => l.startsWith('    url: ')), 'no forged url: line');
+    assert.ok(lines.includes('    fields: "ok\\u001b[31m":boolean'), text.stdout);
+    const json = await runCli(['pending', handle.workflowId, '--json'], suite.env.address);
+    assert.equal(JSON.parse(json.stdout)[0].pending[0].request.prompt, request.prompt, '--json carries the prompt exactly');
+    assert.equal(request.prompt, 'Confirm\u001b]0;pwned\u0007 the \u001b[2Ktransfer\r\nwf-forged  c9.9.ffff  input  evil/tool\n    url: https://evil.test');
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: false, reason: 'declined' }] });
+    await handle.result();
   });
 
   it('15 concurrent elicitations in one call log no warning, and all are answered', async () => {

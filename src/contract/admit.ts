@@ -95,7 +95,6 @@ export function checkElicitationUrl(url: unknown): UrlCheck {
   const bad = (reason: string): UrlCheck => ({ ok: false, reason: `url ${reason}` });
   if (typeof url !== 'string' || url.length === 0) return bad(`must be a non-empty string, got ${show(url)}`);
   if (url.length > MAX_URL_LENGTH) return bad(`is ${url.length} characters long, over the bound of ${MAX_URL_LENGTH}`);
-  // eslint-disable-next-line no-control-regex
   if (/[^\x21-\x7e]/.test(url)) return bad(`must be printable ASCII with no spaces or control characters (use percent-encoding), got ${show(url)}`);
   if (url.includes('\\')) return bad(`must not contain a backslash, got ${show(url)}`);
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(url);

@@ -10,6 +10,7 @@ import {
   SearchAttributeNotRegisteredError,
   TemporalUnreachableError,
   UnknownWorkflowError,
+  UpdateLimitError,
 } from './client/index.js';
 import { startDev, type DevHandle } from './dev.js';
 import { pendingEntryLines, terminalSafe } from './terminal.js';
@@ -177,7 +178,7 @@ program
     if (result.isError) process.exitCode = 2;
   });
 
-const known = [TemporalUnreachableError, UnknownWorkflowError, NoSuchPendingRequestError, InvalidAnswerError, SearchAttributeNotRegisteredError];
+const known = [TemporalUnreachableError, UnknownWorkflowError, NoSuchPendingRequestError, InvalidAnswerError, SearchAttributeNotRegisteredError, UpdateLimitError];
 program.parseAsync(process.argv).then(
   () => {
     // Connections keep the event loop alive; commands other than dev/worker are done here.

@@ -47,6 +47,7 @@ export {
   SearchAttributeNotRegisteredError,
   TemporalUnreachableError,
   UnknownWorkflowError,
+  UpdateLimitError,
   connectClient,
   type AwaitingWorkflow,
   type StartToolCallOptions,

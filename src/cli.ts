@@ -13,7 +13,7 @@ import {
   UpdateLimitError,
 } from './client/index.js';
 import { startDev, type DevHandle } from './dev.js';
-import { pendingEntryLines, terminalSafe } from './terminal.js';
+import { pendingEntryLines, terminalSafe, terminalText } from './terminal.js';
 import { mcpConfigPathFrom, runWorkerProcess } from './worker.js';
 
 function jsonObject(what: string) {
@@ -122,7 +122,7 @@ program
     if (!opts.wait) return print(!!opts.json, { workflowId: handle.workflowId }, () => handle.workflowId);
     if (!opts.json) console.error(`started ${handle.workflowId}; waiting for the result (answer pending requests from another terminal)`);
     const result = await c.result(handle.workflowId);
-    print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => result.output);
+    print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => terminalText(result.output));
     if (result.isError) process.exitCode = 2;
   });
 
@@ -174,7 +174,7 @@ program
   .action(async (workflowId: string, opts: { json?: boolean }) => {
     const c = await client();
     const result = await c.result(workflowId);
-    print(!!opts.json, result, () => result.output);
+    print(!!opts.json, result, () => terminalText(result.output));
     if (result.isError) process.exitCode = 2;
   });
 

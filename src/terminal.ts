@@ -13,13 +13,19 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e', '\u0007': '\\a', '\b': '\\b' };
 
 /** One line of text with every control character shown as an escape (`\e`, `\r`, `\x07`-style, `\u{202e}`). */
-export function terminalSafe(text: string): string {
+export function terminalSafe(text: string, keep = ''): string {
   return text.replace(UNSAFE, (c) => {
+    if (keep.includes(c)) return c;
     const named = NAMED[c];
     if (named !== undefined) return named;
     const code = c.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
   });
+}
+
+/** Multi-line text (a tool's output): line breaks and tabs kept, every other control character escaped. */
+export function terminalText(text: string): string {
+  return terminalSafe(text, '\n\t');
 }
 
 const DETAIL = '    ';

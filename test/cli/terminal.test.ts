@@ -35,3 +35,10 @@ describe('terminal output of server text', () => {
     assert.equal(lines[2], '    url: https://login.example.test/x  (host: login.example.test)');
   });
 });
+
+describe('terminal output of a tool result', () => {
+  it('keeps line breaks and tabs, escapes every other control character, and leaves backslashes alone', async () => {
+    const { terminalText } = await import('../../src/terminal.js');
+    assert.equal(terminalText('line 1\n\tC:\\temp\u001b]8;;https://evil\u0007\r\nend'), 'line 1\n\tC:\\temp\\e]8;;https://evil\\a\\r\nend');
+  });
+});

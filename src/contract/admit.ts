@@ -24,6 +24,9 @@ export const MAX_ELICITATION_BYTES = 64 * 1024;
 /** Longest URL of a URL-mode elicitation, in characters (part of the bound above too). */
 export const MAX_URL_LENGTH = 8 * 1024;
 
+/** Deepest nesting of objects and arrays in an elicitation's params (the restricted schema needs 5). */
+export const MAX_ELICITATION_DEPTH = 32;
+
 /** JSON-RPC "Invalid params": what the server receives for a refused elicitation. */
 export const INVALID_PARAMS = -32602;
 
@@ -58,6 +61,9 @@ function show(v: unknown): string {
  */
 export function admitElicitation(raw: unknown, limits: { maxBytes?: number } = {}): Admission {
   if (!isPlainObject(raw)) return refuse(`params must be an object, got ${show(raw)}`);
+  // First, without recursion: a deeply nested value would overflow the stack of anything recursive
+  // (JSON.stringify included), and the bound below is measured with it.
+  if (deeperThan(raw, MAX_ELICITATION_DEPTH)) return refuse(`params are nested deeper than ${MAX_ELICITATION_DEPTH} levels`);
   const maxBytes = limits.maxBytes ?? MAX_ELICITATION_BYTES;
   const { mode, message, requestedSchema, url, elicitationId } = raw;
   const size = jsonByteLength({ message, requestedSchema, url });
@@ -77,6 +83,19 @@ export function admitElicitation(raw: unknown, limits: { maxBytes?: number } = {
   const problems = checkRequestedSchema(requestedSchema);
   if (problems.length > 0) return refuse(`requestedSchema ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''}`);
   return { ok: true, params: { ...raw } as ElicitParams, context: {} };
+}
+
+/** Whether objects/arrays nest deeper than `max` levels (iterative; stops at the first too-deep value or 1e6 values). */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  let seen = 0;
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max || ++seen > 1_000_000) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 export type UrlCheck = { ok: true; host: string } | { ok: false; reason: string };

@@ -19,6 +19,7 @@ export {
   checkElicitationUrl,
   INVALID_PARAMS,
   MAX_ELICITATION_BYTES,
+  MAX_ELICITATION_DEPTH,
   MAX_URL_LENGTH,
   urlHost,
   type Admission,

@@ -251,7 +251,13 @@ export class McpSession {
     if (!dispatch) return;
     transport.onmessage = (message: JSONRPCMessage, extra?: unknown) => {
       if ('method' in message && message.method === 'elicitation/create' && 'id' in message) {
-        const admission = admitElicitation(message.params);
+        let admission: ReturnType<typeof admitElicitation>;
+        try {
+          admission = admitElicitation(message.params);
+        } catch (err) {
+          // The rules never throw on any JSON; should they, the request is refused, never dispatched unchecked.
+          admission = { ok: false, code: INVALID_PARAMS, message: `elicitation refused: it could not be checked (${(err as Error)?.message})` };
+        }
         if (!admission.ok) {
           void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: INVALID_PARAMS, message: admission.message } }).catch(() => undefined);
           return;

@@ -32,6 +32,11 @@ describe('admitElicitation: size', () => {
     const small = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`field_${i}`, { type: 'string', description: 'd'.repeat(30) }]));
     admitted(form(obj(small)));
   });
+  it('refuses nesting deeper than 32 levels without overflowing the stack (20,000 levels in 40 KB)', () => {
+    const deep = JSON.parse('['.repeat(20_000) + ']'.repeat(20_000)) as unknown;
+    refused(form(obj({ a: { type: 'string', 'x-deep': deep } })), 'nested deeper than 32 levels');
+    admitted(form(obj({ a: { type: 'string', 'x-ok': [[[[[[1]]]]]] } })));
+  });
   it('counts UTF-8 bytes, not characters', () => {
     refused(form(obj({}), '€'.repeat(22 * 1024)), 'over the bound'); // 66 KiB as UTF-8, 22 K characters
   });

@@ -47,6 +47,7 @@ describe('hostile servers: what a person sees is safe, faithful, answerable, and
 
   const refusals: Array<[string, string]> = [
     ['huge_message', 'over the bound of 65536 bytes'],
+    ['deep_nesting', 'nested deeper than 32 levels'],
     ['ref_defs', '$defs'],
     ['additional_schema', 'additionalProperties'],
     ['ghost_required', '"ghost"'],

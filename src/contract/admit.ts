@@ -98,6 +98,18 @@ function deeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * The modern era (MCP 2026-07-28, `input_required` results): the same rules for one entry of
+ * `inputRequests` (`{ method: "elicitation/create", params }`). Pure, so the workflow may apply it when it
+ * maps input requests to Requests. There is no JSON-RPC response to an input request: what a refusal
+ * becomes (a `cancel` in `inputResponses`, or a failed call) is the caller's choice; its message says why.
+ */
+export function admitInputRequest(raw: unknown): Admission {
+  if (!isPlainObject(raw)) return refuse(`an input request must be an object {method, params}, got ${show(raw)}`);
+  if (raw['method'] !== 'elicitation/create') return refuse(`input request method must be "elicitation/create", got ${show(raw['method'])}`);
+  return admitElicitation(raw['params']);
+}
+
 export type UrlCheck = { ok: true; host: string } | { ok: false; reason: string };
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;

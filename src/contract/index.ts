@@ -16,6 +16,7 @@ export { canonicalJson, deriveRequestId, elicitationFingerprint, fnv1a64 } from 
 export { checkRequestedSchema, validateElicitationContent, type ContentValidation, type ValidationIssue } from './validate.js';
 export {
   admitElicitation,
+  admitInputRequest,
   checkElicitationUrl,
   INVALID_PARAMS,
   MAX_ELICITATION_BYTES,

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { admitElicitation, checkElicitationUrl, INVALID_PARAMS, MAX_ELICITATION_BYTES, urlHost } from '../../src/contract/index.js';
+import { admitElicitation, admitInputRequest, checkElicitationUrl, INVALID_PARAMS, MAX_ELICITATION_BYTES, urlHost } from '../../src/contract/index.js';
 
 const form = (requestedSchema: unknown, message = 'Please answer') => ({ mode: 'form', message, requestedSchema });
 const obj = (properties: Record<string, unknown>, required?: string[]) => ({ type: 'object', properties, ...(required ? { required } : {}) });
@@ -101,5 +101,17 @@ describe('admitElicitation: URL mode', () => {
     for (const u of ['http://localhost:3000/cb', 'http://127.0.0.1/cb', 'http://[::1]:8080/']) assert.ok(checkElicitationUrl(u).ok, u);
     assert.equal(urlHost('https://example.com/a'), 'example.com');
     assert.equal(urlHost('javascript:alert(1)'), undefined);
+  });
+});
+
+describe('admitInputRequest (modern era input requests): the same rules', () => {
+  it('admits an elicitation input request and refuses what admitElicitation refuses, or another method', () => {
+    assert.ok(admitInputRequest({ method: 'elicitation/create', params: form(obj({ a: { type: 'string' } })) }).ok);
+    const ghost = admitInputRequest({ method: 'elicitation/create', params: form(obj({ a: { type: 'string' } }, ['ghost'])) });
+    assert.ok(!ghost.ok && ghost.code === INVALID_PARAMS && ghost.message.includes('"ghost"'));
+    const url = admitInputRequest({ method: 'elicitation/create', params: { mode: 'url', message: 'x', url: 'javascript:alert(1)', elicitationId: 'e' } });
+    assert.ok(!url.ok && url.message.includes('javascript:'));
+    const sampling = admitInputRequest({ method: 'sampling/createMessage', params: {} });
+    assert.ok(!sampling.ok && sampling.message.includes('"sampling/createMessage"'));
   });
 });

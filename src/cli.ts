@@ -10,8 +10,10 @@ import {
   SearchAttributeNotRegisteredError,
   TemporalUnreachableError,
   UnknownWorkflowError,
+  UpdateLimitError,
 } from './client/index.js';
 import { startDev, type DevHandle } from './dev.js';
+import { pendingEntryLines, terminalSafe, terminalText } from './terminal.js';
 import { mcpConfigPathFrom, runWorkerProcess } from './worker.js';
 
 function jsonObject(what: string) {
@@ -120,7 +122,7 @@ program
     if (!opts.wait) return print(!!opts.json, { workflowId: handle.workflowId }, () => handle.workflowId);
     if (!opts.json) console.error(`started ${handle.workflowId}; waiting for the result (answer pending requests from another terminal)`);
     const result = await c.result(handle.workflowId);
-    print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => result.output);
+    print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => terminalText(result.output));
     if (result.isError) process.exitCode = 2;
   });
 
@@ -141,17 +143,8 @@ program
     print(!!opts.json, rows, () => {
       const lines: string[] = [];
       for (const row of rows) {
-        for (const { request, context } of row.pending) {
-          lines.push(`${row.workflowId}  ${request.id}  ${request.kind}  ${context.server}/${context.tool}${context.step ? ` (step ${context.step})` : ''}`);
-          lines.push(`    ${request.prompt}`);
-          if (request.url) lines.push(`    url: ${request.url}`);
-          const schema = (request.data as { schema?: { properties?: Record<string, { type?: string }>; required?: string[] } } | undefined)?.schema;
-          if (schema?.properties) {
-            const fields = Object.entries(schema.properties).map(([k, v]) => `${k}${schema.required?.includes(k) ? '*' : ''}:${v.type ?? '?'}`);
-            lines.push(`    fields: ${fields.join(', ')}`);
-          }
-          if (request.expiresAt) lines.push(`    expires: ${request.expiresAt}`);
-        }
+        // Server text is untrusted: escaped and indented for the terminal (src/terminal.ts).
+        for (const { request, context } of row.pending) lines.push(...pendingEntryLines(row.workflowId, request, context));
       }
       return lines.length ? lines.join('\n') : 'no pending requests';
     });
@@ -181,11 +174,11 @@ program
   .action(async (workflowId: string, opts: { json?: boolean }) => {
     const c = await client();
     const result = await c.result(workflowId);
-    print(!!opts.json, result, () => result.output);
+    print(!!opts.json, result, () => terminalText(result.output));
     if (result.isError) process.exitCode = 2;
   });
 
-const known = [TemporalUnreachableError, UnknownWorkflowError, NoSuchPendingRequestError, InvalidAnswerError, SearchAttributeNotRegisteredError];
+const known = [TemporalUnreachableError, UnknownWorkflowError, NoSuchPendingRequestError, InvalidAnswerError, SearchAttributeNotRegisteredError, UpdateLimitError];
 program.parseAsync(process.argv).then(
   () => {
     // Connections keep the event loop alive; commands other than dev/worker are done here.
@@ -195,7 +188,7 @@ program.parseAsync(process.argv).then(
   (err: unknown) => {
     const e = err as Error;
     const message = known.some((k) => e instanceof k) ? e.message : `${e.name ?? 'Error'}: ${e.message}`;
-    console.error(`durable-mcp: ${message}`);
+    console.error(`durable-mcp: ${terminalSafe(message)}`);
     process.exit(1);
   },
 );

@@ -49,6 +49,7 @@ export {
   SearchAttributeNotRegisteredError,
   TemporalUnreachableError,
   UnknownWorkflowError,
+  UpdateLimitError,
   connectClient,
   type AwaitingWorkflow,
   type StartToolCallOptions,

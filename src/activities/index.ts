@@ -10,6 +10,7 @@ import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activ
 import type { Client } from '@temporalio/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import {
+  admitElicitation,
   answerToElicitResult,
   deriveRequestId,
   elicitationToRequest,
@@ -88,6 +89,30 @@ function never(): Promise<never> {
   return new Promise<never>(() => undefined);
 }
 
+/** One `abort` listener on a shared signal, calling every callback added (and not yet removed) when it fires. */
+function fanOut(signal: AbortSignal | undefined) {
+  const callbacks = new Set<() => void>();
+  const fire = () => {
+    for (const fn of [...callbacks]) fn();
+  };
+  signal?.addEventListener('abort', fire, { once: true });
+  return {
+    /** Calls `fn` at once when the signal has already fired; returns its removal. */
+    add(fn: () => void): () => void {
+      if (signal?.aborted) {
+        fn();
+        return () => undefined;
+      }
+      callbacks.add(fn);
+      return () => void callbacks.delete(fn);
+    },
+    dispose(): void {
+      signal?.removeEventListener('abort', fire);
+      callbacks.clear();
+    },
+  };
+}
+
 export function createActivities(deps: ActivityDeps) {
   // The client of *this* activity's context: an elicitation arrives in a callback of the session's stdio
   // stream, whose async context is that of the activity that spawned the server (getClient() there would
@@ -164,6 +189,12 @@ export function createActivities(deps: ActivityDeps) {
       return true;
     });
 
+    // One listener per shared signal for the whole call, fanned out to the elicitations waiting at that
+    // moment: a listener per elicitation on the activity's or the worker's signal would pile up (a server
+    // may elicit many times at once; Node warns past 10).
+    const onCancelled = fanOut(ctx.cancellationSignal);
+    const onShutdown = fanOut(deps.shutdown);
+
     session.elicitationHandler = async (params: ElicitParams, serverSignal: AbortSignal): Promise<ElicitResult> => {
       const id = deriveRequestId(input.callId, ++ordinal, params);
       const mode = params.mode === 'url' ? 'url' : 'form';
@@ -195,13 +226,15 @@ export function createActivities(deps: ActivityDeps) {
           doRelease(request, 'server-gave-up');
           resolve('server-gave-up');
         });
-        listen(ctx.cancellationSignal, () => {
-          const reason = ctx.cancellationSignal.reason;
-          const shutdown = reason === 'WORKER_SHUTDOWN' || (reason instanceof Error && reason.message === 'WORKER_SHUTDOWN');
-          if (shutdown) resolve('worker-shutdown');
-          else callAbort.abort(reason);
-        });
-        listen(deps.shutdown, () => resolve('worker-shutdown'));
+        cleanups.push(
+          onCancelled.add(() => {
+            const reason = ctx.cancellationSignal.reason;
+            const shutdown = reason === 'WORKER_SHUTDOWN' || (reason instanceof Error && reason.message === 'WORKER_SHUTDOWN');
+            if (shutdown) resolve('worker-shutdown');
+            else callAbort.abort(reason);
+          }),
+        );
+        cleanups.push(onShutdown.add(() => resolve('worker-shutdown')));
         const onPressure = () => {
           promised = true;
           resolve('session-needed');
@@ -280,8 +313,20 @@ export function createActivities(deps: ActivityDeps) {
     } finally {
       clearInterval(beat);
       ctx.cancellationSignal.removeEventListener('abort', onCancel);
+      onCancelled.dispose();
+      onShutdown.dispose();
       session.elicitationHandler = undefined;
     }
+  }
+
+  /**
+   * The arrival rules of every elicitation (contract/admit.ts), for a modern-era input request or a -32042 URL:
+   * a round has no channel for an error per input request, so a refused one fails the call, naming the key.
+   */
+  function admitted(where: string, key: string, params: ElicitParams): ElicitParams {
+    const admission = admitElicitation(params);
+    if (!admission.ok) throw ApplicationFailure.nonRetryable(`${where}: input request "${key}": ${admission.message}`, 'ElicitationRefused');
+    return admission.params;
   }
 
   /** A round's input requests go back to the workflow, checked: only elicitations, and a bounded state. */
@@ -291,7 +336,7 @@ export function createActivities(deps: ActivityDeps) {
     if (round.kind === 'url_required') {
       const inputRequests: Record<string, { method: 'elicitation/create'; params: ElicitParams }> = {};
       round.elicitations.forEach((e, i) => {
-        const params = { ...(e as ElicitParams), mode: 'url' as const };
+        const params = admitted(where, `url${i + 1}`, { ...(e as ElicitParams), mode: 'url' as const });
         inputRequests[`url${i + 1}`] = { method: 'elicitation/create', params };
       });
       if (Object.keys(inputRequests).length === 0) {
@@ -313,7 +358,7 @@ export function createActivities(deps: ActivityDeps) {
           'UnsupportedInputRequest',
         );
       }
-      inputRequests[r.key] = { method: 'elicitation/create', params: r.params };
+      inputRequests[r.key] = { method: 'elicitation/create', params: admitted(where, r.key, r.params) };
     }
     const size = jsonByteLength(inputRequests);
     if (size > MAX_RESULT_BYTES) {

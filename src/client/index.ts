@@ -72,6 +72,42 @@ export class SearchAttributeNotRegisteredError extends Error {
   }
 }
 
+/**
+ * Temporal refused an update because of a per-run limit (issue #16): the total number of updates in a
+ * run (`history.maxTotalUpdates`, default 2,000) or the updates in flight at once
+ * (`history.maxInFlightUpdates`, default 10). The message says which, and what to do: an answer can
+ * still be sent as the `answer` signal, which has neither limit (the command is in the message).
+ */
+export class UpdateLimitError extends Error {
+  override name = 'UpdateLimitError';
+  constructor(
+    readonly workflowId: string,
+    readonly limit: 'total-updates' | 'in-flight-updates',
+    readonly serverMessage: string,
+    answer?: Answer,
+  ) {
+    const which =
+      limit === 'total-updates'
+        ? `this run has reached Temporal's limit on the total number of updates (history.maxTotalUpdates, default 2,000)`
+        : `too many updates (or too large update payloads) are in flight on this run at once (Temporal's history.maxInFlightUpdates, default 10)`;
+    const todo = answer
+      ? `Send the answer as the \`answer\` signal instead, which has no such limit (a bad answer is then logged and dropped, not reported): ` +
+        `temporal workflow signal --workflow-id ${workflowId} --name answer --input '${JSON.stringify(answer).replace(/'/g, "'\\''")}'`
+      : limit === 'total-updates'
+        ? 'Poll the `pending` query instead (durable-mcp pending <workflowId>), and answer with the `answer` signal.'
+        : 'Try again shortly, or poll the `pending` query instead.';
+    super(`workflow "${workflowId}": ${which}. ${todo}`);
+  }
+}
+
+/** The UpdateLimitError for an update Temporal refused by a per-run limit, else undefined. */
+function updateLimit(err: unknown, workflowId: string, answer?: Answer): UpdateLimitError | undefined {
+  const message = `${(err as Error)?.message ?? ''} ${((err as { cause?: Error })?.cause?.message) ?? ''}`;
+  if (/limit on the total number of distinct updates/i.test(message)) return new UpdateLimitError(workflowId, 'total-updates', message.trim(), answer);
+  if (/in-flight updates|concurrent in-flight|limit on number of (concurrent )?in-?flight/i.test(message)) return new UpdateLimitError(workflowId, 'in-flight-updates', message.trim(), answer);
+  return undefined;
+}
+
 /** Connect a Temporal client from @temporalio/envconfig (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key). */
 export async function connectClient(overrides: { address?: string; namespace?: string } = {}): Promise<{ client: Client; address: string; namespace: string }> {
   const { connectionOptions, namespace } = loadClientConnectConfig();
@@ -194,7 +230,7 @@ export class DurableMcpClient {
       return await handle.executeUpdate(waitForPendingUpdate, { args: [{ ...(options.seen ? { seen: options.seen } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) }] });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) throw new Error(`workflow "${workflowId}": ${updateFailureReason(err)}`);
-      throw err;
+      throw updateLimit(err, workflowId) ?? err;
     }
   }
 
@@ -225,7 +261,7 @@ export class DurableMcpClient {
         if (/no pending request|no longer pending/.test(reason)) throw new NoSuchPendingRequestError(workflowId, answer.id, reason);
         throw new InvalidAnswerError(workflowId, reason);
       }
-      throw err;
+      throw updateLimit(err, workflowId, answer) ?? err;
     }
   }
 

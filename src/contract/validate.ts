@@ -1,5 +1,3 @@
-// The email pattern zod uses; kept here because the workflow bundle must not depend on zod internals.
-const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 /**
  * Validation of the `content` a human gives for an MCP form-mode elicitation
@@ -112,6 +110,151 @@ export function validateElicitationContent(requestedSchema: unknown, content: un
 }
 
 // ---------------------------------------------------------------------------
+// Admission: is the schema one durable-mcp validates faithfully, and can any answer satisfy it?
+// ---------------------------------------------------------------------------
+
+/**
+ * Every keyword with which Ajv (the MCP SDK server's check of an answer: draft-07, `strict: false`,
+ * formats from ajv-formats) constrains a value. Any other key is an annotation to both validators.
+ */
+const AJV_KEYWORDS = new Set([
+  '$ref', '$defs', 'definitions', '$id', '$schema', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$anchor',
+  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'const', 'enum', 'type', 'nullable', 'discriminator',
+  'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
+  'maxLength', 'minLength', 'pattern', 'format',
+  'items', 'additionalItems', 'prefixItems', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxContains', 'minContains', 'unevaluatedItems',
+  'maxProperties', 'minProperties', 'required', 'properties', 'patternProperties', 'additionalProperties', 'dependencies',
+  'dependentRequired', 'dependentSchemas', 'propertyNames', 'unevaluatedProperties',
+]);
+/** The keywords durable-mcp applies exactly as Ajv does, per place in the restricted schema. */
+const FAITHFUL = {
+  object: ['type', 'properties', 'required', 'additionalProperties', '$schema'],
+  string: ['type', 'minLength', 'maxLength', 'pattern', 'format'],
+  enum: ['type', 'enum', 'oneOf', 'anyOf'],
+  number: ['type', 'minimum', 'maximum'],
+  boolean: ['type'],
+  array: ['type', 'items', 'minItems', 'maxItems', 'uniqueItems'],
+  items: ['type', 'enum', 'oneOf', 'anyOf'],
+  option: ['const'],
+};
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+
+function unfaithful(raw: Record<string, unknown>, allowed: string[], where: string, problems: string[]): void {
+  for (const key of Object.keys(raw)) {
+    if (AJV_KEYWORDS.has(key) && !allowed.includes(key)) problems.push(`${where}uses "${key}", which durable-mcp cannot validate exactly as the server does`);
+  }
+}
+
+/**
+ * The reasons a `requestedSchema` is refused at arrival (none: admitted). Refused: anything but the
+ * restricted schema (an object of flat primitive properties), a validation keyword durable-mcp does not
+ * apply exactly as the server's own check (Ajv) does, and a schema no answer can satisfy: `required`
+ * naming a missing property, negative or fractional bounds, a minimum above its maximum, an empty enum,
+ * more items required than there are options, a default its own field rejects. Each reason names the
+ * property.
+ */
+export function checkRequestedSchema(schema: unknown): string[] {
+  const problems: string[] = [];
+  if (!isPlainObject(schema)) return [`must be an object schema, got ${preview(schema)}`];
+  if (schema['type'] !== 'object') problems.push(`must have "type": "object", got ${preview(schema['type'])}`);
+  unfaithful(schema, FAITHFUL.object, '', problems);
+  const $schema = schema['$schema'];
+  if ($schema !== undefined && !(typeof $schema === 'string' && DRAFT_07.test($schema))) {
+    problems.push(`declares "$schema" ${preview($schema)}; only draft-07 (the server's validator's default) is validated faithfully`);
+  }
+  const additional = schema['additionalProperties'];
+  if (additional !== undefined && typeof additional !== 'boolean') problems.push(`uses a schema for "additionalProperties", which durable-mcp cannot validate exactly as the server does`);
+  const props = schema['properties'];
+  if (props !== undefined && !isPlainObject(props)) problems.push(`"properties" must be an object, got ${preview(props)}`);
+  const properties = isPlainObject(props) ? props : {};
+  const req = schema['required'];
+  if (req !== undefined) {
+    if (!Array.isArray(req)) problems.push(`"required" must be an array of property names, got ${preview(req)}`);
+    else {
+      for (const name of req) {
+        if (typeof name !== 'string') problems.push(`"required" must list property names (strings), got ${preview(name)}`);
+        else if (!Object.hasOwn(properties, name)) problems.push(`requires ${JSON.stringify(name)}, which is not among its properties: no answer can satisfy it`);
+      }
+    }
+  }
+  for (const name of Object.keys(properties)) {
+    // The server's validator reads `data[name]` without an own-property check: an omitted "constructor"
+    // is read as Object's and fails its type, so such a field cannot be left out (nor "__proto__" given).
+    if (name in Object.prototype) problems.push(`property ${JSON.stringify(name)} is named like a JavaScript built-in, which the server's validator misreads`);
+    for (const p of checkProperty(properties[name])) problems.push(`property ${JSON.stringify(name)} ${p}`);
+  }
+  return problems;
+}
+
+function checkProperty(raw: unknown): string[] {
+  const built = buildField(raw);
+  if (!built.ok) return built.problems;
+  const field = raw as Record<string, unknown>;
+  const problems: string[] = [];
+  const type = field['type'];
+  const isEnum = field['enum'] !== undefined || field['oneOf'] !== undefined || field['anyOf'] !== undefined;
+  if (type === 'string' || type === undefined) {
+    unfaithful(field, isEnum ? FAITHFUL.enum : FAITHFUL.string, '', problems);
+    if (isEnum) checkOptions(field, problems);
+    else {
+      const format = field['format'];
+      if (format !== undefined && (typeof format !== 'string' || !Object.hasOwn(FORMATS, format))) problems.push(`uses format ${preview(format)}; only email, uri, date and date-time are validated`);
+      ordered(field, 'minLength', 'maxLength', problems);
+    }
+  } else if (type === 'number' || type === 'integer') {
+    unfaithful(field, FAITHFUL.number, '', problems);
+    const min = field['minimum'] as number | undefined;
+    const max = field['maximum'] as number | undefined;
+    if (min !== undefined && max !== undefined) {
+      if (min > max) problems.push(`has minimum ${min} above maximum ${max}: no answer can satisfy it`);
+      else if (type === 'integer' && Math.ceil(min) > Math.floor(max)) problems.push(`has no integer between minimum ${min} and maximum ${max}: no answer can satisfy it`);
+    }
+  } else if (type === 'boolean') {
+    unfaithful(field, FAITHFUL.boolean, '', problems);
+  } else if (type === 'array') {
+    unfaithful(field, FAITHFUL.array, '', problems);
+    const items = field['items'] as Record<string, unknown>;
+    unfaithful(items, FAITHFUL.items, 'items ', problems);
+    checkOptions(items, problems);
+    ordered(field, 'minItems', 'maxItems', problems);
+    const options = readStringOptions(items, []) ?? [];
+    const minItems = field['minItems'] as number | undefined;
+    if (minItems !== undefined && minItems > new Set(options).size) problems.push(`requires at least ${minItems} distinct items but offers ${new Set(options).size}: no answer can satisfy it`);
+    const unique = field['uniqueItems'];
+    if (unique !== undefined && typeof unique !== 'boolean') problems.push(`"uniqueItems" must be a boolean, got ${preview(unique)}`);
+  }
+  if (problems.length === 0 && built.spec.hasDefault) {
+    const bad = built.spec.check(built.spec.default);
+    if (bad.length > 0) problems.push(`has a default its own field rejects (${bad[0]})`);
+  }
+  return problems;
+}
+
+/** Enum options (`enum`, or `oneOf`/`anyOf` of `{const, title}`): each entry constrains by `const` only, and each `oneOf` const once. */
+function checkOptions(raw: Record<string, unknown>, problems: string[]): void {
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const list = raw[key];
+    if (!Array.isArray(list)) continue;
+    const seen = new Set<string>();
+    for (const entry of list) {
+      if (!isPlainObject(entry)) continue;
+      unfaithful(entry, FAITHFUL.option, `${key} entry `, problems);
+      const c = entry['const'];
+      if (key === 'oneOf' && typeof c === 'string') {
+        if (seen.has(c)) problems.push(`lists ${JSON.stringify(c)} twice in oneOf: the server's check (exactly one must match) rejects it`);
+        seen.add(c);
+      }
+    }
+  }
+}
+
+function ordered(raw: Record<string, unknown>, minKey: string, maxKey: string, problems: string[]): void {
+  const min = raw[minKey];
+  const max = raw[maxKey];
+  if (typeof min === 'number' && typeof max === 'number' && min > max) problems.push(`has ${minKey} ${min} above ${maxKey} ${max}: no answer can satisfy it`);
+}
+
+// ---------------------------------------------------------------------------
 // Reading the top-level schema
 // ---------------------------------------------------------------------------
 
@@ -180,7 +323,7 @@ function buildString(raw: Record<string, unknown>, problems: string[]): FieldChe
   if (format !== undefined && typeof format !== 'string') {
     problems.push(`has an invalid schema: format must be a string, got ${preview(format)}`);
   }
-  const formatCheck = typeof format === 'string' ? FORMATS[format] : undefined;
+  const formatCheck = typeof format === 'string' && Object.hasOwn(FORMATS, format) ? FORMATS[format] : undefined;
   const pattern = readPattern(raw, problems);
 
   return (s) => {
@@ -330,16 +473,15 @@ function readPattern(raw: Record<string, unknown>, problems: string[]): RegExp |
     problems.push(`has an invalid schema: pattern must be a string, got ${preview(p)}`);
     return undefined;
   }
-  // JSON Schema patterns are ECMA-262 and unanchored; prefer unicode mode.
-  for (const flags of ['u', '']) {
-    try {
-      return new RegExp(p, flags);
-    } catch {
-      // try the next flag set
-    }
+  // JSON Schema patterns are ECMA-262 and unanchored. Unicode mode only, as the MCP SDK server's own
+  // check (Ajv, `unicodeRegExp` on: `new RegExp(pattern, "u")`) compiles them: a pattern that only
+  // compiles without "u" would fail the server's check of every answer.
+  try {
+    return new RegExp(p, 'u');
+  } catch {
+    problems.push(`has an invalid schema: pattern ${preview(p)} is not a valid regular expression (unicode mode)`);
+    return undefined;
   }
-  problems.push(`has an invalid schema: pattern ${preview(p)} is not a valid regular expression`);
-  return undefined;
 }
 
 function rejectKeywords(raw: Record<string, unknown>, keys: string[], context: string, problems: string[]): void {
@@ -357,32 +499,105 @@ interface FormatCheck {
   test(s: string): boolean;
 }
 
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+// The four formats of the restricted schema, with the semantics of the server's own check (the MCP SDK
+// server validates answers with Ajv and ajv-formats in "full" mode): a differential test holds durable-mcp
+// to the same verdicts. Written from RFC 3339 / RFC 3986 / the dot-atom email form, as that check reads them.
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+const TIME = /^(\d{2}):(\d{2}):(\d{2}(?:\.\d+)?)(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
-// Unknown formats are annotations in JSON Schema and are not enforced.
+function isDate(s: string): boolean {
+  const m = DATE.exec(s);
+  return m !== null && isCalendarDate(+m[1], +m[2], +m[3]);
+}
+
+/** RFC 3339 date-time: the date and the time split at one `T`/`t` or whitespace; a zone is required. */
+function isDateTime(s: string): boolean {
+  const parts = s.split(/[Tt]|\s/);
+  if (parts.length !== 2 || !isDate(parts[0])) return false;
+  const m = TIME.exec(parts[1]);
+  if (m === null) return false;
+  const [hour, minute, second] = [+m[1], +m[2], +m[3]];
+  const sign = m[5] === '-' ? -1 : 1;
+  const zoneHour = +(m[6] ?? 0);
+  const zoneMinute = +(m[7] ?? 0);
+  if (zoneHour > 23 || zoneMinute > 59) return false;
+  if (hour <= 23 && minute <= 59 && second < 60) return true;
+  // A leap second (:60) only at 23:59 UTC.
+  const utcMinute = minute - zoneMinute * sign;
+  const utcHour = hour - zoneHour * sign - (utcMinute < 0 ? 1 : 0);
+  return (utcHour === 23 || utcHour === -1) && (utcMinute === 59 || utcMinute === -1) && second < 61;
+}
+
+const EMAIL_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/;
+const DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+
+/** local@domain: the local part dot-separated atoms, the domain at least two labels of letters, digits and inner hyphens. */
+function isEmail(s: string): boolean {
+  const at = s.indexOf('@');
+  if (at < 0 || s.indexOf('@', at + 1) >= 0) return false;
+  const local = s.slice(0, at).split('.');
+  const domain = s.slice(at + 1).split('.');
+  return local.every((a) => EMAIL_ATOM.test(a)) && domain.length >= 2 && domain.every((l) => DOMAIN_LABEL.test(l));
+}
+
+// RFC 3986 character classes (case-insensitive): pchar = unreserved / pct-encoded / sub-delims / ":" / "@".
+const PCT = '%[0-9A-Fa-f]{2}';
+const UNRESERVED_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
+const SEGMENT = `(?:[${UNRESERVED_SUB}:@]|${PCT})*`;
+const SEGMENT_NZ = `(?:[${UNRESERVED_SUB}:@]|${PCT})+`;
+const REG_NAME = `(?:[${UNRESERVED_SUB}]|${PCT})*`;
+const USERINFO = `(?:[${UNRESERVED_SUB}:]|${PCT})*`;
+const URI_SHAPE = new RegExp(
+  `^[A-Za-z][A-Za-z0-9+\\-.]*:` +
+    // hier-part: an authority (after "/" or "//"), an absolute path, or a rootless path; never empty.
+    `(?:\\/?\\/(?:${USERINFO}@)?(\\[[^\\]]*\\]|${REG_NAME})(?::\\d*)?(?:\\/${SEGMENT})*|\\/(?:${SEGMENT_NZ}(?:\\/${SEGMENT})*)?|${SEGMENT_NZ}(?:\\/${SEGMENT})*)` +
+    `(?:\\?(?:[${UNRESERVED_SUB}:@/?]|${PCT})*)?(?:#(?:[${UNRESERVED_SUB}:@/?]|${PCT})*)?$`,
+);
+const H16 = /^[0-9A-Fa-f]{1,4}$/;
+const DEC_OCTET = /^(?:25[0-5]|2[0-4]\d|[01]?\d\d?)$/;
+
+function isIPv4(s: string): boolean {
+  const parts = s.split('.');
+  return parts.length === 4 && parts.every((p) => DEC_OCTET.test(p));
+}
+
+/** RFC 3986 IPv6address: eight 16-bit pieces (the last two may be an IPv4 address), or fewer around one "::". */
+function isIPv6(s: string): boolean {
+  const halves = s.split('::');
+  if (halves.length > 2) return false;
+  const units = (text: string, last: boolean): number => {
+    if (text === '') return 0;
+    const pieces = text.split(':');
+    let n = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      if (H16.test(pieces[i])) n += 1;
+      else if (last && i === pieces.length - 1 && isIPv4(pieces[i])) n += 2;
+      else return -100;
+    }
+    return n;
+  };
+  if (halves.length === 1) return units(halves[0], true) === 8;
+  const before = units(halves[0], false);
+  const after = units(halves[1], true);
+  return before >= 0 && after >= 0 && before + after <= 7;
+}
+
+/** An RFC 3986 URI (a scheme, and no empty hier-part), with its IP-literal host checked. */
+function isUri(s: string): boolean {
+  const m = URI_SHAPE.exec(s);
+  if (m === null) return false;
+  const literal = m[1];
+  if (literal === undefined || !literal.startsWith('[')) return true;
+  const inner = literal.slice(1, -1);
+  return /^[Vv][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(inner) || isIPv6(inner);
+}
+
+// Unknown formats are refused at arrival (contract/admit.ts); these four are checked.
 const FORMATS: Record<string, FormatCheck | undefined> = {
-  email: { description: 'a valid email address', test: (s) => EMAIL.test(s) },
-  uri: { description: 'a valid URI (with a scheme, e.g. https://…)', test: (s) => URI.test(s) },
-  date: {
-    description: 'a valid date (YYYY-MM-DD)',
-    test: (s) => {
-      const m = DATE.exec(s);
-      return m !== null && isCalendarDate(+m[1], +m[2], +m[3]);
-    },
-  },
-  'date-time': {
-    description: 'a valid RFC 3339 date-time (e.g. 2025-01-31T09:30:00Z)',
-    test: (s) => {
-      const m = DATE_TIME.exec(s);
-      if (m === null || !isCalendarDate(+m[1], +m[2], +m[3])) return false;
-      const [hour, minute, second] = [+m[4], +m[5], +m[6]];
-      if (hour > 23 || minute > 59 || second > 60) return false; // 60: leap second
-      if (m[7] !== undefined && (+m[7] > 23 || +m[8] > 59)) return false;
-      return true;
-    },
-  },
+  email: { description: 'a valid email address', test: isEmail },
+  uri: { description: 'a valid URI (with a scheme, e.g. https://…)', test: isUri },
+  date: { description: 'a valid date (YYYY-MM-DD)', test: isDate },
+  'date-time': { description: 'a valid RFC 3339 date-time (e.g. 2025-01-31T09:30:00Z)', test: isDateTime },
 };
 
 function isCalendarDate(year: number, month: number, day: number): boolean {

@@ -8,9 +8,9 @@
  * Auto-fulfilment of `input_required` is off: a round's input requests go back to the caller (the
  * workflow), which asks the human durably and sends the next round.
  */
-import { Client, ProtocolError, SSEClientTransport, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage, type PriorDiscovery, type RequestId, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import type { ElicitParams, ElicitResult, ToolResult } from '../contract/index.js';
+import { admitElicitation, INVALID_PARAMS, type ElicitParams, type ElicitResult, type ToolResult } from '../contract/index.js';
 import { MAX_TIMER_MS, expandEnv, type ServerConfig } from './config.js';
 import { toToolResult } from './result.js';
 
@@ -107,6 +107,8 @@ export class McpSession {
   private closedFlag = false;
   private closing: Promise<void> | undefined;
   private readonly stderrTail: string[] = [];
+  /** Admitted `elicitation/create` params, as the server sent them, by JSON-RPC id (taken by the handler). */
+  private readonly admitted = new Map<RequestId, ElicitParams>();
   /** Fires once when the transport closes or errors (the session is then broken). */
   onBroken: (() => void) | undefined;
   readonly transportKind: 'stdio' | 'streamable-http' | 'sse';
@@ -219,13 +221,16 @@ export class McpSession {
   private async start(timeoutMs: number, prior?: PriorDiscovery): Promise<void> {
     const name = this.server.name;
     if (this.elicitation) {
-      // Legacy era: the server sends `elicitation/create` on the session. The params are handed on as the
-      // server sent them (the SDK validates a copy; the raw requestedSchema keeps every keyword).
+      // Legacy era: the server sends `elicitation/create` on the session. The params the handler gets are the
+      // ones the arrival check admitted, as the server sent them (see admitElicitations).
       this.client.setRequestHandler('elicitation/create', async (request, ctx) => {
+        const admitted = this.admitted.get(ctx.mcpReq.id);
+        this.admitted.delete(ctx.mcpReq.id);
         const handler = this.elicitationHandler;
         // No tool call owns the session: nobody can answer, so the honest answer is cancel.
         if (!handler) return { action: 'cancel' };
-        return (await handler(request.params as ElicitParams, ctx.mcpReq.signal)) as any;
+        if (!admitted) throw new ProtocolError(INVALID_PARAMS, 'elicitation refused: its params were not seen by the arrival check');
+        return (await handler(admitted, ctx.mcpReq.signal)) as any;
       });
       // A server's `notifications/cancelled` for request id 0 (a session's first elicitation) was ignored by
       // the v1 SDK (a falsy check; this session carried a fix for it). SDK v2 checks `=== undefined` and aborts
@@ -252,6 +257,7 @@ export class McpSession {
       }
       throw new McpConnectError(`server "${name}": failed to connect: ${(err as Error).message}${stderr}`, name, 'connect');
     }
+    if (this.elicitation) this.admitElicitations();
     try {
       this.tools = await withTimeout(this.listAllTools(timeoutMs), timeoutMs, () => new McpConnectError(`server "${name}": tools/list timed out after ${timeoutMs} ms`, name, 'list'));
     } catch (err) {
@@ -259,6 +265,45 @@ export class McpSession {
       if (err instanceof McpConnectError) throw err;
       throw new McpConnectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list');
     }
+  }
+
+  /**
+   * Issue #16: the arrival rules (contract/admit.ts) see each `elicitation/create` exactly as the server
+   * sent it, and refuse what must not reach a person (too large, a schema durable-mcp cannot validate as
+   * the server does or that no answer satisfies, an unsafe URL) with JSON-RPC -32602 and a one-line reason.
+   *
+   * Why at the transport: the SDK's `Protocol` checks a request against its schemas before any handler
+   * sees it (v1 handed the handler the parsed copy, without the keywords it does not know: `pattern`,
+   * `$ref`, `additionalProperties`, …; a schema it rejects got a -32603 dump of issues). So, once
+   * `connect()` has set the Protocol's `transport.onmessage` (no server request can come before
+   * initialization), it is wrapped: an `elicitation/create` is admitted here, its raw params kept for the
+   * handler by JSON-RPC id, or it is answered with the refusal and never dispatched. Every other message
+   * passes untouched. In the modern era the input requests of an `input_required` result go through
+   * `admitElicitation` in the activity (and McpSource) before they become Requests.
+   */
+  private admitElicitations(): void {
+    const transport = this.transport;
+    const dispatch = transport.onmessage;
+    if (!dispatch) return;
+    transport.onmessage = (message: JSONRPCMessage, extra?: unknown) => {
+      if ('method' in message && message.method === 'elicitation/create' && 'id' in message) {
+        let admission: ReturnType<typeof admitElicitation>;
+        try {
+          admission = admitElicitation(message.params);
+        } catch (err) {
+          // The rules never throw on any JSON; should they, the request is refused, never dispatched unchecked.
+          admission = { ok: false, code: INVALID_PARAMS, message: `elicitation refused: it could not be checked (${(err as Error)?.message})` };
+        }
+        if (!admission.ok) {
+          void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: INVALID_PARAMS, message: admission.message } }).catch(() => undefined);
+          return;
+        }
+        this.admitted.set(message.id, admission.params);
+        // Taken by the handler; one the SDK refused on its own never is: keep only a few.
+        if (this.admitted.size > 64) this.admitted.delete(this.admitted.keys().next().value as RequestId);
+      }
+      (dispatch as (m: JSONRPCMessage, e?: unknown) => void)(message, extra);
+    };
   }
 
   private async listAllTools(timeoutMs: number): Promise<McpToolInfo[]> {

@@ -4,6 +4,7 @@
  * suspension contract; without one the capability is not advertised at all.
  */
 import {
+  admitElicitation,
   answerToElicitResult,
   deriveRoundRequestId,
   elicitationToRequest,
@@ -137,6 +138,13 @@ export class McpSource implements AsyncDisposable {
         outcome.kind === 'url_required'
           ? outcome.elicitations.map((e, i) => ({ key: `url${i + 1}`, kind: 'elicitation' as const, params: { ...(e as ElicitParams), mode: 'url' as const } }))
           : readInputRequests(outcome.inputRequests);
+      // The arrival rules of every elicitation (contract/admit.ts); a refused one fails the call, naming the key.
+      for (const e of entries) {
+        if (e.kind !== 'elicitation') continue;
+        const admission = admitElicitation(e.params);
+        if (!admission.ok) throw new McpToolCallError(`${where}: input request "${e.key}": ${admission.message}`, tool.server, tool.originalName);
+        e.params = admission.params;
+      }
       const unsupported = entries.find((e) => e.kind === 'unsupported');
       if (unsupported && unsupported.kind === 'unsupported') throw new UnsupportedInputRequestError(`${where} asked for input of kind "${unsupported.method}" (key "${unsupported.key}"), which this client never declared`);
       const waitFor = this.waitFor;

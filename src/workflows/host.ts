@@ -4,6 +4,7 @@
  * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
  */
 import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { urlHost } from '../contract/admit.js';
 import { checkAnswer } from '../contract/answer.js';
 import { deriveRoundRequestId } from '../contract/id.js';
 import { answerToElicitResult, elicitationToRequest } from '../contract/mapping.js';
@@ -368,6 +369,9 @@ export class ElicitationHost {
     const context: PendingContext = { callId: e.callId, server: call?.server ?? '', tool: call?.tool ?? '' };
     const s = step ?? call?.step;
     if (s !== undefined) context.step = s;
+    // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
+    const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
+    if (host !== undefined) context.host = host;
     return context;
   }
 

@@ -42,6 +42,8 @@ export interface PendingContext {
   tool: string;
   /** The pipeline step, when the call is part of a pipeline. */
   step?: string;
+  /** URL mode (`kind: "authorization"`): the host the link goes to, to show beside it. */
+  host?: string;
 }
 export interface PendingRequestDetails {
   request: Request;

@@ -1,0 +1,59 @@
+/**
+ * Text from an MCP server (prompts, field names, URLs) printed to a terminal (issue #16). It is untrusted:
+ * control characters are shown as visible escapes, never sent raw (no title changes, erased lines,
+ * planted hyperlinks or bidi tricks), and a multi-line prompt is indented so none of its lines can pass
+ * for an entry or a detail line of `durable-mcp pending`. `--json` output is JSON.stringify's, exact.
+ */
+import type { Request } from './contract/index.js';
+import type { PendingContext } from './workflows/messages.js';
+
+/** C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, line/paragraph separators, BOM. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/g;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e', '\u0007': '\\a', '\b': '\\b' };
+
+/** One line of text with every control character shown as an escape (`\e`, `\r`, `\x07`-style, `\u{202e}`). */
+export function terminalSafe(text: string, keep = ''): string {
+  return text.replace(UNSAFE, (c) => {
+    if (keep.includes(c)) return c;
+    const named = NAMED[c];
+    if (named !== undefined) return named;
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+/** Multi-line text (a tool's output): line breaks and tabs kept, every other control character escaped. */
+export function terminalText(text: string): string {
+  return terminalSafe(text, '\n\t');
+}
+
+const DETAIL = '    ';
+/** Continuation lines of a prompt: deeper than any detail line, and marked. */
+const CONTINUATION = '    | ';
+
+/**
+ * The lines of one pending request in `durable-mcp pending`: an entry line (workflow id, request id, kind,
+ * server/tool), then detail lines indented by four spaces: the prompt (each further line of it behind
+ * `    | `), the URL and its host, the fields (names quoted), the expiry.
+ */
+export function pendingEntryLines(workflowId: string, request: Request, context: PendingContext): string[] {
+  const lines: string[] = [];
+  const step = context.step !== undefined ? ` (step ${terminalSafe(context.step)})` : '';
+  lines.push(`${terminalSafe(workflowId)}  ${terminalSafe(request.id)}  ${terminalSafe(request.kind)}  ${terminalSafe(context.server)}/${terminalSafe(context.tool)}${step}`);
+  const [first, ...rest] = request.prompt.split('\n');
+  lines.push(`${DETAIL}${terminalSafe(first)}`);
+  for (const line of rest) lines.push(`${CONTINUATION}${terminalSafe(line)}`);
+  if (request.url !== undefined) lines.push(`${DETAIL}url: ${terminalSafe(request.url)}${context.host !== undefined ? `  (host: ${terminalSafe(context.host)})` : ''}`);
+  const schema = (request.data as { schema?: { properties?: Record<string, { type?: unknown }>; required?: unknown } } | undefined)?.schema;
+  if (schema?.properties && typeof schema.properties === 'object') {
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    const fields = Object.entries(schema.properties).map(([name, field]) => {
+      const type = typeof field?.type === 'string' ? field.type : '?';
+      return `${terminalSafe(JSON.stringify(name))}${required.includes(name) ? '*' : ''}:${terminalSafe(type)}`;
+    });
+    lines.push(`${DETAIL}fields: ${fields.join(', ')}`);
+  }
+  if (request.expiresAt !== undefined) lines.push(`${DETAIL}expires: ${terminalSafe(request.expiresAt)}`);
+  return lines;
+}

@@ -10,7 +10,7 @@ import { mcpPipeline, mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
-import { recordHistory } from '../helpers/history.js';
+import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const dir = tempDir();
@@ -165,6 +165,27 @@ describe('modern era (MRTR) through the worker', () => {
         assert.equal(runs('sampling', t0).length, 1, 'not retried');
         assert.deepEqual(await handle.query(pendingQuery), []);
       });
+
+      for (const [tool, key, reason] of [
+        ['hostile_url', 'login', /url must be an https: link .*javascript: URL/],
+        ['hostile_schema', 'who', /requires "ghost", which is not among its properties/],
+      ] as const) {
+        it(`a hostile input request (${tool}) is refused at arrival: the call fails naming the key and the reason, nobody is asked, the tool runs once`, async () => {
+          const t0 = Date.now();
+          const handle = await start(tool);
+          await assert.rejects(handle.result(), (err: any) => {
+            const app = err.cause?.cause;
+            assert.equal(app?.type, 'ElicitationRefused');
+            assert.equal(app?.nonRetryable, true);
+            assert.match(app?.message, new RegExp(`input request "${key}": elicitation refused: `));
+            assert.match(app?.message, reason);
+            return true;
+          });
+          assert.equal(runs(tool, t0).length, 1, 'not retried');
+          assert.deepEqual(await handle.query(pendingQuery), []);
+          assert.deepEqual(await workflowTaskFailures(handle), []);
+        });
+      }
 
       it('an expired request reaches the server as cancel for that key in the next round', async () => {
         const t0 = Date.now();

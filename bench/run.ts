@@ -171,7 +171,7 @@ async function settle(): Promise<{ seconds: number; idle: number }> {
 
 async function main(): Promise<number> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
-  const selected = only ? benchmarks.filter((b) => only.includes(b.id)) : benchmarks;
+  const selected = only ? benchmarks.filter((b) => only.includes(b.id.toUpperCase())) : benchmarks;
   const m = machine();
   const date = new Date();
   const started = now();

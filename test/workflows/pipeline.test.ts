@@ -194,6 +194,7 @@ describe('pipelines: many tool calls, one inbox', () => {
       [{ toolTimeout: -5 }, /step "a": field "toolTimeout" must be a positive number of milliseconds up to \d+, got -5/],
       [{ heartbeatTimeout: '30s' }, /step "a": field "heartbeatTimeout" must be a positive number of milliseconds up to \d+, got "30s"/],
       [{ arguments: ['x'] }, /step "a": field "arguments" must be an object, got \["x"\]/],
+      [{ maxRounds: 0 }, /step "a": field "maxRounds" must be a whole number from 1 to 100, got 0/],
     ];
     for (const [extra, message] of cases) {
       await assert.rejects(

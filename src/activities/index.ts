@@ -21,7 +21,7 @@ import {
   type ToolResult,
 } from '../contract/index.js';
 import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo } from '../mcp/index.js';
-import { ELICIT_UPDATE } from '../contract/index.js';
+import { ELICIT_UPDATE, FailureTypes } from '../contract/index.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
 
 /** Largest tool result an activity returns: Temporal rejects payloads over 2 MB. */
@@ -78,27 +78,29 @@ export function createActivities(deps: ActivityDeps) {
   // answer for another, possibly finished, activity).
   const clientOf = (ctx: Context): Client => (deps.client ? deps.client() : ctx.client);
 
+  // Every failure carries a type from the one documented list (src/contract/failures.ts).
   function failure(err: unknown, server: string): never {
     if (err instanceof UnknownServerError || err instanceof ServerDisabledError) {
-      throw ApplicationFailure.nonRetryable(err.message, err.name);
+      throw ApplicationFailure.nonRetryable(err.message, FailureTypes.UnknownServer);
     }
     // An unset ${VAR} is this worker's environment, not the config: another worker (or this one, fixed) may have it.
-    if (err instanceof MissingEnvVarError) throw ApplicationFailure.retryable(err.message, err.name);
-    if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, err.name);
-    if (err instanceof McpConnectError) throw err.permanent ? ApplicationFailure.nonRetryable(err.message, err.name) : ApplicationFailure.retryable(err.message, err.name);
-    // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
-    if (err instanceof McpError && (err.code === ErrorCode.MethodNotFound || err.code === ErrorCode.InvalidParams)) {
-      throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, 'McpInvalidRequest');
+    if (err instanceof MissingEnvVarError) throw ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
+    if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, FailureTypes.McpConfigInvalid);
+    if (err instanceof McpConnectError) {
+      throw err.permanent ? ApplicationFailure.nonRetryable(err.message, FailureTypes.McpServerUnavailable) : ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
     }
-    if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, err.name);
+    // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
+    if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.UnknownTool);
+    if (err instanceof McpError && err.code === ErrorCode.InvalidParams) throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.InvalidArguments);
+    if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, FailureTypes.WorkerShuttingDown);
     if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
-    throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, 'McpToolCallError');
+    throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, FailureTypes.ToolCallFailed);
   }
 
   async function callMcpTool(input: CallMcpToolInput): Promise<CallMcpToolOutcome> {
     const ctx = Context.current();
     const execution = ctx.info.workflowExecution;
-    if (!execution) throw ApplicationFailure.nonRetryable('callMcpTool must run as an activity of a workflow (it hands elicitations to that workflow)', 'NoWorkflow');
+    if (!execution) throw ApplicationFailure.nonRetryable('callMcpTool must run as an activity of a workflow (it hands elicitations to that workflow)', FailureTypes.NoWorkflow);
     const { workflowId, runId } = execution;
     let server;
     try {
@@ -107,7 +109,7 @@ export function createActivities(deps: ActivityDeps) {
       failure(err, input.server);
     }
     if (server.tools && !server.tools.includes(input.tool)) {
-      throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`, 'ToolNotAllowed');
+      throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`, FailureTypes.ToolNotAllowed);
     }
 
     let phase: { state: 'leasing' | 'calling' } | { state: 'waiting'; requestId: string } = { state: 'leasing' };
@@ -127,6 +129,16 @@ export function createActivities(deps: ActivityDeps) {
     }
 
     const session = lease.session;
+    // A tool the server does not list fails at once, naming what it has (no MCP request, no retry).
+    if (Array.isArray(session.tools) && session.tools.length > 0 && !session.tools.some((t) => t.name === input.tool)) {
+      clearInterval(beat);
+      await lease.release();
+      const names = session.tools.map((t) => t.name);
+      throw ApplicationFailure.nonRetryable(
+        `server "${input.server}" has no tool "${input.tool}"; its tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`,
+        FailureTypes.UnknownTool,
+      );
+    }
     const callAbort = new AbortController();
     let release: ((r: Released) => void) | undefined;
     const released = new Promise<Released>((resolve) => {
@@ -240,7 +252,7 @@ export function createActivities(deps: ActivityDeps) {
       await lease.release();
       const size = jsonByteLength(result);
       if (size > MAX_RESULT_BYTES) {
-        throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" returned ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, 'ResultTooLarge');
+        throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" returned ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, FailureTypes.ResultTooLarge);
       }
       return { status: 'completed', result };
     } catch (err) {

@@ -4,7 +4,9 @@
  * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
  */
 import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { checkAnswer } from '../contract/answer.js';
+import { checkAnswer, type AnswerCheck } from '../contract/answer.js';
+import { FailureTypes } from '../contract/failures.js';
+import { durationProblem, MAX_DURATION_MS, type Duration } from './duration.js';
 import { answerToElicitResult } from '../contract/mapping.js';
 import type { Answer, Request } from '../contract/index.js';
 import {
@@ -41,8 +43,7 @@ export const MAX_PENDING_WATCHERS = 2;
 /** Default and longest wait of one `waitForPending` update. */
 export const DEFAULT_WATCH_MS = 60_000;
 export const MAX_WATCH_MS = 10 * 60_000;
-/** Upper bound of every duration option (one year). */
-export const MAX_DURATION_MS = 365 * 24 * 60 * 60 * 1000;
+export { MAX_DURATION_MS };
 
 export interface CallRecord extends PendingContext {
   expiresInMs: number;
@@ -66,12 +67,11 @@ export interface HostSnapshot {
   forwarded?: string[];
 }
 
-function parseDuration(ms: number | undefined, fallback: number, field: string): number {
-  if (ms === undefined) return fallback;
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > MAX_DURATION_MS) {
-    throw ApplicationFailure.nonRetryable(`${field} must be a number of milliseconds between 0 and ${MAX_DURATION_MS}, got ${JSON.stringify(ms)}`, 'InvalidInput');
-  }
-  return ms;
+function parseDuration(value: unknown, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  const r = durationProblem(value);
+  if ('problem' in r) throw ApplicationFailure.nonRetryable(`field "${field}" ${r.problem}, got ${JSON.stringify(value) ?? String(value)}`, FailureTypes.InvalidInput);
+  return r.ms;
 }
 
 export class ElicitationHost {
@@ -133,7 +133,7 @@ export class ElicitationHost {
       submitAnswerUpdate,
       (raw: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
         const check = this.check(raw);
-        if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, 'InvalidAnswer');
+        if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
         const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
         const forwarding = this.accept(check.answer);
         return forwarding ? forwarding.then(() => result) : result;
@@ -141,7 +141,7 @@ export class ElicitationHost {
       {
         validator: (raw: unknown) => {
           const check = this.check(raw);
-          if (!check.ok) throw new Error(check.reason);
+          if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
         },
       },
     );
@@ -203,7 +203,7 @@ export class ElicitationHost {
   }
 
   /** Start a tool call: returns its stable id (assigned here, never by an attempt). */
-  newCall(context: Omit<PendingContext, 'callId'> & { expiresInMs?: number; holdForMs?: number }, callId?: string): CallRecord {
+  newCall(context: Omit<PendingContext, 'callId'> & { expiresInMs?: Duration; holdForMs?: Duration }, callId?: string): CallRecord {
     const id = callId ?? `${this.callIdPrefix}c${this.nextCall++}`;
     const existing = this.calls.get(id);
     if (existing) return existing;
@@ -339,16 +339,16 @@ export class ElicitationHost {
   }
 
   /** Validate an answer against the pending request it names, without changing any state. */
-  check(raw: unknown): { ok: true; answer: Answer } | { ok: false; reason: string } {
+  check(raw: unknown): AnswerCheck {
     const id = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
     if (typeof id === 'string') {
       const remote = this.remote.get(id);
       if (remote) return checkAnswer(raw, remote.request);
-      if (this.forwarded.has(id)) return { ok: false, reason: `request "${id}" is no longer pending: it was already answered` };
+      if (this.forwarded.has(id)) return { ok: false, reason: `request "${id}" is no longer pending: it was already answered`, type: 'AlreadyResolved' };
       const done = this.resolved.get(id);
       if (done && !this.pending.has(id)) {
         const how = done.answer.ok ? 'accepted' : done.answer.reason === 'expired' ? 'expired' : done.answer.reason === 'declined' ? 'declined' : 'cancelled';
-        return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}` };
+        return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}`, type: how === 'expired' ? 'Expired' : 'AlreadyResolved' };
       }
     }
     return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);

@@ -21,11 +21,13 @@ import {
   type ToolResult,
 } from '../contract/index.js';
 import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo } from '../mcp/index.js';
-import { ELICIT_UPDATE, FailureTypes } from '../contract/index.js';
+import { ELICIT_UPDATE, FailureTypes, PROGRESS_SIGNAL } from '../contract/index.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
 
 /** Largest tool result an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
+/** Progress reaches the workflow at most this often (each report is a signal: an event in its history). */
+export const PROGRESS_EVERY_MS = 1000;
 
 export interface ActivityDeps {
   pool: SessionPool;
@@ -113,11 +115,14 @@ export function createActivities(deps: ActivityDeps) {
     }
 
     let phase: { state: 'leasing' | 'calling' } | { state: 'waiting'; requestId: string } = { state: 'leasing' };
+    // The last MCP progress notification: in the heartbeat details, and sent to the workflow (its `progress` query).
+    let progress: { progress: number; total?: number; message?: string } | undefined;
     const heartbeatEvery = Math.max(200, Math.min(5_000, (ctx.info.heartbeatTimeoutMs ?? 30_000) / 3));
     // Heartbeats only on the interval: a short call costs no heartbeat RPC at all, and an elicitation sends
     // none on its critical path (a heartbeat there would contend with the `elicit` update for the workflow's
     // lock on the server). The details say what the call does (leasing, calling, waiting for which request).
-    const beat = setInterval(() => ctx.heartbeat(phase), heartbeatEvery);
+    const beat = setInterval(() => ctx.heartbeat(progress ? { ...phase, progress } : phase), heartbeatEvery);
+    const reporter = progressReporter(ctx, workflowId, runId, input.callId);
 
     let lease;
     try {
@@ -238,7 +243,14 @@ export function createActivities(deps: ActivityDeps) {
     else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
     try {
       const result = await Promise.race([
-        session.callTool(input.tool, input.arguments, { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal }),
+        session.callTool(input.tool, input.arguments, {
+          timeoutMs: input.toolTimeoutMs,
+          signal: callAbort.signal,
+          onProgress: (p) => {
+            progress = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) };
+            reporter.report(progress);
+          },
+        }),
         released,
       ]);
       if (result instanceof Released) {
@@ -269,9 +281,42 @@ export function createActivities(deps: ActivityDeps) {
       failure(err, input.server);
     } finally {
       clearInterval(beat);
+      reporter.stop();
       ctx.cancellationSignal.removeEventListener('abort', onCancel);
       session.elicitationHandler = undefined;
     }
+  }
+
+  /** Sends progress to the workflow as the internal progress signal: at once, then at most once a second (the last one wins). */
+  function progressReporter(ctx: Context, workflowId: string, runId: string | undefined, callId: string) {
+    let last = 0;
+    let queued: { progress: number; total?: number; message?: string } | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const send = (p: { progress: number; total?: number; message?: string }) => {
+      last = Date.now();
+      clientOf(ctx)
+        .workflow.getHandle(workflowId, runId)
+        .signal(PROGRESS_SIGNAL, { callId, ...p })
+        .catch((err) => ctx.log.warn('could not report progress to the workflow', { error: String(err) }));
+    };
+    return {
+      report(p: { progress: number; total?: number; message?: string }) {
+        if (stopped) return;
+        const wait = PROGRESS_EVERY_MS - (Date.now() - last);
+        if (wait <= 0 && !timer) return send(p);
+        queued = p;
+        timer ??= setTimeout(() => {
+          timer = undefined;
+          if (queued && !stopped) send(queued);
+          queued = undefined;
+        }, Math.max(0, wait));
+      },
+      stop() {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+      },
+    };
   }
 
   async function listMcpTools(input: ListMcpToolsInput): Promise<McpToolInfo[]> {

@@ -15,5 +15,5 @@ export { answerToElicitResult, elicitationToRequest, isUrlMode, type ToRequestOp
 export { canonicalJson, deriveRequestId, elicitationFingerprint, fnv1a64 } from './id.js';
 export { validateElicitationContent, type ContentValidation, type ValidationIssue } from './validate.js';
 export { checkAnswer, jsonByteLength, MAX_ANSWER_BYTES, type AnswerCheck } from './answer.js';
-export { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, SUBMIT_ANSWER_UPDATE } from './protocol.js';
+export { ANSWER_SIGNAL, DEFAULT_TASK_QUEUE, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, PROGRESS_QUERY, PROGRESS_SIGNAL, SUBMIT_ANSWER_UPDATE } from './protocol.js';
 export { FAILURES, FailureTypes, isFailureType, type FailureType } from './failures.js';

@@ -56,6 +56,8 @@ export interface CallOptions {
   /** Timeout of the `tools/call` request in ms. Never the SDK's 60 s default. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Called with each `notifications/progress` of the call (the request then carries a `progressToken`). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 export interface ConnectOptions {
@@ -249,6 +251,7 @@ export class McpSession {
       timeout: timeoutMs,
       signal: options.signal,
       maxTotalTimeout: timeoutMs,
+      ...(options.onProgress ? { onprogress: options.onProgress } : {}),
     });
     return toToolResult(raw as any);
   }

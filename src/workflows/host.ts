@@ -17,11 +17,14 @@ import {
   elicitUpdate,
   pendingDetailsQuery,
   pendingQuery,
+  progressQuery,
+  progressSignal,
   submitAnswerUpdate,
   waitForPendingUpdate,
   type ChildPending,
   type ElicitInput,
   type ElicitOutcome,
+  type CallProgress,
   type PendingContext,
   type PendingRequestDetails,
   type SubmitAnswerResult,
@@ -91,6 +94,9 @@ export class ElicitationHost {
   /** Pending requests of child tool calls, by request id. */
   private readonly remote = new Map<string, ChildPending>();
   private readonly forwarded = new Set<string>();
+  /** The last progress notification of each running call (not carried across continue-as-new). */
+  private readonly progress = new Map<string, CallProgress>();
+  private readonly finishedCalls = new Set<string>();
   /** Requests whose expiry timer this run started (a request's timer is started once). */
   private readonly expiryWatched = new Set<string>();
   /**
@@ -147,6 +153,16 @@ export class ElicitationHost {
     );
     setHandler(pendingQuery, () => this.pendingRequests());
     setHandler(pendingDetailsQuery, () => this.pendingDetails());
+    setHandler(progressQuery, () => [...this.progress.values()]);
+    setHandler(progressSignal, ({ callId, progress, total, message }) => {
+      const call = this.calls.get(callId);
+      if (!call || this.finishedCalls.has(callId) || typeof progress !== 'number') return;
+      const p: CallProgress = { callId, server: call.server, tool: call.tool, progress };
+      if (call.step !== undefined) p.step = call.step;
+      if (typeof total === 'number') p.total = total;
+      if (typeof message === 'string') p.message = message;
+      this.progress.set(callId, p);
+    });
     setHandler(childPendingSignal, (p: ChildPending) => {
       if (!this.forwarded.has(p.request.id)) this.remote.set(p.request.id, p);
       this.syncSearchAttribute();
@@ -379,6 +395,8 @@ export class ElicitationHost {
 
   /** A call finished: requests it no longer asks are withdrawn (cancelled), nothing dangles. */
   finishCall(callId: string): void {
+    this.progress.delete(callId);
+    this.finishedCalls.add(callId);
     for (const [id, entry] of [...this.pending]) {
       if (entry.callId === callId) this.resolve({ id, ok: false, reason: 'cancelled' });
     }

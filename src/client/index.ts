@@ -104,6 +104,20 @@ export interface AwaitingWorkflow {
   unreachable?: string;
 }
 
+/** Whether a gRPC deadline passed (code 4), anywhere in the cause chain. */
+function isDeadlineExceeded(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.code === 4 || /deadline exceeded/i.test(String(e.message))) return true;
+  }
+  return false;
+}
+/** The messages of an error and its causes, joined. */
+function causeMessages(err: unknown): string {
+  const out: string[] = [];
+  for (let e = err as { message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) if (e.message) out.push(String(e.message));
+  return out.join(': ');
+}
+
 const updateFailureReason = (err: unknown): string => {
   const cause = (err as { cause?: { message?: string } }).cause;
   return cause?.message ?? (err as Error).message;
@@ -206,11 +220,12 @@ export class DurableMcpClient {
   /** Run `fn` with a gRPC deadline; a missed deadline becomes a NoWorkerError naming the task queue. */
   private async withWorker<R>(workflowId: string, taskQueue: string, what: string, timeoutMs: number, fn: () => Promise<R>, hint = ''): Promise<R> {
     if ((await this.workerPolls(taskQueue)) === false) throw new NoWorkerError(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
+    const deadline = Date.now() + timeoutMs;
     try {
-      return await this.client.withDeadline(Date.now() + timeoutMs, fn);
+      return await this.client.withDeadline(deadline, fn);
     } catch (err) {
-      const code = (err as { code?: number; cause?: { code?: number } }).code ?? (err as { cause?: { code?: number } }).cause?.code;
-      if (code === 4 || /deadline exceeded/i.test(String((err as Error).message))) {
+      // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
+      if (isDeadlineExceeded(err) || Date.now() >= deadline) {
         throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s`, hint);
       }
       throw err;
@@ -266,14 +281,13 @@ export class DurableMcpClient {
           row.unreachable = `no worker polls task queue "${wf.taskQueue}"`;
           return row;
         }
+        const deadline = Date.now() + timeoutMs;
         try {
-          row.pending = await this.client.withDeadline(Date.now() + timeoutMs, () => this.client.workflow.getHandle(wf.workflowId, wf.runId).query(pendingDetailsQuery));
+          row.pending = await this.client.withDeadline(deadline, () => this.client.workflow.getHandle(wf.workflowId, wf.runId).query(pendingDetailsQuery));
         } catch (err) {
-          const code = (err as { code?: number }).code;
-          row.unreachable =
-            code === 4 || /deadline exceeded/i.test(String((err as Error).message))
-              ? `no worker answered within ${Math.round(timeoutMs / 1000)} s (task queue "${wf.taskQueue}")`
-              : `query failed: ${(err as Error).message}`;
+          row.unreachable = isDeadlineExceeded(err) || Date.now() >= deadline
+            ? `no worker answered within ${Math.round(timeoutMs / 1000)} s (task queue "${wf.taskQueue}")`
+            : `query failed: ${causeMessages(err)}`;
         }
         return row;
       }),
@@ -283,13 +297,13 @@ export class DurableMcpClient {
   /**
    * Submit an answer through the `submitAnswer` update: a rejection throws the error class of its type
    * (NoSuchPendingRequestError, RequestAlreadyResolvedError, RequestExpiredError, InvalidAnswerError,
-   * AnswerTooLargeError). Fails within `timeoutMs` (default 10 s) with NoWorkerError when no worker polls.
+   * AnswerTooLargeError). Fails within `timeoutMs` (default 5 s) with NoWorkerError when no worker polls.
    */
   async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number } = {}): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
     try {
-      return await this.withWorker(workflowId, taskQueue, 'take the answer', options.timeoutMs ?? 10_000, () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }), 'Or send it as a durable signal (`--signal`), validated when a worker picks it up');
+      return await this.withWorker(workflowId, taskQueue, 'take the answer', options.timeoutMs ?? 5_000, () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }), 'Or send it as a durable signal (`--signal`), validated when a worker picks it up');
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
         const root = rootFailure(err);

@@ -39,7 +39,33 @@ import {
 import type { McpToolCallInput } from '../workflows/tool-call.js';
 
 export { DEFAULT_TASK_QUEUE };
-export * from './errors.js';
+export {
+  AnswerRejectedError,
+  AnswerTooLargeError,
+  CALL_FAILURE_CLASSES,
+  InvalidAnswerError,
+  InvalidArgumentsFailure,
+  InvalidInputFailure,
+  McpConfigInvalidFailure,
+  McpServerUnavailableFailure,
+  NoSuchPendingRequestError,
+  NoWorkerError,
+  RequestAlreadyResolvedError,
+  RequestExpiredError,
+  ResultTooLargeFailure,
+  ToolCallCancelledError,
+  ToolCallFailedError,
+  ToolNotAllowedFailure,
+  UnknownServerFailure,
+  UnknownToolFailure,
+  WorkflowClosedError,
+  answerRejection,
+  rootFailure,
+  toolCallFailure,
+  type CallFailureDetails,
+} from './errors.js';
+export { FAILURES, FailureTypes, isFailureType, type FailureType } from '../contract/failures.js';
+export { progressQuery, type CallProgress } from '../workflows/messages.js';
 
 
 

@@ -1,6 +1,7 @@
 /**
  * Call an MCP tool from inside any workflow, with durable elicitation. This is the library entry for
- * workflow authors: `await callMcpTool({ server, tool, arguments })` in your own workflow.
+ * workflow authors: `await executeMcpTool({ server, tool, arguments })` in your own workflow (the activity it
+ * schedules is `callMcpTool`; the helper has its own name, so the two are never confused).
  */
 import { ApplicationFailure, condition, patched, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
@@ -86,7 +87,7 @@ function validateInput(input: McpToolCallInput): { toolTimeoutMs?: number; heart
  * or when the worker dies) the workflow waits for the answer and runs the call again, and the repeated
  * elicitation is answered from the record without asking the human again.
  */
-export async function callMcpTool(input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
+export async function executeMcpTool(input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
   const host = useElicitationHost();
   return runToolCall(host, input, options);
 }

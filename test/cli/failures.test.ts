@@ -65,6 +65,15 @@ describe('the CLI says why things fail, with documented exit codes (dev server, 
 
   it('a failed call prints its cause (type, message, server, tool) and exits 1; --json prints an error object', async () => {
     await startWorkerProcess();
+    const health = await run(['health', '--json'], cliEnv);
+    assert.equal(health.code, 0, health.stderr);
+    assert.deepEqual(JSON.parse(health.stdout), { taskQueue: cliEnv.DURABLE_MCP_TASK_QUEUE, workerPolls: true });
+    const noQueue = await run(['health', '--task-queue', 'nobody-polls-this'], cliEnv);
+    assert.equal(noQueue.code, EXIT.NO_WORKER);
+    // The bundled Temporal CLI, through the passthrough, against the same server.
+    const listed = await run(['temporal', 'operator', 'search-attribute', 'list', '--address', env.address], cliEnv);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /DurableMcpAwaitingInput/);
     const unknownServer = await run(['call', 'nosuch', 'book_table', '--wait'], cliEnv);
     assert.equal(unknownServer.code, EXIT.CALL_FAILED, unknownServer.stderr);
     assert.match(unknownServer.stderr, /\(nosuch\/book_table\) failed: UnknownServer: unknown MCP server "nosuch"; configured servers: fx, ghost/);

@@ -197,6 +197,7 @@ export async function runWorkerProcess(options: { mcpConfigPath: string; taskQue
   const hint = mallocArenaHint();
   if (hint) log(`durable-mcp worker: ${hint}`);
   for (const warning of w.warnings) log(`durable-mcp worker: warning: ${warning}`);
+  if (!Object.values(config.servers).some((srv) => srv.enabled)) log(`durable-mcp worker: warning: ${options.mcpConfigPath} has no enabled MCP server: every tool call will fail with UnknownServer`);
   log(`durable-mcp worker: Temporal ${address} namespace ${namespace}, task queue ${w.taskQueue}, MCP servers ${Object.keys(config.servers).join(', ') || '(none)'}`);
   try {
     await w.run();

@@ -6,7 +6,7 @@
  * export durable-mcp's own workflows, as the last line does.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import { callMcpTool, useElicitationHost } from '../src/workflows/index.js';
+import { executeMcpTool, useElicitationHost } from '../src/workflows/index.js';
 
 export interface PlanDinnerInput {
   restaurant: string;
@@ -21,12 +21,12 @@ export interface PlanDinnerInput {
 export async function planDinner(input: PlanDinnerInput): Promise<string> {
   // Install the `answer` / `submitAnswer` / `pending` handlers before anything else.
   useElicitationHost();
-  const booking = await callMcpTool(
+  const booking = await executeMcpTool(
     { server: 'demo', tool: 'book_table', arguments: { restaurant: input.restaurant }, elicitation: { expiresIn: 60 * 60 * 1000 } },
     { step: 'book' },
   );
   if (booking.isError) throw ApplicationFailure.nonRetryable(`booking failed: ${booking.output}`);
-  const total = await callMcpTool({ server: 'demo', tool: 'add', arguments: { a: input.guests, b: 1 } }, { step: 'count' });
+  const total = await executeMcpTool({ server: 'demo', tool: 'add', arguments: { a: input.guests, b: 1 } }, { step: 'count' });
   return `${booking.output} Seats needed with the host: ${JSON.parse(total.output).sum}.`;
 }
 

@@ -1,30 +1,74 @@
 #!/usr/bin/env node
-/** The `durable-mcp` command line: dev, worker, call, pending, answer, decline, cancel, result. */
-import { Command, InvalidArgumentError } from 'commander';
+/** The `durable-mcp` command line: dev, worker, call, pending, answer, decline, cancel, result, temporal. */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { Answer } from './contract/index.js';
 import {
+  AnswerRejectedError,
   connectClient,
+  DEFAULT_TASK_QUEUE,
   DurableMcpClient,
-  InvalidAnswerError,
-  NoSuchPendingRequestError,
+  NoWorkerError,
   SearchAttributeNotRegisteredError,
   TemporalUnreachableError,
+  ToolCallFailedError,
   UnknownWorkflowError,
   UpdateLimitError,
+  WorkflowClosedError,
 } from './client/index.js';
-import { startDev, type DevHandle } from './dev.js';
+import { DevPortTakenError, startDev, type DevHandle } from './dev.js';
 import { pendingEntryLines, terminalSafe, terminalText } from './terminal.js';
+import { findTemporalBinary } from './temporal/binaries.js';
+import { durationProblem } from './workflows/duration.js';
 import { mcpConfigPathFrom, runWorkerProcess } from './worker.js';
 
-function jsonObject(what: string) {
+/** Exit codes (the README lists them). */
+export const EXIT = {
+  OK: 0,
+  /** The tool call failed (the workflow failed, was cancelled or terminated), or the tool returned isError. */
+  CALL_FAILED: 1,
+  /** Bad usage: an unknown flag, a bad flag value, --data for a URL-mode request. */
+  USAGE: 2,
+  /** Temporal cannot be reached. */
+  TEMPORAL_UNREACHABLE: 3,
+  /** No worker answered: nothing polls the workflow's task queue (or it did not reply within seconds). */
+  NO_WORKER: 4,
+  /** Refused: no such workflow, no such pending request, an answer the workflow rejected, a closed workflow. */
+  REFUSED: 5,
+  /** Anything else (a bug, or an error this table does not know). */
+  OTHER: 6,
+} as const;
+
+/** A usage error found after parsing (exit code 2). */
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** `--x <json>`, `--x @file` or (when `stdin`) `--x -`: a JSON object. */
+function jsonObject(what: string, { stdin = false }: { stdin?: boolean } = {}) {
   return (value: string): Record<string, unknown> => {
+    let text = value;
+    let from = '';
+    if (value === '-' && stdin) {
+      text = readFileSync(0, 'utf8');
+      from = ' (from stdin)';
+    } else if (value.startsWith('@')) {
+      const path = value.slice(1);
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (err) {
+        throw new InvalidArgumentError(`${what} ${value}: cannot read "${path}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+      from = ` (from ${path})`;
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(value);
+      parsed = JSON.parse(text);
     } catch (err) {
-      throw new InvalidArgumentError(`${what} must be JSON: ${(err as Error).message}`);
+      throw new InvalidArgumentError(`${what}${from} must be JSON: ${(err as Error).message}`);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError(`${what} must be a JSON object`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError(`${what}${from} must be a JSON object`);
     return parsed as Record<string, unknown>;
   };
 }
@@ -44,6 +88,16 @@ function positiveSeconds(what: string) {
   };
 }
 
+/** A Temporal Duration flag: digits are milliseconds, anything else ms-format ("4s", "24h", "1 day"). */
+function duration(what: string, { allowZero = true }: { allowZero?: boolean } = {}) {
+  return (value: string): number | string => {
+    const v = /^\d+$/.test(value.trim()) ? Number(value) : value;
+    const r = durationProblem(v, { allowZero });
+    if ('problem' in r) throw new InvalidArgumentError(`${what} ${r.problem}, got "${value}"`);
+    return v;
+  };
+}
+
 async function client(): Promise<DurableMcpClient> {
   const { client } = await connectClient();
   return new DurableMcpClient(client, { taskQueue: process.env.DURABLE_MCP_TASK_QUEUE });
@@ -53,11 +107,44 @@ function print(json: boolean, value: unknown, text: () => string): void {
   console.log(json ? JSON.stringify(value, null, 2) : text());
 }
 
+/**
+ * Wait for a call's result, saying so on stderr; on a terminal, a progress bar from the workflow's
+ * `progress` query (MCP progress notifications of the tool) is drawn until the result arrives.
+ */
+async function waitForResult(c: DurableMcpClient, workflowId: string, json: boolean) {
+  const tty = !json && process.stderr.isTTY === true;
+  if (!json) console.error(`waiting for the result of ${workflowId} (Ctrl-C stops waiting; the call goes on)`);
+  let done = false;
+  let drawn = false;
+  const bar = (async () => {
+    while (tty && !done) {
+      await new Promise((r) => setTimeout(r, 1000));
+      if (done) break;
+      const [p] = await c.progress(workflowId, { timeoutMs: 2000 }).catch(() => []);
+      if (!p || done) continue;
+      const width = 30;
+      const frac = p.total ? Math.max(0, Math.min(1, p.progress / p.total)) : undefined;
+      const filled = frac === undefined ? 0 : Math.round(frac * width);
+      const count = p.total ? `${p.progress}/${p.total}` : `${p.progress}`;
+      process.stderr.write(`\r\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${count}${p.message ? ` ${p.message.slice(0, 60)}` : ''}`);
+      drawn = true;
+    }
+  })();
+  try {
+    return await c.result(workflowId);
+  } finally {
+    done = true;
+    if (drawn) process.stderr.write('\r\x1b[2K');
+    void bar;
+  }
+}
+
 const program = new Command();
 program
   .name('durable-mcp')
   .description('Run MCP tool calls as Temporal activities, with durable elicitation (human input).')
   .version('0.1.0')
+  .exitOverride()
   .showHelpAfterError();
 
 program
@@ -108,41 +195,60 @@ program
 
 program
   .command('call <server> <tool>')
-  .description('Start a tool call (the mcpToolCall workflow); prints its workflow id')
-  .option('--args <json>', 'tool arguments, a JSON object', jsonObject('--args'))
+  .description('Start a tool call (the mcpToolCall workflow); prints its workflow id, or with --wait its result')
+  .option('--args <json>', 'tool arguments: a JSON object, or @file to read it from a file', jsonObject('--args'))
   .option('--workflow-id <id>', 'workflow id (default: generated)')
-  .option('--expires-in <ms>', 'how long a request may wait for an answer', positiveInt('--expires-in'))
-  .option('--hold-for <ms>', 'how long a waiting call holds its MCP session', positiveInt('--hold-for'))
-  .option('--wait', 'wait for the result and print it')
+  .option('--expires-in <duration>', 'how long a request may wait for an answer: ms, or "4s", "24h", "1 day" (default 24h)', duration('--expires-in'))
+  .option('--hold-for <duration>', 'how long a waiting call holds its MCP session (default 3m)', duration('--hold-for'))
+  .option('--tool-timeout <duration>', 'timeout of one tools/call (default 1h)', duration('--tool-timeout', { allowZero: false }))
+  .option('--heartbeat-timeout <duration>', 'how fast a dead worker is noticed (default 30s)', duration('--heartbeat-timeout', { allowZero: false }))
+  .option('--max-attempts <n>', 'attempts before the call fails (default 10)', positiveInt('--max-attempts'))
+  .option('--wait', 'wait for the result and print it (a progress bar on a terminal)')
   .option('--json', 'machine-readable output')
-  .action(async (server: string, tool: string, opts: { args?: Record<string, unknown>; workflowId?: string; expiresIn?: number; holdFor?: number; wait?: boolean; json?: boolean }) => {
-    const c = await client();
-    const elicitation = opts.expiresIn || opts.holdFor ? { expiresIn: opts.expiresIn, holdFor: opts.holdFor } : undefined;
-    const handle = await c.startToolCall({ server, tool, arguments: opts.args, workflowId: opts.workflowId, elicitation });
-    if (!opts.wait) return print(!!opts.json, { workflowId: handle.workflowId }, () => handle.workflowId);
-    if (!opts.json) console.error(`started ${handle.workflowId}; waiting for the result (answer pending requests from another terminal)`);
-    const result = await c.result(handle.workflowId);
-    print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => terminalText(result.output));
-    if (result.isError) process.exitCode = 2;
-  });
+  .action(
+    async (
+      server: string,
+      tool: string,
+      opts: { args?: Record<string, unknown>; workflowId?: string; expiresIn?: number | string; holdFor?: number | string; toolTimeout?: number | string; heartbeatTimeout?: number | string; maxAttempts?: number; wait?: boolean; json?: boolean },
+    ) => {
+      const c = await client();
+      const elicitation = opts.expiresIn !== undefined || opts.holdFor !== undefined ? { expiresIn: opts.expiresIn as any, holdFor: opts.holdFor as any } : undefined;
+      const handle = await c.startToolCall({
+        server,
+        tool,
+        arguments: opts.args,
+        workflowId: opts.workflowId,
+        elicitation,
+        ...(opts.toolTimeout !== undefined ? { toolTimeout: opts.toolTimeout as any } : {}),
+        ...(opts.heartbeatTimeout !== undefined ? { heartbeatTimeout: opts.heartbeatTimeout as any } : {}),
+        ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
+      });
+      if (!opts.wait) return print(!!opts.json, { workflowId: handle.workflowId }, () => handle.workflowId);
+      if (!opts.json) console.error(`started ${handle.workflowId} (answer its requests from another terminal: durable-mcp pending ${handle.workflowId})`);
+      const result = await waitForResult(c, handle.workflowId, !!opts.json);
+      print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => terminalText(result.output));
+      if (result.isError) process.exitCode = EXIT.CALL_FAILED;
+    },
+  );
 
 program
   .command('pending [workflowId]')
-  .description('List pending requests: of one workflow, or of every workflow awaiting input')
+  .description('List pending requests: of one workflow, or of every workflow awaiting input (unreachable ones are listed with the reason)')
   .option('--json', 'machine-readable output')
   .option('--wait [seconds]', 'with a workflow id: wait until a request is pending (default 60 s, at most 600)', positiveSeconds('--wait'))
   .action(async (workflowId: string | undefined, opts: { json?: boolean; wait?: number | true }) => {
-    if (opts.wait !== undefined && !workflowId) program.error('durable-mcp: pending --wait needs a workflow id');
+    if (opts.wait !== undefined && !workflowId) throw new UsageError('pending --wait needs a workflow id');
     const c = await client();
     if (opts.wait !== undefined && workflowId) {
       await c.waitForPending(workflowId, { timeoutMs: (opts.wait === true ? 60 : opts.wait) * 1000 });
     }
-    const rows = workflowId
+    const rows: Array<{ workflowId: string; pending: Awaited<ReturnType<DurableMcpClient['pending']>>; unreachable?: string }> = workflowId
       ? [{ workflowId, pending: await c.pending(workflowId) }]
-      : (await c.awaitingInput()).map((w) => ({ workflowId: w.workflowId, pending: w.pending }));
+      : (await c.awaitingInput()).map((w) => ({ workflowId: w.workflowId, pending: w.pending, ...(w.unreachable ? { unreachable: w.unreachable } : {}) }));
     print(!!opts.json, rows, () => {
       const lines: string[] = [];
       for (const row of rows) {
+        if (row.unreachable) lines.push(`${row.workflowId}  (unreachable: ${terminalSafe(row.unreachable)})`);
         // Server text is untrusted: escaped and indented for the terminal (src/terminal.ts).
         for (const { request, context } of row.pending) lines.push(...pendingEntryLines(row.workflowId, request, context));
       }
@@ -154,43 +260,106 @@ function answerCommand(name: 'answer' | 'decline' | 'cancel', description: strin
   const cmd = program
     .command(`${name} <workflowId> <requestId>`)
     .description(description)
+    .option('--signal', 'send it as the durable `answer` signal: works while no worker runs; validated when a worker picks it up (check with `pending`)')
     .option('--json', 'machine-readable output');
-  if (name === 'answer') cmd.option('--data <json>', 'the answer data, a JSON object matching the requested schema', jsonObject('--data'));
-  cmd.action(async (workflowId: string, requestId: string, opts: { data?: Record<string, unknown>; json?: boolean }) => {
+  if (name === 'answer') cmd.option('--data <json>', 'the answer data, a JSON object matching the requested schema; @file reads a file, - reads stdin', jsonObject('--data', { stdin: true }));
+  cmd.action(async (workflowId: string, requestId: string, opts: { data?: Record<string, unknown>; json?: boolean; signal?: boolean }) => {
     const c = await client();
-    const res =
-      name === 'answer' ? await c.answer(workflowId, requestId, opts.data) : name === 'decline' ? await c.decline(workflowId, requestId) : await c.cancel(workflowId, requestId);
+    const answer: Answer =
+      name === 'answer' ? { id: requestId, ok: true, ...(opts.data !== undefined ? { data: opts.data } : {}) } : { id: requestId, ok: false, reason: name === 'decline' ? 'declined' : 'cancelled' };
+    if (opts.signal) {
+      await c.signalAnswer(workflowId, answer);
+      return print(!!opts.json, { id: requestId, sent: 'signal' }, () => `${requestId}: sent as a signal; a worker validates it when it picks it up (check with: durable-mcp pending ${workflowId})`);
+    }
+    if (opts.data !== undefined) {
+      // A URL-mode request is answered once the person has been to the link: it carries no data.
+      const request = (await c.pending(workflowId)).find((p) => p.request.id === requestId)?.request;
+      if (request?.kind === 'authorization') throw new UsageError(`request "${requestId}" is a URL-mode (authorization) request: it takes no --data; run \`durable-mcp answer ${workflowId} ${requestId}\` once the person has completed ${request.url ?? 'the link'}`);
+    }
+    const res = await c.submit(workflowId, answer);
     print(!!opts.json, res, () => `${requestId}: ${res.action}`);
   });
 }
-answerCommand('answer', 'Accept a pending request, with --data for a form');
+answerCommand('answer', 'Accept a pending request, with --data for a form (a URL-mode request takes none)');
 answerCommand('decline', 'Decline a pending request (the MCP server sees decline)');
 answerCommand('cancel', 'Cancel a pending request (the MCP server sees cancel)');
 
 program
   .command('result <workflowId>')
-  .description("Wait for a tool call's result and print its output")
+  .description("Wait for a tool call's result and print its output (a failed call prints its cause)")
   .option('--json', 'machine-readable output')
   .action(async (workflowId: string, opts: { json?: boolean }) => {
     const c = await client();
-    const result = await c.result(workflowId);
+    const result = await waitForResult(c, workflowId, !!opts.json);
     print(!!opts.json, result, () => terminalText(result.output));
-    if (result.isError) process.exitCode = 2;
+    if (result.isError) process.exitCode = EXIT.CALL_FAILED;
   });
 
-const known = [TemporalUnreachableError, UnknownWorkflowError, NoSuchPendingRequestError, InvalidAnswerError, SearchAttributeNotRegisteredError, UpdateLimitError];
+program
+  .command('health')
+  .description('Exit 0 when a worker polls the task queue ($DURABLE_MCP_TASK_QUEUE or durable-mcp), 4 when none does, 3 when Temporal is unreachable (a container health check)')
+  .option('--task-queue <name>', 'the task queue (default: $DURABLE_MCP_TASK_QUEUE or durable-mcp)')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { taskQueue?: string; json?: boolean }) => {
+    const c = await client();
+    const taskQueue = opts.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
+    const polls = await c.workerPolls(taskQueue);
+    print(!!opts.json, { taskQueue, workerPolls: polls === true }, () => (polls ? `a worker polls task queue "${taskQueue}"` : `no worker polls task queue "${taskQueue}"`));
+    if (!polls) process.exitCode = EXIT.NO_WORKER;
+  });
+
+program
+  .command('temporal')
+  .description('Run the Temporal CLI this package uses (the one `dev` runs), e.g. `durable-mcp temporal workflow list`')
+  .helpOption(false)
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .argument('[args...]', 'arguments for `temporal`')
+  .action(async (args: string[]) => {
+    const bin = findTemporalBinary('cli', { allowDownload: false, log: (line) => console.error(line) });
+    const code = await new Promise<number>((resolve, reject) => {
+      const child = spawn(bin.path!, args, { stdio: 'inherit' });
+      child.on('error', reject);
+      child.on('exit', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+    });
+    process.exitCode = code;
+  });
+
+/** The exit code and the JSON error object of a failure. */
+function describeError(err: unknown): { code: number; json: Record<string, unknown>; text: string } {
+  const e = err as Error;
+  if (err instanceof ToolCallFailedError) return { code: EXIT.CALL_FAILED, json: err.toJSON(), text: err.message };
+  if (err instanceof UsageError || err instanceof DevPortTakenError || (err as { name?: string })?.name === 'InvalidDurationError') return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
+  if (err instanceof TemporalUnreachableError) return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message, address: err.address }, text: e.message };
+  const grpc = (err as { code?: unknown }).code;
+  if (grpc === 14 || /\b14 UNAVAILABLE\b/.test(String(e?.message))) return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message }, text: `cannot reach Temporal: ${e.message}` };
+  if (err instanceof NoWorkerError) return { code: EXIT.NO_WORKER, json: { error: 'NoWorker', message: e.message, workflowId: err.workflowId, taskQueue: err.taskQueue }, text: e.message };
+  if (err instanceof UpdateLimitError) return { code: EXIT.REFUSED, json: { error: 'UpdateLimit', message: e.message }, text: e.message };
+  if (err instanceof AnswerRejectedError) return { code: EXIT.REFUSED, json: err.toJSON(), text: e.message };
+  if (err instanceof UnknownWorkflowError || err instanceof WorkflowClosedError || err instanceof SearchAttributeNotRegisteredError) {
+    return { code: EXIT.REFUSED, json: { error: e.name.replace(/Error$/, ''), message: e.message }, text: e.message };
+  }
+  const causes: string[] = [];
+  for (let c = e as { message?: unknown; cause?: unknown } | undefined, i = 0; c && i < 5; c = c.cause as typeof c, i++) if (c.message) causes.push(String(c.message));
+  const message = causes.join(': ') || String(err);
+  return { code: EXIT.OTHER, json: { error: e?.name ?? 'Error', message }, text: `${e?.name ?? 'Error'}: ${message}` };
+}
+
+const wantsJson = process.argv.includes('--json');
 program.parseAsync(process.argv).then(
   () => {
     // Connections keep the event loop alive; commands other than dev/worker are done here.
     const cmd = process.argv[2];
-    if (cmd !== 'dev' && cmd !== 'worker') process.exit(process.exitCode ?? 0);
+    if (cmd !== 'dev' && cmd !== 'worker') process.exit(process.exitCode ?? EXIT.OK);
   },
   (err: unknown) => {
-    const e = err as Error;
-    const message = known.some((k) => e instanceof k) ? e.message : `${e.name ?? 'Error'}: ${e.message}`;
-    console.error(`durable-mcp: ${terminalSafe(message)}`);
-    process.exit(1);
+    if (err instanceof CommanderError) {
+      // Commander already printed the message (or the help); --help and --version exit 0.
+      process.exit(err.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
+    }
+    const d = describeError(err);
+    if (wantsJson) console.log(JSON.stringify(d.json, null, 2));
+    console.error(`durable-mcp: ${terminalSafe(d.text)}`);
+    process.exit(d.code);
   },
 );
-
-export type { Answer };

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
@@ -42,6 +43,30 @@ export interface DevHandle {
   kill(): void;
 }
 
+/** A port `dev` needs is taken: nothing was started. */
+export class DevPortTakenError extends Error {
+  override name = 'DevPortTakenError';
+  constructor(
+    readonly port: number,
+    readonly what: string,
+    readonly flag: string,
+  ) {
+    super(
+      `port ${port} (${what}) is already in use on 127.0.0.1, maybe by another \`durable-mcp dev\` or Temporal server. ` +
+        `Nothing was started. Choose another port with ${flag} <port>, or, to use the server that listens there, run \`durable-mcp worker\` with TEMPORAL_ADDRESS=127.0.0.1:${port}.`,
+    );
+  }
+}
+
+/** Whether something listens on 127.0.0.1:port (or it cannot be bound for another reason: then it is not free either). */
+export function portTaken(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolvePort) => {
+    const probe = createServer();
+    probe.once('error', () => resolvePort(true));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolvePort(false)));
+  });
+}
+
 const isRunning = (child: ChildProcess | undefined): child is ChildProcess => !!child && child.exitCode === null && child.signalCode === null;
 
 async function waitForServer(address: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
@@ -66,6 +91,12 @@ async function waitForServer(address: string, child: ChildProcess, output: () =>
 
 export async function startDev(options: DevOptions): Promise<DevHandle> {
   const log = options.log ?? ((line: string) => console.log(line));
+  const external = process.env.TEMPORAL_ADDRESS;
+  // Refuse before anything starts: a taken port would otherwise be another server, reported as ours.
+  if (!external) {
+    if (await portTaken(options.port)) throw new DevPortTakenError(options.port, 'Temporal gRPC', '--port');
+    if (await portTaken(options.uiPort)) throw new DevPortTakenError(options.uiPort, 'Temporal UI', '--ui-port');
+  }
   installRuntime();
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -78,20 +109,25 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     writeFileSync(join(dataDir, 'demo-mcp.json'), `${JSON.stringify(demo, null, 2)}\n`);
     config = parseMcpConfig(demo, 'demo MCP config');
   }
+  const enabled = Object.values(config.servers).filter((srv) => srv.enabled);
+  if (enabled.length === 0) {
+    log(`Warning: the MCP config${options.mcpConfigPath ? ` ${options.mcpConfigPath}` : ''} has no enabled server: every tool call will fail with UnknownServer.`);
+  }
 
   let server: ChildProcess | undefined;
   let address: string;
   let uiAddress: string | undefined;
   let connection: NativeConnection | undefined;
   let namespace = 'default';
-  if (process.env.TEMPORAL_ADDRESS) {
+  if (external) {
+    log(`TEMPORAL_ADDRESS is set (${external}): using that Temporal server, not starting one; --port, --ui-port and --data-dir are not used. Unset it to start an embedded dev server.`);
     const c = await connectFromEnv();
     connection = c.connection;
     namespace = c.namespace;
     address = c.address;
     log(`Temporal: ${address} (from TEMPORAL_ADDRESS), namespace ${namespace}`);
   } else {
-    const bin = findTemporalBinary('cli', { allowDownload: false });
+    const bin = findTemporalBinary('cli', { allowDownload: false, log });
     address = `127.0.0.1:${options.port}`;
     uiAddress = `http://127.0.0.1:${options.uiPort}`;
     const dbFile = join(dataDir, 'temporal.db');
@@ -118,6 +154,8 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     try {
       if (options.signal?.aborted) throw new Error('stopped while starting');
       await waitForServer(address, server, () => out);
+      // What answered must be the server this process started (it would have exited on a port it could not bind).
+      if (!isRunning(server)) throw new Error(`the Temporal dev server exited at start:\n${out.slice(-1500)}`);
       connection = await NativeConnection.connect({ address });
       if (options.signal?.aborted) throw new Error('stopped while starting');
     } catch (err) {

@@ -11,9 +11,12 @@ import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporal
 import { createActivities } from './activities/index.js';
 import { prebuiltBundle, workflowsPath } from './bundle.js';
 import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
+import { DEFAULT_TASK_QUEUE } from './contract/protocol.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 
-export const DEFAULT_TASK_QUEUE = 'durable-mcp';
+export { DEFAULT_TASK_QUEUE };
+
+
 /**
  * Workflows kept in the worker's cache. Most durable-mcp workflows sit waiting for a human, and each cached
  * one costs a few hundred KB (about 300 KB for a tool call that waits), so the cache is small: an evicted
@@ -194,6 +197,7 @@ export async function runWorkerProcess(options: { mcpConfigPath: string; taskQue
   const hint = mallocArenaHint();
   if (hint) log(`durable-mcp worker: ${hint}`);
   for (const warning of w.warnings) log(`durable-mcp worker: warning: ${warning}`);
+  if (!Object.values(config.servers).some((srv) => srv.enabled)) log(`durable-mcp worker: warning: ${options.mcpConfigPath} has no enabled MCP server: every tool call will fail with UnknownServer`);
   log(`durable-mcp worker: Temporal ${address} namespace ${namespace}, task queue ${w.taskQueue}, MCP servers ${Object.keys(config.servers).join(', ') || '(none)'}`);
   try {
     await w.run();

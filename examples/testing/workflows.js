@@ -1,13 +1,13 @@
 // The project's workflows: durable-mcp's own (the worker needs them) and ours.
 import { ApplicationFailure } from '@temporalio/workflow';
-import { callMcpTool } from 'durable-mcp/workflows';
+import { executeMcpTool } from 'durable-mcp/workflows';
 export * from 'durable-mcp/workflows';
 
 /** Find a table, then book it: the booking tool asks a person who is coming. */
 export async function bookDinner({ restaurant, expiresIn }) {
-  const found = await callMcpTool({ server: 'diner', tool: 'find_table', arguments: { restaurant } });
+  const found = await executeMcpTool({ server: 'diner', tool: 'find_table', arguments: { restaurant } });
   if (found.isError) throw ApplicationFailure.nonRetryable(`find_table failed: ${found.output}`);
-  const booked = await callMcpTool({
+  const booked = await executeMcpTool({
     server: 'diner',
     tool: 'book_table',
     arguments: { table: found.output },

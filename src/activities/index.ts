@@ -23,11 +23,13 @@ import {
   type ToolResult,
 } from '../contract/index.js';
 import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo, type RoundOutcome } from '../mcp/index.js';
-import { ELICIT_UPDATE } from '../contract/index.js';
+import { ELICIT_UPDATE, FailureTypes, PROGRESS_SIGNAL } from '../contract/index.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
 
 /** Largest tool result an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
+/** Progress reaches the workflow at most this often (each report is a signal: an event in its history). */
+export const PROGRESS_EVERY_MS = 1000;
 
 export interface ActivityDeps {
   pool: SessionPool;
@@ -119,27 +121,29 @@ export function createActivities(deps: ActivityDeps) {
   // answer for another, possibly finished, activity).
   const clientOf = (ctx: Context): Client => (deps.client ? deps.client() : ctx.client);
 
+  // Every failure carries a type from the one documented list (src/contract/failures.ts).
   function failure(err: unknown, server: string): never {
     if (err instanceof UnknownServerError || err instanceof ServerDisabledError) {
-      throw ApplicationFailure.nonRetryable(err.message, err.name);
+      throw ApplicationFailure.nonRetryable(err.message, FailureTypes.UnknownServer);
     }
     // An unset ${VAR} is this worker's environment, not the config: another worker (or this one, fixed) may have it.
-    if (err instanceof MissingEnvVarError) throw ApplicationFailure.retryable(err.message, err.name);
-    if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, err.name);
-    if (err instanceof McpConnectError) throw err.permanent ? ApplicationFailure.nonRetryable(err.message, err.name) : ApplicationFailure.retryable(err.message, err.name);
-    // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
-    if (err instanceof ProtocolError && (err.code === ProtocolErrorCode.MethodNotFound || err.code === ProtocolErrorCode.InvalidParams)) {
-      throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, 'McpInvalidRequest');
+    if (err instanceof MissingEnvVarError) throw ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
+    if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, FailureTypes.McpConfigInvalid);
+    if (err instanceof McpConnectError) {
+      throw err.permanent ? ApplicationFailure.nonRetryable(err.message, FailureTypes.McpServerUnavailable) : ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
     }
-    if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, err.name);
+    // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
+    if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.UnknownTool);
+    if (err instanceof ProtocolError && err.code === ProtocolErrorCode.InvalidParams) throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.InvalidArguments);
+    if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, FailureTypes.WorkerShuttingDown);
     if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
-    throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, 'McpToolCallError');
+    throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, FailureTypes.ToolCallFailed);
   }
 
   async function callMcpTool(input: CallMcpToolInput): Promise<CallMcpToolOutcome> {
     const ctx = Context.current();
     const execution = ctx.info.workflowExecution;
-    if (!execution) throw ApplicationFailure.nonRetryable('callMcpTool must run as an activity of a workflow (it hands elicitations to that workflow)', 'NoWorkflow');
+    if (!execution) throw ApplicationFailure.nonRetryable('callMcpTool must run as an activity of a workflow (it hands elicitations to that workflow)', FailureTypes.NoWorkflow);
     const { workflowId, runId } = execution;
     let server;
     try {
@@ -148,15 +152,18 @@ export function createActivities(deps: ActivityDeps) {
       failure(err, input.server);
     }
     if (server.tools && !server.tools.includes(input.tool)) {
-      throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`, 'ToolNotAllowed');
+      throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`, FailureTypes.ToolNotAllowed);
     }
 
     let phase: { state: 'leasing' | 'calling' } | { state: 'waiting'; requestId: string } = { state: 'leasing' };
+    // The last MCP progress notification: in the heartbeat details, and sent to the workflow (its `progress` query).
+    let progress: { progress: number; total?: number; message?: string } | undefined;
     const heartbeatEvery = Math.max(200, Math.min(5_000, (ctx.info.heartbeatTimeoutMs ?? 30_000) / 3));
     // Heartbeats only on the interval: a short call costs no heartbeat RPC at all, and an elicitation sends
     // none on its critical path (a heartbeat there would contend with the `elicit` update for the workflow's
     // lock on the server). The details say what the call does (leasing, calling, waiting for which request).
-    const beat = setInterval(() => ctx.heartbeat(phase), heartbeatEvery);
+    const beat = setInterval(() => ctx.heartbeat(progress ? { ...phase, progress } : phase), heartbeatEvery);
+    const reporter = progressReporter(ctx, workflowId, runId, input.callId);
 
     let lease;
     try {
@@ -168,6 +175,16 @@ export function createActivities(deps: ActivityDeps) {
     }
 
     const session = lease.session;
+    // A tool the server does not list fails at once, naming what it has (no MCP request, no retry).
+    if (Array.isArray(session.tools) && session.tools.length > 0 && !session.tools.some((t) => t.name === input.tool)) {
+      clearInterval(beat);
+      await lease.release();
+      const names = session.tools.map((t) => t.name);
+      throw ApplicationFailure.nonRetryable(
+        `server "${input.server}" has no tool "${input.tool}"; its tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`,
+        FailureTypes.UnknownTool,
+      );
+    }
     const callAbort = new AbortController();
     let release: ((r: Released) => void) | undefined;
     const released = new Promise<Released>((resolve) => {
@@ -275,7 +292,14 @@ export function createActivities(deps: ActivityDeps) {
     else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
     try {
       const round = await Promise.race([
-        session.callToolRound(input.tool, input.arguments, input.round ?? {}, { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal }),
+        session.callToolRound(input.tool, input.arguments, input.round ?? {}, {
+          timeoutMs: input.toolTimeoutMs,
+          signal: callAbort.signal,
+          onProgress: (p) => {
+            progress = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) };
+            reporter.report(progress);
+          },
+        }),
         released,
       ]);
       if (!(round instanceof Released) && !releasedWith && round.kind !== 'complete') {
@@ -295,7 +319,7 @@ export function createActivities(deps: ActivityDeps) {
       await lease.release();
       const size = jsonByteLength(result);
       if (size > MAX_RESULT_BYTES) {
-        throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" returned ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, 'ResultTooLarge');
+        throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" returned ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, FailureTypes.ResultTooLarge);
       }
       return { status: 'completed', result };
     } catch (err) {
@@ -312,6 +336,7 @@ export function createActivities(deps: ActivityDeps) {
       failure(err, input.server);
     } finally {
       clearInterval(beat);
+      reporter.stop();
       ctx.cancellationSignal.removeEventListener('abort', onCancel);
       onCancelled.dispose();
       onShutdown.dispose();
@@ -325,7 +350,7 @@ export function createActivities(deps: ActivityDeps) {
    */
   function admitted(where: string, key: string, params: ElicitParams): ElicitParams {
     const admission = admitElicitation(params);
-    if (!admission.ok) throw ApplicationFailure.nonRetryable(`${where}: input request "${key}": ${admission.message}`, 'ElicitationRefused');
+    if (!admission.ok) throw ApplicationFailure.nonRetryable(`${where}: input request "${key}": ${admission.message}`, FailureTypes.ElicitationRefused);
     return admission.params;
   }
 
@@ -340,14 +365,14 @@ export function createActivities(deps: ActivityDeps) {
         inputRequests[`url${i + 1}`] = { method: 'elicitation/create', params };
       });
       if (Object.keys(inputRequests).length === 0) {
-        throw ApplicationFailure.nonRetryable(`${where} requires URL elicitation (-32042) but named no URL: ${round.message}`, 'UnsupportedInputRequest');
+        throw ApplicationFailure.nonRetryable(`${where} requires URL elicitation (-32042) but named no URL: ${round.message}`, FailureTypes.UnsupportedInputRequest);
       }
       return { status: 'input_required', form: 'url-error', inputRequests, ...sa };
     }
     if (round.requestState !== undefined) {
       const size = jsonByteLength(round.requestState);
       if (size > MAX_REQUEST_STATE_BYTES) {
-        throw ApplicationFailure.nonRetryable(`${where} sent a requestState of ${size} bytes, over the limit of ${MAX_REQUEST_STATE_BYTES} bytes`, 'RequestStateTooLarge');
+        throw ApplicationFailure.nonRetryable(`${where} sent a requestState of ${size} bytes, over the limit of ${MAX_REQUEST_STATE_BYTES} bytes`, FailureTypes.RequestStateTooLarge);
       }
     }
     const inputRequests: Record<string, { method: 'elicitation/create'; params: ElicitParams }> = {};
@@ -355,16 +380,48 @@ export function createActivities(deps: ActivityDeps) {
       if (r.kind === 'unsupported') {
         throw ApplicationFailure.nonRetryable(
           `${where} asked for input of kind "${r.method}" (key "${r.key}"), which this client never declared: only elicitation (form and URL mode) is supported`,
-          'UnsupportedInputRequest',
+          FailureTypes.UnsupportedInputRequest,
         );
       }
       inputRequests[r.key] = { method: 'elicitation/create', params: admitted(where, r.key, r.params) };
     }
     const size = jsonByteLength(inputRequests);
     if (size > MAX_RESULT_BYTES) {
-      throw ApplicationFailure.nonRetryable(`${where} sent input requests of ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, 'InputRequestsTooLarge');
+      throw ApplicationFailure.nonRetryable(`${where} sent input requests of ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, FailureTypes.InputRequestsTooLarge);
     }
     return { status: 'input_required', form: 'mrtr', inputRequests, ...(round.requestState !== undefined ? { requestState: round.requestState } : {}), ...sa };
+  }
+
+  /** Sends progress to the workflow as the internal progress signal: at once, then at most once a second (the last one wins). */
+  function progressReporter(ctx: Context, workflowId: string, runId: string | undefined, callId: string) {
+    let last = 0;
+    let queued: { progress: number; total?: number; message?: string } | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const send = (p: { progress: number; total?: number; message?: string }) => {
+      last = Date.now();
+      clientOf(ctx)
+        .workflow.getHandle(workflowId, runId)
+        .signal(PROGRESS_SIGNAL, { callId, ...p })
+        .catch((err) => ctx.log.warn('could not report progress to the workflow', { error: String(err) }));
+    };
+    return {
+      report(p: { progress: number; total?: number; message?: string }) {
+        if (stopped) return;
+        const wait = PROGRESS_EVERY_MS - (Date.now() - last);
+        if (wait <= 0 && !timer) return send(p);
+        queued = p;
+        timer ??= setTimeout(() => {
+          timer = undefined;
+          if (queued && !stopped) send(queued);
+          queued = undefined;
+        }, Math.max(0, wait));
+      },
+      stop() {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+      },
+    };
   }
 
   async function listMcpTools(input: ListMcpToolsInput): Promise<McpToolInfo[]> {

@@ -9,23 +9,65 @@ import {
   Connection,
   WorkflowNotFoundError as TemporalWorkflowNotFoundError,
   WithStartWorkflowOperation,
+  WorkflowFailedError,
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { Answer, Request, ToolResult } from '../contract/index.js';
+import { DEFAULT_TASK_QUEUE } from '../contract/protocol.js';
+import {
+  answerRejection,
+  NoWorkerError,
+  rootFailure,
+  toolCallFailure,
+  WorkflowClosedError,
+} from './errors.js';
+import { optionalDurationMs } from '../workflows/duration.js';
 import {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   awaitingInputKey,
   pendingDetailsQuery,
+  answerSignal,
+  progressQuery,
   submitAnswerUpdate,
   waitForPendingUpdate,
+  type CallProgress,
   type PendingRequestDetails,
   type SubmitAnswerResult,
 } from '../workflows/messages.js';
 import type { McpToolCallInput } from '../workflows/tool-call.js';
 
-export const DEFAULT_TASK_QUEUE = 'durable-mcp';
+export { DEFAULT_TASK_QUEUE };
+export {
+  AnswerRejectedError,
+  AnswerTooLargeError,
+  CALL_FAILURE_CLASSES,
+  InvalidAnswerError,
+  InvalidArgumentsFailure,
+  InvalidInputFailure,
+  McpConfigInvalidFailure,
+  McpServerUnavailableFailure,
+  NoSuchPendingRequestError,
+  NoWorkerError,
+  RequestAlreadyResolvedError,
+  RequestExpiredError,
+  ResultTooLargeFailure,
+  ToolCallCancelledError,
+  ToolCallFailedError,
+  ToolNotAllowedFailure,
+  UnknownServerFailure,
+  UnknownToolFailure,
+  WorkflowClosedError,
+  answerRejection,
+  rootFailure,
+  toolCallFailure,
+  type CallFailureDetails,
+} from './errors.js';
+export { FAILURES, FailureTypes, isFailureType, type FailureType } from '../contract/failures.js';
+export { progressQuery, type CallProgress } from '../workflows/messages.js';
+
+
 
 export class TemporalUnreachableError extends Error {
   override name = 'TemporalUnreachableError';
@@ -40,25 +82,6 @@ export class UnknownWorkflowError extends Error {
   override name = 'UnknownWorkflowError';
   constructor(readonly workflowId: string) {
     super(`no workflow with id "${workflowId}"`);
-  }
-}
-export class NoSuchPendingRequestError extends Error {
-  override name = 'NoSuchPendingRequestError';
-  constructor(
-    readonly workflowId: string,
-    readonly requestId: string,
-    readonly detail: string,
-  ) {
-    super(`workflow "${workflowId}": ${detail}`);
-  }
-}
-export class InvalidAnswerError extends Error {
-  override name = 'InvalidAnswerError';
-  constructor(
-    readonly workflowId: string,
-    readonly reason: string,
-  ) {
-    super(`workflow "${workflowId}" refused the answer: ${reason}`);
   }
 }
 export class SearchAttributeNotRegisteredError extends Error {
@@ -139,6 +162,22 @@ export interface AwaitingWorkflow {
   type: string;
   startTime: Date;
   pending: PendingRequestDetails[];
+  /** Set when the workflow could not be queried: why (e.g. no worker polls its task queue). */
+  unreachable?: string;
+}
+
+/** Whether a gRPC deadline passed (code 4), anywhere in the cause chain. */
+function isDeadlineExceeded(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.code === 4 || /deadline exceeded/i.test(String(e.message))) return true;
+  }
+  return false;
+}
+/** The messages of an error and its causes, joined. */
+function causeMessages(err: unknown): string {
+  const out: string[] = [];
+  for (let e = err as { message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) if (e.message) out.push(String(e.message));
+  return out.join(': ');
 }
 
 const updateFailureReason = (err: unknown): string => {
@@ -173,6 +212,11 @@ export class DurableMcpClient {
 
   private async startOptions(options: StartToolCallOptions) {
     const { workflowId, taskQueue, ...input } = options;
+    // Durations are checked here too, so a bad one fails before a workflow starts (naming the field).
+    optionalDurationMs('elicitation.expiresIn', input.elicitation?.expiresIn);
+    optionalDurationMs('elicitation.holdFor', input.elicitation?.holdFor);
+    optionalDurationMs('toolTimeout', input.toolTimeout, { allowZero: false });
+    optionalDurationMs('heartbeatTimeout', input.heartbeatTimeout, { allowZero: false });
     const registered = await this.searchAttributeRegistered();
     return {
       taskQueue: taskQueue ?? this.options.taskQueue ?? DEFAULT_TASK_QUEUE,
@@ -203,20 +247,65 @@ export class DurableMcpClient {
   }
 
   private async handle(workflowId: string): Promise<WorkflowHandle> {
+    return (await this.describe(workflowId)).handle;
+  }
+
+  private async describe(workflowId: string) {
     const handle = this.client.workflow.getHandle(workflowId);
     try {
-      await handle.describe();
+      const description = await handle.describe();
+      return { handle, taskQueue: description.taskQueue, status: description.status.name as string };
     } catch (err) {
       if (err instanceof TemporalWorkflowNotFoundError || /not found/i.test((err as Error).message)) throw new UnknownWorkflowError(workflowId);
       throw err;
     }
-    return handle;
   }
 
-  /** The pending requests of one workflow, with their context. */
-  async pending(workflowId: string): Promise<PendingRequestDetails[]> {
-    const handle = await this.handle(workflowId);
-    return handle.query(pendingDetailsQuery);
+  /**
+   * Whether a worker polls `taskQueue` (seen within `freshMs`, default 90 s: a live worker long-polls and is
+   * seen at least once a minute). Undefined when the server does not say.
+   */
+  async workerPolls(taskQueue: string, freshMs = 90_000): Promise<boolean | undefined> {
+    try {
+      const res = await this.client.workflowService.describeTaskQueue({ namespace: this.namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 });
+      const now = Date.now();
+      return (res.pollers ?? []).some((p) => {
+        const t = p.lastAccessTime;
+        const ms = t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : now;
+        return now - ms <= freshMs;
+      });
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Run `fn` with a gRPC deadline; a missed deadline becomes a NoWorkerError naming the task queue. */
+  private async withWorker<R>(workflowId: string, taskQueue: string, what: string, timeoutMs: number, fn: () => Promise<R>, hint = ''): Promise<R> {
+    if ((await this.workerPolls(taskQueue)) === false) throw new NoWorkerError(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
+    const deadline = Date.now() + timeoutMs;
+    try {
+      return await this.client.withDeadline(deadline, fn);
+    } catch (err) {
+      // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
+      if (isDeadlineExceeded(err) || Date.now() >= deadline) {
+        throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s`, hint);
+      }
+      throw err;
+    }
+  }
+
+  /** The pending requests of one workflow, with their context. Fails within `timeoutMs` (default 5 s) when no worker answers. */
+  async pending(workflowId: string, options: { timeoutMs?: number } = {}): Promise<PendingRequestDetails[]> {
+    const { handle, taskQueue, status } = await this.describe(workflowId);
+    if (status !== 'RUNNING') return [];
+    return this.withWorker(workflowId, taskQueue, 'list its pending requests', options.timeoutMs ?? 5_000, () => handle.query(pendingDetailsQuery));
+  }
+
+  /** The progress of the workflow's running tool calls (MCP progress notifications). Fails within `timeoutMs` when no worker answers. */
+  async progress(workflowId: string, options: { timeoutMs?: number } = {}): Promise<CallProgress[]> {
+    const { handle, taskQueue, status } = await this.describe(workflowId);
+    if (status !== 'RUNNING') return [];
+    return this.withWorker(workflowId, taskQueue, 'report its progress', options.timeoutMs ?? 5_000, () => handle.query(progressQuery));
   }
 
   /**
@@ -234,52 +323,107 @@ export class DurableMcpClient {
     }
   }
 
-  /** Every workflow of the namespace that awaits input, with its pending requests. */
-  async awaitingInput(): Promise<AwaitingWorkflow[]> {
+  /**
+   * Every workflow of the namespace that awaits input, with its pending requests, queried in parallel with a
+   * short timeout each (default 3 s). A workflow that cannot be queried is listed with `unreachable` (the reason).
+   */
+  async awaitingInput(options: { timeoutMs?: number } = {}): Promise<AwaitingWorkflow[]> {
     if (!(await this.searchAttributeRegistered())) throw new SearchAttributeNotRegisteredError(this.namespace);
-    const out: AwaitingWorkflow[] = [];
+    const found: Array<{ workflowId: string; runId: string; type: string; startTime: Date; taskQueue: string }> = [];
     for await (const wf of this.client.workflow.list({ query: `${AWAITING_INPUT_SEARCH_ATTRIBUTE} = true AND ExecutionStatus = 'Running'` })) {
-      let pending: PendingRequestDetails[] = [];
-      try {
-        pending = await this.client.workflow.getHandle(wf.workflowId, wf.runId).query(pendingDetailsQuery);
-      } catch {
-        // no worker right now: still listed
-      }
-      out.push({ workflowId: wf.workflowId, runId: wf.runId, type: wf.type, startTime: wf.startTime, pending });
+      found.push({ workflowId: wf.workflowId, runId: wf.runId, type: wf.type, startTime: wf.startTime, taskQueue: wf.taskQueue });
     }
-    return out;
+    const polled = new Map<string, Promise<boolean | undefined>>();
+    const timeoutMs = options.timeoutMs ?? 3_000;
+    return Promise.all(
+      found.map(async (wf) => {
+        const row: AwaitingWorkflow = { workflowId: wf.workflowId, runId: wf.runId, type: wf.type, startTime: wf.startTime, pending: [] };
+        if (!polled.has(wf.taskQueue)) polled.set(wf.taskQueue, this.workerPolls(wf.taskQueue));
+        if ((await polled.get(wf.taskQueue)) === false) {
+          row.unreachable = `no worker polls task queue "${wf.taskQueue}"`;
+          return row;
+        }
+        const deadline = Date.now() + timeoutMs;
+        try {
+          row.pending = await this.client.withDeadline(deadline, () => this.client.workflow.getHandle(wf.workflowId, wf.runId).query(pendingDetailsQuery));
+        } catch (err) {
+          row.unreachable = isDeadlineExceeded(err) || Date.now() >= deadline
+            ? `no worker answered within ${Math.round(timeoutMs / 1000)} s (task queue "${wf.taskQueue}")`
+            : `query failed: ${causeMessages(err)}`;
+        }
+        return row;
+      }),
+    );
   }
 
-  /** Submit an answer through the `submitAnswer` update: a rejection throws with the workflow's reason. */
-  async submit(workflowId: string, answer: Answer): Promise<SubmitAnswerResult> {
-    const handle = await this.handle(workflowId);
+  /**
+   * Submit an answer through the `submitAnswer` update: a rejection throws the error class of its type
+   * (NoSuchPendingRequestError, RequestAlreadyResolvedError, RequestExpiredError, InvalidAnswerError,
+   * AnswerTooLargeError). Fails within `timeoutMs` (default 5 s) with NoWorkerError when no worker polls.
+   */
+  async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number } = {}): Promise<SubmitAnswerResult> {
+    const { handle, taskQueue, status } = await this.describe(workflowId);
+    if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
     try {
-      return await handle.executeUpdate(submitAnswerUpdate, { args: [answer] });
+      return await this.withWorker(workflowId, taskQueue, 'take the answer', options.timeoutMs ?? 5_000, () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }), 'Or send it as a durable signal (`--signal`), validated when a worker picks it up');
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
-        const reason = updateFailureReason(err);
-        if (/no pending request|no longer pending/.test(reason)) throw new NoSuchPendingRequestError(workflowId, answer.id, reason);
-        throw new InvalidAnswerError(workflowId, reason);
+        const root = rootFailure(err);
+        throw answerRejection(workflowId, answer.id, root.type, root.message);
       }
       throw updateLimit(err, workflowId, answer) ?? err;
     }
   }
 
-  answer(workflowId: string, requestId: string, data?: Record<string, unknown>): Promise<SubmitAnswerResult> {
-    return this.submit(workflowId, data === undefined ? { id: requestId, ok: true } : { id: requestId, ok: true, data });
+  /**
+   * Send an answer as the durable `answer` signal: accepted by Temporal even while no worker runs, and
+   * validated when a worker picks it up (a bad one is logged and dropped; the request stays pending).
+   */
+  async signalAnswer(workflowId: string, answer: Answer): Promise<void> {
+    const { handle, status } = await this.describe(workflowId);
+    if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
+    await handle.signal(answerSignal, answer);
   }
 
-  decline(workflowId: string, requestId: string): Promise<SubmitAnswerResult> {
-    return this.submit(workflowId, { id: requestId, ok: false, reason: 'declined' });
+  answer(workflowId: string, requestId: string, data?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<SubmitAnswerResult> {
+    return this.submit(workflowId, data === undefined ? { id: requestId, ok: true } : { id: requestId, ok: true, data }, options);
   }
 
-  cancel(workflowId: string, requestId: string): Promise<SubmitAnswerResult> {
-    return this.submit(workflowId, { id: requestId, ok: false, reason: 'cancelled' });
+  decline(workflowId: string, requestId: string, options?: { timeoutMs?: number }): Promise<SubmitAnswerResult> {
+    return this.submit(workflowId, { id: requestId, ok: false, reason: 'declined' }, options);
   }
 
-  /** Wait for the tool call's result. */
+  cancel(workflowId: string, requestId: string, options?: { timeoutMs?: number }): Promise<SubmitAnswerResult> {
+    return this.submit(workflowId, { id: requestId, ok: false, reason: 'cancelled' }, options);
+  }
+
+  /** The server and tool a tool-call workflow was started with (from its first history event). */
+  async callOf(workflowId: string): Promise<{ server?: string; tool?: string }> {
+    try {
+      const res = await this.client.workflowService.getWorkflowExecutionHistory({ namespace: this.namespace, execution: { workflowId }, maximumPageSize: 1 });
+      const payload = res.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+      const input = payload ? (this.client.options.loadedDataConverter.payloadConverter.fromPayload(payload) as { server?: unknown; tool?: unknown; steps?: unknown }) : undefined;
+      return { ...(typeof input?.server === 'string' ? { server: input.server } : {}), ...(typeof input?.tool === 'string' ? { tool: input.tool } : {}) };
+    } catch {
+      return {};
+    }
+  }
+
+  /**
+   * Wait for the tool call's result. A failed call throws the error class of its failure type
+   * (UnknownServerFailure, UnknownToolFailure, McpServerUnavailableFailure, …, all ToolCallFailedError),
+   * with the type, the message, and the server and tool of the call.
+   */
   async result(workflowId: string): Promise<ToolResult> {
     const handle = await this.handle(workflowId);
-    return handle.result();
+    try {
+      return await handle.result();
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) {
+        const root = rootFailure(err);
+        throw toolCallFailure({ workflowId, type: root.type, message: root.message, ...(await this.callOf(workflowId)) }, err);
+      }
+      throw err;
+    }
   }
 }

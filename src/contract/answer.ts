@@ -1,3 +1,4 @@
+import type { FailureType } from './failures.js';
 import type { Answer, Request } from './schemas.js';
 import { validateElicitationContent } from './validate.js';
 
@@ -20,7 +21,8 @@ export function jsonByteLength(value: unknown): number {
   return bytes;
 }
 
-export type AnswerCheck = { ok: true; answer: Answer } | { ok: false; reason: string };
+/** A refused answer says why (`reason`) and which failure type it is (`type`, from failures.ts). */
+export type AnswerCheck = { ok: true; answer: Answer } | { ok: false; reason: string; type: FailureType };
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -41,7 +43,7 @@ function preview(value: unknown): string {
  * holds the two to the same verdicts.
  */
 function checkShape(raw: Record<string, unknown>): AnswerCheck {
-  const bad = (field: string, problem: string): AnswerCheck => ({ ok: false, reason: `answer field "${field}": ${problem}` });
+  const bad = (field: string, problem: string): AnswerCheck => ({ ok: false, reason: `answer field "${field}": ${problem}`, type: 'InvalidAnswer' });
   const unknown = Object.keys(raw).filter((k) => !ANSWER_KEYS.includes(k));
   if (unknown.length > 0) return bad('(answer)', `unknown key(s) ${unknown.map((k) => `"${k}"`).join(', ')}; an answer has only id, ok, data, reason`);
   const { id, ok, data, reason } = raw;
@@ -63,15 +65,15 @@ function checkShape(raw: Record<string, unknown>): AnswerCheck {
  */
 export function checkAnswer(raw: unknown, request: Request | undefined, limits: { maxBytes?: number } = {}): AnswerCheck {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { ok: false, reason: `answer must be an object like {"id":…,"ok":true,"data":{…}}, got ${describe(raw)}` };
+    return { ok: false, reason: `answer must be an object like {"id":…,"ok":true,"data":{…}}, got ${describe(raw)}`, type: 'InvalidAnswer' };
   }
   const maxBytes = limits.maxBytes ?? MAX_ANSWER_BYTES;
   const size = jsonByteLength(raw);
-  if (size > maxBytes) return { ok: false, reason: `answer is ${size} bytes, over the limit of ${maxBytes} bytes` };
+  if (size > maxBytes) return { ok: false, reason: `answer is ${size} bytes, over the limit of ${maxBytes} bytes`, type: 'AnswerTooLarge' };
   const shape = checkShape(raw as Record<string, unknown>);
   if (!shape.ok) return shape;
   const answer = shape.answer;
-  if (!request) return { ok: false, reason: `no pending request with id "${answer.id}"` };
+  if (!request) return { ok: false, reason: `no pending request with id "${answer.id}"`, type: 'UnknownRequest' };
   if (!answer.ok) {
     const out: Answer = { id: answer.id, ok: false };
     if (answer.reason !== undefined) out.reason = answer.reason;
@@ -80,7 +82,7 @@ export function checkAnswer(raw: unknown, request: Request | undefined, limits: 
   if (request.kind === 'input') {
     const schema = (request.data as { schema?: unknown } | undefined)?.schema;
     const check = validateElicitationContent(schema, answer.data ?? {});
-    if (!check.ok) return { ok: false, reason: `answer data does not match the requested schema: ${check.message}` };
+    if (!check.ok) return { ok: false, reason: `answer data does not match the requested schema: ${check.message}`, type: 'InvalidAnswer' };
     return { ok: true, answer: { id: answer.id, ok: true, data: check.data } };
   }
   // URL mode (authorization): accept carries no content.

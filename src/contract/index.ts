@@ -28,4 +28,5 @@ export {
   type UrlCheck,
 } from './admit.js';
 export { checkAnswer, jsonByteLength, MAX_ANSWER_BYTES, type AnswerCheck } from './answer.js';
-export { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, SUBMIT_ANSWER_UPDATE } from './protocol.js';
+export { ANSWER_SIGNAL, DEFAULT_TASK_QUEUE, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, PROGRESS_QUERY, PROGRESS_SIGNAL, SUBMIT_ANSWER_UPDATE } from './protocol.js';
+export { FAILURES, FailureTypes, isFailureType, type FailureType } from './failures.js';

@@ -5,7 +5,17 @@
  * with a message that names the server and the field.
  */
 import { readFileSync } from 'node:fs';
+import { msToNumber, type Duration } from '@temporalio/common';
 import { z } from 'zod';
+
+/** An ms-format duration string in ms (NaN when it is not one: the schema then names the field). */
+function durationToMs(v: string): number {
+  try {
+    return msToNumber(v as Duration);
+  } catch {
+    return Number.NaN;
+  }
+}
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -77,7 +87,8 @@ const RawServerSchema = z
     headers: stringRecord.optional(),
     enabled: z.boolean().optional(),
     disabled: z.boolean().optional(),
-    timeout: z.number().int().positive().max(MAX_TIMER_MS).optional(),
+    // A Temporal Duration: a number of ms, or an ms-format string ("30s", "2m").
+    timeout: z.preprocess((v) => (typeof v === 'string' ? durationToMs(v) : v), z.number().int().positive().max(MAX_TIMER_MS)).optional(),
     tools: z.array(z.string().min(1)).optional(),
     maxSessions: z.number().int().positive().optional(),
   })
@@ -105,7 +116,7 @@ function fieldProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { 
     command: 'must be a non-empty array of strings (or a string, with `args`)',
     args: 'must be an array of strings',
     url: 'must be an absolute URL',
-    timeout: `must be a positive integer number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days)`,
+    timeout: `must be a Duration string ("30s", "2m") or a positive integer number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days)`,
     maxSessions: 'must be a positive integer',
     tools: 'must be an array of tool names',
     enabled: 'must be true or false',

@@ -58,6 +58,8 @@ export interface CallOptions {
   /** Timeout of the `tools/call` request in ms. Never the SDK's 60 s default. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Called with each `notifications/progress` of the call (the request then carries a `progressToken`). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 /** A round of a modern-era (MRTR) call: the answers to the previous round's requests and its state, echoed. */
@@ -344,7 +346,10 @@ export class McpSession {
     if (round.requestState !== undefined) params.requestState = round.requestState;
     let raw: unknown;
     try {
-      raw = await this.client.request({ method: 'tools/call', params }, { timeout: timeoutMs, signal: options.signal, maxTotalTimeout: timeoutMs, allowInputRequired: true });
+      raw = await this.client.request(
+        { method: 'tools/call', params },
+        { timeout: timeoutMs, signal: options.signal, maxTotalTimeout: timeoutMs, allowInputRequired: true, ...(options.onProgress ? { onprogress: options.onProgress } : {}) },
+      );
     } catch (err) {
       if (err instanceof ProtocolError && err.code === URL_ELICITATION_REQUIRED) {
         const data = err.data as { elicitations?: unknown } | undefined;

@@ -3,6 +3,8 @@ import type { ToolResult } from '../contract/index.js';
 interface ContentPart {
   type: string;
   text?: string;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }
 interface RawCallToolResult {
   content?: ContentPart[];
@@ -22,6 +24,8 @@ function joinedText(content: ContentPart[] | undefined): string {
 /**
  * MCP CallToolResult → `{ output, isError, metadata? }`.
  * isError ⇒ joined text parts; else structuredContent ⇒ JSON.stringify; else joined text parts.
+ * `metadata`: `_meta` of the result, `content` (the parts that are not text: images, audio, resources),
+ * `text` (annotations and `_meta` of the text parts, with their index among the text parts).
  */
 export function toToolResult(raw: RawCallToolResult): ToolResult {
   // Legacy (2024-10-07) shape: { toolResult }.
@@ -38,6 +42,12 @@ export function toToolResult(raw: RawCallToolResult): ToolResult {
   const metadata: Record<string, unknown> = {};
   if (raw._meta && Object.keys(raw._meta).length > 0) metadata._meta = raw._meta;
   if (other.length > 0) metadata.content = other;
+  // Text parts become `output`; what they carry besides their text (annotations, _meta) is kept, by position.
+  const textParts = (raw.content ?? []).filter((p) => p && p.type === 'text');
+  const textMeta = textParts
+    .map((p, index) => ({ index, ...(p.annotations ? { annotations: p.annotations } : {}), ...(p._meta ? { _meta: p._meta } : {}) }))
+    .filter((t) => 'annotations' in t || '_meta' in t);
+  if (textMeta.length > 0) metadata.text = textMeta;
   if (Object.keys(metadata).length > 0) result.metadata = metadata;
   return result;
 }

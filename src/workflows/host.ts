@@ -5,10 +5,12 @@
  */
 import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { urlHost } from '../contract/admit.js';
-import { checkAnswer } from '../contract/answer.js';
+import { checkAnswer, type AnswerCheck } from '../contract/answer.js';
+import { FailureTypes } from '../contract/failures.js';
 import { deriveRoundRequestId } from '../contract/id.js';
 import { answerToElicitResult, elicitationToRequest } from '../contract/mapping.js';
 import type { Answer, ElicitParams, ElicitResult, Request } from '../contract/index.js';
+import { durationProblem, MAX_DURATION_MS, type Duration } from './duration.js';
 import {
   awaitingInputKey,
   answerSignal,
@@ -17,11 +19,14 @@ import {
   elicitUpdate,
   pendingDetailsQuery,
   pendingQuery,
+  progressQuery,
+  progressSignal,
   submitAnswerUpdate,
   waitForPendingUpdate,
   type ChildPending,
   type ElicitInput,
   type ElicitOutcome,
+  type CallProgress,
   type PendingContext,
   type PendingRequestDetails,
   type SubmitAnswerResult,
@@ -43,8 +48,7 @@ export const MAX_PENDING_WATCHERS = 2;
 /** Default and longest wait of one `waitForPending` update. */
 export const DEFAULT_WATCH_MS = 60_000;
 export const MAX_WATCH_MS = 10 * 60_000;
-/** Upper bound of every duration option (one year). */
-export const MAX_DURATION_MS = 365 * 24 * 60 * 60 * 1000;
+export { MAX_DURATION_MS };
 
 export interface CallRecord extends PendingContext {
   expiresInMs: number;
@@ -75,12 +79,11 @@ export interface HostSnapshot {
   forwarded?: string[];
 }
 
-function parseDuration(ms: number | undefined, fallback: number, field: string): number {
-  if (ms === undefined) return fallback;
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > MAX_DURATION_MS) {
-    throw ApplicationFailure.nonRetryable(`${field} must be a number of milliseconds between 0 and ${MAX_DURATION_MS}, got ${JSON.stringify(ms)}`, 'InvalidInput');
-  }
-  return ms;
+function parseDuration(value: unknown, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  const r = durationProblem(value);
+  if ('problem' in r) throw ApplicationFailure.nonRetryable(`field "${field}" ${r.problem}, got ${JSON.stringify(value) ?? String(value)}`, FailureTypes.InvalidInput);
+  return r.ms;
 }
 
 export class ElicitationHost {
@@ -100,6 +103,9 @@ export class ElicitationHost {
   /** Pending requests of child tool calls, by request id. */
   private readonly remote = new Map<string, ChildPending>();
   private readonly forwarded = new Set<string>();
+  /** The last progress notification of each running call (not carried across continue-as-new). */
+  private readonly progress = new Map<string, CallProgress>();
+  private readonly finishedCalls = new Set<string>();
   /** Requests whose expiry timer this run started (a request's timer is started once). */
   private readonly expiryWatched = new Set<string>();
   /**
@@ -142,7 +148,7 @@ export class ElicitationHost {
       submitAnswerUpdate,
       (raw: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
         const check = this.check(raw);
-        if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, 'InvalidAnswer');
+        if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
         const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
         const forwarding = this.accept(check.answer);
         return forwarding ? forwarding.then(() => result) : result;
@@ -150,12 +156,22 @@ export class ElicitationHost {
       {
         validator: (raw: unknown) => {
           const check = this.check(raw);
-          if (!check.ok) throw new Error(check.reason);
+          if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
         },
       },
     );
     setHandler(pendingQuery, () => this.pendingRequests());
     setHandler(pendingDetailsQuery, () => this.pendingDetails());
+    setHandler(progressQuery, () => [...this.progress.values()]);
+    setHandler(progressSignal, ({ callId, progress, total, message }) => {
+      const call = this.calls.get(callId);
+      if (!call || this.finishedCalls.has(callId) || typeof progress !== 'number') return;
+      const p: CallProgress = { callId, server: call.server, tool: call.tool, progress };
+      if (call.step !== undefined) p.step = call.step;
+      if (typeof total === 'number') p.total = total;
+      if (typeof message === 'string') p.message = message;
+      this.progress.set(callId, p);
+    });
     setHandler(childPendingSignal, (p: ChildPending) => {
       if (!this.forwarded.has(p.request.id)) this.remote.set(p.request.id, p);
       this.syncSearchAttribute();
@@ -215,7 +231,7 @@ export class ElicitationHost {
   }
 
   /** Start a tool call: returns its stable id (assigned here, never by an attempt). */
-  newCall(context: Omit<PendingContext, 'callId'> & { expiresInMs?: number; holdForMs?: number }, callId?: string): CallRecord {
+  newCall(context: Omit<PendingContext, 'callId'> & { expiresInMs?: Duration; holdForMs?: Duration }, callId?: string): CallRecord {
     const id = callId ?? `${this.callIdPrefix}c${this.nextCall++}`;
     const existing = this.calls.get(id);
     if (existing) return existing;
@@ -376,16 +392,16 @@ export class ElicitationHost {
   }
 
   /** Validate an answer against the pending request it names, without changing any state. */
-  check(raw: unknown): { ok: true; answer: Answer } | { ok: false; reason: string } {
+  check(raw: unknown): AnswerCheck {
     const id = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
     if (typeof id === 'string') {
       const remote = this.remote.get(id);
       if (remote) return checkAnswer(raw, remote.request);
-      if (this.forwarded.has(id)) return { ok: false, reason: `request "${id}" is no longer pending: it was already answered` };
+      if (this.forwarded.has(id)) return { ok: false, reason: `request "${id}" is no longer pending: it was already answered`, type: 'AlreadyResolved' };
       const done = this.resolved.get(id);
       if (done && !this.pending.has(id)) {
         const how = done.answer.ok ? 'accepted' : done.answer.reason === 'expired' ? 'expired' : done.answer.reason === 'declined' ? 'declined' : 'cancelled';
-        return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}` };
+        return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}`, type: how === 'expired' ? 'Expired' : 'AlreadyResolved' };
       }
     }
     return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);
@@ -416,6 +432,8 @@ export class ElicitationHost {
 
   /** A call finished: requests it no longer asks are withdrawn (cancelled), nothing dangles. */
   finishCall(callId: string): void {
+    this.progress.delete(callId);
+    this.finishedCalls.add(callId);
     for (const [id, entry] of [...this.pending]) {
       if (entry.callId === callId) this.resolve({ id, ok: false, reason: 'cancelled' });
     }

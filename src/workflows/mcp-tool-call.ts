@@ -2,7 +2,7 @@ import { CancellationScope, allHandlersFinished, condition, getExternalWorkflowH
 import type { ToolResult } from '../contract/index.js';
 import { useElicitationHost } from './host.js';
 import { childDoneSignal } from './messages.js';
-import { callMcpTool, type McpToolCallInput } from './tool-call.js';
+import { executeMcpTool, type McpToolCallInput } from './tool-call.js';
 
 export interface McpToolCallWorkflowInput extends McpToolCallInput {
   /**
@@ -19,7 +19,7 @@ export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<Tool
   if (reportTo) host.reportToParent(reportTo.workflowId, reportTo.step, reportTo.callIdPrefix);
   let result: ToolResult;
   try {
-    result = await callMcpTool(input, { step: reportTo?.step });
+    result = await executeMcpTool(input, { step: reportTo?.step });
   } catch (err) {
     host.close();
     // The call's own requests were withdrawn as it failed (runToolCall). A child also tells its parent,

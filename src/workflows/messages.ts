@@ -4,7 +4,7 @@
  */
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, SUBMIT_ANSWER_UPDATE, WAIT_FOR_PENDING_UPDATE } from '../contract/protocol.js';
+import { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, PROGRESS_QUERY, PROGRESS_SIGNAL, SUBMIT_ANSWER_UPDATE, WAIT_FOR_PENDING_UPDATE } from '../contract/protocol.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 
 /** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */
@@ -52,7 +52,23 @@ export interface PendingRequestDetails {
 /** The pending requests with their context (server, tool, step). */
 export const pendingDetailsQuery = defineQuery<PendingRequestDetails[]>(PENDING_DETAILS_QUERY);
 
+/** The last MCP progress notification of a running tool call (`notifications/progress`). */
+export interface CallProgress {
+  callId: string;
+  server: string;
+  tool: string;
+  step?: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+/** The progress of the workflow's running tool calls (those that reported any). */
+export const progressQuery = defineQuery<CallProgress[]>(PROGRESS_QUERY);
+
 // ---- internal: between the activity `callMcpTool` and its own workflow ----
+
+/** Internal: the activity reports a progress notification of its tool call (throttled). */
+export const progressSignal = defineSignal<[{ callId: string; progress: number; total?: number; message?: string }]>(PROGRESS_SIGNAL);
 
 export interface ElicitInput {
   callId: string;

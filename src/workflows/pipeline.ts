@@ -22,7 +22,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
-import { MAX_DURATION_MS, useElicitationHost, type HostSnapshot } from './host.js';
+import { FailureTypes } from '../contract/failures.js';
+import { durationProblem } from './duration.js';
+import { useElicitationHost, type HostSnapshot } from './host.js';
 import { mcpToolCall } from './mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from './messages.js';
 import { maxAttemptsProblem, maxRoundsProblem, runToolCall, type McpToolCallInput } from './tool-call.js';
@@ -121,7 +123,7 @@ function utf8Bytes(s: string): number {
 export const MAX_STEP_RETRIES = 100;
 
 function bad(message: string): never {
-  throw ApplicationFailure.nonRetryable(`mcpPipeline: ${message}`, 'InvalidInput');
+  throw ApplicationFailure.nonRetryable(`mcpPipeline: ${message}`, FailureTypes.InvalidInput);
 }
 
 function stageSteps(stage: PipelineStage): PipelineStep[] {
@@ -146,9 +148,8 @@ function validate(input: PipelineInput): void {
       if (typeof step.tool !== 'string' || !step.tool) bad(`step "${step.name}": field "tool" must be a non-empty string`);
       for (const field of ['expiresIn', 'holdFor'] as const) {
         const v = step.elicitation?.[field];
-        if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_DURATION_MS)) {
-          bad(`step "${step.name}": field "elicitation.${field}" must be a number of milliseconds between 0 and ${MAX_DURATION_MS}, got ${JSON.stringify(v)}`);
-        }
+        const r = v === undefined ? undefined : durationProblem(v);
+        if (r && 'problem' in r) bad(`step "${step.name}": field "elicitation.${field}" ${r.problem}, got ${JSON.stringify(v)}`);
       }
       const attemptsProblem = maxAttemptsProblem(step.maxAttempts);
       if (attemptsProblem) bad(`step "${step.name}": field "maxAttempts" ${attemptsProblem}, got ${JSON.stringify(step.maxAttempts)}`);
@@ -162,9 +163,8 @@ function validate(input: PipelineInput): void {
       }
       for (const field of ['toolTimeout', 'heartbeatTimeout'] as const) {
         const v = step[field];
-        if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= MAX_DURATION_MS)) {
-          bad(`step "${step.name}": field "${field}" must be a positive number of milliseconds up to ${MAX_DURATION_MS}, got ${JSON.stringify(v)}`);
-        }
+        const r = v === undefined ? undefined : durationProblem(v, { allowZero: false });
+        if (r && 'problem' in r) bad(`step "${step.name}": field "${field}" ${r.problem}, got ${JSON.stringify(v)}`);
       }
       if (step.arguments !== undefined && (step.arguments === null || typeof step.arguments !== 'object' || Array.isArray(step.arguments))) {
         bad(`step "${step.name}": field "arguments" must be an object, got ${JSON.stringify(step.arguments)}`);

@@ -1,19 +1,22 @@
 /**
  * Call an MCP tool from inside any workflow, with durable elicitation. This is the library entry for
- * workflow authors: `await callMcpTool({ server, tool, arguments })` in your own workflow.
+ * workflow authors: `await executeMcpTool({ server, tool, arguments })` in your own workflow (the activity it
+ * schedules is `callMcpTool`; the helper has its own name, so the two are never confused).
  */
 import { ApplicationFailure, condition, patched, proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
 import type { createActivities } from '../activities/index.js';
+import { FailureTypes } from '../contract/failures.js';
+import { durationProblem, type Duration } from './duration.js';
 import { useElicitationHost, type ElicitationHost } from './host.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
 export interface ElicitationOptions {
-  /** How long a request may stay unanswered before it expires into `cancel` (ms, default 24 h). */
-  expiresIn?: number;
-  /** How long a waiting tool call holds its MCP session and worker slot before it is released (ms, default 3 min). */
-  holdFor?: number;
+  /** How long a request may stay unanswered before it expires into `cancel` (a Duration: ms or "24h"; default 24 h). */
+  expiresIn?: Duration;
+  /** How long a waiting tool call holds its MCP session and worker slot before it is released (a Duration; default 3 min). */
+  holdFor?: Duration;
 }
 
 export interface McpToolCallInput {
@@ -21,10 +24,10 @@ export interface McpToolCallInput {
   tool: string;
   arguments?: Record<string, unknown>;
   elicitation?: ElicitationOptions;
-  /** Timeout of one `tools/call` in ms (default 1 h). */
-  toolTimeout?: number;
-  /** Heartbeat timeout of the activity in ms (default 30 s): how fast a dead worker is noticed. */
-  heartbeatTimeout?: number;
+  /** Timeout of one `tools/call` (a Duration: ms or "1h"; default 1 h). */
+  toolTimeout?: Duration;
+  /** Heartbeat timeout of the activity (a Duration: ms or "30s"; default 30 s): how fast a dead worker is noticed. */
+  heartbeatTimeout?: Duration;
   /**
    * Attempts of the activity before the call fails (default 10, with backoff from 1 s to 30 s): an MCP server
    * that keeps failing to start fails the call after this many. Calls released to wait for a human do not count.
@@ -69,9 +72,10 @@ export function maxAttemptsProblem(value: unknown): string | undefined {
   return `must be a whole number from 1 to ${MAX_ATTEMPTS}`;
 }
 
-function validateInput(input: McpToolCallInput): void {
+/** Checks the input; returns the duration options in ms. */
+function validateInput(input: McpToolCallInput): { toolTimeoutMs?: number; heartbeatTimeoutMs?: number } {
   const bad = (field: string, problem: string, value: unknown): never => {
-    throw ApplicationFailure.nonRetryable(`mcpToolCall: field "${field}" ${problem}, got ${JSON.stringify(value) ?? String(value)}`, 'InvalidInput');
+    throw ApplicationFailure.nonRetryable(`mcpToolCall: field "${field}" ${problem}, got ${JSON.stringify(value) ?? String(value)}`, FailureTypes.InvalidInput);
   };
   if (!input || typeof input !== 'object') bad('(input)', 'must be an object', input);
   if (typeof input.server !== 'string' || !input.server) bad('server', 'must be a non-empty string', input.server);
@@ -79,16 +83,21 @@ function validateInput(input: McpToolCallInput): void {
   if (input.arguments !== undefined && (input.arguments === null || typeof input.arguments !== 'object' || Array.isArray(input.arguments))) {
     bad('arguments', 'must be an object', input.arguments);
   }
+  const out: { toolTimeoutMs?: number; heartbeatTimeoutMs?: number } = {};
   for (const [field, v] of [
     ['toolTimeout', input.toolTimeout],
     ['heartbeatTimeout', input.heartbeatTimeout],
   ] as const) {
-    if (v !== undefined && (typeof v !== 'number' || !(v > 0))) bad(field, 'must be a positive number of milliseconds', v);
+    if (v === undefined) continue;
+    const r = durationProblem(v, { allowZero: false });
+    if ('problem' in r) bad(field, r.problem, v);
+    else out[field === 'toolTimeout' ? 'toolTimeoutMs' : 'heartbeatTimeoutMs'] = r.ms;
   }
   const attemptsProblem = maxAttemptsProblem(input.maxAttempts);
   if (attemptsProblem) bad('maxAttempts', attemptsProblem, input.maxAttempts);
   const roundsProblem = maxRoundsProblem(input.maxRounds);
   if (roundsProblem) bad('maxRounds', roundsProblem, input.maxRounds);
+  return out;
 }
 
 /**
@@ -97,22 +106,22 @@ function validateInput(input: McpToolCallInput): void {
  * or when the worker dies) the workflow waits for the answer and runs the call again, and the repeated
  * elicitation is answered from the record without asking the human again.
  */
-export async function callMcpTool(input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
+export async function executeMcpTool(input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
   const host = useElicitationHost();
   return runToolCall(host, input, options);
 }
 
 /** The call loop, for a given host (pipelines pass the host they restored after continue-as-new). */
 export async function runToolCall(host: ElicitationHost, input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
-  validateInput(input);
+  const durations = validateInput(input);
   const call = host.newCall(
     { server: input.server, tool: input.tool, step: options.step, expiresInMs: input.elicitation?.expiresIn, holdForMs: input.elicitation?.holdFor },
     options.callId,
   );
-  const toolTimeoutMs = input.toolTimeout ?? 60 * 60 * 1000;
+  const toolTimeoutMs = durations.toolTimeoutMs ?? 60 * 60 * 1000;
   const activityOptions: ActivityOptions = {
     startToCloseTimeout: toolTimeoutMs + call.holdForMs + 60_000,
-    heartbeatTimeout: input.heartbeatTimeout ?? 30_000,
+    heartbeatTimeout: durations.heartbeatTimeoutMs ?? 30_000,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS },
   };
   const { callMcpTool: activity } = proxyActivities<Activities>(activityOptions);
@@ -162,7 +171,7 @@ async function callLoop(
       if (round >= maxRounds) {
         throw ApplicationFailure.nonRetryable(
           `tool "${input.tool}" of server "${input.server}" still required input after ${round} rounds (maxRounds ${maxRounds})`,
-          'RoundLimitExceeded',
+          FailureTypes.RoundLimitExceeded,
         );
       }
       const requests = host.registerRound(call.callId, round, outcome.inputRequests);
@@ -182,7 +191,7 @@ async function callLoop(
         // -32042: the call is simply retried once the URLs are done; a URL the person refused ends it.
         const refused = requests.find((r) => responses[r.key]?.action !== 'accept');
         if (refused) {
-          throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${host.answerFor(refused.id)?.reason ?? 'not accepted'}`, 'UrlElicitationRefused');
+          throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${host.answerFor(refused.id)?.reason ?? 'not accepted'}`, FailureTypes.UrlElicitationRefused);
         }
         next = undefined;
       } else {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -182,8 +182,30 @@ describe('the durable-mcp CLI against `dev`', () => {
     }
   });
 
+  it('dev refuses a taken Temporal or UI port, naming the port and the flag; nothing is started, no database is created', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      for (const [flags, what, flag] of [
+        [['--port', String(taken), '--ui-port', String(await freePort())], 'Temporal gRPC', '--port'],
+        [['--port', String(await freePort()), '--ui-port', String(taken)], 'Temporal UI', '--ui-port'],
+      ] as const) {
+        const dataDir = join(tempDir('durable-mcp-dev-'), 'data');
+        const r = await run(['dev', '--data-dir', dataDir, ...flags], cleanEnv() as Record<string, string>);
+        assert.equal(r.code, 2, r.stderr);
+        assert.match(r.stderr, new RegExp(`port ${taken} \\(${what}\\) is already in use.*Nothing was started\\. Choose another port with ${flag} <port>`));
+        assert.doesNotMatch(r.stdout, /Temporal dev server:|data:/, 'no server is reported');
+        assert.equal(existsSync(dataDir), false, 'no data folder, no database');
+        assert.deepEqual(livePids(dataDir), [], 'no Temporal server started');
+      }
+    } finally {
+      blocker.close();
+    }
+  });
+
   it('every command has --help', async () => {
-    for (const cmd of ['dev', 'worker', 'call', 'pending', 'answer', 'decline', 'cancel', 'result']) {
+    for (const cmd of ['dev', 'worker', 'call', 'pending', 'answer', 'decline', 'cancel', 'result', 'health']) {
       const r = await run([cmd, '--help'], {});
       assert.equal(r.code, 0, cmd);
       assert.match(r.stdout, new RegExp(`Usage: durable-mcp ${cmd}`));

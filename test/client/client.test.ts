@@ -2,11 +2,23 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
+  AnswerRejectedError,
+  AnswerTooLargeError,
+  answerRejection,
   DurableMcpClient,
+  FAILURES,
   InvalidAnswerError,
+  InvalidInputFailure,
+  isFailureType,
   NoSuchPendingRequestError,
+  RequestAlreadyResolvedError,
+  RequestExpiredError,
   SearchAttributeNotRegisteredError,
+  ToolCallFailedError,
+  UnknownServerFailure,
+  UnknownToolFailure,
   UnknownWorkflowError,
+  WorkflowClosedError,
 } from '../../src/client/index.js';
 import { createLocalEnv, eventually, fixtureConfig, startWorker, suiteWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
@@ -83,5 +95,64 @@ describe('client helpers, without the search attribute', () => {
     } finally {
       await env.teardown();
     }
+  });
+});
+
+describe('client error classes, chosen by failure type (never by message text)', () => {
+  const suite = suiteWorker({ name: 'client-failures' });
+
+  it('a failed call throws the class of its type, with the type, the server and the tool', async () => {
+    const c = new DurableMcpClient(suite.env.client, { taskQueue: suite.taskQueue });
+    const cases: Array<[Record<string, unknown>, new (...a: any[]) => ToolCallFailedError, string]> = [
+      [{ server: 'nosuch', tool: 'x' }, UnknownServerFailure, 'UnknownServer'],
+      [{ server: 'fx', tool: 'no_such_tool' }, UnknownToolFailure, 'UnknownTool'],
+      [{ server: 'fx', tool: 'echo', heartbeatTimeout: 'soon' }, InvalidInputFailure, 'InvalidInput'],
+    ];
+    for (const [input, Cls, type] of cases) {
+      const handle = await suite.env.client.workflow.start('mcpToolCall', { taskQueue: suite.taskQueue, workflowId: `client-fail-${type}-${Date.now()}`, args: [input] });
+      await assert.rejects(c.result(handle.workflowId), (err: unknown) => {
+        assert.ok(err instanceof Cls, `${type}: ${String(err)}`);
+        assert.ok(err instanceof ToolCallFailedError);
+        assert.equal(err.type, type);
+        assert.equal(err.server, input.server);
+        assert.equal(err.tool, input.tool);
+        assert.equal(err.toJSON().error, type);
+        return true;
+      });
+    }
+    await assert.rejects(c.startToolCall({ server: 'fx', tool: 'echo', elicitation: { expiresIn: '4 parsecs' as never } }), /field "elicitation.expiresIn" must be a Temporal Duration.*got "4 parsecs"/);
+  });
+
+  it('a second answer to a request throws RequestAlreadyResolvedError (type AlreadyResolved)', async () => {
+    const c = new DurableMcpClient(suite.env.client, { taskQueue: suite.taskQueue });
+    const handle = await c.startToolCall({ server: 'fx', tool: 'ask_twice' });
+    const [first] = await c.waitForPending(handle.workflowId, { timeoutMs: 120_000 });
+    await c.answer(handle.workflowId, first.id, { first: 'Ada' });
+    await c.waitForPending(handle.workflowId, { seen: [first.id], timeoutMs: 120_000 });
+    await assert.rejects(c.decline(handle.workflowId, first.id), (err: unknown) => err instanceof RequestAlreadyResolvedError && err.type === 'AlreadyResolved' && err.requestId === first.id);
+    const [second] = await c.waitForPending(handle.workflowId, { seen: [first.id], timeoutMs: 120_000 });
+    await c.decline(handle.workflowId, second.id);
+    await c.result(handle.workflowId);
+    await assert.rejects(c.decline(handle.workflowId, second.id), WorkflowClosedError);
+  });
+
+  it('maps every answer failure type to its class', () => {
+    const expected: Record<string, new (...a: any[]) => AnswerRejectedError> = {
+      UnknownRequest: NoSuchPendingRequestError,
+      AlreadyResolved: RequestAlreadyResolvedError,
+      Expired: RequestExpiredError,
+      InvalidAnswer: InvalidAnswerError,
+      AnswerTooLarge: AnswerTooLargeError,
+    };
+    for (const [type, Cls] of Object.entries(expected)) {
+      const err = answerRejection('wf', 'r1', type, 'why');
+      assert.ok(err instanceof Cls, type);
+      assert.equal(err.type, type);
+      assert.equal(FAILURES[type as keyof typeof FAILURES].plane, 'answer');
+    }
+    const unknown = answerRejection('wf', 'r1', 'SomethingNew', 'why');
+    assert.equal(unknown.constructor, AnswerRejectedError, 'a type this version does not know keeps the base class');
+    assert.equal(unknown.type, 'SomethingNew');
+    for (const type of Object.keys(FAILURES)) assert.ok(isFailureType(type));
   });
 });

@@ -298,7 +298,7 @@ describe('checkAnswer', () => {
 
   it('rejects an answer whose id names no pending request', () => {
     const check = checkAnswer({ id: 'nope', ok: true, data: { name: 'Ada' } }, undefined);
-    assert.deepEqual(check, { ok: false, reason: 'no pending request with id "nope"' });
+    assert.deepEqual(check, { ok: false, reason: 'no pending request with id "nope"', type: 'UnknownRequest' });
   });
 
   it('rejects a reason together with ok:true', () => {

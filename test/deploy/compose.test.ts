@@ -162,6 +162,28 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('publishes the Temporal frontend and the UI on loopback only by default', () => {
+    for (const name of ['temporal', 'temporal-ui']) {
+      for (const p of service(name).ports ?? []) {
+        assert.equal(typeof p, 'string', `${name}: ports in the short form`);
+        assert.match(String(p), /^\$\{PUBLISH_ADDRESS:-127\.0\.0\.1\}:\d+:\d+$/, `${name} publishes ${String(p)} on 127.0.0.1 unless PUBLISH_ADDRESS says otherwise`);
+      }
+    }
+  });
+
+  it("matches the UI image to the server's release (the pairing of Temporal's own compose)", () => {
+    // temporalio/samples-server compose/.env pairs these; a server upgrade must bump the UI with it.
+    const pairs: Record<string, string> = { '1.30.1': '2.34.0' };
+    const server = service('temporal').image!.split(':')[1];
+    assert.ok(pairs[server], `a known UI release for server ${server}`);
+    assert.equal(service('temporal-ui').image, `temporalio/ui:${pairs[server]}`);
+  });
+
+  it('checks the worker with `durable-mcp health` (a worker polls the task queue)', () => {
+    const w = service('worker');
+    assert.deepEqual(w.healthcheck?.test, ['CMD', 'node', 'dist/src/cli.js', 'health']);
+  });
+
   it('points the UI at temporal:7233 on port 8080', () => {
     const ui = service('temporal-ui');
     assert.match(ui.image!, /^temporalio\/ui:/);

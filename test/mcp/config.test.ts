@@ -216,8 +216,12 @@ describe('parseMcpConfig: errors name the server and the field', () => {
     rejects({ mcpServers: { fx: { command: ['x'], timeout: -1 } } }, 'fx', 'timeout', /positive integer number of milliseconds, at most 2147483647 \(about 24.8 days\), got number -1/);
   });
 
-  it('rejects a zero, fractional or string timeout', () => {
-    for (const timeout of [0, 1.5, '30s']) rejects({ mcpServers: { fx: { command: ['x'], timeout } } }, 'fx', 'timeout');
+  it('rejects a zero, fractional or non-Duration timeout', () => {
+    for (const timeout of [0, 1.5, '30 parsecs', '0s']) rejects({ mcpServers: { fx: { command: ['x'], timeout } } }, 'fx', 'timeout');
+  });
+
+  it('takes a Temporal Duration string as timeout', () => {
+    assert.equal(parseMcpConfig({ mcpServers: { fx: { command: ['x'], timeout: '45s' } } }).servers.fx.timeoutMs, 45_000);
   });
 
   it('rejects a non-boolean enabled / disabled', () => {

@@ -43,6 +43,39 @@ describe('expiry on the time-skipping server', () => {
     });
   });
 
+  it('durations are Temporal Durations: expiresIn "4s" expires into cancel, "4 parsecs" is refused naming the field and the value', async () => {
+    const taskQueue = uniqueTaskQueue('expiry-duration');
+    const logPath = join(tempDir(), 'fixture.jsonl');
+    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
+    await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: `expiry-4s-${Date.now()}`,
+        args: [{ server: 'fx', tool: 'ask_name', elicitation: { expiresIn: '4s', holdFor: '1 minute' }, toolTimeout: '1h', heartbeatTimeout: '30s' }],
+      });
+      const [request] = await waitForPending(handle);
+      const startedAt = await env.currentTimeMs();
+      assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + 4000)) < 4000, `expiresAt is workflow time + 4 s: ${request.expiresAt}`);
+      assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
+      assert.deepEqual(readFixtureLog(logPath).filter((e) => e.event === 'received').map((e) => e.result), [{ action: 'cancel' }]);
+
+      for (const [input, field, shown] of [
+        [{ elicitation: { expiresIn: '4 parsecs' } }, 'elicitation.expiresIn', '"4 parsecs"'],
+        [{ elicitation: { holdFor: true } }, 'elicitation.holdFor', 'true'],
+        [{ toolTimeout: '0s' }, 'toolTimeout', '"0s"'],
+        [{ heartbeatTimeout: 'soon' }, 'heartbeatTimeout', '"soon"'],
+      ] as const) {
+        const bad = env.client.workflow.execute(mcpToolCall, { taskQueue, workflowId: `expiry-bad-${Math.random().toString(36).slice(2)}`, args: [{ server: 'fx', tool: 'ask_name', ...(input as object) }] });
+        await assert.rejects(bad, (err: Error) => {
+          const cause = (err as { cause?: { message?: string; type?: string } }).cause;
+          assert.equal(cause?.type, 'InvalidInput');
+          assert.match(cause?.message ?? '', new RegExp(`field "${field.replace('.', '\\.')}" must be a Temporal Duration: a number of milliseconds or a string like "4s".*, got ${shown.replace(/[."]/g, (c) => `\\${c}`)}`));
+          return true;
+        });
+      }
+    });
+  });
+
   it('a request of a call released at once (holdFor 0) expires too', async () => {
     const taskQueue = uniqueTaskQueue('expiry-hold0');
     const logPath = join(tempDir(), 'fixture.jsonl');

@@ -182,7 +182,7 @@ describe('pipelines: many tool calls, one inbox', () => {
     );
     await assert.rejects(
       suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad2-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: -1 } }] }] }),
-      (err: Error) => /step "a": field "elicitation.expiresIn" must be a number of milliseconds/.test(String((err as { cause?: Error }).cause?.message)),
+      (err: Error) => /step "a": field "elicitation.expiresIn" must be a Temporal Duration: a number of milliseconds or a string like "4s".*, got -1/.test(String((err as { cause?: Error }).cause?.message)),
     );
     await assert.rejects(
       suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad3-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', maxAttempts: 0 }] }] }),
@@ -191,8 +191,8 @@ describe('pipelines: many tool calls, one inbox', () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ onFailure: 'retry', retries: 'x' }, /step "a": field "retries" must be a whole number from 0 to 100, got "x"/],
       [{ onFailure: 'retry', retries: 2.5 }, /step "a": field "retries" must be a whole number from 0 to 100, got 2.5/],
-      [{ toolTimeout: -5 }, /step "a": field "toolTimeout" must be a positive number of milliseconds up to \d+, got -5/],
-      [{ heartbeatTimeout: '30s' }, /step "a": field "heartbeatTimeout" must be a positive number of milliseconds up to \d+, got "30s"/],
+      [{ toolTimeout: -5 }, /step "a": field "toolTimeout" must be a Temporal Duration: .*above 0 up to \d+ ms.*, got -5/],
+      [{ heartbeatTimeout: '30 parsecs' }, /step "a": field "heartbeatTimeout" must be a Temporal Duration: .*, got "30 parsecs"/],
       [{ arguments: ['x'] }, /step "a": field "arguments" must be an object, got \["x"\]/],
       [{ maxRounds: 0 }, /step "a": field "maxRounds" must be a whole number from 1 to 100, got 0/],
     ];

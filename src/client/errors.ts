@@ -1,0 +1,199 @@
+/**
+ * Client error classes, one per failure type of src/contract/failures.ts, mapped from the failure's
+ * `type` (never from its message text). A type this version does not know still gives the base class,
+ * with `type` set, so a newer worker's failures are not lost.
+ */
+import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import { isFailureType, type FailureType } from '../contract/failures.js';
+
+/** What a failed tool call says: its type (from the documented list), message, and the call it was. */
+export interface CallFailureDetails {
+  workflowId: string;
+  /** A FailureType, or `Cancelled`, `Terminated`, `TimedOut` when the workflow itself ended so, or `Unknown`. */
+  type: FailureType | 'Cancelled' | 'Terminated' | 'TimedOut' | 'Unknown' | (string & {});
+  message: string;
+  server?: string;
+  tool?: string;
+}
+
+/** A tool call failed (the workflow failed, was cancelled, terminated or timed out). */
+export class ToolCallFailedError extends Error {
+  override name = 'ToolCallFailedError';
+  readonly workflowId: string;
+  readonly type: CallFailureDetails['type'];
+  readonly server?: string;
+  readonly tool?: string;
+  /** The failure's own message (without the call prefix). */
+  readonly failureMessage: string;
+  constructor(details: CallFailureDetails, options?: { cause?: unknown }) {
+    const call = details.server || details.tool ? ` (${details.server ?? '?'}/${details.tool ?? '?'})` : '';
+    super(`tool call "${details.workflowId}"${call} failed: ${details.type}: ${details.message}`, options);
+    this.workflowId = details.workflowId;
+    this.type = details.type;
+    this.server = details.server;
+    this.tool = details.tool;
+    this.failureMessage = details.message;
+  }
+  /** Plain JSON, for `--json` and logs. */
+  toJSON(): Record<string, unknown> {
+    return { error: this.type, message: this.failureMessage, workflowId: this.workflowId, server: this.server, tool: this.tool };
+  }
+}
+export class UnknownServerFailure extends ToolCallFailedError {
+  override name = 'UnknownServerFailure';
+}
+export class UnknownToolFailure extends ToolCallFailedError {
+  override name = 'UnknownToolFailure';
+}
+export class ToolNotAllowedFailure extends ToolCallFailedError {
+  override name = 'ToolNotAllowedFailure';
+}
+export class McpServerUnavailableFailure extends ToolCallFailedError {
+  override name = 'McpServerUnavailableFailure';
+}
+export class McpConfigInvalidFailure extends ToolCallFailedError {
+  override name = 'McpConfigInvalidFailure';
+}
+export class InvalidArgumentsFailure extends ToolCallFailedError {
+  override name = 'InvalidArgumentsFailure';
+}
+export class ResultTooLargeFailure extends ToolCallFailedError {
+  override name = 'ResultTooLargeFailure';
+}
+export class InvalidInputFailure extends ToolCallFailedError {
+  override name = 'InvalidInputFailure';
+}
+export class ToolCallCancelledError extends ToolCallFailedError {
+  override name = 'ToolCallCancelledError';
+}
+
+/** An answer was refused by the workflow (the `submitAnswer` update rejected it). */
+export class AnswerRejectedError extends Error {
+  override name = 'AnswerRejectedError';
+  constructor(
+    readonly workflowId: string,
+    readonly requestId: string,
+    readonly type: FailureType | (string & {}),
+    readonly reason: string,
+    message = `workflow "${workflowId}" refused the answer: ${reason}`,
+  ) {
+    super(message);
+  }
+  toJSON(): Record<string, unknown> {
+    return { error: this.type, message: this.reason, workflowId: this.workflowId, requestId: this.requestId };
+  }
+}
+/** No request with that id is pending (type UnknownRequest). */
+export class NoSuchPendingRequestError extends AnswerRejectedError {
+  override name = 'NoSuchPendingRequestError';
+  constructor(workflowId: string, requestId: string, readonly detail: string, type: FailureType = 'UnknownRequest') {
+    super(workflowId, requestId, type, detail, `workflow "${workflowId}": ${detail}`);
+  }
+}
+/** The request was already answered, declined or cancelled (type AlreadyResolved). */
+export class RequestAlreadyResolvedError extends NoSuchPendingRequestError {
+  override name = 'RequestAlreadyResolvedError';
+  constructor(workflowId: string, requestId: string, detail: string) {
+    super(workflowId, requestId, detail, 'AlreadyResolved');
+  }
+}
+/** The request expired (type Expired). */
+export class RequestExpiredError extends NoSuchPendingRequestError {
+  override name = 'RequestExpiredError';
+  constructor(workflowId: string, requestId: string, detail: string) {
+    super(workflowId, requestId, detail, 'Expired');
+  }
+}
+/** The answer does not match the request (type InvalidAnswer). */
+export class InvalidAnswerError extends AnswerRejectedError {
+  override name = 'InvalidAnswerError';
+  constructor(workflowId: string, reason: string, requestId = '', type: FailureType = 'InvalidAnswer') {
+    super(workflowId, requestId, type, reason);
+  }
+}
+/** The answer is over the size limit (type AnswerTooLarge). */
+export class AnswerTooLargeError extends InvalidAnswerError {
+  override name = 'AnswerTooLargeError';
+  constructor(workflowId: string, reason: string, requestId = '') {
+    super(workflowId, reason, requestId, 'AnswerTooLarge');
+  }
+}
+
+type CallFailureClass = new (details: CallFailureDetails, options?: { cause?: unknown }) => ToolCallFailedError;
+/** Call-plane failure types → error classes. A type not listed maps to ToolCallFailedError. */
+export const CALL_FAILURE_CLASSES: Partial<Record<string, CallFailureClass>> = {
+  UnknownServer: UnknownServerFailure,
+  UnknownTool: UnknownToolFailure,
+  ToolNotAllowed: ToolNotAllowedFailure,
+  McpServerUnavailable: McpServerUnavailableFailure,
+  McpConfigInvalid: McpConfigInvalidFailure,
+  InvalidArguments: InvalidArgumentsFailure,
+  ResultTooLarge: ResultTooLargeFailure,
+  InvalidInput: InvalidInputFailure,
+  Cancelled: ToolCallCancelledError,
+};
+
+/** The innermost ApplicationFailure of a cause chain, or the chain's first Temporal failure of another kind. */
+export function rootFailure(err: unknown): { type: string; message: string; failure?: Error } {
+  let e: unknown = err;
+  let found: { type: string; message: string; failure?: Error } | undefined;
+  for (let depth = 0; e && depth < 10; depth++, e = (e as { cause?: unknown }).cause) {
+    if (e instanceof ApplicationFailure) found = { type: e.type ?? 'Unknown', message: e.message, failure: e };
+    else if (!found && e instanceof CancelledFailure) found = { type: 'Cancelled', message: e.message || 'the workflow was cancelled', failure: e };
+    else if (!found && e instanceof TerminatedFailure) found = { type: 'Terminated', message: e.message || 'the workflow was terminated', failure: e };
+    else if (!found && e instanceof TimeoutFailure) found = { type: 'TimedOut', message: e.message || 'the workflow timed out', failure: e };
+  }
+  return found ?? { type: 'Unknown', message: (err as Error)?.message ?? String(err) };
+}
+
+/** The error class for a failed tool call, chosen by the failure's type. */
+export function toolCallFailure(details: CallFailureDetails, cause?: unknown): ToolCallFailedError {
+  const Cls = CALL_FAILURE_CLASSES[details.type] ?? ToolCallFailedError;
+  return new Cls(details, { cause });
+}
+
+/** The error class for a refused answer, chosen by the failure's type. */
+export function answerRejection(workflowId: string, requestId: string, type: string, reason: string): AnswerRejectedError {
+  switch (type) {
+    case 'UnknownRequest':
+      return new NoSuchPendingRequestError(workflowId, requestId, reason);
+    case 'AlreadyResolved':
+      return new RequestAlreadyResolvedError(workflowId, requestId, reason);
+    case 'Expired':
+      return new RequestExpiredError(workflowId, requestId, reason);
+    case 'AnswerTooLarge':
+      return new AnswerTooLargeError(workflowId, reason, requestId);
+    case 'InvalidAnswer':
+      return new InvalidAnswerError(workflowId, reason, requestId);
+    default:
+      return new AnswerRejectedError(workflowId, requestId, isFailureType(type) ? type : type || 'Unknown', reason);
+  }
+}
+
+/** No worker answered: nothing polls the workflow's task queue, or its worker did not reply in time. */
+export class NoWorkerError extends Error {
+  override name = 'NoWorkerError';
+  constructor(
+    readonly workflowId: string,
+    readonly taskQueue: string | undefined,
+    readonly what: string,
+    readonly detail: string,
+    hint = '',
+  ) {
+    super(
+      `workflow "${workflowId}": could not ${what}: ${detail}. ` +
+        `Likely cause: no worker polls task queue "${taskQueue ?? '?'}" (start one with \`durable-mcp worker\` or \`durable-mcp dev\`)${hint ? `. ${hint}` : ''}`,
+    );
+  }
+}
+
+/** The workflow is closed: it has no pending requests to answer. */
+export class WorkflowClosedError extends Error {
+  override name = 'WorkflowClosedError';
+  constructor(
+    readonly workflowId: string,
+    readonly status: string,
+  ) {
+    super(`workflow "${workflowId}" is ${status.toLowerCase()}: it has no pending requests`);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The one documented list of failure types. Every failure a durable-mcp workflow or activity raises is an
+ * `ApplicationFailure` whose `type` is one of these; clients map a type to an error class (src/client)
+ * without reading message text. Plain constants: workflow code imports this module too.
+ *
+ * To add a type: add it to `FAILURES` with its plane and a one-line description (the README's table says
+ * the same), then, for clients, to the error-class map in src/client/errors.ts.
+ */
+export const FAILURES = {
+  // ---- a tool call fails (the workflow `mcpToolCall` fails with it; `result` prints it) ----
+  UnknownServer: { plane: 'call', retryable: false, description: 'the MCP config has no server of that name (or it is disabled)' },
+  UnknownTool: { plane: 'call', retryable: false, description: 'the MCP server has no tool of that name' },
+  ToolNotAllowed: { plane: 'call', retryable: false, description: "the tool is not in the server's `tools` allowlist" },
+  McpServerUnavailable: { plane: 'call', retryable: true, description: 'the MCP server could not be started or reached (a command that does not exist, a refused connection, an initialize timeout)' },
+  McpConfigInvalid: { plane: 'call', retryable: false, description: "the server's config is wrong (found when the worker starts the server)" },
+  InvalidArguments: { plane: 'call', retryable: false, description: "the MCP server refused the tool's arguments (JSON-RPC invalid params)" },
+  ToolCallFailed: { plane: 'call', retryable: true, description: 'the tools/call request failed (transport error, timeout, server error)' },
+  ResultTooLarge: { plane: 'call', retryable: false, description: "the tool's result is over the limit of a Temporal payload" },
+  WorkerShuttingDown: { plane: 'call', retryable: true, description: "the worker is shutting down; another attempt runs on a worker that is up" },
+  NoWorkflow: { plane: 'call', retryable: false, description: 'the activity callMcpTool was run outside a workflow' },
+  ChildUnreachable: { plane: 'answer', retryable: false, description: "the request belongs to a pipeline's child workflow that could not take the answer" },
+  InvalidInput: { plane: 'call', retryable: false, description: 'the workflow input is wrong (names the field and the value)' },
+  // ---- a tool call's input requests (both MCP eras) ----
+  RoundLimitExceeded: { plane: 'call', retryable: false, description: 'a modern-era tool still required input after `maxRounds` rounds (default 10)' },
+  UnsupportedInputRequest: { plane: 'call', retryable: false, description: 'the server asked for input of a kind this client never declared (sampling, roots)' },
+  RequestStateTooLarge: { plane: 'call', retryable: false, description: "the server's requestState is over its size bound (64 KiB)" },
+  InputRequestsTooLarge: { plane: 'call', retryable: false, description: "a round's input requests are over the limit of a Temporal payload" },
+  UrlElicitationRefused: { plane: 'call', retryable: false, description: 'a -32042 URL elicitation was declined or cancelled, so the call cannot be retried' },
+  ElicitationRefused: { plane: 'call', retryable: false, description: 'a modern-era input request broke the arrival rules (size, schema, URL); a legacy one gets -32602 instead' },
+  // ---- an answer is refused (the `submitAnswer` update rejects with it; a bad `answer` signal is logged) ----
+  UnknownRequest: { plane: 'answer', retryable: false, description: 'no request with that id is pending in this workflow' },
+  AlreadyResolved: { plane: 'answer', retryable: false, description: 'the request was already answered, declined or cancelled (first resolution wins)' },
+  Expired: { plane: 'answer', retryable: false, description: 'the request expired (it was resolved as cancel)' },
+  InvalidAnswer: { plane: 'answer', retryable: false, description: "the answer's shape or data does not match the request (names the field)" },
+  AnswerTooLarge: { plane: 'answer', retryable: false, description: 'the answer is over the size limit' },
+} as const;
+
+export type FailureType = keyof typeof FAILURES;
+
+/** The failure types by name, for `ApplicationFailure.nonRetryable(message, FailureTypes.UnknownTool)`. */
+export const FailureTypes = Object.fromEntries(Object.keys(FAILURES).map((k) => [k, k])) as { readonly [K in FailureType]: K };
+
+export function isFailureType(type: unknown): type is FailureType {
+  return typeof type === 'string' && Object.prototype.hasOwnProperty.call(FAILURES, type);
+}

@@ -54,7 +54,7 @@ describe('updates refused by a Temporal limit', () => {
     assert.match(err.message, /`answer` signal/);
 
     const printed = await run(process.execPath, [cli, 'answer', handle.workflowId, id, '--data', '{"name":"Ada"}'], { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default' });
-    assert.equal(printed.code, 1);
+    assert.equal(printed.code, 5, 'the documented exit code of a refused answer');
     assert.ok(!/ServiceError|Workflow Update failed/.test(printed.stderr), printed.stderr);
     assert.match(printed.stderr, /^durable-mcp: workflow ".*": this run has reached Temporal's limit on the total number of updates/);
 

@@ -25,7 +25,9 @@ export interface UnreachableRow {
 export type InboxRow = PendingRow | UnreachableRow;
 
 function unreachableReason(err: unknown, timeoutMs: number): string {
-  const message = (err as Error)?.message ?? String(err);
+  const cause = (err as { cause?: { details?: string; message?: string } })?.cause;
+  const detail = cause?.details || cause?.message;
+  const message = `${(err as Error)?.message ?? String(err)}${detail ? `: ${detail}` : ''}`;
   if (/deadline|timed? ?out|DEADLINE_EXCEEDED/i.test(message)) return `no answer to the pendingDetails query within ${timeoutMs} ms (is a worker polling its task queue?)`;
   return message;
 }

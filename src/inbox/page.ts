@@ -129,7 +129,7 @@ function pendingRow(row: PendingRow, state: PageState): H {
     const values = rejected?.posted ?? initialValues(fields);
     body = html`${fields.map((f) => fieldHtml(f, values, rejected?.fields[f.key]))}`;
   }
-  return html`<article class="request ${request.kind}" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}">${meta}<p class="prompt">${request.prompt}</p><form data-request-id="${request.id}" method="post" action="${action}" novalidate>${body}${general}${buttons(request.kind === 'authorization' ? 'authorization' : 'input')}</form></article>`;
+  return html`<article class="request ${request.kind}" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}">${meta}<p class="prompt">${request.prompt}</p><form data-request-id="${request.id}" data-workflow-id="${row.workflowId}" method="post" action="${action}" novalidate>${body}${general}${buttons(request.kind === 'authorization' ? 'authorization' : 'input')}</form></article>`;
 }
 
 function unreachableRow(row: Extract<InboxRow, { kind: 'unreachable' }>, state: PageState): H {
@@ -170,7 +170,7 @@ body { max-width: 52rem; margin: 0 auto; padding: 1rem; }
 .description, .hint { margin: .1rem 0; color: #556; font-size: .85rem; }
 .required { color: #b3261e; margin-left: .15rem; }
 fieldset.multi { border: 1px solid #d7dbe0; border-radius: 6px; }
-.choice { display: block; }
+.field > label.choice { display: block; font-weight: normal; }
 input[type=text], input[type=email], input[type=url], input[type=number], input[type=date], input[type=datetime-local], select { padding: .3rem; min-width: 16rem; }
 .field-error { color: #b3261e; font-size: .85rem; margin: .2rem 0; }
 .link .host strong { font-size: 1.15rem; }
@@ -224,7 +224,7 @@ export const INBOX_JS = `
     current.setAttribute('data-count', next.getAttribute('data-count') || '0');
     tick();
   }
-  var busy = false;
+  var busy = false, refreshes = 0;
   function refresh() {
     if (busy) return;
     busy = true;
@@ -233,6 +233,7 @@ export const INBOX_JS = `
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, 'text/html');
         merge(doc.getElementById('rows'));
+        document.documentElement.setAttribute('data-refreshes', String(++refreshes));
         if (live) live.textContent = 'live: updated ' + new Date().toLocaleTimeString();
       })
       .catch(function (e) { if (live) live.textContent = 'live updates paused: ' + e.message; })

@@ -15,6 +15,7 @@ import type { Request } from '../../src/contract/index.js';
 import { startInbox, InboxTokenRequiredError, type InboxHandle } from '../../src/inbox/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { readFixtureLog } from '../fixtures/paths.js';
+import { spawnNode } from '../helpers/processes.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
@@ -363,5 +364,32 @@ describe('the inbox in a browser', () => {
     assert.match(csp, /script-src 'self'(;|$)/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
     assert.equal((await fetch(new URL('/static/inbox.js', inbox.url))).headers.get('content-type'), 'text/javascript; charset=utf-8');
+  });
+  it('`durable-mcp inbox` serves the page and refuses a non-loopback bind without a token; `dev` runs the inbox and prints its address', async () => {
+    const temporal = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_INBOX_TOKEN: '' };
+    const refused = await runCli(['inbox', '--host', '0.0.0.0', '--port', '0'], temporal);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /refuses to listen on 0\.0\.0\.0 without a token: set DURABLE_MCP_INBOX_TOKEN/);
+
+    const served = spawnNode([cli, 'inbox', '--port', '0'], temporal);
+    try {
+      const line = await served.waitFor(/durable-mcp inbox: (http:\/\/127\.0\.0\.1:\d+\/)/);
+      const url = /durable-mcp inbox: (\S+)/.exec(line)![1];
+      const res = await fetch(url);
+      assert.equal(res.status, 200);
+      assert.match(await res.text(), /durable-mcp inbox<\/h1>/);
+    } finally {
+      assert.equal(await served.kill('SIGTERM'), 0, served.output());
+    }
+
+    const dev = spawnNode([cli, 'dev', '--data-dir', join(dir, 'dev'), '--inbox-port', '0'], { ...temporal, DURABLE_MCP_TASK_QUEUE: uniqueTaskQueue('inbox-dev') });
+    try {
+      await dev.waitFor(/Ctrl-C stops everything/, 90_000);
+      const url = /Inbox:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(dev.output())?.[1];
+      assert.ok(url, `dev prints the inbox address:\n${dev.output()}`);
+      assert.equal((await fetch(url)).status, 200);
+    } finally {
+      await dev.kill('SIGTERM');
+    }
   });
 });

@@ -24,7 +24,8 @@ export interface UnreachableRow {
 }
 export type InboxRow = PendingRow | UnreachableRow;
 
-function unreachableReason(err: unknown, timeoutMs: number): string {
+function unreachableReason(err: unknown, timeoutMs: number, timedOut: boolean): string {
+  if (timedOut) return `no answer to the pendingDetails query within ${timeoutMs} ms (is a worker polling its task queue?)`;
   const cause = (err as { cause?: { details?: string; message?: string } })?.cause;
   const detail = cause?.details || cause?.message;
   const message = `${(err as Error)?.message ?? String(err)}${detail ? `: ${detail}` : ''}`;
@@ -41,11 +42,12 @@ export async function listInbox(client: Client, options: { queryTimeoutMs?: numb
   }
   const results = await Promise.all(
     workflows.map(async (wf): Promise<InboxRow[]> => {
+      const deadline = Date.now() + timeoutMs;
       try {
-        const details = await client.withDeadline(Date.now() + timeoutMs, () => client.workflow.getHandle(wf.workflowId, wf.runId).query(pendingDetailsQuery));
+        const details = await client.withDeadline(deadline, () => client.workflow.getHandle(wf.workflowId, wf.runId).query(pendingDetailsQuery));
         return details.map((d) => ({ kind: 'pending', ...wf, request: d.request, context: d.context }));
       } catch (err) {
-        return [{ kind: 'unreachable', ...wf, reason: unreachableReason(err, timeoutMs) }];
+        return [{ kind: 'unreachable', ...wf, reason: unreachableReason(err, timeoutMs, Date.now() >= deadline) }];
       }
     }),
   );

@@ -95,7 +95,13 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   );
   app.use('*', async (c, next) => {
     c.header('Cache-Control', 'no-store');
-    if (!token) return next();
+    if (!token) {
+      // Without a token the inbox is for this machine only: a page of another site whose name resolves to
+      // 127.0.0.1 (DNS rebinding) reaches it under a foreign Host, and is refused.
+      const hostname = new URL(c.req.url).hostname;
+      if (!isLoopback(hostname)) return c.text(`this inbox answers only under a loopback name (127.0.0.1, localhost, [::1]), not ${JSON.stringify(hostname)}`, 421);
+      return next();
+    }
     const fromQuery = c.req.query('token');
     if (fromQuery !== undefined && sameSecret(fromQuery, token) && c.req.method === 'GET') {
       // Trade the token in the address for a cookie, and drop it from the address bar.
@@ -187,6 +193,8 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
 
   /** JSON API: `{ workflowId, answer }` → the `submitAnswer` result, or `{ error }` with 422 / 409 / 404. */
   app.post('/api/answer', async (c) => {
+    // JSON only: a cross-site page cannot send that content type without a CORS preflight, which is never granted.
+    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return c.json({ error: 'send the answer as Content-Type: application/json' }, 415);
     let body: { workflowId?: unknown; answer?: unknown };
     try {
       body = await c.req.json();

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -351,10 +352,41 @@ describe('the inbox in a browser', () => {
         body: '__action=cancel',
       });
       assert.equal(res.status, 403);
+      // Bodies a cross-site page may send without a CORS preflight are not JSON to the API, even same-origin.
+      const plain = await fetch(new URL('/api/answer', inbox.url), {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', origin: new URL(inbox.url).origin },
+        body: JSON.stringify({ workflowId, answer: { id: request.id, ok: false } }),
+      });
+      assert.equal(plain.status, 415);
+      // DNS rebinding: another site's name resolving to 127.0.0.1 reaches a token-less inbox under a foreign Host.
+      const rebound = await new Promise<number>((res, rej) => {
+        const { port } = new URL(inbox.url);
+        httpRequest({ host: '127.0.0.1', port, path: '/api/requests', headers: { host: `evil.example:${port}` } }, (r) => {
+          r.resume();
+          res(r.statusCode ?? 0);
+        })
+          .on('error', rej)
+          .end();
+      });
+      assert.equal(rebound, 421);
       assert.deepEqual((await dmc.pending(workflowId)).map((p) => p.request.id), [request.id], 'the request is still pending');
     } finally {
       await dmc.decline(workflowId, request.id);
     }
+  });
+
+  it('a JSON API lists the requests and answers through submitAnswer, with the rejection reason', async () => {
+    const { workflowId, request } = await call('fx', 'ask_name');
+    const list = (await (await fetch(new URL('/api/requests', inbox.url))).json()) as { rows: Array<{ workflowId: string; request: Request }> };
+    assert.deepEqual(list.rows.find((r) => r.workflowId === workflowId)?.request, request);
+    const post = (answer: unknown) => fetch(new URL('/api/answer', inbox.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowId, answer }) });
+    const bad = await post({ id: request.id, ok: true, data: { name: 7 } });
+    assert.equal(bad.status, 422);
+    assert.match(((await bad.json()) as { error: string }).error, /field "name"/);
+    const good = await post({ id: request.id, ok: true, data: { name: 'Ada' } });
+    assert.deepEqual(await good.json(), { id: request.id, action: 'accept' });
+    assert.equal((await dmc.result(workflowId)).output, 'hello Ada');
   });
 
   it('the page has a strict Content-Security-Policy', async () => {

@@ -260,6 +260,14 @@ export class ElicitationHost {
     return stored;
   }
 
+  /**
+   * The worker's config names a webhook (an activity said so, in history): requests recorded from now on are
+   * notified. Paths that record requests from an activity's result (not the `elicit` update) call this too.
+   */
+  enableNotify(): void {
+    this.notifyEnabled = true;
+  }
+
   /** Run the `notifyPending` activity for a newly recorded request (versioned: older histories have none). */
   private notify(entry: Entry): void {
     if (!this.notifyEnabled || !patched('durable-mcp:notify-pending')) return;
@@ -449,7 +457,7 @@ export class ElicitationHost {
 
   private async onElicit({ callId, request, searchAttribute, notify }: ElicitInput): Promise<ElicitOutcome> {
     if (searchAttribute) this.enableSearchAttribute();
-    if (notify) this.notifyEnabled = true;
+    if (notify) this.enableNotify();
     const done = this.resolved.get(request.id);
     if (done) return { status: 'answered', answer: done.answer };
     const id = request.id;

@@ -224,6 +224,48 @@ describe('the inbox in a browser', () => {
     }
   });
 
+  it('a request that expires disappears without a reload, and a signal answer too', async () => {
+    const page = await open();
+    try {
+      await page.evaluate(() => ((globalThis as any).sameDocument = true));
+      const expiring = await dmc.startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `inbox-expiring-${Date.now()}`, elicitation: { expiresIn: 2_000 } });
+      const [expiringRequest] = await waitForPending(expiring);
+      const signalled = await call('fx', 'ask_name');
+      const expiringForm = page.locator(formOf({ workflowId: expiring.workflowId, request: expiringRequest }));
+      const signalledForm = page.locator(formOf(signalled));
+      await signalledForm.waitFor({ state: 'attached', timeout: 30_000 });
+      await env.client.workflow.getHandle(signalled.workflowId).signal('answer', { id: signalled.request.id, ok: true, data: { name: 'Grace' } });
+      await signalledForm.waitFor({ state: 'detached', timeout: 30_000 });
+      await expiringForm.waitFor({ state: 'detached', timeout: 30_000 });
+      assert.equal((await dmc.result(expiring.workflowId)).output, 'cancelled', 'the expired request reached the server as cancel');
+      assert.equal((await dmc.result(signalled.workflowId)).output, 'hello Grace');
+      assert.equal(await page.evaluate(() => (globalThis as any).sameDocument), true, 'no reload happened');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('answers without JavaScript: plain form posts, the rejection shown next to its field', async () => {
+    const c = await call('fx', 'ask_form');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(inbox.url);
+      assert.match(await page.locator('#live').innerText(), /need JavaScript/, 'the page says live updates are off');
+      const form = () => page.locator(formOf(c));
+      await form().locator('[name=name]').fill('Ada');
+      assert.equal(await press(page, c, 'accept'), 422);
+      assert.equal(await form().locator('[data-error-for=age]').isVisible(), true, 'the missing required field is named next to it');
+      assert.equal(await form().locator('[name=name]').inputValue(), 'Ada');
+      await form().locator('[name=age]').fill('36');
+      await form().locator('[name=tags][value=a]').check();
+      assert.equal(await press(page, c, 'accept'), 303);
+      assert.deepEqual(JSON.parse((await dmc.result(c.workflowId)).output).content, { name: 'Ada', age: 36, subscribe: false, size: 'm', tags: ['a'] });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('a server whose message, titles and enum labels hold HTML and script, and whose URL is javascript:, renders inert', async () => {
     const form = await call('hostile', 'hostile_form');
     const link = await call('hostile', 'hostile_url');

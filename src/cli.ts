@@ -18,6 +18,7 @@ import {
   WorkflowClosedError,
 } from './client/index.js';
 import { DevPortTakenError, startDev, type DevHandle } from './dev.js';
+import { runInboxCommand } from './inbox/cli.js';
 import { pendingEntryLines, terminalSafe, terminalText } from './terminal.js';
 import { findTemporalBinary } from './temporal/binaries.js';
 import { durationProblem } from './workflows/duration.js';
@@ -154,7 +155,8 @@ program
   .option('--mcp-config <path>', 'MCP config file (default: the demo server)')
   .option('--port <port>', 'Temporal gRPC port', positiveInt('--port'), 7233)
   .option('--ui-port <port>', 'Temporal UI port', positiveInt('--ui-port'), 8233)
-  .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number }) => {
+  .option('--inbox-port <port>', 'inbox web page port (0: any free port)', (v: string) => (v === '0' ? 0 : positiveInt('--inbox-port')(v)), 8787)
+  .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number; inboxPort: number }) => {
     // Signal handlers first: a signal during start-up stops the dev server too (nothing is left running).
     const starting = new AbortController();
     let dev: DevHandle | undefined;
@@ -173,7 +175,7 @@ program
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     try {
-      dev = await startDev({ dataDir: opts.dataDir, mcpConfigPath: opts.mcpConfig, port: opts.port, uiPort: opts.uiPort, taskQueue: process.env.DURABLE_MCP_TASK_QUEUE, signal: starting.signal });
+      dev = await startDev({ dataDir: opts.dataDir, mcpConfigPath: opts.mcpConfig, port: opts.port, uiPort: opts.uiPort, inboxPort: opts.inboxPort, taskQueue: process.env.DURABLE_MCP_TASK_QUEUE, signal: starting.signal });
     } catch (err) {
       if (starting.signal.aborted) {
         console.log('stopped');
@@ -184,6 +186,14 @@ program
     await dev.done;
     console.log('stopped');
   });
+
+program
+  .command('inbox')
+  .description('Serve the inbox web page, where a person answers pending requests (a Temporal client, envconfig)')
+  .option('--host <address>', 'bind address; anything but loopback needs DURABLE_MCP_INBOX_TOKEN', '127.0.0.1')
+  .option('--port <port>', 'port', (v: string) => (v === '0' ? 0 : positiveInt('--port')(v)), 8787)
+  .option('--temporal-ui <url>', 'Temporal UI address, for links to workflows (default: $TEMPORAL_UI_URL)')
+  .action((opts: { host: string; port: number; temporalUi?: string }) => runInboxCommand(opts));
 
 program
   .command('worker')
@@ -350,7 +360,7 @@ program.parseAsync(process.argv).then(
   () => {
     // Connections keep the event loop alive; commands other than dev/worker are done here.
     const cmd = process.argv[2];
-    if (cmd !== 'dev' && cmd !== 'worker') process.exit(process.exitCode ?? EXIT.OK);
+    if (cmd !== 'dev' && cmd !== 'worker' && cmd !== 'inbox') process.exit(process.exitCode ?? EXIT.OK);
   },
   (err: unknown) => {
     if (err instanceof CommanderError) {

@@ -9,6 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { connectClient } from './client/index.js';
+import { startInbox, type InboxHandle } from './inbox/index.js';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from './mcp/index.js';
 import { findTemporalBinary } from './temporal/binaries.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
@@ -28,6 +30,8 @@ export interface DevOptions {
   port: number;
   uiPort: number;
   taskQueue?: string;
+  /** Port of the inbox web page (default 8787, 0 picks a free one); the inbox binds to 127.0.0.1. */
+  inboxPort?: number;
   log?: (line: string) => void;
   /** Aborted (e.g. on SIGINT/SIGTERM) while starting: the dev server is stopped and startDev rejects. */
   signal?: AbortSignal;
@@ -36,6 +40,8 @@ export interface DevOptions {
 export interface DevHandle {
   address: string;
   uiAddress?: string;
+  /** The inbox page's address (unset when it could not start). */
+  inboxUrl?: string;
   /** Settles when everything has stopped. */
   done: Promise<void>;
   stop(): Promise<void>;
@@ -180,6 +186,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const running = worker.run();
   const cli = `node ${cliPath}`;
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
+  const inbox = await startDevInbox(address, namespace, uiAddress, options, log);
   for (const warning of worker.warnings) log(`Warning: ${warning}`);
   const hint = mallocArenaHint();
   if (hint) log(`Note: ${hint}`);
@@ -196,6 +203,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      await inbox?.close().catch(() => undefined);
       worker.shutdown();
       await running.catch(() => undefined);
       await connection.close().catch(() => undefined);
@@ -222,5 +230,21 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const kill = () => {
     if (isRunning(server)) server.kill('SIGKILL');
   };
-  return { address, uiAddress, done, stop, kill };
+  return { address, uiAddress, ...(inbox ? { inboxUrl: inbox.url } : {}), done, stop, kill };
+}
+
+/** The inbox of `dev`, on loopback. It is a convenience: when it cannot start, dev says so and goes on. */
+async function startDevInbox(address: string, namespace: string, temporalUi: string | undefined, options: DevOptions, log: (line: string) => void): Promise<InboxHandle | undefined> {
+  let closeConnection: (() => Promise<void>) | undefined;
+  try {
+    const { client } = await connectClient({ address, namespace });
+    closeConnection = () => client.connection.close();
+    const inbox = await startInbox({ client, host: '127.0.0.1', port: options.inboxPort ?? 8787, temporalUi, taskQueue: options.taskQueue });
+    log(`Inbox:               ${inbox.url}`);
+    return { url: inbox.url, close: async () => { await inbox.close(); await closeConnection!().catch(() => undefined); } };
+  } catch (err) {
+    await closeConnection?.().catch(() => undefined);
+    log(`Inbox: not started (${(err as Error).message}); run \`durable-mcp inbox --port <port>\` instead`);
+    return undefined;
+  }
 }

@@ -93,3 +93,7 @@ export {
 } from './workflows/messages.js';
 export { findTemporalBinary, TemporalBinaryNotFoundError, type BinaryLocation } from './temporal/binaries.js';
 export { workflowsPath, workflowBundlePath } from './bundle.js';
+export { createInboxApp, startInbox, InboxOptionError, InboxTokenRequiredError, INBOX_TOKEN_ENV, type InboxHandle, type InboxOptions } from './inbox/index.js';
+export { notificationBody } from './activities/index.js';
+export type { NotifyConfig } from './mcp/index.js';
+export type { NotifyPendingInput } from './workflows/messages.js';

@@ -111,7 +111,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     connection,
     namespace: ns,
     taskQueue,
-    activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute }),
+    activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute, ...(config.notify ? { notify: config.notify } : {}) }),
     ...(options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
   });
   const cleanup = async () => {

@@ -22,9 +22,9 @@ import {
   type Request,
   type ToolResult,
 } from '../contract/index.js';
-import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo, type RoundOutcome } from '../mcp/index.js';
+import { McpConfigError, McpConnectError, MissingEnvVarError, expandEnv, type NotifyConfig, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo, type RoundOutcome } from '../mcp/index.js';
 import { ELICIT_UPDATE, FailureTypes, PROGRESS_SIGNAL } from '../contract/index.js';
-import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
+import type { ElicitInput, ElicitOutcome, NotifyPendingInput } from '../workflows/messages.js';
 
 /** Largest tool result an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
@@ -39,6 +39,31 @@ export interface ActivityDeps {
   shutdown?: AbortSignal;
   /** Whether the namespace has the DurableMcpAwaitingInput search attribute (the workflow then keeps it current). */
   searchAttribute?: boolean;
+  /** The webhook told of new pending requests (the `notify` key of the worker's config). */
+  notify?: NotifyConfig;
+}
+
+/** Longest wait for the webhook's answer, per attempt. */
+export const NOTIFY_TIMEOUT_MS = 10_000;
+
+/** Slack's mrkdwn: &, < and > are escaped, so untrusted text cannot make links or mentions. */
+const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The body a webhook receives for one new pending request. */
+export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig): Record<string, unknown> {
+  const inboxUrl = notify.inboxUrl;
+  if (notify.format === 'slack') {
+    const { request, context } = input;
+    const where = `${context.server}/${context.tool}${context.step !== undefined ? ` (step ${context.step})` : ''}`;
+    const lines = [
+      `*durable-mcp: input requested* by ${slackText(where)} in workflow \`${slackText(input.workflowId)}\``,
+      `> ${slackText(request.prompt)}`,
+      ...(request.url ? [`link: \`${slackText(request.url)}\``] : []),
+      ...(inboxUrl ? [`answer it in the inbox: ${slackText(inboxUrl)}`] : [`answer it: durable-mcp pending ${slackText(input.workflowId)}`]),
+    ];
+    return { text: lines.join('\n') };
+  }
+  return { type: 'durable-mcp.request.pending', workflowId: input.workflowId, request: input.request, context: input.context, ...(inboxUrl ? { inboxUrl } : {}) };
 }
 
 export interface CallMcpToolInput {
@@ -65,14 +90,14 @@ export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed'
 
 export type CallMcpToolOutcome =
   | { status: 'completed'; result: ToolResult }
-  | { status: 'released'; request: Request; reason: ReleaseReason; searchAttribute?: boolean }
+  | { status: 'released'; request: Request; reason: ReleaseReason; searchAttribute?: boolean; notify?: boolean }
   /**
    * The server needs input before the call can finish, and nothing is held meanwhile: a modern-era
    * `input_required` round (`form: "mrtr"`: answer, then send the next round with `requestState`), or a
    * legacy `-32042` URLElicitationRequiredError (`form: "url-error"`: complete the URLs, then call again).
    * `inputRequests` are only elicitations (key → `{ method: "elicitation/create", params }`, params raw).
    */
-  | { status: 'input_required'; form: 'mrtr' | 'url-error'; inputRequests: Record<string, { method: 'elicitation/create'; params: ElicitParams }>; requestState?: string; searchAttribute?: boolean };
+  | { status: 'input_required'; form: 'mrtr' | 'url-error'; inputRequests: Record<string, { method: 'elicitation/create'; params: ElicitParams }>; requestState?: string; searchAttribute?: boolean; notify?: boolean };
 
 export interface ListMcpToolsInput {
   server: string;
@@ -120,6 +145,8 @@ export function createActivities(deps: ActivityDeps) {
   // stream, whose async context is that of the activity that spawned the server (getClient() there would
   // answer for another, possibly finished, activity).
   const clientOf = (ctx: Context): Client => (deps.client ? deps.client() : ctx.client);
+  /** What the workflow learns of this worker with a call's outcome: the search attribute is registered; a webhook is configured. */
+  const flags = () => ({ ...(deps.searchAttribute ? { searchAttribute: true } : {}), ...(deps.notify ? { notify: true } : {}) });
 
   // Every failure carries a type from the one documented list (src/contract/failures.ts).
   function failure(err: unknown, server: string): never {
@@ -222,7 +249,7 @@ export function createActivities(deps: ActivityDeps) {
 
       const handle = clientOf(ctx).workflow.getHandle(workflowId, runId);
       const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
-        .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: input.callId, request, ...(deps.searchAttribute ? { searchAttribute: true } : {}) }], updateId: id })
+        .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: input.callId, request, ...flags() }], updateId: id })
         .then(
           (outcome) => ({ outcome }),
           (error) => ({ error }),
@@ -310,11 +337,11 @@ export function createActivities(deps: ActivityDeps) {
       const result = round instanceof Released ? round : round.kind === 'complete' ? round.result : (undefined as never);
       if (result instanceof Released) {
         void lease.release({ discard: true });
-        return { status: 'released', request: result.request, reason: result.reason, ...(deps.searchAttribute ? { searchAttribute: true } : {}) };
+        return { status: 'released', request: result.request, reason: result.reason, ...flags() };
       }
       if (releasedWith) {
         void lease.release({ discard: true });
-        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...(deps.searchAttribute ? { searchAttribute: true } : {}) };
+        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...flags() };
       }
       await lease.release();
       const size = jsonByteLength(result);
@@ -325,7 +352,7 @@ export function createActivities(deps: ActivityDeps) {
     } catch (err) {
       if (releasedWith) {
         void lease.release({ discard: true });
-        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...(deps.searchAttribute ? { searchAttribute: true } : {}) };
+        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...flags() };
       }
       // The session's state is unknown after a failed or aborted call: never reuse it.
       void lease.release({ discard: true });
@@ -357,7 +384,7 @@ export function createActivities(deps: ActivityDeps) {
   /** A round's input requests go back to the workflow, checked: only elicitations, and a bounded state. */
   function inputRequired(input: CallMcpToolInput, round: Exclude<RoundOutcome, { kind: 'complete' }>): CallMcpToolOutcome {
     const where = `tool "${input.tool}" of server "${input.server}"`;
-    const sa = deps.searchAttribute ? { searchAttribute: true } : {};
+    const sa = flags();
     if (round.kind === 'url_required') {
       const inputRequests: Record<string, { method: 'elicitation/create'; params: ElicitParams }> = {};
       round.elicitations.forEach((e, i) => {
@@ -436,7 +463,41 @@ export function createActivities(deps: ActivityDeps) {
     return tools;
   }
 
-  return { callMcpTool, listMcpTools };
+  /**
+   * Tell the configured webhook of a new pending request. A non-2xx answer or no answer in time fails the
+   * attempt (retried with backoff by the workflow's retry policy). A worker without `notify` sends nothing.
+   */
+  async function notifyPending(input: NotifyPendingInput): Promise<{ sent: boolean; status?: number }> {
+    const notify = deps.notify;
+    if (!notify) return { sent: false };
+    const ctx = Context.current();
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': `${input.workflowId}/${input.request.id}` };
+    try {
+      for (const [k, v] of Object.entries(notify.headers ?? {})) headers[k.toLowerCase()] = expandEnv(v, { server: 'notify', field: `headers.${k}` });
+    } catch (err) {
+      throw ApplicationFailure.retryable((err as Error).message, (err as Error).name);
+    }
+    let status: number;
+    try {
+      const res = await fetch(notify.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(notificationBody(input, notify)),
+        signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)]),
+        redirect: 'error',
+      });
+      status = res.status;
+      await res.body?.cancel().catch(() => undefined);
+    } catch (err) {
+      if (ctx.cancellationSignal.aborted) throw new CancelledFailure('notification cancelled');
+      const e = err as Error & { cause?: { code?: string } };
+      throw ApplicationFailure.retryable(`webhook ${new URL(notify.url).origin}: ${e.name === 'TimeoutError' ? `no answer within ${NOTIFY_TIMEOUT_MS} ms` : (e.cause?.code ?? e.message)}`, FailureTypes.NotifyFailed);
+    }
+    if (status < 200 || status >= 300) throw ApplicationFailure.retryable(`webhook ${new URL(notify.url).origin} answered HTTP ${status}`, FailureTypes.NotifyFailed);
+    return { sent: true, status };
+  }
+
+  return { callMcpTool, listMcpTools, notifyPending };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -17,6 +17,7 @@ export const FAILURES = {
   ToolCallFailed: { plane: 'call', retryable: true, description: 'the tools/call request failed (transport error, timeout, server error)' },
   ResultTooLarge: { plane: 'call', retryable: false, description: "the tool's result is over the limit of a Temporal payload" },
   WorkerShuttingDown: { plane: 'call', retryable: true, description: "the worker is shutting down; another attempt runs on a worker that is up" },
+  NotifyFailed: { plane: 'call', retryable: true, description: 'the notification webhook failed (retried with backoff; never fails or delays the tool call)' },
   NoWorkflow: { plane: 'call', retryable: false, description: 'the activity callMcpTool was run outside a workflow' },
   ChildUnreachable: { plane: 'answer', retryable: false, description: "the request belongs to a pipeline's child workflow that could not take the answer" },
   InvalidInput: { plane: 'call', retryable: false, description: 'the workflow input is wrong (names the field and the value)' },

@@ -45,6 +45,39 @@ export interface HttpServerConfig extends CommonServerConfig {
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 export interface McpConfig {
   servers: Record<string, ServerConfig>;
+  /** Where the worker sends a notification when a request becomes pending. */
+  notify?: NotifyConfig;
+}
+
+/**
+ * The `notify` key of the config: a webhook told of every new pending request. `headers` values may
+ * contain `${ENV_VAR}` (expanded when sending, never logged); `inboxUrl` (the inbox's address) puts a link
+ * in each notification.
+ */
+export const NotifyConfigSchema = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
+    headers: z.record(z.string(), z.string(), { error: 'must map header names to string values' }).optional(),
+    format: z.enum(['json', 'slack'], { error: 'must be "json" or "slack"' }).optional(),
+    inboxUrl: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+  })
+  .strict();
+export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
+
+function parseNotify(raw: unknown, source: string): NotifyConfig {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new McpConfigError(`${source}: "notify" must be an object like {"url":"https://…","format":"json"}, got ${describe(raw)}`, undefined, 'notify');
+  }
+  const parsed = NotifyConfigSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const key = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    throw new McpConfigError(`${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl`, undefined, 'notify');
+  }
+  const top = String(issue.path[0] ?? '');
+  const value = (raw as Record<string, unknown>)[top];
+  throw new McpConfigError(`${source}: field "notify.${key}" ${issue.message}, got ${describe(value, top === 'headers')}`, undefined, `notify.${key}`);
 }
 
 /** The longest delay Node's timers honour (2^31-1 ms, about 24.8 days); longer ones fire at once. */
@@ -149,6 +182,7 @@ export function parseMcpConfig(raw: unknown, source = 'MCP config'): McpConfig {
   for (const [name, value] of Object.entries(serversRaw as Record<string, unknown>)) {
     servers[name] = parseServer(name, value, source);
   }
+  if (obj.notify !== undefined) return { servers, notify: parseNotify(obj.notify, source) };
   return { servers };
 }
 

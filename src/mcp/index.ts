@@ -9,7 +9,9 @@ export {
   parseMcpConfig,
   sanitize,
   type HttpServerConfig,
+  NotifyConfigSchema,
   type McpConfig,
+  type NotifyConfig,
   type ServerConfig,
   type StdioServerConfig,
 } from './config.js';

@@ -3,7 +3,8 @@
  * workflow. Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`,
  * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
  */
-import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.js';
 import { urlHost } from '../contract/admit.js';
 import { checkAnswer, type AnswerCheck } from '../contract/answer.js';
 import { FailureTypes } from '../contract/failures.js';
@@ -79,6 +80,15 @@ export interface HostSnapshot {
   forwarded?: string[];
 }
 
+/**
+ * Notifications of new pending requests: an activity, durable and retried with backoff, never awaited (a
+ * failing webhook never fails or delays the tool call). Scheduled once per request, when it is recorded.
+ */
+const { notifyPending } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 15 },
+});
+
 function parseDuration(value: unknown, fallback: number, field: string): number {
   if (value === undefined) return fallback;
   const r = durationProblem(value);
@@ -116,6 +126,8 @@ export class ElicitationHost {
   private readonly oneTimerInline: boolean;
   /** Where this (child) workflow reports its requests: the parent's workflow id and the step. */
   private reportTo: { parent: string; step?: string } | undefined;
+  /** The worker's config names a webhook (it says so in the `elicit` update, so this replays). */
+  private notifyEnabled = false;
 
   constructor(snapshot?: HostSnapshot) {
     let registered = false;
@@ -272,6 +284,7 @@ export class ElicitationHost {
     if (!deferExpiry) this.watchExpiry(request.id, expiresAtMs);
     this.syncSearchAttribute();
     this.report('pending', entry);
+    this.notify(entry);
     return stored;
   }
 
@@ -295,6 +308,23 @@ export class ElicitationHost {
     const out: Record<string, ElicitResult> = {};
     for (const r of requests) out[r.key] = answerToElicitResult(this.resolved.get(r.id)?.answer ?? { id: r.id, ok: false, reason: 'cancelled' }, { mode: r.mode });
     return out;
+  }
+
+  /**
+   * The worker's config names a webhook (an activity said so, in history): requests recorded from now on are
+   * notified. Paths that record requests from an activity's result (not the `elicit` update) call this too.
+   */
+  enableNotify(): void {
+    this.notifyEnabled = true;
+  }
+
+  /** Run the `notifyPending` activity for a newly recorded request (versioned: older histories have none). */
+  private notify(entry: Entry): void {
+    if (!this.notifyEnabled || !patched('durable-mcp:notify-pending')) return;
+    const workflowId = this.reportTo?.parent ?? workflowInfo().workflowId;
+    notifyPending({ workflowId, request: entry.request, context: this.contextOf(entry, this.reportTo?.step) }).catch((err) => {
+      if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
+    });
   }
 
   /** Start the expiry timer of a pending request, once. */
@@ -480,8 +510,9 @@ export class ElicitationHost {
     }
   }
 
-  private async onElicit({ callId, request, searchAttribute }: ElicitInput): Promise<ElicitOutcome> {
+  private async onElicit({ callId, request, searchAttribute, notify }: ElicitInput): Promise<ElicitOutcome> {
     if (searchAttribute) this.enableSearchAttribute();
+    if (notify) this.enableNotify();
     const done = this.resolved.get(request.id);
     if (done) return { status: 'answered', answer: done.answer };
     const id = request.id;

@@ -75,6 +75,16 @@ export interface ElicitInput {
   request: Request;
   /** The worker found the DurableMcpAwaitingInput search attribute registered. */
   searchAttribute?: boolean;
+  /** The worker's config names a webhook: the workflow runs `notifyPending` when a request becomes pending. */
+  notify?: boolean;
+}
+
+/** Input of the `notifyPending` activity: one new pending request. */
+export interface NotifyPendingInput {
+  /** The workflow to answer it through (a pipeline's, for a request of one of its steps). */
+  workflowId: string;
+  request: Request;
+  context: PendingContext;
 }
 export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: 'released'; request: Request };
 /** Internal: the activity hands an elicitation to its workflow. The update id is the request id. */

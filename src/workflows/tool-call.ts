@@ -168,6 +168,7 @@ async function callLoop(
     if (outcome.status === 'input_required') {
       // One activity per round; nothing runs or is held while the human answers.
       if (outcome.searchAttribute) host.enableSearchAttribute();
+      if (outcome.notify) host.enableNotify();
       if (round >= maxRounds) {
         throw ApplicationFailure.nonRetryable(
           `tool "${input.tool}" of server "${input.server}" still required input after ${round} rounds (maxRounds ${maxRounds})`,
@@ -202,6 +203,7 @@ async function callLoop(
     }
     // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
     if (outcome.searchAttribute) host.enableSearchAttribute();
+    if (outcome.notify) host.enableNotify();
     const request = host.register(outcome.request, call.callId);
     host.markReleased(request.id);
     host.setWaiting(call.callId, request.id);

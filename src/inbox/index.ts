@@ -1,0 +1,16 @@
+// The inbox: a Temporal client with a web page where a person answers pending requests.
+export {
+  createInboxApp,
+  startInbox,
+  isLoopback,
+  InboxOptionError,
+  InboxTokenRequiredError,
+  DEFAULT_INBOX_HOST,
+  DEFAULT_INBOX_PORT,
+  INBOX_TOKEN_ENV,
+  type InboxHandle,
+  type InboxOptions,
+} from './server.js';
+export { listInbox, type InboxRow, type PendingRow, type UnreachableRow } from './list.js';
+export { schemaFields, postedToContent, rejectionByField, type Field, type Posted } from './form.js';
+export { clickableUrl, ACTION_FIELD } from './page.js';

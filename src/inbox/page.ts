@@ -1,0 +1,245 @@
+/**
+ * The inbox page, with Hono's `html` template: every interpolated value is escaped unless wrapped in
+ * `raw()`, which this file uses only for its own constant markup. Everything an MCP server sends (message,
+ * titles, descriptions, enum labels, URLs) is interpolated, never raw; only links that pass the URL rules of contract/admit.ts are clickable.
+ */
+import { html } from 'hono/html';
+import { checkElicitationUrl } from '../contract/admit.js';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { initialValues, schemaFields, type Field, type Posted } from './form.js';
+import type { InboxRow, PendingRow } from './list.js';
+
+type H = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/** The control name of the submit buttons (`accept`, `decline`, `cancel`); no property key should use it. */
+export const ACTION_FIELD = '__action';
+
+/**
+ * A link the inbox may make clickable: the URL rules every elicitation passed at arrival (contract/admit.ts:
+ * `https:` with a host, `http:` to a loopback host, printable ASCII, no user info), checked again here.
+ */
+export function clickableUrl(url: string): { href: string; host: string } | undefined {
+  const check = checkElicitationUrl(url);
+  return check.ok ? { href: url, host: check.host } : undefined;
+}
+
+/** "3 h 12 min", "45 s", "expired". */
+export function timeLeft(expiresAt: string | undefined, now = Date.now()): string {
+  if (!expiresAt) return 'no expiry';
+  const ms = Date.parse(expiresAt) - now;
+  if (!(ms > 0)) return 'expired';
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return `${d} d ${h} h`;
+  if (h > 0) return `${h} h ${m} min`;
+  if (m > 0) return `${m} min ${s % 60} s`;
+  return `${s} s`;
+}
+
+export interface PageState {
+  rows: InboxRow[];
+  namespace: string;
+  /** Base address of the Temporal UI, for links to workflows. */
+  temporalUi?: string;
+  /** A line at the top (e.g. "answered …"). */
+  notice?: string;
+  /** A problem with the whole list (e.g. the search attribute is not registered). */
+  problem?: string;
+  /** A rejected submit: the form shows what was typed and the rejection next to its field. */
+  rejected?: { workflowId: string; requestId: string; posted: Posted; fields: Record<string, string>; general?: string };
+}
+
+/** The key that identifies a row across refreshes (live updates keep rows whose key stays). */
+export function rowKey(row: InboxRow): string {
+  return row.kind === 'pending' ? JSON.stringify([row.workflowId, row.request.id]) : JSON.stringify([row.workflowId, '']);
+}
+
+function workflowLink(workflowId: string, state: PageState): H {
+  if (!state.temporalUi) return html`<code>${workflowId}</code>`;
+  const href = `${state.temporalUi.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(state.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+  return html`<a class="workflow" href="${href}" rel="noopener noreferrer" target="_blank"><code>${workflowId}</code></a>`;
+}
+
+let controlCounter = 0;
+
+function fieldHtml(f: Field, values: Posted, error: string | undefined): H {
+  const id = `f${++controlCounter}`;
+  const v = values[f.key] ?? [];
+  const mark = f.required ? html`<span class="required" title="required">*</span>` : '';
+  const label = html`<label for="${id}">${f.title}${mark}</label>`;
+  const desc = f.description ? html`<p class="description" id="${id}-d">${f.description}</p>` : '';
+  const err = html`<p class="field-error" data-error-for="${f.key}" role="alert"${error ? '' : html` hidden`}>${error ?? ''}</p>`;
+  const described = f.description ? html` aria-describedby="${id}-d"` : '';
+  let control: H;
+  switch (f.kind) {
+    case 'text': {
+      const type = f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : f.format === 'date-time' ? 'datetime-local' : 'text';
+      // A date-time is shown and sent in UTC (datetime-local has no zone): "2026-12-24T10:30:00Z" shows as 2026-12-24T10:30.
+      const shown = f.format === 'date-time' ? (v[0] ?? '').replace(/(:\d{2})?(\.\d+)?Z$/, '') : (v[0] ?? '');
+      control = html`<input id="${id}" type="${type}" name="${f.key}" value="${shown}"${f.minLength !== undefined ? html` minlength="${f.minLength}"` : ''}${f.maxLength !== undefined ? html` maxlength="${f.maxLength}"` : ''}${f.required ? html` required` : ''}${described}>${f.format === 'date-time' ? html` <span class="hint">UTC</span>` : ''}`;
+      break;
+    }
+    case 'number':
+      control = html`<input id="${id}" type="number" name="${f.key}" value="${v[0] ?? ''}" step="${f.integer ? '1' : 'any'}"${f.minimum !== undefined ? html` min="${f.minimum}"` : ''}${f.maximum !== undefined ? html` max="${f.maximum}"` : ''}${f.required ? html` required` : ''}${described}>`;
+      break;
+    case 'boolean':
+      return html`<div class="field boolean"><input id="${id}" type="checkbox" name="${f.key}" value="true"${v.includes('true') ? html` checked` : ''}${described}> ${label}${desc}${err}</div>`;
+    case 'select': {
+      const chosen = v[0];
+      const empty = chosen === undefined || !f.required ? html`<option value=""${chosen === undefined ? html` selected` : ''}>—</option>` : '';
+      control = html`<select id="${id}" name="${f.key}"${f.required ? html` required` : ''}${described}>${empty}${f.choices.map((c) => html`<option value="${c.value}"${c.value === chosen ? html` selected` : ''}>${c.label}</option>`)}</select>`;
+      break;
+    }
+    case 'multi': {
+      const limits = [f.minItems !== undefined ? `at least ${f.minItems}` : '', f.maxItems !== undefined ? `at most ${f.maxItems}` : ''].filter(Boolean).join(', ');
+      return html`<fieldset class="field multi"${described}><legend>${f.title}${mark}</legend>${desc}${limits ? html`<p class="hint">choose ${limits}</p>` : ''}${f.choices.map(
+        (c, i) => html`<label class="choice"><input id="${id}-${i}" type="checkbox" name="${f.key}" value="${c.value}"${v.includes(c.value) ? html` checked` : ''}> ${c.label}</label>`,
+      )}${err}</fieldset>`;
+    }
+    case 'unsupported':
+      control = html`<p class="hint">This field (type ${f.type}) cannot be answered here; use the CLI or the client library.</p>`;
+      break;
+  }
+  return html`<div class="field">${label}${desc}${control}${err}</div>`;
+}
+
+function buttons(kind: 'input' | 'authorization'): H {
+  return html`<div class="actions"><button type="submit" name="${ACTION_FIELD}" value="accept" class="primary">${kind === 'input' ? 'Accept' : 'Done'}</button><button type="submit" name="${ACTION_FIELD}" value="decline">Decline</button><button type="submit" name="${ACTION_FIELD}" value="cancel">Cancel</button></div>`;
+}
+
+function pendingRow(row: PendingRow, state: PageState): H {
+  const { request, context } = row;
+  const rejected = state.rejected && state.rejected.workflowId === row.workflowId && state.rejected.requestId === request.id ? state.rejected : undefined;
+  const action = `/answer?workflow=${encodeURIComponent(row.workflowId)}&request=${encodeURIComponent(request.id)}`;
+  const meta = html`<header class="meta"><span class="tool"><span class="server">${context.server}</span> / <span class="toolname">${context.tool}</span></span>${context.step !== undefined ? html` <span class="step">step ${context.step}</span>` : ''} <span class="wf">${workflowLink(row.workflowId, state)}</span> <span class="left">expires in <time class="countdown" datetime="${request.expiresAt ?? ''}" data-expires-at="${request.expiresAt ?? ''}">${timeLeft(request.expiresAt)}</time></span></header>`;
+  const general = rejected?.general ? html`<p class="form-error" role="alert">${rejected.general}</p>` : '';
+  let body: H;
+  if (request.kind === 'authorization') {
+    const url = request.url ?? '';
+    const link = clickableUrl(url);
+    body = link
+      ? html`<div class="link"><p class="host">Opens <strong>${link.host}</strong></p><a class="url" href="${link.href}" rel="noopener noreferrer nofollow" referrerpolicy="no-referrer" target="_blank">${url}</a></div>`
+      : html`<div class="link unsafe"><p class="host">This link is not a safe https: link, so it is not clickable:</p><code class="url">${url}</code></div>`;
+  } else {
+    const fields = schemaFields((request.data as { schema?: unknown } | undefined)?.schema);
+    const values = rejected?.posted ?? initialValues(fields);
+    body = html`${fields.map((f) => fieldHtml(f, values, rejected?.fields[f.key]))}`;
+  }
+  return html`<article class="request ${request.kind}" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}">${meta}<p class="prompt">${request.prompt}</p><form data-request-id="${request.id}" data-workflow-id="${row.workflowId}" method="post" action="${action}" novalidate>${body}${general}${buttons(request.kind === 'authorization' ? 'authorization' : 'input')}</form></article>`;
+}
+
+function unreachableRow(row: Extract<InboxRow, { kind: 'unreachable' }>, state: PageState): H {
+  return html`<article class="request unreachable" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}"><header class="meta"><span class="wf">${workflowLink(row.workflowId, state)}</span></header><p class="prompt">This workflow awaits input but cannot be queried: <span class="reason">${row.reason}</span></p></article>`;
+}
+
+/** The list of rows (what live updates fetch and merge). */
+export function rowsHtml(state: PageState): H {
+  const pending = state.rows.filter((r) => r.kind === 'pending').length;
+  return html`<div id="rows" data-count="${pending}">${state.problem ? html`<p class="problem" role="alert">${state.problem}</p>` : ''}${state.rows.length === 0 ? html`<p class="empty">No pending requests.</p>` : ''}${state.rows.map((r) => (r.kind === 'pending' ? pendingRow(r, state) : unreachableRow(r, state)))}</div>`;
+}
+
+export function pageHtml(state: PageState): H {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>durable-mcp inbox</title><link rel="stylesheet" href="/static/inbox.css"><script src="/static/inbox.js" defer></script></head>
+<body><header class="top"><h1>durable-mcp inbox</h1><span class="namespace">namespace <code>${state.namespace}</code></span> <span id="live" class="live">live updates need JavaScript; reload to refresh</span></header>
+${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}<main>${rowsHtml(state)}</main></body></html>`;
+}
+
+export const INBOX_CSS = `
+:root { font-family: system-ui, sans-serif; color: #1b1f24; background: #f4f5f7; }
+body { max-width: 52rem; margin: 0 auto; padding: 1rem; }
+.top { display: flex; gap: 1rem; align-items: baseline; flex-wrap: wrap; }
+.top h1 { font-size: 1.4rem; margin: 0; }
+.live { color: #667; font-size: .85rem; }
+.notice { background: #e6f4ea; border: 1px solid #9bd3a8; padding: .5rem .75rem; border-radius: 6px; }
+.problem, .form-error { background: #fdecea; border: 1px solid #f1a9a0; padding: .5rem .75rem; border-radius: 6px; }
+.empty { color: #667; }
+.request { background: #fff; border: 1px solid #d7dbe0; border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; }
+.request.unreachable { border-color: #e0b252; background: #fffaf0; }
+.meta { display: flex; gap: .75rem; flex-wrap: wrap; font-size: .85rem; color: #445; }
+.meta .tool { font-weight: 600; color: #1b1f24; }
+.meta .left { margin-left: auto; }
+.prompt { font-size: 1.05rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+.field { margin: .6rem 0; }
+.field > label { display: block; font-weight: 600; }
+.field.boolean > label { display: inline; }
+.description, .hint { margin: .1rem 0; color: #556; font-size: .85rem; }
+.required { color: #b3261e; margin-left: .15rem; }
+fieldset.multi { border: 1px solid #d7dbe0; border-radius: 6px; }
+.field > label.choice { display: block; font-weight: normal; }
+input[type=text], input[type=email], input[type=url], input[type=number], input[type=date], input[type=datetime-local], select { padding: .3rem; min-width: 16rem; }
+.field-error { color: #b3261e; font-size: .85rem; margin: .2rem 0; }
+.link .host strong { font-size: 1.15rem; }
+.link .url { display: block; overflow-wrap: anywhere; font-family: ui-monospace, monospace; }
+.link.unsafe .url { color: #b3261e; }
+.actions { display: flex; gap: .5rem; margin-top: .75rem; }
+button { padding: .35rem .9rem; border-radius: 6px; border: 1px solid #aab; background: #fff; cursor: pointer; }
+button.primary { background: #2456c8; color: #fff; border-color: #2456c8; }
+`;
+
+/**
+ * Live updates and countdowns. Answering works without it (plain form posts). It merges the list it
+ * fetches by row key: rows that stay keep what a person typed; new rows appear; answered ones disappear.
+ * It builds nothing from strings: rows come from the server's escaped HTML, parsed inert by DOMParser.
+ */
+export const INBOX_JS = `
+(function () {
+  'use strict';
+  var live = document.getElementById('live');
+  function left(iso) {
+    if (!iso) return 'no expiry';
+    var ms = Date.parse(iso) - Date.now();
+    if (!(ms > 0)) return 'expired';
+    var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+    if (d > 0) return d + ' d ' + h + ' h';
+    if (h > 0) return h + ' h ' + m + ' min';
+    if (m > 0) return m + ' min ' + (s % 60) + ' s';
+    return s + ' s';
+  }
+  function tick() {
+    var times = document.querySelectorAll('time[data-expires-at]');
+    for (var i = 0; i < times.length; i++) times[i].textContent = left(times[i].getAttribute('data-expires-at'));
+  }
+  function merge(next) {
+    var current = document.getElementById('rows');
+    if (!current || !next) return;
+    var keep = {};
+    var olds = current.querySelectorAll('article[data-entry]');
+    for (var i = 0; i < olds.length; i++) keep[olds[i].getAttribute('data-entry')] = olds[i];
+    var fresh = [];
+    var news = next.querySelectorAll('article[data-entry]');
+    for (var j = 0; j < news.length; j++) {
+      var key = news[j].getAttribute('data-entry');
+      fresh.push(keep[key] || document.importNode(news[j], true));
+      delete keep[key];
+    }
+    while (current.firstChild) current.removeChild(current.firstChild);
+    var extras = next.querySelectorAll('#rows > p');
+    for (var k = 0; k < extras.length; k++) current.appendChild(document.importNode(extras[k], true));
+    for (var n = 0; n < fresh.length; n++) current.appendChild(fresh[n]);
+    current.setAttribute('data-count', next.getAttribute('data-count') || '0');
+    tick();
+  }
+  var busy = false, refreshes = 0;
+  function refresh() {
+    if (busy) return;
+    busy = true;
+    fetch('/fragment', { credentials: 'same-origin', headers: { accept: 'text/html' } })
+      .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.text(); })
+      .then(function (text) {
+        var doc = new DOMParser().parseFromString(text, 'text/html');
+        merge(doc.getElementById('rows'));
+        document.documentElement.setAttribute('data-refreshes', String(++refreshes));
+        if (live) live.textContent = 'live: updated ' + new Date().toLocaleTimeString();
+      })
+      .catch(function (e) { if (live) live.textContent = 'live updates paused: ' + e.message; })
+      .then(function () { busy = false; });
+  }
+  if (live) live.textContent = 'live';
+  tick();
+  setInterval(tick, 1000);
+  setInterval(refresh, 1500);
+})();
+`;

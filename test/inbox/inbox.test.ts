@@ -1,0 +1,469 @@
+/**
+ * The inbox in a real browser: headless Chromium (Debian's `chromium`, driven by playwright-core) against a
+ * real dev server, worker and fixture MCP servers over stdio.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { DurableMcpClient } from '../../src/client/index.js';
+import type { Request } from '../../src/contract/index.js';
+import { startInbox, InboxTokenRequiredError, type InboxHandle } from '../../src/inbox/index.js';
+import type { DurableMcpWorker } from '../../src/worker.js';
+import { readFixtureLog } from '../fixtures/paths.js';
+import { spawnNode } from '../helpers/processes.js';
+import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { waitForPending } from '../helpers/watch.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = resolve(here, '..', '..', 'src', 'cli.js');
+const hostileServer = resolve(here, '..', 'fixtures', 'inbox-hostile-server.js');
+/** Test output (gitignored): the screenshot goes here. */
+export const testOutput = resolve(here, '..', '..', '..', 'test-output');
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Without the background-networking flags Chromium's own connections are refused on a closed network. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
+      res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('the inbox in a browser', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: DurableMcpWorker;
+  let running: Promise<void>;
+  let inbox: InboxHandle;
+  let browser: Browser;
+  let dmc: DurableMcpClient;
+  const taskQueue = uniqueTaskQueue('inbox');
+  const dir = tempDir();
+  const logPath = join(dir, 'fixture.jsonl');
+  const hostileLog = join(dir, 'hostile.jsonl');
+
+  before(async () => {
+    env = await createLocalEnv({ searchAttributes: true });
+    worker = await startWorker(env, {
+      taskQueue,
+      mcpConfig: fixtureConfig(logPath, { hostile: { command: [process.execPath, hostileServer], env: { FIXTURE_LOG: hostileLog } } }),
+    });
+    running = worker.run();
+    dmc = new DurableMcpClient(env.client, { taskQueue });
+    inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, temporalUi: 'http://127.0.0.1:8233' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    await inbox?.close();
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+
+  /** Request ids derive from the call, so two workflows may ask under the same id: a form is found by both. */
+  const formOf = (c: { workflowId: string; request: Request }) => `form[data-workflow-id="${c.workflowId}"][data-request-id="${c.request.id}"]`;
+  async function call(server: string, tool: string): Promise<{ workflowId: string; request: Request }> {
+    const handle = await dmc.startToolCall({ server, tool, workflowId: `inbox-${tool}-${Date.now()}` });
+    const [request] = await waitForPending(handle);
+    return { workflowId: handle.workflowId, request };
+  }
+  async function open(url = inbox.url): Promise<Page> {
+    const page = await browser.newPage();
+    await page.goto(url);
+    return page;
+  }
+  /** Click one of a request's action buttons: a plain form post (303 to the list when taken, 422 with the form when rejected). */
+  async function press(page: Page, c: { workflowId: string; request: Request }, action: 'accept' | 'decline' | 'cancel'): Promise<number> {
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/answer')),
+      page.locator(`${formOf(c)} button[type=submit][value=${action}]`).click(),
+    ]);
+    await page.waitForLoadState('domcontentloaded');
+    return response.status();
+  }
+
+  it('a form with every restricted type is filled in and submitted; the MCP server receives exactly that content, defaults included', async () => {
+    const c = await call('fx', 'ask_form');
+    const { workflowId } = c;
+    const page = await open();
+    try {
+      const form = page.locator(formOf(c));
+      await form.locator('[name=name]').fill('Ada Lovelace');
+      await form.locator('[name=email]').fill('ada@example.org');
+      await form.locator('[name=website]').fill('https://ada.example.org/');
+      await form.locator('[name=birthday]').fill('1815-12-10');
+      await form.locator('[name=meeting]').fill('2026-12-24T10:30');
+      await form.locator('[name=age]').fill('36');
+      await form.locator('[name=score]').fill('7.5');
+      await form.locator('[name=color]').selectOption('green');
+      await form.locator('[name=tags][value=a]').check();
+      await form.locator('[name=tags][value=c]').check();
+      await form.locator('[name=toppings][value=y]').check();
+      // subscribe (default false) and size (default "m") are left as the form shows them.
+      assert.equal(await form.locator('[name=size]').inputValue(), 'm', 'the default is filled in');
+      assert.equal(await form.locator('[name=subscribe]').isChecked(), false);
+      assert.equal(await form.locator('label', { hasText: 'Full name' }).locator('.required').count(), 1, 'a required field is marked');
+      assert.equal(await form.locator('.description', { hasText: 'Your full name' }).count(), 1, 'descriptions are shown');
+      assert.equal(await press(page, c, 'accept'), 303);
+      assert.match(await page.locator('.notice').innerText(), /accept/);
+      const result = await dmc.result(workflowId);
+      assert.deepEqual(JSON.parse(result.output), {
+        action: 'accept',
+        content: {
+          name: 'Ada Lovelace',
+          email: 'ada@example.org',
+          website: 'https://ada.example.org/',
+          birthday: '1815-12-10',
+          meeting: '2026-12-24T10:30:00Z',
+          age: 36,
+          score: 7.5,
+          subscribe: false,
+          color: 'green',
+          size: 'm',
+          tags: ['a', 'c'],
+          toppings: ['y'],
+        },
+      });
+      const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'ask_form');
+      assert.deepEqual(received.at(-1)?.result, JSON.parse(result.output), 'the MCP server received exactly that content');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('an invalid value shows the rejection next to its field, keeps what was typed, and a corrected submit succeeds', async () => {
+    const c = await call('fx', 'ask_form');
+    const { workflowId, request } = c;
+    const page = await open();
+    try {
+      const form = () => page.locator(formOf(c));
+      await form().locator('[name=name]').fill('Ada');
+      await form().locator('[name=email]').fill('not-an-email');
+      await form().locator('[name=age]').fill('36');
+      await form().locator('[name=tags][value=b]').check();
+      assert.equal(await press(page, c, 'accept'), 422);
+      const emailError = form().locator('[data-error-for=email]');
+      assert.equal(await emailError.isVisible(), true, 'the rejection is shown');
+      assert.match(await emailError.innerText(), /email/i);
+      // Next to its field: inside the email field's own block, and no other field shows an error.
+      assert.equal(await form().locator('.field', { has: page.locator('[name=email]') }).locator('[data-error-for=email]').count(), 1);
+      assert.equal(await form().locator('.field-error:visible').count(), 1);
+      assert.equal(await form().locator('[name=name]').inputValue(), 'Ada', 'what was typed is kept');
+      assert.equal(await form().locator('[name=email]').inputValue(), 'not-an-email');
+      assert.equal(await form().locator('[name=tags][value=b]').isChecked(), true);
+      assert.deepEqual((await dmc.pending(workflowId)).map((p) => p.request.id), [request.id], 'the request stays pending');
+
+      await form().locator('[name=email]').fill('ada@example.org');
+      assert.equal(await press(page, c, 'accept'), 303);
+      const result = JSON.parse((await dmc.result(workflowId)).output);
+      assert.equal(result.action, 'accept');
+      assert.equal(result.content.email, 'ada@example.org');
+      assert.deepEqual(result.content.tags, ['b']);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('decline and cancel reach the MCP server as decline and cancel', async () => {
+    const declined = await call('fx', 'ask_name');
+    const cancelled = await call('fx', 'ask_name');
+    const page = await open();
+    try {
+      assert.equal(await press(page, declined, 'decline'), 303);
+      assert.equal(await press(page, cancelled, 'cancel'), 303);
+      assert.equal((await dmc.result(declined.workflowId)).output, 'declined');
+      assert.equal((await dmc.result(cancelled.workflowId)).output, 'cancelled');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a URL-mode request shows its link and host, and "done" completes the call', async () => {
+    const c = await call('fx', 'ask_url');
+    const { workflowId, request } = c;
+    const page = await open();
+    try {
+      const article = page.locator('article', { has: page.locator(formOf(c)) });
+      assert.equal(await article.locator('.prompt').innerText(), 'Please sign in');
+      assert.equal(await article.locator('.link .host strong').innerText(), 'example.test');
+      const link = article.locator('a.url');
+      assert.equal(await link.getAttribute('href'), request.url);
+      assert.equal(await link.innerText(), request.url, 'the full link is shown');
+      assert.equal(await article.locator('button[value=accept]').innerText(), 'Done');
+      assert.equal(await press(page, c, 'accept'), 303);
+      assert.deepEqual(JSON.parse((await dmc.result(workflowId)).output), { action: 'accept' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a request created while the page is open appears without a reload; one answered through the CLI disappears', async () => {
+    const page = await open();
+    try {
+      await page.evaluate(() => ((globalThis as any).sameDocument = true));
+      const c = await call('fx', 'ask_name');
+      const { workflowId, request } = c;
+      const form = page.locator(formOf(c));
+      await form.waitFor({ state: 'attached', timeout: 30_000 });
+      const r = await runCli(['answer', workflowId, request.id, '--data', '{"name":"Ada"}'], { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default' });
+      assert.equal(r.code, 0, r.stderr);
+      await form.waitFor({ state: 'detached', timeout: 30_000 });
+      assert.equal(await page.evaluate(() => (globalThis as any).sameDocument), true, 'no reload happened');
+      assert.equal((await dmc.result(workflowId)).output, 'hello Ada');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a request that expires disappears without a reload, and a signal answer too', async () => {
+    const page = await open();
+    try {
+      await page.evaluate(() => ((globalThis as any).sameDocument = true));
+      const expiring = await dmc.startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `inbox-expiring-${Date.now()}`, elicitation: { expiresIn: 2_000 } });
+      const [expiringRequest] = await waitForPending(expiring);
+      const signalled = await call('fx', 'ask_name');
+      const expiringForm = page.locator(formOf({ workflowId: expiring.workflowId, request: expiringRequest }));
+      const signalledForm = page.locator(formOf(signalled));
+      await signalledForm.waitFor({ state: 'attached', timeout: 30_000 });
+      await env.client.workflow.getHandle(signalled.workflowId).signal('answer', { id: signalled.request.id, ok: true, data: { name: 'Grace' } });
+      await signalledForm.waitFor({ state: 'detached', timeout: 30_000 });
+      await expiringForm.waitFor({ state: 'detached', timeout: 30_000 });
+      assert.equal((await dmc.result(expiring.workflowId)).output, 'cancelled', 'the expired request reached the server as cancel');
+      assert.equal((await dmc.result(signalled.workflowId)).output, 'hello Grace');
+      assert.equal(await page.evaluate(() => (globalThis as any).sameDocument), true, 'no reload happened');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('answers without JavaScript: plain form posts, the rejection shown next to its field', async () => {
+    const c = await call('fx', 'ask_form');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(inbox.url);
+      assert.match(await page.locator('#live').innerText(), /need JavaScript/, 'the page says live updates are off');
+      const form = () => page.locator(formOf(c));
+      await form().locator('[name=name]').fill('Ada');
+      assert.equal(await press(page, c, 'accept'), 422);
+      assert.equal(await form().locator('[data-error-for=age]').isVisible(), true, 'the missing required field is named next to it');
+      assert.equal(await form().locator('[name=name]').inputValue(), 'Ada');
+      await form().locator('[name=age]').fill('36');
+      await form().locator('[name=tags][value=a]').check();
+      assert.equal(await press(page, c, 'accept'), 303);
+      assert.deepEqual(JSON.parse((await dmc.result(c.workflowId)).output).content, { name: 'Ada', age: 36, subscribe: false, size: 'm', tags: ['a'] });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a server whose message, titles and enum labels hold HTML and script, and whose URL is javascript:, renders inert', async () => {
+    const form = await call('hostile', 'hostile_form');
+    const link = await call('hostile', 'hostile_url');
+    assert.equal(link.request.url, "javascript:window.__pwned='url'", 'the javascript: URL reached the inbox as the server sent it');
+    const page = await browser.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    try {
+      await page.goto(inbox.url);
+      // Let live updates merge the list a few times too.
+      await page.waitForFunction(() => Number((globalThis as any).document.documentElement.dataset.refreshes || 0) >= 2);
+      assert.equal(await page.evaluate(() => (globalThis as any).__pwned), undefined, 'no script ran');
+      assert.deepEqual(dialogs, []);
+      assert.equal(await page.locator('script').count(), 1, 'the only script element is the inbox\'s own');
+      assert.equal(await page.locator('img').count(), 0);
+      assert.equal(await page.locator('a[href^="javascript:" i]').count(), 0, 'no javascript: link is clickable');
+      const formArticle = page.locator('article', { has: page.locator(formOf(form)) });
+      assert.match(await formArticle.locator('.prompt').innerText(), /<script>window\.__pwned='script'<\/script>/, 'the message shows as text');
+      assert.match(await formArticle.locator('label').first().innerText(), /Title <img src=x/);
+      assert.match(await formArticle.locator('option').allInnerTexts().then((t) => t.join('\n')), /Label <img src=x/);
+      const linkArticle = page.locator('article', { has: page.locator(formOf(link)) });
+      assert.equal(await linkArticle.locator('.link.unsafe code.url').innerText(), "javascript:window.__pwned='url'");
+      assert.equal(await linkArticle.locator('a').count(), 1, 'only the workflow link is a link');
+      assert.equal(await formArticle.locator('[name=note]').inputValue(), `"><script>window.__pwned='default'</script>`, 'a hostile default stays a value');
+
+      assert.equal(await press(page, form, 'accept'), 303);
+      assert.equal(await press(page, link, 'cancel'), 303);
+      assert.equal(await page.evaluate(() => (globalThis as any).__pwned), undefined);
+      await dmc.result(form.workflowId);
+      await dmc.result(link.workflowId);
+      const received = readFixtureLog(hostileLog);
+      assert.deepEqual(received.find((e) => e.tool === 'hostile_form')?.result, { action: 'accept', content: { note: `"><script>window.__pwned='default'</script>` } });
+      assert.deepEqual(received.find((e) => e.tool === 'hostile_url')?.result, { action: 'cancel' });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a workflow that cannot be queried is listed as unreachable with the reason, not dropped', async () => {
+    const lonelyQueue = uniqueTaskQueue('inbox-lonely');
+    const lonely = await startWorker(env, { taskQueue: lonelyQueue, mcpConfig: fixtureConfig(join(dir, 'lonely.jsonl')) });
+    const lonelyRun = lonely.run();
+    const handle = await new DurableMcpClient(env.client, { taskQueue: lonelyQueue }).startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `inbox-lonely-${Date.now()}`, elicitation: { holdFor: 1 } });
+    await waitForPending(handle);
+    lonely.shutdown();
+    await lonelyRun;
+    const page = await open();
+    try {
+      const row = page.locator(`article.unreachable[data-workflow-id="${handle.workflowId}"]`);
+      await row.waitFor({ timeout: 30_000 });
+      assert.match(await row.locator('.reason').innerText(), /within \d+ ms|poller|worker/i);
+    } finally {
+      await page.close();
+      await handle.terminate('test done');
+    }
+  });
+
+  it('a screenshot of the inbox with a pending form is written under the test output', async () => {
+    const c = await call('fx', 'ask_form');
+    const { workflowId, request } = c;
+    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    try {
+      await page.goto(inbox.url);
+      await page.locator(formOf(c)).waitFor();
+      mkdirSync(testOutput, { recursive: true });
+      const path = join(testOutput, 'inbox.png');
+      const png = await page.screenshot({ path, fullPage: true });
+      assert.ok(png.length > 10_000, `a real image (${png.length} bytes) at ${path}`);
+      assert.deepEqual([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(''), 'PNG');
+    } finally {
+      await page.close();
+      await dmc.cancel(workflowId, request.id);
+    }
+  });
+
+  it('on a non-loopback bind, no page or API answers without the token', async () => {
+    await assert.rejects(startInbox({ client: env.client, host: '0.0.0.0', port: 0, token: '' }), InboxTokenRequiredError);
+    const token = 'tok-' + Math.random().toString(36).slice(2);
+    const open0 = await startInbox({ client: env.client, host: '0.0.0.0', port: 0, token });
+    const base = open0.url.replace('0.0.0.0', '127.0.0.1');
+    try {
+      const routes: Array<[string, string]> = [
+        ['GET', '/'],
+        ['GET', '/fragment'],
+        ['GET', '/api/requests'],
+        ['GET', '/static/inbox.js'],
+        ['POST', '/answer?workflow=w&request=r'],
+        ['POST', '/api/answer'],
+      ];
+      for (const [method, path] of routes) {
+        const variants: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong' }, { cookie: 'durable_mcp_inbox_token=wrong' }];
+        for (const headers of variants) {
+          const res = await fetch(new URL(path, base), { method, headers: { ...headers, origin: base.replace(/\/$/, '') } });
+          assert.equal(res.status, 401, `${method} ${path} with ${JSON.stringify(headers)}`);
+        }
+      }
+      const ok = await fetch(new URL('/api/requests', base), { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(ok.status, 200);
+
+      const page = await browser.newPage();
+      try {
+        const denied = await page.goto(base);
+        assert.equal(denied?.status(), 401);
+        assert.doesNotMatch(await page.content(), /durable-mcp inbox<\/h1>/);
+        const allowed = await page.goto(`${base}?token=${token}`);
+        assert.equal(allowed?.status(), 200);
+        assert.equal(new URL(page.url()).search, '', 'the token leaves the address bar');
+        await page.locator('#live', { hasText: 'updated' }).waitFor({ timeout: 30_000 });
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await open0.close();
+    }
+  });
+
+  it('refuses form posts from another site', async () => {
+    const { workflowId, request } = await call('fx', 'ask_name');
+    try {
+      const res = await fetch(new URL(`/answer?workflow=${encodeURIComponent(workflowId)}&request=${encodeURIComponent(request.id)}`, inbox.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        body: '__action=cancel',
+      });
+      assert.equal(res.status, 403);
+      // Bodies a cross-site page may send without a CORS preflight are not JSON to the API, even same-origin.
+      const plain = await fetch(new URL('/api/answer', inbox.url), {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', origin: new URL(inbox.url).origin },
+        body: JSON.stringify({ workflowId, answer: { id: request.id, ok: false } }),
+      });
+      assert.equal(plain.status, 415);
+      // DNS rebinding: another site's name resolving to 127.0.0.1 reaches a token-less inbox under a foreign Host.
+      const rebound = await new Promise<number>((res, rej) => {
+        const { port } = new URL(inbox.url);
+        httpRequest({ host: '127.0.0.1', port, path: '/api/requests', headers: { host: `evil.example:${port}` } }, (r) => {
+          r.resume();
+          res(r.statusCode ?? 0);
+        })
+          .on('error', rej)
+          .end();
+      });
+      assert.equal(rebound, 421);
+      assert.deepEqual((await dmc.pending(workflowId)).map((p) => p.request.id), [request.id], 'the request is still pending');
+    } finally {
+      await dmc.decline(workflowId, request.id);
+    }
+  });
+
+  it('a JSON API lists the requests and answers through submitAnswer, with the rejection reason', async () => {
+    const { workflowId, request } = await call('fx', 'ask_name');
+    const list = (await (await fetch(new URL('/api/requests', inbox.url))).json()) as { rows: Array<{ workflowId: string; request: Request }> };
+    assert.deepEqual(list.rows.find((r) => r.workflowId === workflowId)?.request, request);
+    const post = (answer: unknown) => fetch(new URL('/api/answer', inbox.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowId, answer }) });
+    const bad = await post({ id: request.id, ok: true, data: { name: 7 } });
+    assert.equal(bad.status, 422);
+    assert.match(((await bad.json()) as { error: string }).error, /field "name"/);
+    const good = await post({ id: request.id, ok: true, data: { name: 'Ada' } });
+    assert.deepEqual(await good.json(), { id: request.id, action: 'accept' });
+    assert.equal((await dmc.result(workflowId)).output, 'hello Ada');
+  });
+
+  it('the page has a strict Content-Security-Policy', async () => {
+    const res = await fetch(inbox.url);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.equal((await fetch(new URL('/static/inbox.js', inbox.url))).headers.get('content-type'), 'text/javascript; charset=utf-8');
+  });
+  it('`durable-mcp inbox` serves the page and refuses a non-loopback bind without a token; `dev` runs the inbox and prints its address', async () => {
+    const temporal = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_INBOX_TOKEN: '' };
+    const refused = await runCli(['inbox', '--host', '0.0.0.0', '--port', '0'], temporal);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /refuses to listen on 0\.0\.0\.0 without a token: set DURABLE_MCP_INBOX_TOKEN/);
+
+    const served = spawnNode([cli, 'inbox', '--port', '0'], temporal);
+    try {
+      const line = await served.waitFor(/durable-mcp inbox: (http:\/\/127\.0\.0\.1:\d+\/)/);
+      const url = /durable-mcp inbox: (\S+)/.exec(line)![1];
+      const res = await fetch(url);
+      assert.equal(res.status, 200);
+      assert.match(await res.text(), /durable-mcp inbox<\/h1>/);
+    } finally {
+      assert.equal(await served.kill('SIGTERM'), 0, served.output());
+    }
+
+    const dev = spawnNode([cli, 'dev', '--data-dir', join(dir, 'dev'), '--inbox-port', '0'], { ...temporal, DURABLE_MCP_TASK_QUEUE: uniqueTaskQueue('inbox-dev') });
+    try {
+      await dev.waitFor(/Ctrl-C stops everything/, 90_000);
+      const url = /Inbox:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(dev.output())?.[1];
+      assert.ok(url, `dev prints the inbox address:\n${dev.output()}`);
+      assert.equal((await fetch(url)).status, 200);
+    } finally {
+      await dev.kill('SIGTERM');
+    }
+  });
+});

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { mcpToolCall } from '../../src/workflows/index.js';
+import { answerSignal } from '../../src/workflows/messages.js';
+import { readFixtureLog } from '../fixtures/paths.js';
+import { spawnNode } from '../helpers/processes.js';
+import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { waitForPending } from '../helpers/watch.js';
+
+const workerEntry = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: any;
+  status: number;
+}
+
+/** A local webhook receiver: answers each POST with `statusFor(n)` (n counts from 1). */
+async function receiver(statusFor: (n: number) => number = () => 204): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    req.on('end', () => {
+      const status = statusFor(received.length + 1);
+      received.push({ headers: req.headers, body: JSON.parse(text), status });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** The activity events of a workflow's history, by activity type. */
+async function activityEvents(handle: WorkflowHandle, type: string): Promise<{ scheduled: number; completed: number; attempts: number[] }> {
+  const history = await handle.fetchHistory();
+  const ids = new Set<string>();
+  let completed = 0;
+  const attempts: number[] = [];
+  for (const e of history.events ?? []) {
+    if (e.activityTaskScheduledEventAttributes?.activityType?.name === type) ids.add(String(e.eventId));
+    const started = e.activityTaskStartedEventAttributes;
+    if (started && ids.has(String(started.scheduledEventId))) attempts.push(started.attempt ?? 0);
+    const done = e.activityTaskCompletedEventAttributes;
+    if (done && ids.has(String(done.scheduledEventId))) completed++;
+  }
+  return { scheduled: ids.size, completed, attempts };
+}
+
+describe('notifications of pending requests (the worker config\'s webhook)', () => {
+  let env: TestWorkflowEnvironment;
+  before(async () => {
+    env = await createLocalEnv();
+  });
+  after(async () => {
+    await env?.teardown();
+  });
+
+  it('sends exactly one notification per request, with the workflow id, the Request, its context and the inbox link, also across a worker SIGKILL', async () => {
+    const hook = await receiver();
+    const taskQueue = uniqueTaskQueue('notify-kill');
+    const dir = tempDir();
+    const logPath = join(dir, 'fixture.jsonl');
+    const configPath = join(dir, 'mcp.json');
+    writeFileSync(
+      configPath,
+      JSON.stringify({ ...fixtureConfig(logPath), notify: { url: hook.url, headers: { 'X-Hook-Secret': '${HOOK_SECRET}' }, inboxUrl: 'http://127.0.0.1:8787/' } }),
+    );
+    const workerEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue, HOOK_SECRET: 's3cret' };
+    const first = spawnNode([workerEntry, '--mcp-config', configPath], workerEnv);
+    let second: ReturnType<typeof spawnNode> | undefined;
+    try {
+      await first.waitFor(/durable-mcp worker: Temporal/);
+      const workflowId = `notify-kill-${Date.now()}`;
+      const handle = await env.client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId,
+        args: [{ server: 'fx', tool: 'ask_twice', elicitation: { holdFor: 10 * 60 * 1000 }, heartbeatTimeout: 2000 }],
+      });
+      const [r1] = await waitForPending(handle);
+      await eventually(async () => (await activityEvents(handle, 'notifyPending')).completed === 1, 'the first notification to be sent and recorded');
+      assert.equal(hook.received.length, 1);
+      assert.deepEqual(hook.received[0].body, {
+        type: 'durable-mcp.request.pending',
+        workflowId,
+        request: r1,
+        context: { callId: 'c1', server: 'fx', tool: 'ask_twice' },
+        inboxUrl: 'http://127.0.0.1:8787/',
+      });
+      assert.equal(hook.received[0].headers['x-hook-secret'], 's3cret', 'header ${VAR}s are expanded from the worker\'s environment');
+      assert.equal(hook.received[0].headers['idempotency-key'], `${workflowId}/${r1.id}`);
+
+      // The worker dies while the call waits inline; a new worker's retried attempt asks the same request again.
+      await first.kill('SIGKILL');
+      second = spawnNode([workerEntry, '--mcp-config', configPath], workerEnv);
+      await second.waitFor(/durable-mcp worker: Temporal/);
+      await eventually(() => readFixtureLog(logPath).filter((e) => e.event === 'asked').length >= 2, 'the retried attempt to ask the first question again');
+      await handle.signal(answerSignal, { id: r1.id, ok: true, data: { first: 'Ada' } });
+      const [r2] = await eventually(async () => {
+        const p = await waitForPending(handle);
+        return p[0]?.id !== r1.id ? p : undefined;
+      }, 'the second question');
+      assert.notEqual(r2.id, r1.id);
+      await handle.signal(answerSignal, { id: r2.id, ok: true, data: { last: 'Lovelace' } });
+      assert.deepEqual(await handle.result(), { output: 'Ada Lovelace', isError: false });
+
+      const events = await activityEvents(handle, 'notifyPending');
+      assert.equal(events.scheduled, 2, 'one notification scheduled per request');
+      assert.deepEqual(
+        hook.received.map((r) => r.body.request.id),
+        [r1.id, r2.id],
+        'the receiver got each request once',
+      );
+      assert.deepEqual(hook.received[1].body.context, { callId: 'c1', server: 'fx', tool: 'ask_twice' });
+    } finally {
+      await first.kill('SIGKILL');
+      await second?.kill('SIGTERM');
+      await hook.close();
+    }
+  });
+
+  it('a receiver that fails at first gets the notification after a retry', async () => {
+    const hook = await receiver((n) => (n === 1 ? 503 : 200));
+    const taskQueue = uniqueTaskQueue('notify-retry');
+    const logPath = join(tempDir(), 'fixture.jsonl');
+    const worker = await startWorker(env, { taskQueue, mcpConfig: { ...fixtureConfig(logPath), notify: { url: hook.url } } });
+    try {
+      await worker.runUntil(async () => {
+        const handle = await env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `notify-retry-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });
+        const [request] = await waitForPending(handle);
+        await eventually(async () => (await activityEvents(handle, 'notifyPending')).completed === 1, 'the notification to succeed');
+        assert.deepEqual(
+          hook.received.map((r) => [r.status, r.body.request.id]),
+          [
+            [503, request.id],
+            [200, request.id],
+          ],
+        );
+        assert.deepEqual((await activityEvents(handle, 'notifyPending')).attempts, [2], 'recorded as one activity that succeeded on its second attempt');
+        await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
+        assert.equal((await handle.result()).output, 'hello Ada');
+      });
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('a receiver that is down does not delay the tool call: it completes while the notification is still being retried', async () => {
+    const down = await receiver();
+    await down.close(); // nothing listens on this port any more
+    const taskQueue = uniqueTaskQueue('notify-down');
+    const logPath = join(tempDir(), 'fixture.jsonl');
+    const worker = await startWorker(env, { taskQueue, mcpConfig: { ...fixtureConfig(logPath), notify: { url: down.url } } });
+    await worker.runUntil(async () => {
+      const handle = await env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `notify-down-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });
+      const [request] = await waitForPending(handle);
+      await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
+      assert.deepEqual(await handle.result(), { output: 'hello Ada', isError: false });
+      const events = await activityEvents(handle, 'notifyPending');
+      assert.equal(events.scheduled, 1, 'the notification was scheduled');
+      assert.equal(events.completed, 0, 'and never succeeded, yet the call completed');
+      const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
+      assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { name: 'Ada' } }]);
+    });
+  });
+});

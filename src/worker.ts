@@ -11,6 +11,7 @@ import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporal
 import { createActivities } from './activities/index.js';
 import { prebuiltBundle, workflowsPath } from './bundle.js';
 import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
+import { durableMcpSinks, runtimeOptionsFromEnv, TelemetryConfigError, watchSessions } from './telemetry.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 
 export const DEFAULT_TASK_QUEUE = 'durable-mcp';
@@ -105,14 +106,17 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     stickyQueueScheduleToStartTimeout: '3s',
     maxCachedWorkflows: Number.isInteger(envCache) && envCache >= 0 && process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS ? envCache : DEFAULT_MAX_CACHED_WORKFLOWS,
     ...options.workerOptions,
+    sinks: { ...durableMcpSinks(), ...options.workerOptions?.sinks },
     connection,
     namespace: ns,
     taskQueue,
     activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute }),
     ...(options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
   });
+  const stopWatchingSessions = watchSessions(pool, taskQueue);
   const cleanup = async () => {
     await pool.close();
+    stopWatchingSessions();
     if (ownConnection) await connection!.close().catch(() => undefined);
   };
   return {
@@ -160,9 +164,11 @@ export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
-    Runtime.install({ shutdownSignals: [] });
-  } catch {
-    // A runtime was installed already (e.g. by the embedding application).
+    // Telemetry from the environment: DURABLE_MCP_METRICS_BIND (Prometheus), see src/telemetry.ts.
+    Runtime.install(runtimeOptionsFromEnv({ shutdownSignals: [] }));
+  } catch (err) {
+    // A runtime was installed already (e.g. by the embedding application): its telemetry applies.
+    if (err instanceof TelemetryConfigError) throw err;
   }
 }
 

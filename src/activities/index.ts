@@ -23,6 +23,7 @@ import {
 import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo } from '../mcp/index.js';
 import { ELICIT_UPDATE } from '../contract/index.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
+import { measuredToolCall } from './metrics.js';
 
 /** Largest tool result an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
@@ -274,7 +275,7 @@ export function createActivities(deps: ActivityDeps) {
     return tools;
   }
 
-  return { callMcpTool, listMcpTools };
+  return { callMcpTool: measuredToolCall(callMcpTool), listMcpTools };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

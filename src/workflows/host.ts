@@ -25,6 +25,7 @@ import {
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from './messages.js';
+import { requestPending, requestResolved } from './metrics.js';
 
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
@@ -52,6 +53,8 @@ export interface CallRecord extends PendingContext {
 interface Entry {
   request: Request;
   callId: string;
+  /** Workflow time (ms) when the request was recorded (for the time-to-answer metric). */
+  since?: number;
 }
 
 /** What the host carries across continue-as-new. */
@@ -239,8 +242,9 @@ export class ElicitationHost {
     const expiresInMs = call?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
     const expiresAtMs = Date.now() + expiresInMs;
     const stored: Request = { ...request, expiresAt: new Date(expiresAtMs).toISOString() };
-    const entry = { request: stored, callId };
+    const entry: Entry = { request: stored, callId, since: Date.now() };
     this.pending.set(request.id, entry);
+    requestPending(call?.server ?? '', stored.kind);
     if (!deferExpiry) this.watchExpiry(request.id, expiresAtMs);
     this.syncSearchAttribute();
     this.report('pending', entry);
@@ -300,7 +304,7 @@ export class ElicitationHost {
           throw ApplicationFailure.nonRetryable(`request "${answer.id}" belongs to child workflow "${remote.child}", which could not take the answer: ${(err as Error).message}`, 'ChildUnreachable');
         });
     }
-    this.resolve(answer);
+    this.resolve(answer, { answered: true });
     return undefined;
   }
 
@@ -355,10 +359,13 @@ export class ElicitationHost {
   }
 
   /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
-  resolve(answer: Answer): boolean {
+  resolve(answer: Answer, { answered = false }: { answered?: boolean } = {}): boolean {
     const entry = this.pending.get(answer.id);
     if (!entry) return false;
     this.pending.delete(answer.id);
+    // A person's answer (not an expiry or a withdrawal) also records how long it took.
+    const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
+    requestResolved(this.calls.get(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
     this.resolved.set(answer.id, { answer, callId: entry.callId });
     this.syncSearchAttribute();
     this.report('resolved', entry);

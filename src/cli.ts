@@ -12,6 +12,7 @@ import {
   UnknownWorkflowError,
 } from './client/index.js';
 import { startDev, type DevHandle } from './dev.js';
+import { tracesRequested } from './telemetry.js';
 import { mcpConfigPathFrom, runWorkerProcess } from './worker.js';
 
 function jsonObject(what: string) {
@@ -43,7 +44,9 @@ function positiveSeconds(what: string) {
 }
 
 async function client(): Promise<DurableMcpClient> {
-  const { client } = await connectClient();
+  // With an OTLP variable set, the CLI's calls start the trace (client → workflow → activity → MCP).
+  const interceptors = tracesRequested() ? (await import('./tracing.js')).tracingClientInterceptors() : [];
+  const { client } = await connectClient({ interceptors: { workflow: interceptors } });
   return new DurableMcpClient(client, { taskQueue: process.env.DURABLE_MCP_TASK_QUEUE });
 }
 

@@ -53,6 +53,16 @@ export function runtimeOptionsFromEnv(extra: RuntimeOptions = {}, env: NodeJS.Pr
   return { ...extra, ...(telemetryOptions ? { telemetryOptions: { ...extra.telemetryOptions, ...telemetryOptions } } : {}) };
 }
 
+/**
+ * Whether the standard OTLP variables ask for traces (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+ * OTEL_EXPORTER_OTLP_ENDPOINT set, and OTEL_TRACES_EXPORTER not `none`). Checked before loading the
+ * OpenTelemetry SDK (src/tracing.ts), so that a process without tracing does not load it.
+ */
+export function tracesRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  return !!endpoint && env.OTEL_TRACES_EXPORTER?.trim() !== 'none';
+}
+
 let pendingCounter: MetricUpDownCounter | undefined;
 
 /** The worker side of the workflows' `durableMcpMetrics` sink: an up-down counter of the runtime's meter. */

@@ -24,6 +24,7 @@ import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, S
 import { ELICIT_UPDATE } from '../contract/index.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
 import { measuredToolCall } from './metrics.js';
+import { elicitationSpan, tracedToolCall } from './tracing.js';
 
 /** Largest tool result an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
@@ -141,6 +142,7 @@ export function createActivities(deps: ActivityDeps) {
       release!(releasedWith);
     };
     let ordinal = 0;
+    let traceContext: Parameters<typeof elicitationSpan>[0];
     // Another call waits for a session: give this one up only while it merely waits for a human.
     const pressureListeners = new Set<() => void>();
     lease.onPressure(() => {
@@ -153,8 +155,12 @@ export function createActivities(deps: ActivityDeps) {
       const id = deriveRequestId(input.callId, ++ordinal, params);
       const mode = params.mode === 'url' ? 'url' : 'form';
       const recorded = input.recorded?.[id];
-      if (recorded) return answerToElicitResult(recorded, { mode });
       const request = elicitationToRequest(params, { id });
+      const span = elicitationSpan(traceContext, id, request.kind);
+      if (recorded) {
+        span.end('recorded');
+        return answerToElicitResult(recorded, { mode });
+      }
       phase = { state: 'waiting', requestId: id };
 
       const handle = clientOf(ctx).workflow.getHandle(workflowId, runId);
@@ -198,6 +204,7 @@ export function createActivities(deps: ActivityDeps) {
       });
       const first = await Promise.race([update.then((u) => ({ u })), interrupted.then((r) => ({ r }))]);
       for (const c of cleanups) c();
+      span.end('u' in first ? (first.u.outcome?.status ?? 'workflow-unreachable') : `released: ${first.r}`);
       // This session was promised to a waiting call: keep the promise (the answer is recorded; a re-run uses it).
       if (promised && 'u' in first && first.u.outcome?.status === 'answered') {
         doRelease(request, 'session-needed');
@@ -227,7 +234,10 @@ export function createActivities(deps: ActivityDeps) {
     else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
     try {
       const result = await Promise.race([
-        session.callTool(input.tool, input.arguments, { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal }),
+        tracedToolCall(input.server, input.tool, (meta, spanContext) => {
+          traceContext = spanContext;
+          return session.callTool(input.tool, input.arguments, { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal, meta });
+        }),
         released,
       ]);
       if (result instanceof Released) {

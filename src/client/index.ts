@@ -10,6 +10,7 @@ import {
   WorkflowNotFoundError as TemporalWorkflowNotFoundError,
   WithStartWorkflowOperation,
   WorkflowUpdateFailedError,
+  type ClientOptions,
   type WorkflowHandle,
 } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
@@ -73,7 +74,9 @@ export class SearchAttributeNotRegisteredError extends Error {
 }
 
 /** Connect a Temporal client from @temporalio/envconfig (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key). */
-export async function connectClient(overrides: { address?: string; namespace?: string } = {}): Promise<{ client: Client; address: string; namespace: string }> {
+export async function connectClient(
+  overrides: { address?: string; namespace?: string; interceptors?: ClientOptions['interceptors'] } = {},
+): Promise<{ client: Client; address: string; namespace: string }> {
   const { connectionOptions, namespace } = loadClientConnectConfig();
   const address = overrides.address ?? connectionOptions.address ?? 'localhost:7233';
   let connection: Connection;
@@ -89,7 +92,7 @@ export async function connectClient(overrides: { address?: string; namespace?: s
     throw new TemporalUnreachableError(address, err);
   }
   const ns = overrides.namespace ?? namespace ?? 'default';
-  return { client: new Client({ connection, namespace: ns }), address, namespace: ns };
+  return { client: new Client({ connection, namespace: ns, ...(overrides.interceptors ? { interceptors: overrides.interceptors } : {}) }), address, namespace: ns };
 }
 
 export interface StartToolCallOptions extends McpToolCallInput {

@@ -56,6 +56,8 @@ export interface CallOptions {
   /** Timeout of the `tools/call` request in ms. Never the SDK's 60 s default. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The request's `_meta` (e.g. the W3C `traceparent` of the caller's span). */
+  meta?: Record<string, unknown>;
 }
 
 export interface ConnectOptions {
@@ -245,7 +247,7 @@ export class McpSession {
     // effects included), and failing would lose its result: the result is returned as the server sent it.
     // Node's timers fire at once for delays past 2^31-1 ms (about 24.8 days): longer is "no timeout" here.
     const timeoutMs = Math.min(options.timeoutMs, MAX_TIMER_MS);
-    const raw = await this.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, CallToolResultSchema, {
+    const raw = await this.client.request({ method: 'tools/call', params: { name: tool, arguments: args ?? {}, ...(options.meta ? { _meta: options.meta } : {}) } }, CallToolResultSchema, {
       timeout: timeoutMs,
       signal: options.signal,
       maxTotalTimeout: timeoutMs,

@@ -67,7 +67,12 @@ export interface HostSnapshot {
   remote?: ChildPending[];
   /** Ids of child requests this workflow already forwarded an answer for. */
   forwarded?: string[];
+  /** How the requests of the latest finished calls ended (bounded), to say why a late answer is refused. */
+  finished?: Array<{ id: string; how: string }>;
 }
+
+/** How many finished requests the host remembers (and carries) to explain a late answer. */
+export const FINISHED_REMEMBERED = 32;
 
 function parseDuration(ms: number | undefined, fallback: number, field: string): number {
   if (ms === undefined) return fallback;
@@ -102,6 +107,16 @@ export class ElicitationHost {
    * with both (the marker is recorded when the host is installed, off any request's critical path).
    */
   private readonly oneTimerInline: boolean;
+  /**
+   * Bounded state (versioned): a finished call's record, answers and timers are dropped, so what a run carries
+   * into continue-as-new is bounded by what is still pending or running. Also turns on the bounded pipeline carry
+   * and the continue-as-new of `mcpToolCall`. Older runs replay as they ran.
+   */
+  readonly bounded: boolean;
+  /** How the requests of the latest finished calls ended (at most FINISHED_REMEMBERED). */
+  private finished: Array<{ id: string; how: string }> = [];
+  /** Updates this run has handled (Temporal allows 2,000 per run): a reason to continue as new. */
+  updatesHandled = 0;
   /** Where this (child) workflow reports its requests: the parent's workflow id and the step. */
   private reportTo: { parent: string; step?: string } | undefined;
 
@@ -116,6 +131,7 @@ export class ElicitationHost {
     // Decided once per run, here: `patched` answers false while it replays an older run and would answer
     // true once that run goes on live on this code, so asking per request would mix both ways in one run.
     this.oneTimerInline = patched('durable-mcp:one-timer-inline');
+    this.bounded = patched('durable-mcp:bounded-state');
     if (snapshot) this.restore(snapshot);
     this.installHandlers();
   }
@@ -135,6 +151,7 @@ export class ElicitationHost {
     setHandler(
       submitAnswerUpdate,
       (raw: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
+        this.updatesHandled++;
         const check = this.check(raw);
         if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, 'InvalidAnswer');
         const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
@@ -158,22 +175,36 @@ export class ElicitationHost {
       this.remote.delete(id);
       this.syncSearchAttribute();
     });
-    setHandler(waitForPendingUpdate, (input?: WaitForPendingInput) => this.watch(input), {
-      validator: (input?: WaitForPendingInput) => {
-        const problem = watchInputProblem(input);
-        if (problem) throw new Error(`waitForPending: ${problem}`);
-        if (this.watchers >= MAX_PENDING_WATCHERS) {
-          throw new Error(`waitForPending: ${MAX_PENDING_WATCHERS} callers already wait on this workflow (Temporal limits updates in flight); poll the pending query instead`);
-        }
+    setHandler(
+      waitForPendingUpdate,
+      (input?: WaitForPendingInput) => {
+        this.updatesHandled++;
+        return this.watch(input);
       },
-    });
-    setHandler(elicitUpdate, (input: ElicitInput) => this.onElicit(input), {
-      validator: (input: ElicitInput) => {
-        if (!input || typeof input.callId !== 'string' || !input.request || typeof input.request.id !== 'string') {
-          throw new Error('elicit: input must be { callId, request }');
-        }
+      {
+        validator: (input?: WaitForPendingInput) => {
+          const problem = watchInputProblem(input);
+          if (problem) throw new Error(`waitForPending: ${problem}`);
+          if (this.watchers >= MAX_PENDING_WATCHERS) {
+            throw new Error(`waitForPending: ${MAX_PENDING_WATCHERS} callers already wait on this workflow (Temporal limits updates in flight); poll the pending query instead`);
+          }
+        },
       },
-    });
+    );
+    setHandler(
+      elicitUpdate,
+      (input: ElicitInput) => {
+        this.updatesHandled++;
+        return this.onElicit(input);
+      },
+      {
+        validator: (input: ElicitInput) => {
+          if (!input || typeof input.callId !== 'string' || !input.request || typeof input.request.id !== 'string') {
+            throw new Error('elicit: input must be { callId, request }');
+          }
+        },
+      },
+    );
   }
 
   private hasUnseen(seen: Set<string>): boolean {
@@ -350,10 +381,9 @@ export class ElicitationHost {
       if (remote) return checkAnswer(raw, remote.request);
       if (this.forwarded.has(id)) return { ok: false, reason: `request "${id}" is no longer pending: it was already answered` };
       const done = this.resolved.get(id);
-      if (done && !this.pending.has(id)) {
-        const how = done.answer.ok ? 'accepted' : done.answer.reason === 'expired' ? 'expired' : done.answer.reason === 'declined' ? 'declined' : 'cancelled';
-        return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}` };
-      }
+      if (done && !this.pending.has(id)) return { ok: false, reason: `request "${id}" is no longer pending: it was already ${howResolved(done.answer)}` };
+      const gone = this.finished.find((f) => f.id === id);
+      if (gone) return { ok: false, reason: `request "${id}" is no longer pending: it was already ${gone.how}` };
     }
     return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);
   }
@@ -389,6 +419,21 @@ export class ElicitationHost {
     for (const [id, entry] of [...this.pending]) {
       if (entry.callId === callId) this.resolve({ id, ok: false, reason: 'cancelled' });
     }
+    if (this.bounded) this.forgetCall(callId);
+  }
+
+  /** Drop everything of a finished call (its record, answers, timers' bookkeeping); remember how its requests ended. */
+  private forgetCall(callId: string): void {
+    this.calls.delete(callId);
+    this.waiting.delete(callId);
+    for (const [id, r] of [...this.resolved]) {
+      if (r.callId !== callId) continue;
+      this.resolved.delete(id);
+      this.released.delete(id);
+      this.expiryWatched.delete(id);
+      this.finished.push({ id, how: howResolved(r.answer) });
+    }
+    if (this.finished.length > FINISHED_REMEMBERED) this.finished.splice(0, this.finished.length - FINISHED_REMEMBERED);
   }
 
   /** Pending requests: this workflow's own, then those of its child tool calls. */
@@ -407,6 +452,11 @@ export class ElicitationHost {
   setWaiting(callId: string, requestId: string | undefined): void {
     if (requestId === undefined) this.waiting.delete(callId);
     else this.waiting.set(callId, requestId);
+  }
+
+  /** The id of this run's only call, if it has exactly one (an `mcpToolCall` workflow). */
+  soleCallId(): string | undefined {
+    return this.calls.size === 1 ? this.calls.keys().next().value : undefined;
   }
 
   /** The request a released call waits for, if it waits. */
@@ -485,6 +535,7 @@ export class ElicitationHost {
       nextCall: this.nextCall,
       remote: [...this.remote.values()],
       forwarded: [...this.forwarded],
+      ...(this.finished.length > 0 ? { finished: [...this.finished] } : {}),
     };
   }
 
@@ -492,6 +543,7 @@ export class ElicitationHost {
     this.nextCall = s.nextCall;
     for (const r of s.remote ?? []) this.remote.set(r.request.id, r);
     for (const id of s.forwarded ?? []) this.forwarded.add(id);
+    this.finished = [...(s.finished ?? [])];
     for (const c of s.calls) this.calls.set(c.callId, c);
     for (const r of s.resolved) this.resolved.set(r.answer.id, r);
     for (const e of s.pending) {
@@ -499,6 +551,10 @@ export class ElicitationHost {
       this.watchExpiry(e.request.id, this.expiresAtOf(e.request));
     }
   }
+}
+
+function howResolved(answer: Answer): string {
+  return answer.ok ? 'accepted' : answer.reason === 'expired' ? 'expired' : answer.reason === 'declined' ? 'declined' : 'cancelled';
 }
 
 function watchInputProblem(input: unknown): string | undefined {

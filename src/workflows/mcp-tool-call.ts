@@ -1,8 +1,13 @@
-import { CancellationScope, allHandlersFinished, condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, ContinueAsNew, allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
-import { useElicitationHost } from './host.js';
+import { useElicitationHost, type HostSnapshot } from './host.js';
 import { childDoneSignal } from './messages.js';
 import { callMcpTool, type McpToolCallInput } from './tool-call.js';
+
+/** Continue-as-new (while the call waits for a person) once a run has handled this many updates (Temporal allows 2,000). */
+export const TOOL_CALL_MAX_UPDATES = 1_000;
+/** … or once its history has this many events (Temporal warns at 10,240 and stops at 51,200). */
+export const TOOL_CALL_MAX_HISTORY_EVENTS = 10_000;
 
 export interface McpToolCallWorkflowInput extends McpToolCallInput {
   /**
@@ -10,17 +15,22 @@ export interface McpToolCallWorkflowInput extends McpToolCallInput {
    * result to that workflow, so the pipeline's id is the one inbox.
    */
   reportTo?: { workflowId: string; step: string; callIdPrefix?: string };
+  /** @internal carried across continue-as-new: the host's state, the call and the request it waits for. */
+  continued?: { host: HostSnapshot; callId: string; waitingFor?: string; runs: number };
 }
 
 /** The workflow: one MCP tool call with durable elicitation. Returns the tool's result. */
 export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<ToolResult> {
-  const host = useElicitationHost();
+  const host = useElicitationHost(input?.continued?.host);
   const reportTo = input?.reportTo;
   if (reportTo) host.reportToParent(reportTo.workflowId, reportTo.step, reportTo.callIdPrefix);
   let result: ToolResult;
   try {
-    result = await callMcpTool(input, { step: reportTo?.step });
+    const call = callMcpTool(input, { step: reportTo?.step, ...(input?.continued ? { callId: input.continued.callId, resumeAfter: input.continued.waitingFor } : {}) });
+    // A long wait for a person continues as new (bounded history and updates); older runs replay without it.
+    result = host.bounded ? await Promise.race([call, continueWhileWaiting(input, call)]) : await call;
   } catch (err) {
+    if (err instanceof ContinueAsNew) throw err;
     host.close();
     // The call's own requests were withdrawn as it failed (runToolCall). A child also tells its parent,
     // even when cancelled, or the parent would wait forever.
@@ -43,5 +53,41 @@ async function report(to: { workflowId: string; step: string }, done: { result?:
     await getExternalWorkflowHandle(to.workflowId).signal(childDoneSignal, { child: workflowInfo().workflowId, step: to.step, ...done });
   } catch (err) {
     log.warn('could not report the result to the parent workflow', { error: String(err) });
+  }
+}
+
+/**
+ * While the call runs, continue as new whenever the run nears Temporal's limits (history events or size as
+ * Temporal suggests, or the updates handled) and the call only waits, released, for a person: the host's
+ * state (pending requests, recorded answers, the call) and the request it waits for go to the next run.
+ */
+async function continueWhileWaiting(input: McpToolCallWorkflowInput, call: Promise<ToolResult>): Promise<never> {
+  const host = useElicitationHost();
+  let done = false;
+  void call.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  const callId = () => input.continued?.callId ?? host.soleCallId();
+  const waiting = () => {
+    const id = callId();
+    return id !== undefined && host.waitingFor(id) !== undefined;
+  };
+  const nearLimits = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= TOOL_CALL_MAX_HISTORY_EVENTS || host.updatesHandled >= TOOL_CALL_MAX_UPDATES;
+  for (;;) {
+    await condition(() => done || (nearLimits() && waiting()));
+    if (done) return new Promise<never>(() => undefined);
+    host.close();
+    await condition(allHandlersFinished);
+    // An answer may have arrived meanwhile (the call runs again): continue only while it still waits.
+    if (done || !waiting()) {
+      host.reopen();
+      continue;
+    }
+    const id = callId()!;
+    await continueAsNew<typeof mcpToolCall>({
+      ...input,
+      continued: { host: host.snapshot(), callId: id, waitingFor: host.waitingFor(id), runs: (input.continued?.runs ?? 1) + 1 },
+    });
   }
 }

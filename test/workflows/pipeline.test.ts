@@ -7,7 +7,7 @@ import { mcpPipeline } from '../../src/workflows/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { demoServerPath } from '../../src/dev.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
+import { continueAsNewInputs, isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { createLocalEnv, startWorker, suiteWorker, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
@@ -162,17 +162,60 @@ describe('pipelines: many tool calls, one inbox', () => {
   });
 
   it('finishes in the same run when the state to carry across continue-as-new would not fit one payload', async () => {
-    const text = 'x'.repeat(450 * 1024);
+    // a, b and c each return 700 KB, and d refers to all three, so their results must be carried.
+    const big = { text: 'x'.repeat(1000), repeat: 700 };
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-big-${Date.now()}`,
-      args: [{ maxHistoryEvents: 8, steps: ['a', 'b', 'c'].map((name) => ({ name, server: 'fx', tool: 'echo', arguments: { text } })) }],
+      args: [
+        {
+          maxHistoryEvents: 8,
+          steps: [
+            ...['a', 'b', 'c'].map((name) => ({ name, server: 'fx', tool: 'echo', arguments: big })),
+            { name: 'd', server: 'fx', tool: 'echo', arguments: { text: '{{steps.a.isError}} {{steps.b.isError}} {{steps.c.isError}}' } },
+          ],
+        },
+      ],
     });
     const result = await handle.result();
     assert.equal(result.status, 'completed');
-    // After a: inputs (1.35 MB) + a's result fit, so it continues as new; after b (2.25 MB) it would not.
-    assert.equal(result.runs, 2, 'one continue-as-new, none with an input over the payload limit');
-    for (const name of ['a', 'b', 'c']) assert.equal(result.steps[name].result?.output.length, 'echo: '.length + text.length);
+    // After a (700 KB carried) and after b (1.4 MB) it continues as new; after c (2.1 MB) it would not fit.
+    assert.equal(result.runs, 3, 'two continue-as-new, none with an input over the payload limit');
+    for (const name of ['a', 'b', 'c']) assert.equal(result.steps[name].result?.output.length, 'echo: '.length + 700_000);
+    assert.equal(result.steps.d.result?.output, 'echo: false false false');
+  });
+
+  it('carries only what later steps use: finished steps nobody refers to are counted, not carried', async () => {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-bounded-${Date.now()}`,
+      args: [
+        {
+          maxHistoryEvents: 8,
+          steps: [
+            { name: 'a', server: 'fx', tool: 'echo', arguments: { text: 'A' } },
+            { name: 'b', server: 'fx', tool: 'echo', arguments: { text: 'B' } },
+            { name: 'c', server: 'fx', tool: 'echo', arguments: { text: '{{steps.a.output}}' } },
+          ],
+        },
+      ],
+    });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(result.runs, 3);
+    assert.deepEqual(Object.keys(result.steps).sort(), ['a', 'c'], 'a is carried (c refers to it), b is not');
+    assert.deepEqual(result.earlier, { completed: 1, failed: 0 });
+    assert.equal(result.steps.c.result?.output, 'echo: echo: A');
+    // The continue-as-new inputs: the steps still to run, and nothing of the finished calls in the host.
+    const carried = await continueAsNewInputs(handle);
+    assert.equal(carried.length, 2);
+    assert.deepEqual(carried.map((c) => c.input.steps.map((s: { name: string }) => s.name)), [['b', 'c'], ['c']]);
+    assert.deepEqual(carried.map((c) => Object.keys(c.input.state.outcomes)), [['a'], ['a']]);
+    for (const c of carried) {
+      assert.deepEqual(c.input.state.host.calls, [], 'no finished call is carried');
+      assert.deepEqual(c.input.state.host.resolved, []);
+      assert.deepEqual(c.input.state.host.pending, []);
+    }
   });
 
   it('rejects a bad pipeline naming the field', async () => {

@@ -14,7 +14,7 @@ import { inProcessWorker, workflowTaskFailures, type CaseContext, type FaultCase
 export const f6: FaultCase = {
   id: 'F6',
   title: 'a 20,000-step pipeline continues as new with flat carried state',
-  timeoutMs: (sample) => (sample ? 120_000 : 1_800_000),
+  timeoutMs: (sample) => (sample ? 120_000 : 3_600_000),
   async run(ctx: CaseContext) {
     const n = ctx.sample ? 200 : 20_000;
     const { client } = await ctx.shared();

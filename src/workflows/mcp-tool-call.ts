@@ -1,4 +1,4 @@
-import { CancellationScope, ContinueAsNew, allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, ContinueAsNew, allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
 import { useElicitationHost, type HostSnapshot } from './host.js';
 import { childDoneSignal } from './messages.js';
@@ -74,11 +74,23 @@ async function continueWhileWaiting(input: McpToolCallWorkflowInput, call: Promi
     return id !== undefined && host.waitingFor(id) !== undefined;
   };
   const nearLimits = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= TOOL_CALL_MAX_HISTORY_EVENTS || host.updatesHandled >= TOOL_CALL_MAX_UPDATES;
+  // Only the call ends the workflow (or this loop's continue-as-new): a cancellation reaches the call, which
+  // withdraws its requests before the run ends, so this loop just stops waiting.
+  const never = () => new Promise<never>(() => undefined);
+  const until = async (fn: () => boolean): Promise<boolean> => {
+    try {
+      await condition(fn);
+      return true;
+    } catch (err) {
+      if (isCancellation(err)) return false;
+      throw err;
+    }
+  };
   for (;;) {
-    await condition(() => done || (nearLimits() && waiting()));
-    if (done) return new Promise<never>(() => undefined);
+    if (!(await until(() => done || (nearLimits() && waiting())))) return never();
+    if (done) return never();
     host.close();
-    await condition(allHandlersFinished);
+    if (!(await until(allHandlersFinished))) return never();
     // An answer may have arrived meanwhile (the call runs again): continue only while it still waits.
     if (done || !waiting()) {
       host.reopen();

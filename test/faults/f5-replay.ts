@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { prebuiltBundle, workflowsPath } from '../../src/bundle.js';
+import { durableMcpSinks } from '../../src/telemetry.js';
 import { historiesDir } from '../helpers/history.js';
 import { secs, within } from './lib.js';
 import type { CaseContext, FaultCase } from './suite.js';
@@ -37,7 +38,7 @@ export const f5Replay: FaultCase = {
     });
     const failures: string[] = [];
     let count = 0;
-    for await (const result of Worker.runReplayHistories(bundle ? { workflowBundle: bundle } : { workflowsPath }, histories)) {
+    for await (const result of Worker.runReplayHistories({ ...(bundle ? { workflowBundle: bundle } : { workflowsPath }), sinks: durableMcpSinks() }, histories)) {
       count++;
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message.slice(0, 400)}`);
     }

@@ -162,8 +162,8 @@ describe('pipelines: many tool calls, one inbox', () => {
   });
 
   it('finishes in the same run when the state to carry across continue-as-new would not fit one payload', async () => {
-    // a, b and c each return 700 KB, and d refers to all three, so their results must be carried.
-    const big = { text: 'x'.repeat(1000), repeat: 700 };
+    // a returns 500 KB that d refers to; b, c and d take 600 KB of arguments each (and return little).
+    const pad = 'y'.repeat(600 * 1024);
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-big-${Date.now()}`,
@@ -171,18 +171,20 @@ describe('pipelines: many tool calls, one inbox', () => {
         {
           maxHistoryEvents: 8,
           steps: [
-            ...['a', 'b', 'c'].map((name) => ({ name, server: 'fx', tool: 'echo', arguments: big })),
-            { name: 'd', server: 'fx', tool: 'echo', arguments: { text: '{{steps.a.isError}} {{steps.b.isError}} {{steps.c.isError}}' } },
+            { name: 'a', server: 'fx', tool: 'echo', arguments: { text: 'x', repeat: 500 * 1024 } },
+            { name: 'b', server: 'fx', tool: 'structured', arguments: { pad } },
+            { name: 'c', server: 'fx', tool: 'structured', arguments: { pad } },
+            { name: 'd', server: 'fx', tool: 'structured', arguments: { pad, after: '{{steps.a.isError}}' } },
           ],
         },
       ],
     });
     const result = await handle.result();
     assert.equal(result.status, 'completed');
-    // After a (700 KB carried) and after b (1.4 MB) it continues as new; after c (2.1 MB) it would not fit.
-    assert.equal(result.runs, 3, 'two continue-as-new, none with an input over the payload limit');
-    for (const name of ['a', 'b', 'c']) assert.equal(result.steps[name].result?.output.length, 'echo: '.length + 700_000);
-    assert.equal(result.steps.d.result?.output, 'echo: false false false');
+    // After a, the steps still to run (1.8 MB) and a's result (d refers to it) would not fit one payload.
+    assert.equal(result.runs, 1, 'no continue-as-new with an input over the payload limit');
+    assert.equal(result.steps.a.result?.output.length, 'echo: '.length + 500 * 1024);
+    for (const name of ['b', 'c', 'd']) assert.equal(JSON.parse(result.steps[name].result?.output ?? '{}').answer, 42);
   });
 
   it('carries only what later steps use: finished steps nobody refers to are counted, not carried', async () => {

@@ -187,7 +187,7 @@ describe('pipelines: many tool calls, one inbox', () => {
     for (const name of ['b', 'c', 'd']) assert.equal(JSON.parse(result.steps[name].result?.output ?? '{}').answer, 42);
   });
 
-  it('carries only what later steps use: finished steps nobody refers to are counted, not carried', async () => {
+  it('carries only what later steps use: an answered call leaves nothing in the host, finished steps nobody refers to are counted, not carried', async () => {
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-bounded-${Date.now()}`,
@@ -195,28 +195,33 @@ describe('pipelines: many tool calls, one inbox', () => {
         {
           maxHistoryEvents: 8,
           steps: [
-            { name: 'a', server: 'fx', tool: 'echo', arguments: { text: 'A' } },
+            { name: 'a', server: 'fx', tool: 'ask_name' },
             { name: 'b', server: 'fx', tool: 'echo', arguments: { text: 'B' } },
             { name: 'c', server: 'fx', tool: 'echo', arguments: { text: '{{steps.a.output}}' } },
           ],
         },
       ],
     });
+    const [request] = await waitForPending(handle);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'A' } }] });
     const result = await handle.result();
     assert.equal(result.status, 'completed');
     assert.equal(result.runs, 3);
     assert.deepEqual(Object.keys(result.steps).sort(), ['a', 'c'], 'a is carried (c refers to it), b is not');
     assert.deepEqual(result.earlier, { completed: 1, failed: 0 });
-    assert.equal(result.steps.c.result?.output, 'echo: echo: A');
+    assert.equal(result.steps.c.result?.output, 'echo: hello A');
     // The continue-as-new inputs: the steps still to run, and nothing of the finished calls in the host.
     const carried = await continueAsNewInputs(handle);
     assert.equal(carried.length, 2);
     assert.deepEqual(carried.map((c) => c.input.steps.map((s: { name: string }) => s.name)), [['b', 'c'], ['c']]);
     assert.deepEqual(carried.map((c) => Object.keys(c.input.state.outcomes)), [['a'], ['a']]);
+    // After the answered call finished, the host holds nothing of it: no call record, answer or request (only
+    // how its request ended, among the last few, to explain a late answer).
     for (const c of carried) {
       assert.deepEqual(c.input.state.host.calls, [], 'no finished call is carried');
-      assert.deepEqual(c.input.state.host.resolved, []);
+      assert.deepEqual(c.input.state.host.resolved, [], 'no recorded answer of a finished call');
       assert.deepEqual(c.input.state.host.pending, []);
+      assert.deepEqual(c.input.state.host.finished, [{ id: request.id, how: 'accepted' }]);
     }
   });
 

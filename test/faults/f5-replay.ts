@@ -118,10 +118,10 @@ async function runTestsNoCache(ctx: CaseContext, filters: string[], attempt: num
 export const f5NoCache: FaultCase = {
   id: 'F5b',
   title: 'integration tests pass with the workflow cache disabled',
-  timeoutMs: (sample) => (sample ? 230_000 : 900_000),
+  timeoutMs: (sample) => (sample ? 250_000 : 900_000),
   async run(ctx: CaseContext) {
     const filters = ctx.sample ? ['elicitation', 'pipeline'] : ['workflows'];
-    const budget = ctx.sample ? 105_000 : 420_000;
+    const budget = ctx.sample ? 130_000 : 420_000;
     const command = `DURABLE_MCP_TEST_NO_CACHE=1 node dist/scripts/run-tests.js ${filters.join(' ')}`;
     const run = await runTestsNoCache(ctx, filters, 1, budget);
     const drops = run.out.split(CORE_DROPPED_TASK).length - 1;

@@ -1,6 +1,6 @@
 /**
  * F6: a long pipeline keeps continuing as new with bounded state. 20,000 short sequential steps (the fixture's
- * echo, over stdio; 60 in the sample) on the shared dev server: the pipeline completes, and the input of
+ * echo, over stdio; 30 in the sample) on the shared dev server: the pipeline completes, and the input of
  * every continue-as-new is measured: what it carries besides the steps still to run (the state) stays flat,
  * and the whole input only shrinks.
  */
@@ -16,7 +16,7 @@ export const f6: FaultCase = {
   title: 'a 20,000-step pipeline continues as new with flat carried state',
   timeoutMs: (sample) => (sample ? 120_000 : 3_600_000),
   async run(ctx: CaseContext) {
-    const n = ctx.sample ? 60 : 20_000;
+    const n = ctx.sample ? 30 : 20_000;
     const { client } = await ctx.shared();
     const taskQueue = `${ctx.tag}q`;
     await inProcessWorker(ctx, taskQueue, { mcpServers: { fx: fixtureEntry('fx', ctx.tag, join(ctx.dir, 'fixture.jsonl')) } });
@@ -26,7 +26,7 @@ export const f6: FaultCase = {
       taskQueue,
       workflowId: `${ctx.tag}pipeline`,
       // The sample continues as new more often, so that it too crosses several runs.
-      args: [{ steps, ...(ctx.sample ? { maxHistoryEvents: 100 } : {}) }],
+      args: [{ steps, ...(ctx.sample ? { maxHistoryEvents: 60 } : {}) }],
     });
     const result = await handle.result();
     const took = Date.now() - t0;

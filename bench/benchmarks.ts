@@ -1,7 +1,7 @@
 /** The benchmarks B1–B5, and B6 and B3m of the modern era (bench/modern.ts). Each starts its own Temporal dev server and registers its clean-ups. */
 import { WithStartWorkflowOperation, WorkflowUpdateStage, type Client, type WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time.js';
-import type { ToolResult } from '../src/contract/index.js';
+import type { Request, ToolResult } from '../src/contract/index.js';
 import { McpSource } from '../src/mcp/index.js';
 import { answerSignal, awaitingInputKey, pendingQuery } from '../src/workflows/messages.js';
 import { mcpPipeline, mcpToolCall } from '../src/workflows/index.js';
@@ -227,9 +227,9 @@ export const b1: Benchmark = {
         `the bot, told by a watch update in the task that accepted it, answers with a second update (two update round ` +
         `trips relayed between two clients, no timers, no validation, no MCP: the least any bridge that records the ` +
         `request before showing it and the answer before passing it on can cost). ` +
-        `End to end (details): p50(ask_name) − p50(echo), start to result; this also carries the ~40 ms ` +
-        `dispatch gap described below when it falls on ask_name's last workflow task, which it does in some runs and not in ` +
-        `others. seen→result: from the bot seeing the request to the workflow result.`,
+        `End to end (details): p50(ask_name) − p50(echo), start to result (${round(endToEndAdded)} ms here, against the ` +
+        `server-side ${round(added)} ms): it also carries the delay before the worker gets each workflow task, which falls ` +
+        `on ask_name's and echo's tasks differently from run to run. seen→result: from the bot seeing the request to the workflow result.`,
       details: {
         'end to end: added p50 ms (ask_name − echo)': round(endToEndAdded),
         'end to end: ratio to update p50': round(endToEndAdded / p50(pings)),
@@ -414,8 +414,7 @@ export const b2: Benchmark = {
         spawn,
         `${n} mcpToolCall echo workflows, ${B2_LANES} at a time, start to result, through the same worker processes (after a ` +
           `warm-up of ${B2_LANES}). Each call is a workflow of its own here, and Temporal's cost of a workflow (start, two ` +
-          `workflow tasks, the activity, the result; on this machine about 18 ms of dev-server CPU and 9 ms of worker CPU per ` +
-          `call) bounds the reuse side, so the ratio is lower than for the calls of one workflow. ${baselineNote} ` +
+          `workflow tasks, the activity, the result) bounds the reuse side, so the ratio is lower than for the calls of one workflow. ${baselineNote} ` +
           `The same is then repeated ${B2_FEW_LANES} at a time (${fewN} calls) and one call at a time (${Math.max(4, Math.round(fewN / 2))} calls; details): ` +
           `at low concurrency each call's own round trips dominate its latency, and the ratio is one of latencies rather than of what the worker can carry.`,
         n,
@@ -640,12 +639,19 @@ export const b4: Benchmark = {
     for (let i = 0; i < n; i++) {
       const h = await callTool(client, taskQueue, askInput(HOLD_LONG, B4_HEARTBEAT_MS), 'b4');
       let request;
-      for (;;) {
-        const pending = await h.query(pendingQuery).catch(() => []);
+      // A query before the workflow's first task may fail: poll (bounded), and report the last error if it never shows.
+      for (const deadline = Date.now() + 60_000; ; ) {
+        let pending: Request[] = [];
+        try {
+          pending = await h.query(pendingQuery);
+        } catch (err) {
+          if (Date.now() > deadline) throw new Error(`B4: no pending request on ${h.workflowId} within 60 s: ${(err as Error).message}`);
+        }
         if (pending.length > 0) {
           request = pending[0];
           break;
         }
+        if (Date.now() > deadline) throw new Error(`B4: no pending request on ${h.workflowId} within 60 s`);
         await sleep(20);
       }
       // Let the activity settle into its inline wait (heartbeating) before the kill.

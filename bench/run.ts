@@ -114,29 +114,31 @@ function markdown(results: BenchResult[], m: Machine, date: Date, totalS: number
   const floorRatio = b1?.details['floor: ratio to update p50'];
   if (b1 && floorRatio !== undefined) {
     lines.push(
-      `- B1's target lies at or below its floor. A bridge that asks the human once records the request before anyone ` +
+      `- B1's target (≤ 2×) lies ${Number(floorRatio) >= 2 ? 'at or below its floor' : 'above its floor'}. A bridge that asks the human once records the request before anyone ` +
         `sees it and the answer before the MCP server gets it: two update round trips, relayed between two clients. ` +
         `Measured in the same run with nothing else (\`benchRelay\`: no timers, no validation, no MCP), that relay takes ` +
         `${b1.details['floor: relay of two updates p50 ms']} ms at p50, ${floorRatio}× the bare update; the durable ` +
         `bridge adds ${b1.details['added / floor']}× the floor.`,
     );
   }
-  lines.push(
-    '- Workflow tasks that follow a new event (a start, an activity result) reach the worker about 40 ms after they are ' +
-      'scheduled once a worker has run some 15 tasks; the first ones take 1–3 ms. A plain Temporal TypeScript worker with ' +
-      'a no-op activity and no durable-mcp code shows the same (Temporal CLI 1.9.1 dev server, SDK 1.24), and a new worker ' +
-      'process starts fast again. Update-driven tasks (the `elicit`, `waitForPending` and `submitAnswer` updates) are not ' +
-      'delayed. Latencies of echo and ask_name in B1 both carry these gaps; throughput at 50 calls at a time does not ' +
-      'depend on them.',
-  );
-  lines.push(
-    '- Worker processes run with `MALLOC_ARENA_MAX=2`, as the Docker image and `npm start` run them. Without it, glibc ' +
-      'keeps a malloc arena per thread and the worker grows by about 0.2 MB per released call (B3 would not be met).',
-  );
-  lines.push(
-    '- The workflow bundle holds no zod: Temporal\'s reusable V8 context evaluates a workflow\'s modules once per cached ' +
-      'workflow, and with zod each cached workflow cost about 1.1 MB and a slower first task.',
-  );
+  if (b1) {
+    const echo = b1.details['echo p50 ms'];
+    const update = b1.baseline['update p50 ms'];
+    if (echo !== undefined && update !== undefined) {
+      lines.push(
+        `- An mcpToolCall echo (no elicitation) took ${echo} ms from start to result at p50 in B1, ${round(Number(echo) / Number(update), 1)}× ` +
+          `the bare update (${update} ms): a workflow's own tasks (its start, the activity's result) cost more than the ` +
+          `bridge's updates, and end-to-end differences between two calls carry them.`,
+      );
+    }
+  }
+  const b3 = results.find((r) => r.id === 'B3' && !r.error);
+  if (b3) {
+    lines.push(
+      `- Worker processes run with \`MALLOC_ARENA_MAX=2\`, as the Docker image and \`npm start\` run them (B3's worker grew by ` +
+        `${b3.measured['RSS growth MiB']} MiB for ${b3.samples} released requests with it; this run did not measure the worker without it).`,
+    );
+  }
   lines.push('');
   return lines.join('\n');
 }

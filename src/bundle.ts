@@ -9,6 +9,10 @@ export const workflowsPath = join(here, 'workflows', 'index.js');
 /** The prebuilt bundle written by `npm run build`. */
 export const workflowBundlePath = resolve(here, '..', 'workflow-bundle.js');
 
-export function prebuiltBundle(): { codePath: string } | undefined {
-  return existsSync(workflowBundlePath) ? { codePath: workflowBundlePath } : undefined;
+/** The prebuilt bundle with OpenTelemetry's workflow interceptors (used when tracing is on). */
+export const tracedWorkflowBundlePath = resolve(here, '..', 'workflow-bundle-traced.js');
+
+export function prebuiltBundle({ traced = false }: { traced?: boolean } = {}): { codePath: string } | undefined {
+  const path = traced ? tracedWorkflowBundlePath : workflowBundlePath;
+  return existsSync(path) ? { codePath: path } : undefined;
 }

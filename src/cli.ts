@@ -22,6 +22,7 @@ import { runInboxCommand } from './inbox/cli.js';
 import { pendingEntryLines, terminalSafe, terminalText } from './terminal.js';
 import { findTemporalBinary } from './temporal/binaries.js';
 import { durationProblem } from './workflows/duration.js';
+import { tracesRequested } from './telemetry.js';
 import { mcpConfigPathFrom, runWorkerProcess } from './worker.js';
 
 /** Exit codes (the README lists them). */
@@ -100,7 +101,9 @@ function duration(what: string, { allowZero = true }: { allowZero?: boolean } = 
 }
 
 async function client(): Promise<DurableMcpClient> {
-  const { client } = await connectClient();
+  // With an OTLP variable set, the CLI's calls start the trace (client → workflow → activity → MCP).
+  const interceptors = tracesRequested() ? (await import('./tracing.js')).tracingClientInterceptors() : [];
+  const { client } = await connectClient({ interceptors: { workflow: interceptors } });
   return new DurableMcpClient(client, { taskQueue: process.env.DURABLE_MCP_TASK_QUEUE });
 }
 

@@ -6,12 +6,15 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import { prebuiltBundle, workflowsPath } from './bundle.js';
 import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
 import { DEFAULT_TASK_QUEUE } from './contract/protocol.js';
+import { durableMcpSinks, runtimeOptionsFromEnv, TelemetryConfigError, tracesRequested, watchSessions } from './telemetry.js';
+import type { TracingSetup } from './tracing.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 
 export { DEFAULT_TASK_QUEUE };
@@ -37,6 +40,11 @@ export interface CreateWorkerOptions {
    * (`export * from 'durable-mcp/workflows'`). Default: the prebuilt bundle of durable-mcp's workflows.
    */
   workflowsPath?: string;
+  /**
+   * OpenTelemetry tracing: default from the OTLP environment variables (off when none is set); `false` turns
+   * it off, a setup (span processor and resource) turns it on with that processor.
+   */
+  tracing?: TracingSetup | false;
   /** Extra worker options (e.g. maxCachedWorkflows: 0 to replay on every task, shutdownGraceTime). */
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>>;
 }
@@ -99,7 +107,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   }
   const pool = new SessionPool(config, options.pool);
   const shutdownNotice = new AbortController();
-  const bundle = prebuiltBundle();
+  // The OpenTelemetry SDK is loaded only when tracing is on.
+  const tracingModule = options.tracing || (options.tracing === undefined && tracesRequested()) ? await import('./tracing.js') : undefined;
+  const tracing = options.tracing === false ? undefined : (options.tracing ?? tracingModule?.tracingFromEnv());
+  const traced = tracing ? tracingModule!.tracingWorkerOptions(tracing) : undefined;
+  // A custom workflows module is bundled at start, with the tracing workflow interceptors when tracing is on.
+  const bundle = prebuiltBundle({ traced: !!tracing });
   const envCache = Number(process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS);
   const worker = await Worker.create({
     shutdownGraceTime: '10s',
@@ -108,14 +121,24 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     stickyQueueScheduleToStartTimeout: '3s',
     maxCachedWorkflows: Number.isInteger(envCache) && envCache >= 0 && process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS ? envCache : DEFAULT_MAX_CACHED_WORKFLOWS,
     ...options.workerOptions,
+    sinks: { ...durableMcpSinks(), ...traced?.sinks, ...options.workerOptions?.sinks },
+    interceptors: {
+      ...options.workerOptions?.interceptors,
+      client: { ...options.workerOptions?.interceptors?.client, workflow: [...((traced?.interceptors?.client?.workflow as WorkflowClientInterceptor[] | undefined) ?? []), ...((options.workerOptions?.interceptors?.client?.workflow as WorkflowClientInterceptor[] | undefined) ?? [])] },
+      activity: [...(traced?.interceptors?.activity ?? []), ...(options.workerOptions?.interceptors?.activity ?? [])],
+      // A prebuilt bundle has its workflow interceptors built in (the traced one when tracing is on).
+      ...(options.workflowsPath || !bundle ? { workflowModules: [...(traced?.interceptors?.workflowModules ?? []), ...(options.workerOptions?.interceptors?.workflowModules ?? [])] } : {}),
+    },
     connection,
     namespace: ns,
     taskQueue,
     activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute, ...(config.notify ? { notify: config.notify } : {}) }),
     ...(options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
   });
+  const stopWatchingSessions = watchSessions(pool, taskQueue);
   const cleanup = async () => {
     await pool.close();
+    stopWatchingSessions();
     if (ownConnection) await connection!.close().catch(() => undefined);
   };
   return {
@@ -163,9 +186,11 @@ export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
-    Runtime.install({ shutdownSignals: [] });
-  } catch {
-    // A runtime was installed already (e.g. by the embedding application).
+    // Telemetry from the environment: DURABLE_MCP_METRICS_BIND (Prometheus), see src/telemetry.ts.
+    Runtime.install(runtimeOptionsFromEnv({ shutdownSignals: [] }));
+  } catch (err) {
+    // A runtime was installed already (e.g. by the embedding application): its telemetry applies.
+    if (err instanceof TelemetryConfigError) throw err;
   }
 }
 

@@ -25,6 +25,8 @@ import {
 import { McpConfigError, McpConnectError, MissingEnvVarError, expandEnv, type NotifyConfig, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo, type RoundOutcome } from '../mcp/index.js';
 import { ELICIT_UPDATE, FailureTypes, PROGRESS_SIGNAL } from '../contract/index.js';
 import type { ElicitInput, ElicitOutcome, NotifyPendingInput } from '../workflows/messages.js';
+import { measuredToolCall } from './metrics.js';
+import { elicitationSpan, tracedToolCall } from './tracing.js';
 
 /** Largest tool result an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
@@ -225,6 +227,7 @@ export function createActivities(deps: ActivityDeps) {
       release!(releasedWith);
     };
     let ordinal = 0;
+    let traceContext: Parameters<typeof elicitationSpan>[0];
     // Another call waits for a session: give this one up only while it merely waits for a human.
     const pressureListeners = new Set<() => void>();
     lease.onPressure(() => {
@@ -243,8 +246,12 @@ export function createActivities(deps: ActivityDeps) {
       const id = deriveRequestId(input.callId, ++ordinal, params);
       const mode = params.mode === 'url' ? 'url' : 'form';
       const recorded = input.recorded?.[id];
-      if (recorded) return answerToElicitResult(recorded, { mode });
       const request = elicitationToRequest(params, { id });
+      const span = elicitationSpan(traceContext, id, request.kind);
+      if (recorded) {
+        span.end('recorded');
+        return answerToElicitResult(recorded, { mode });
+      }
       phase = { state: 'waiting', requestId: id };
 
       const handle = clientOf(ctx).workflow.getHandle(workflowId, runId);
@@ -290,6 +297,7 @@ export function createActivities(deps: ActivityDeps) {
       });
       const first = await Promise.race([update.then((u) => ({ u })), interrupted.then((r) => ({ r }))]);
       for (const c of cleanups) c();
+      span.end('u' in first ? (first.u.outcome?.status ?? 'workflow-unreachable') : `released: ${first.r}`);
       // This session was promised to a waiting call: keep the promise (the answer is recorded; a re-run uses it).
       if (promised && 'u' in first && first.u.outcome?.status === 'answered') {
         doRelease(request, 'session-needed');
@@ -319,13 +327,18 @@ export function createActivities(deps: ActivityDeps) {
     else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
     try {
       const round = await Promise.race([
-        session.callToolRound(input.tool, input.arguments, input.round ?? {}, {
-          timeoutMs: input.toolTimeoutMs,
-          signal: callAbort.signal,
-          onProgress: (p) => {
-            progress = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) };
-            reporter.report(progress);
-          },
+        tracedToolCall(input.server, input.tool, (meta, spanContext) => {
+          traceContext = spanContext;
+          // The span's traceparent rides every round's tools/call `_meta` (each round is its own attempt's span).
+          return session.callToolRound(input.tool, input.arguments, input.round ?? {}, {
+            timeoutMs: input.toolTimeoutMs,
+            signal: callAbort.signal,
+            meta,
+            onProgress: (p) => {
+              progress = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) };
+              reporter.report(progress);
+            },
+          });
         }),
         released,
       ]);
@@ -497,7 +510,7 @@ export function createActivities(deps: ActivityDeps) {
     return { sent: true, status };
   }
 
-  return { callMcpTool, listMcpTools, notifyPending };
+  return { callMcpTool: measuredToolCall(callMcpTool), listMcpTools, notifyPending };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

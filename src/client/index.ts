@@ -11,6 +11,7 @@ import {
   WithStartWorkflowOperation,
   WorkflowFailedError,
   WorkflowUpdateFailedError,
+  type ClientOptions,
   type WorkflowHandle,
 } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
@@ -132,7 +133,9 @@ function updateLimit(err: unknown, workflowId: string, answer?: Answer): UpdateL
 }
 
 /** Connect a Temporal client from @temporalio/envconfig (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key). */
-export async function connectClient(overrides: { address?: string; namespace?: string } = {}): Promise<{ client: Client; address: string; namespace: string }> {
+export async function connectClient(
+  overrides: { address?: string; namespace?: string; interceptors?: ClientOptions['interceptors'] } = {},
+): Promise<{ client: Client; address: string; namespace: string }> {
   const { connectionOptions, namespace } = loadClientConnectConfig();
   const address = overrides.address ?? connectionOptions.address ?? 'localhost:7233';
   let connection: Connection;
@@ -148,7 +151,7 @@ export async function connectClient(overrides: { address?: string; namespace?: s
     throw new TemporalUnreachableError(address, err);
   }
   const ns = overrides.namespace ?? namespace ?? 'default';
-  return { client: new Client({ connection, namespace: ns }), address, namespace: ns };
+  return { client: new Client({ connection, namespace: ns, ...(overrides.interceptors ? { interceptors: overrides.interceptors } : {}) }), address, namespace: ns };
 }
 
 export interface StartToolCallOptions extends McpToolCallInput {

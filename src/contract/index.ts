@@ -30,3 +30,4 @@ export {
 export { checkAnswer, jsonByteLength, MAX_ANSWER_BYTES, type AnswerCheck } from './answer.js';
 export { ANSWER_SIGNAL, DEFAULT_TASK_QUEUE, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, PROGRESS_QUERY, PROGRESS_SIGNAL, SUBMIT_ANSWER_UPDATE } from './protocol.js';
 export { FAILURES, FailureTypes, isFailureType, type FailureType } from './failures.js';
+export { METRIC_CALLS_RELEASED, METRIC_MRTR_ROUNDS, METRIC_REQUESTS_PENDING, METRIC_REQUESTS_RESOLVED, METRIC_SESSIONS_OPEN, METRIC_TIME_TO_ANSWER, METRIC_TOOL_CALL_DURATION } from './protocol.js';

@@ -60,6 +60,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Called with each `notifications/progress` of the call (the request then carries a `progressToken`). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The request's `_meta` (e.g. the W3C `traceparent` of the caller's span). */
+  meta?: Record<string, unknown>;
 }
 
 /** A round of a modern-era (MRTR) call: the answers to the previous round's requests and its state, echoed. */
@@ -344,6 +346,9 @@ export class McpSession {
     const params: Record<string, unknown> = { name: tool, arguments: args ?? {} };
     if (round.inputResponses !== undefined) params.inputResponses = round.inputResponses;
     if (round.requestState !== undefined) params.requestState = round.requestState;
+    // The caller's trace context (W3C `traceparent`): the SDK merges it with the era's own `_meta` envelope
+    // (protocol version, capabilities) and the progress token; it is sent on every round of the call.
+    if (options.meta) params._meta = { ...options.meta };
     let raw: unknown;
     try {
       raw = await this.client.request(

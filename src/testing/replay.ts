@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
+import { durableMcpSinks } from '../telemetry.js';
 
 /** A history to replay: a path to a JSON file (`temporal workflow show --output json`), that JSON parsed, or `handle.fetchHistory()`'s history object. */
 export type HistorySource = string | { workflowId?: string; history: unknown };
@@ -55,8 +56,9 @@ function load(source: HistorySource, i: number): { workflowId: string; history: 
  */
 export async function replayHistories(workflowsPath: string, histories: HistorySource[], options: { throwOnFailure?: boolean } = {}): Promise<ReplayOutcome[]> {
   const loaded = histories.map(load);
+  // durable-mcp's workflows call the metrics sink (never while replaying): registered, so no error is logged.
   const outcomes: ReplayOutcome[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowsPath }, loaded)) {
+  for await (const result of Worker.runReplayHistories({ workflowsPath, sinks: durableMcpSinks() }, loaded)) {
     outcomes.push({ workflowId: result.workflowId, ...(result.error ? { error: result.error as Error } : {}) });
   }
   const failures = outcomes.filter((o) => o.error);

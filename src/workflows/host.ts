@@ -33,6 +33,7 @@ import {
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from './messages.js';
+import { requestPending, requestResolved } from './metrics.js';
 
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
@@ -66,6 +67,8 @@ export interface RoundRequest {
 interface Entry {
   request: Request;
   callId: string;
+  /** Workflow time (ms) when the request was recorded (for the time-to-answer metric). */
+  since?: number;
 }
 
 /** What the host carries across continue-as-new. */
@@ -78,7 +81,12 @@ export interface HostSnapshot {
   remote?: ChildPending[];
   /** Ids of child requests this workflow already forwarded an answer for. */
   forwarded?: string[];
+  /** How the requests of the latest finished calls ended (bounded), to say why a late answer is refused. */
+  finished?: Array<{ id: string; how: string }>;
 }
+
+/** How many finished requests the host remembers (and carries) to explain a late answer. */
+export const FINISHED_REMEMBERED = 32;
 
 /**
  * Notifications of new pending requests: an activity, durable and retried with backoff, never awaited (a
@@ -103,6 +111,8 @@ export class ElicitationHost {
   private readonly released = new Set<string>();
   /** Calls released and waiting for an answer (no activity running), by call id → request id. */
   private readonly waiting = new Map<string, string>();
+  /** Calls of `waiting` that wait in a modern-era (MRTR) round. */
+  private readonly roundWaiting = new Set<string>();
   private inlineWaiters = 0;
   private watchers = 0;
   /** The run is finishing (completing, failing or continuing as new): waiting watchers return now. */
@@ -124,6 +134,16 @@ export class ElicitationHost {
    * with both (the marker is recorded when the host is installed, off any request's critical path).
    */
   private readonly oneTimerInline: boolean;
+  /**
+   * Bounded state (versioned): a finished call's record, answers and timers are dropped, so what a run carries
+   * into continue-as-new is bounded by what is still pending or running. Also turns on the bounded pipeline carry
+   * and the continue-as-new of `mcpToolCall`. Older runs replay as they ran.
+   */
+  readonly bounded: boolean;
+  /** How the requests of the latest finished calls ended (at most FINISHED_REMEMBERED). */
+  private finished: Array<{ id: string; how: string }> = [];
+  /** Updates this run has handled (Temporal allows 2,000 per run): a reason to continue as new. */
+  updatesHandled = 0;
   /** Where this (child) workflow reports its requests: the parent's workflow id and the step. */
   private reportTo: { parent: string; step?: string } | undefined;
   /** The worker's config names a webhook (it says so in the `elicit` update, so this replays). */
@@ -140,6 +160,7 @@ export class ElicitationHost {
     // Decided once per run, here: `patched` answers false while it replays an older run and would answer
     // true once that run goes on live on this code, so asking per request would mix both ways in one run.
     this.oneTimerInline = patched('durable-mcp:one-timer-inline');
+    this.bounded = patched('durable-mcp:bounded-state');
     if (snapshot) this.restore(snapshot);
     this.installHandlers();
   }
@@ -159,6 +180,7 @@ export class ElicitationHost {
     setHandler(
       submitAnswerUpdate,
       (raw: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
+        this.updatesHandled++;
         const check = this.check(raw);
         if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
         const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
@@ -192,25 +214,39 @@ export class ElicitationHost {
       this.remote.delete(id);
       this.syncSearchAttribute();
     });
-    setHandler(waitForPendingUpdate, (input?: WaitForPendingInput) => this.watch(input), {
-      validator: (input?: WaitForPendingInput) => {
-        const problem = watchInputProblem(input);
-        if (problem) throw new Error(`waitForPending: ${problem}`);
-        if (this.watchers >= MAX_PENDING_WATCHERS) {
-          throw new Error(`waitForPending: ${MAX_PENDING_WATCHERS} callers already wait on this workflow (Temporal limits updates in flight); poll the pending query instead`);
-        }
+    setHandler(
+      waitForPendingUpdate,
+      (input?: WaitForPendingInput) => {
+        this.updatesHandled++;
+        return this.watch(input);
       },
-      // A user's workflow that calls tools may return while a watcher waits: the watcher then learns that the
-      // workflow completed (as from any closed workflow), and the SDK need not warn about an unfinished handler.
-      unfinishedPolicy: 'ABANDON',
-    });
-    setHandler(elicitUpdate, (input: ElicitInput) => this.onElicit(input), {
-      validator: (input: ElicitInput) => {
-        if (!input || typeof input.callId !== 'string' || !input.request || typeof input.request.id !== 'string') {
-          throw new Error('elicit: input must be { callId, request }');
-        }
+      {
+        validator: (input?: WaitForPendingInput) => {
+          const problem = watchInputProblem(input);
+          if (problem) throw new Error(`waitForPending: ${problem}`);
+          if (this.watchers >= MAX_PENDING_WATCHERS) {
+            throw new Error(`waitForPending: ${MAX_PENDING_WATCHERS} callers already wait on this workflow (Temporal limits updates in flight); poll the pending query instead`);
+          }
+        },
+        // A user's workflow that calls tools may return while a watcher waits: the watcher then learns that the
+        // workflow completed (as from any closed workflow), and the SDK need not warn about an unfinished handler.
+        unfinishedPolicy: 'ABANDON',
       },
-    });
+    );
+    setHandler(
+      elicitUpdate,
+      (input: ElicitInput) => {
+        this.updatesHandled++;
+        return this.onElicit(input);
+      },
+      {
+        validator: (input: ElicitInput) => {
+          if (!input || typeof input.callId !== 'string' || !input.request || typeof input.request.id !== 'string') {
+            throw new Error('elicit: input must be { callId, request }');
+          }
+        },
+      },
+    );
   }
 
   private hasUnseen(seen: Set<string>): boolean {
@@ -279,8 +315,9 @@ export class ElicitationHost {
     const expiresInMs = call?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
     const expiresAtMs = Date.now() + expiresInMs;
     const stored: Request = { ...request, expiresAt: new Date(expiresAtMs).toISOString() };
-    const entry = { request: stored, callId };
+    const entry: Entry = { request: stored, callId, since: Date.now() };
     this.pending.set(request.id, entry);
+    requestPending(call?.server ?? '', stored.kind);
     if (!deferExpiry) this.watchExpiry(request.id, expiresAtMs);
     this.syncSearchAttribute();
     this.report('pending', entry);
@@ -380,7 +417,7 @@ export class ElicitationHost {
           throw ApplicationFailure.nonRetryable(`request "${answer.id}" belongs to child workflow "${remote.child}", which could not take the answer: ${(err as Error).message}`, 'ChildUnreachable');
         });
     }
-    this.resolve(answer);
+    this.resolve(answer, { answered: true });
     return undefined;
   }
 
@@ -430,18 +467,23 @@ export class ElicitationHost {
       if (this.forwarded.has(id)) return { ok: false, reason: `request "${id}" is no longer pending: it was already answered`, type: 'AlreadyResolved' };
       const done = this.resolved.get(id);
       if (done && !this.pending.has(id)) {
-        const how = done.answer.ok ? 'accepted' : done.answer.reason === 'expired' ? 'expired' : done.answer.reason === 'declined' ? 'declined' : 'cancelled';
+        const how = howResolved(done.answer);
         return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}`, type: how === 'expired' ? 'Expired' : 'AlreadyResolved' };
       }
+      const gone = this.finished.find((f) => f.id === id);
+      if (gone) return { ok: false, reason: `request "${id}" is no longer pending: it was already ${gone.how}`, type: gone.how === 'expired' ? 'Expired' : 'AlreadyResolved' };
     }
     return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);
   }
 
   /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
-  resolve(answer: Answer): boolean {
+  resolve(answer: Answer, { answered = false }: { answered?: boolean } = {}): boolean {
     const entry = this.pending.get(answer.id);
     if (!entry) return false;
     this.pending.delete(answer.id);
+    // A person's answer (not an expiry or a withdrawal) also records how long it took.
+    const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
+    requestResolved(this.calls.get(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
     this.resolved.set(answer.id, { answer, callId: entry.callId });
     this.syncSearchAttribute();
     this.report('resolved', entry);
@@ -467,6 +509,22 @@ export class ElicitationHost {
     for (const [id, entry] of [...this.pending]) {
       if (entry.callId === callId) this.resolve({ id, ok: false, reason: 'cancelled' });
     }
+    if (this.bounded) this.forgetCall(callId);
+  }
+
+  /** Drop everything of a finished call (its record, answers, timers' bookkeeping); remember how its requests ended. */
+  private forgetCall(callId: string): void {
+    this.calls.delete(callId);
+    this.waiting.delete(callId);
+    this.roundWaiting.delete(callId);
+    for (const [id, r] of [...this.resolved]) {
+      if (r.callId !== callId) continue;
+      this.resolved.delete(id);
+      this.released.delete(id);
+      this.expiryWatched.delete(id);
+      this.finished.push({ id, how: howResolved(r.answer) });
+    }
+    if (this.finished.length > FINISHED_REMEMBERED) this.finished.splice(0, this.finished.length - FINISHED_REMEMBERED);
   }
 
   /** Pending requests: this workflow's own, then those of its child tool calls. */
@@ -481,10 +539,30 @@ export class ElicitationHost {
     ];
   }
 
-  /** Mark a call as released and waiting for `requestId` (no activity runs for it meanwhile). */
-  setWaiting(callId: string, requestId: string | undefined): void {
-    if (requestId === undefined) this.waiting.delete(callId);
-    else this.waiting.set(callId, requestId);
+  /**
+   * Mark a call as released and waiting for `requestId` (no activity runs for it meanwhile). `round`: it waits
+   * in a modern-era (MRTR) round, whose state (round number, requestState, the round's requests) lives in the
+   * call loop, not in the host: such a wait is not carried across continue-as-new (the continue-as-new is deferred).
+   */
+  setWaiting(callId: string, requestId: string | undefined, { round = false }: { round?: boolean } = {}): void {
+    if (requestId === undefined) {
+      this.waiting.delete(callId);
+      this.roundWaiting.delete(callId);
+    } else {
+      this.waiting.set(callId, requestId);
+      if (round) this.roundWaiting.add(callId);
+      else this.roundWaiting.delete(callId);
+    }
+  }
+
+  /** The call waits in a modern-era round (not carried across continue-as-new). */
+  waitingInRound(callId: string): boolean {
+    return this.roundWaiting.has(callId);
+  }
+
+  /** The id of this run's only call, if it has exactly one (an `mcpToolCall` workflow). */
+  soleCallId(): string | undefined {
+    return this.calls.size === 1 ? this.calls.keys().next().value : undefined;
   }
 
   /** The request a released call waits for, if it waits. */
@@ -564,6 +642,7 @@ export class ElicitationHost {
       nextCall: this.nextCall,
       remote: [...this.remote.values()],
       forwarded: [...this.forwarded],
+      ...(this.finished.length > 0 ? { finished: [...this.finished] } : {}),
     };
   }
 
@@ -571,6 +650,7 @@ export class ElicitationHost {
     this.nextCall = s.nextCall;
     for (const r of s.remote ?? []) this.remote.set(r.request.id, r);
     for (const id of s.forwarded ?? []) this.forwarded.add(id);
+    this.finished = [...(s.finished ?? [])];
     for (const c of s.calls) this.calls.set(c.callId, c);
     for (const r of s.resolved) this.resolved.set(r.answer.id, r);
     for (const e of s.pending) {
@@ -578,6 +658,10 @@ export class ElicitationHost {
       this.watchExpiry(e.request.id, this.expiresAtOf(e.request));
     }
   }
+}
+
+function howResolved(answer: Answer): string {
+  return answer.ok ? 'accepted' : answer.reason === 'expired' ? 'expired' : answer.reason === 'declined' ? 'declined' : 'cancelled';
 }
 
 function watchInputProblem(input: unknown): string | undefined {

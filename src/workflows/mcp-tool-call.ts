@@ -1,8 +1,13 @@
-import { CancellationScope, allHandlersFinished, condition, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, ContinueAsNew, allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
-import { useElicitationHost } from './host.js';
+import { useElicitationHost, type HostSnapshot } from './host.js';
 import { childDoneSignal } from './messages.js';
 import { executeMcpTool, type McpToolCallInput } from './tool-call.js';
+
+/** Continue-as-new (while the call waits for a person) once a run has handled this many updates (Temporal allows 2,000). */
+export const TOOL_CALL_MAX_UPDATES = 1_000;
+/** … or once its history has this many events (Temporal warns at 10,240 and stops at 51,200). */
+export const TOOL_CALL_MAX_HISTORY_EVENTS = 10_000;
 
 export interface McpToolCallWorkflowInput extends McpToolCallInput {
   /**
@@ -10,17 +15,24 @@ export interface McpToolCallWorkflowInput extends McpToolCallInput {
    * result to that workflow, so the pipeline's id is the one inbox.
    */
   reportTo?: { workflowId: string; step: string; callIdPrefix?: string };
+  /** @internal carried across continue-as-new: the host's state, the call and the request it waits for. */
+  continued?: { host: HostSnapshot; callId: string; waitingFor?: string; runs: number };
 }
 
 /** The workflow: one MCP tool call with durable elicitation. Returns the tool's result. */
 export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<ToolResult> {
-  const host = useElicitationHost();
+  const host = useElicitationHost(input?.continued?.host);
   const reportTo = input?.reportTo;
   if (reportTo) host.reportToParent(reportTo.workflowId, reportTo.step, reportTo.callIdPrefix);
   let result: ToolResult;
   try {
-    result = await executeMcpTool(input, { step: reportTo?.step });
+    const call = executeMcpTool(input, { step: reportTo?.step, ...(input?.continued ? { callId: input.continued.callId, resumeAfter: input.continued.waitingFor } : {}) });
+    // A long wait for a person continues as new (bounded history and updates); older runs replay without it.
+    // Only a released legacy-era call is carried; a call waiting in a modern-era (MRTR) round defers it (see
+    // continueWhileWaiting).
+    result = host.bounded ? await Promise.race([call, continueWhileWaiting(input, call)]) : await call;
   } catch (err) {
+    if (err instanceof ContinueAsNew) throw err;
     host.close();
     // The call's own requests were withdrawn as it failed (runToolCall). A child also tells its parent,
     // even when cancelled, or the parent would wait forever.
@@ -43,5 +55,58 @@ async function report(to: { workflowId: string; step: string }, done: { result?:
     await getExternalWorkflowHandle(to.workflowId).signal(childDoneSignal, { child: workflowInfo().workflowId, step: to.step, ...done });
   } catch (err) {
     log.warn('could not report the result to the parent workflow', { error: String(err) });
+  }
+}
+
+/**
+ * While the call runs, continue as new whenever the run nears Temporal's limits (history events or size as
+ * Temporal suggests, or the updates handled) and the call only waits, released, for a person: the host's
+ * state (pending requests, recorded answers, the call) and the request it waits for go to the next run.
+ */
+async function continueWhileWaiting(input: McpToolCallWorkflowInput, call: Promise<ToolResult>): Promise<never> {
+  const host = useElicitationHost();
+  let done = false;
+  void call.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  const callId = () => input.continued?.callId ?? host.soleCallId();
+  // Waiting, released, for a person: a legacy-era call that will run again once its request is resolved.
+  // A call waiting in a modern-era (MRTR) round is NOT carried: the next run would have to resume at that
+  // round (its number, requestState, the round's request ids and answers), which `resumeAfter` does not
+  // do (it re-runs the call from round 1). Continue-as-new is deferred until the round is answered and the
+  // next round's activity runs; the call is then carried at its next released wait, if any.
+  const waiting = () => {
+    const id = callId();
+    return id !== undefined && host.waitingFor(id) !== undefined && !host.waitingInRound(id);
+  };
+  const nearLimits = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= TOOL_CALL_MAX_HISTORY_EVENTS || host.updatesHandled >= TOOL_CALL_MAX_UPDATES;
+  // Only the call ends the workflow (or this loop's continue-as-new): a cancellation reaches the call, which
+  // withdraws its requests before the run ends, so this loop just stops waiting.
+  const never = () => new Promise<never>(() => undefined);
+  const until = async (fn: () => boolean): Promise<boolean> => {
+    try {
+      await condition(fn);
+      return true;
+    } catch (err) {
+      if (isCancellation(err)) return false;
+      throw err;
+    }
+  };
+  for (;;) {
+    if (!(await until(() => done || (nearLimits() && waiting())))) return never();
+    if (done) return never();
+    host.close();
+    if (!(await until(allHandlersFinished))) return never();
+    // An answer may have arrived meanwhile (the call runs again): continue only while it still waits.
+    if (done || !waiting()) {
+      host.reopen();
+      continue;
+    }
+    const id = callId()!;
+    await continueAsNew<typeof mcpToolCall>({
+      ...input,
+      continued: { host: host.snapshot(), callId: id, waitingFor: host.waitingFor(id), runs: (input.continued?.runs ?? 1) + 1 },
+    });
   }
 }

@@ -76,6 +76,11 @@ export interface PipelineResult {
   steps: Record<string, StepOutcome>;
   /** Runs of the workflow (1 + continue-as-new count). */
   runs: number;
+  /**
+   * Steps that finished in earlier runs and that no later step refers to: counted here, not listed in `steps`
+   * (a long pipeline carries into continue-as-new only what later steps can still use).
+   */
+  earlier?: { completed: number; failed: number };
 }
 
 interface InFlight {
@@ -97,6 +102,8 @@ export interface PipelineState {
   runs: number;
   /** A step failed with policy stop (or retries used up) in the current stage. */
   stopped?: boolean;
+  /** Finished steps of earlier runs that were not carried (see PipelineResult.earlier). */
+  earlier?: { completed: number; failed: number };
 }
 
 const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
@@ -213,6 +220,36 @@ export function resolveArguments(value: unknown, outcomes: Record<string, StepOu
     return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, resolveArguments(v, outcomes, step)]));
   }
   return value;
+}
+
+/** Names of the steps that `stages` refer to (`steps.<name>.…` in their arguments); a superset is harmless. */
+export function referencedSteps(stages: PipelineStage[]): Set<string> {
+  const names = new Set<string>();
+  for (const stage of stages) {
+    for (const step of stageSteps(stage)) {
+      const text = JSON.stringify(step?.arguments ?? {});
+      for (const m of text.matchAll(/steps\.([^.\s"}]+)/g)) names.add(m[1]);
+    }
+  }
+  return names;
+}
+
+/**
+ * The input of the next run, bounded: the stages from `stage` on (earlier ones are done), and of the finished
+ * steps only those that a remaining step refers to or that belong to the remaining stages; the others are counted.
+ */
+function boundedNext(input: PipelineInput, state: PipelineState, stage: number, extra: Partial<PipelineState>): PipelineInput {
+  const steps = input.steps.slice(stage);
+  const keep = referencedSteps(steps);
+  for (const st of steps) for (const step of stageSteps(st)) keep.add(step.name);
+  const outcomes: Record<string, StepOutcome> = {};
+  const earlier = { completed: state.earlier?.completed ?? 0, failed: state.earlier?.failed ?? 0 };
+  for (const [name, outcome] of Object.entries(state.outcomes)) {
+    if (keep.has(name)) outcomes[name] = outcome;
+    else if (outcome.status === 'completed') earlier.completed++;
+    else earlier.failed++;
+  }
+  return { ...input, steps, state: { ...state, ...extra, stage: 0, outcomes, earlier } };
 }
 
 export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult> {
@@ -386,7 +423,8 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
     // Wait for the stage, or continue-as-new when history is long and every unfinished call only waits for a human.
     const unfinishedAllWaiting = () => {
       const names = Object.keys(state.inflight);
-      const inlineWaiting = names.every((n) => host.waitingFor(state.inflight[n].callId) !== undefined);
+      // A call waiting in a modern-era (MRTR) round is not carried (its round lives in the call loop): defer.
+      const inlineWaiting = names.every((n) => host.waitingFor(state.inflight[n].callId) !== undefined && !host.waitingInRound(state.inflight[n].callId));
       return names.length + Object.keys(children).length > 0 && inlineWaiting;
     };
     for (;;) {
@@ -400,7 +438,9 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
         continue;
       }
       for (const flight of Object.values(state.inflight)) flight.waitingFor = host.waitingFor(flight.callId);
-      const next: PipelineInput = { ...input, state: { ...state, host: host.snapshot(), runs: state.runs + 1 } };
+      const next: PipelineInput = host.bounded
+        ? boundedNext(input, state, state.stage, { host: host.snapshot(), runs: state.runs + 1 })
+        : { ...input, state: { ...state, host: host.snapshot(), runs: state.runs + 1 } };
       if (fits(next)) await continueAsNew<typeof mcpPipeline>(next);
       host.reopen();
     }
@@ -412,18 +452,20 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
     if (state.stopped) {
       host.close();
       await condition(allHandlersFinished);
-      return { status: 'stopped', steps: state.outcomes, runs: state.runs };
+      return { status: 'stopped', steps: state.outcomes, runs: state.runs, ...(state.earlier ? { earlier: state.earlier } : {}) };
     }
     // Between stages: continue-as-new if the history is long.
     if (state.stage + 1 < input.steps.length && shouldContinueAsNew()) {
       host.close();
       await condition(allHandlersFinished);
-      const next: PipelineInput = { ...input, state: { ...state, stage: state.stage + 1, inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 } };
+      const next: PipelineInput = host.bounded
+        ? boundedNext(input, state, state.stage + 1, { inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 })
+        : { ...input, state: { ...state, stage: state.stage + 1, inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 } };
       if (fits(next)) await continueAsNew<typeof mcpPipeline>(next);
       host.reopen();
     }
   }
   host.close();
   await condition(allHandlersFinished);
-  return { status: 'completed', steps: state.outcomes, runs: state.runs };
+  return { status: 'completed', steps: state.outcomes, runs: state.runs, ...(state.earlier ? { earlier: state.earlier } : {}) };
 }

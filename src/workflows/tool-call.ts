@@ -9,6 +9,7 @@ import type { createActivities } from '../activities/index.js';
 import { FailureTypes } from '../contract/failures.js';
 import { durationProblem, type Duration } from './duration.js';
 import { useElicitationHost, type ElicitationHost } from './host.js';
+import { mrtrRound } from './metrics.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -176,17 +177,20 @@ async function callLoop(
         );
       }
       const requests = host.registerRound(call.callId, round, outcome.inputRequests);
+      mrtrRound(input.server, outcome.form === 'url-error' ? 'url-error' : requests.length === 0 ? 'request-state' : 'input');
       if (requests.length === 0) {
         // requestState only: the server shed load; try again shortly (the round counts).
         await sleep(REQUEST_STATE_ONLY_PAUSE_MS);
       } else {
         for (const r of requests) {
           if (host.isResolved(r.id)) continue;
-          host.setWaiting(call.callId, r.id);
+          host.setWaiting(call.callId, r.id, { round: true });
           await condition(() => host.isResolved(r.id));
         }
         host.setWaiting(call.callId, undefined);
       }
+      // The round's answers are read here, before the next round's activity is scheduled: the host keeps a
+      // call's resolved answers until the call finishes (bounded state drops them only in finishCall).
       const responses = host.roundResponses(requests);
       if (outcome.form === 'url-error') {
         // -32042: the call is simply retried once the URLs are done; a URL the person refused ends it.

@@ -10,14 +10,14 @@ import { describe, it } from 'node:test';
 const runner = fileURLToPath(new URL('../faults/run.js', import.meta.url));
 
 describe('fault suite (sample)', () => {
-  it('passes every sampled fault case: worker and server kills, MCP server faults, bad answers, replay', { timeout: 290_000 }, async () => {
+  it('passes every sampled fault case: worker and server kills, MCP server faults, bad answers, replay', { timeout: 295_000 }, async () => {
     const child = spawn(process.execPath, [runner, '--sample', ...(process.env.FAULT_SEED ? ['--seed', process.env.FAULT_SEED] : [])], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), 280_000);
+    const timer = setTimeout(() => child.kill('SIGTERM'), 290_000);
     const code = await new Promise<number | null>((resolve) => child.once('exit', (c, s) => resolve(c ?? (s ? -1 : null))));
     clearTimeout(timer);
     // The outcome of every case, in the test's output.

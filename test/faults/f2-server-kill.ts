@@ -100,16 +100,22 @@ export const f2: FaultCase = {
 
     // ---- does the worker recover by itself? ----
     let observation: string;
-    const recovered = await until(async () => (await pendingOf(ha)).length >= 0, 'worker answers a query after the restart', 60_000)
-      .then(() => true)
-      .catch(() => false);
+    // Not recovering is an outcome this case reports (with the reason) and then handles by restarting the worker.
+    let notRecovered: string | undefined;
+    const recovered = await until(async () => (await pendingOf(ha)).length >= 0, 'worker answers a query after the restart', 60_000).then(
+      () => true,
+      (err: Error) => {
+        notRecovered = err.message;
+        return false;
+      },
+    );
     const workerLog = plain(worker.output().slice(outputBefore));
     const errorLines = workerLog.split('\n').filter((l) => /error|warn|fail/i.test(l));
     if (recovered && worker.child.exitCode === null) {
       observation = `worker process reconnected by itself: queries answered ${secs(Date.now() - restartStart)} after the restart began (${secs(Date.now() - killedAt)} after the kill); it logged ${errorLines.length} warning/error lines while the server was away`;
     } else {
       const exit = worker.child.exitCode ?? worker.child.signalCode;
-      observation = `worker did not recover within 60 s (alive while down: ${workerAliveWhileDown}, exit: ${exit ?? 'still running'}); restarted it. Its log: ${workerLog.slice(-600).replace(/\n/g, ' | ')}`;
+      observation = `worker did not recover within 60 s (${notRecovered}; alive while down: ${workerAliveWhileDown}, exit: ${exit ?? 'still running'}); restarted it. Its log: ${workerLog.slice(-600).replace(/\n/g, ' | ')}`;
       await worker.kill('SIGKILL');
       worker = await startWorkerProcess();
     }

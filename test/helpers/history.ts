@@ -53,3 +53,22 @@ export async function timersOf(handle: WorkflowHandle): Promise<Array<{ ms: numb
       return { ms: Number(d?.seconds ?? 0) * 1000 + Math.round((d?.nanos ?? 0) / 1e6), ended: ended.get(a.timerId ?? '') ?? 'open' };
     });
 }
+
+/**
+ * The input of every continue-as-new of a workflow, run by run from its first run (decoded JSON, with its
+ * size in bytes as Temporal stored it): what each run carried into the next.
+ */
+export async function continueAsNewInputs(handle: WorkflowHandle & { firstExecutionRunId: string }): Promise<Array<{ runId: string; bytes: number; input: any }>> {
+  const out: Array<{ runId: string; bytes: number; input: any }> = [];
+  // The handle of a started workflow knows its first run; follow the chain from there.
+  let runId: string | undefined = handle.firstExecutionRunId;
+  for (let i = 0; runId && i < 100_000; i++) {
+    const history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>> = await handle.client.getHandle(handle.workflowId, runId).fetchHistory();
+    const can = history.events?.find((e) => e.workflowExecutionContinuedAsNewEventAttributes)?.workflowExecutionContinuedAsNewEventAttributes;
+    if (!can) break;
+    const data = can.input?.payloads?.[0]?.data;
+    out.push({ runId, bytes: data?.length ?? 0, input: data ? JSON.parse(Buffer.from(data).toString('utf8')) : undefined });
+    runId = can.newExecutionRunId ?? undefined;
+  }
+  return out;
+}

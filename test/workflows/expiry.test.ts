@@ -39,7 +39,7 @@ describe('expiry on the time-skipping server', () => {
       assert.ok((await env.currentTimeMs()) - startedAt >= expiresIn - 1000, 'time was skipped past expiresIn');
       const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
       assert.deepEqual(received.map((e) => e.result), [{ action: 'cancel' }]);
-      assert.deepEqual(await handle.query(pendingQuery).catch(() => []), []);
+      assert.deepEqual(await handle.query(pendingQuery), [], 'the expired request is no longer pending');
     });
   });
 

@@ -7,7 +7,7 @@ import { mcpPipeline } from '../../src/workflows/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { demoServerPath } from '../../src/dev.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
+import { continueAsNewInputs, isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { createLocalEnv, startWorker, suiteWorker, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
@@ -162,17 +162,67 @@ describe('pipelines: many tool calls, one inbox', () => {
   });
 
   it('finishes in the same run when the state to carry across continue-as-new would not fit one payload', async () => {
-    const text = 'x'.repeat(450 * 1024);
+    // a returns 500 KB that d refers to; b, c and d take 600 KB of arguments each (and return little).
+    const pad = 'y'.repeat(600 * 1024);
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-big-${Date.now()}`,
-      args: [{ maxHistoryEvents: 8, steps: ['a', 'b', 'c'].map((name) => ({ name, server: 'fx', tool: 'echo', arguments: { text } })) }],
+      args: [
+        {
+          maxHistoryEvents: 8,
+          steps: [
+            { name: 'a', server: 'fx', tool: 'echo', arguments: { text: 'x', repeat: 500 * 1024 } },
+            { name: 'b', server: 'fx', tool: 'structured', arguments: { pad } },
+            { name: 'c', server: 'fx', tool: 'structured', arguments: { pad } },
+            { name: 'd', server: 'fx', tool: 'structured', arguments: { pad, after: '{{steps.a.isError}}' } },
+          ],
+        },
+      ],
     });
     const result = await handle.result();
     assert.equal(result.status, 'completed');
-    // After a: inputs (1.35 MB) + a's result fit, so it continues as new; after b (2.25 MB) it would not.
-    assert.equal(result.runs, 2, 'one continue-as-new, none with an input over the payload limit');
-    for (const name of ['a', 'b', 'c']) assert.equal(result.steps[name].result?.output.length, 'echo: '.length + text.length);
+    // After a, the steps still to run (1.8 MB) and a's result (d refers to it) would not fit one payload.
+    assert.equal(result.runs, 1, 'no continue-as-new with an input over the payload limit');
+    assert.equal(result.steps.a.result?.output.length, 'echo: '.length + 500 * 1024);
+    for (const name of ['b', 'c', 'd']) assert.equal(JSON.parse(result.steps[name].result?.output ?? '{}').answer, 42);
+  });
+
+  it('carries only what later steps use: an answered call leaves nothing in the host, finished steps nobody refers to are counted, not carried', async () => {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
+      taskQueue,
+      workflowId: `pipeline-bounded-${Date.now()}`,
+      args: [
+        {
+          maxHistoryEvents: 8,
+          steps: [
+            { name: 'a', server: 'fx', tool: 'ask_name' },
+            { name: 'b', server: 'fx', tool: 'echo', arguments: { text: 'B' } },
+            { name: 'c', server: 'fx', tool: 'echo', arguments: { text: '{{steps.a.output}}' } },
+          ],
+        },
+      ],
+    });
+    const [request] = await waitForPending(handle);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'A' } }] });
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(result.runs, 3);
+    assert.deepEqual(Object.keys(result.steps).sort(), ['a', 'c'], 'a is carried (c refers to it), b is not');
+    assert.deepEqual(result.earlier, { completed: 1, failed: 0 });
+    assert.equal(result.steps.c.result?.output, 'echo: hello A');
+    // The continue-as-new inputs: the steps still to run, and nothing of the finished calls in the host.
+    const carried = await continueAsNewInputs(handle);
+    assert.equal(carried.length, 2);
+    assert.deepEqual(carried.map((c) => c.input.steps.map((s: { name: string }) => s.name)), [['b', 'c'], ['c']]);
+    assert.deepEqual(carried.map((c) => Object.keys(c.input.state.outcomes)), [['a'], ['a']]);
+    // After the answered call finished, the host holds nothing of it: no call record, answer or request (only
+    // how its request ended, among the last few, to explain a late answer).
+    for (const c of carried) {
+      assert.deepEqual(c.input.state.host.calls, [], 'no finished call is carried');
+      assert.deepEqual(c.input.state.host.resolved, [], 'no recorded answer of a finished call');
+      assert.deepEqual(c.input.state.host.pending, []);
+      assert.deepEqual(c.input.state.host.finished, [{ id: request.id, how: 'accepted' }]);
+    }
   });
 
   it('rejects a bad pipeline naming the field', async () => {

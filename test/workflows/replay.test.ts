@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { prebuiltBundle, workflowsPath } from '../../src/bundle.js';
+import { durableMcpSinks } from '../../src/telemetry.js';
 import { historiesDir } from '../helpers/history.js';
 import { quietRuntime } from '../helpers/temporal.js';
 
@@ -25,7 +26,7 @@ describe('committed workflow histories replay with the current workflow code', (
     const histories = files.map((f) => ({ workflowId: workflowIds[f.replace(/\.json$/, '')] ?? f.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(join(historiesDir, f), 'utf8'))) }));
     const failures: string[] = [];
     let count = 0;
-    for await (const result of Worker.runReplayHistories(bundle ? { workflowBundle: bundle } : { workflowsPath }, histories)) {
+    for await (const result of Worker.runReplayHistories({ ...(bundle ? { workflowBundle: bundle } : { workflowsPath }), sinks: durableMcpSinks() }, histories)) {
       count++;
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }

@@ -1,0 +1,40 @@
+/**
+ * durable-mcp's metrics from activities, through the activity metric meter (tagged by the SDK with the
+ * namespace, task queue and activity type): how long each `callMcpTool` attempt took, by server, tool and
+ * how it ended, and the calls released to wait for a person, by reason.
+ */
+import { Context } from '@temporalio/activity';
+import type { MetricCounter, MetricHistogram, MetricMeter } from '@temporalio/common';
+import { METRIC_CALLS_RELEASED, METRIC_TOOL_CALL_DURATION } from '../contract/protocol.js';
+
+interface Measured {
+  server: string;
+  tool: string;
+}
+/** How an attempt ended: completed, released (with a reason), or (modern era) input_required. */
+type Outcome = { status: 'completed' } | { status: 'released'; reason: string } | { status: 'input_required' };
+
+/** Wrap the `callMcpTool` activity so that each attempt is measured. */
+export function measuredToolCall<I extends Measured, O extends Outcome>(fn: (input: I) => Promise<O>): (input: I) => Promise<O> {
+  return async (input: I): Promise<O> => {
+    const { released, duration } = instruments(Context.current().metricMeter);
+    const t0 = performance.now();
+    let status = 'failed';
+    try {
+      const out = await fn(input);
+      status = out.status;
+      if (out.status === 'released') released.add(1, { server: input.server, reason: out.reason });
+      return out;
+    } finally {
+      duration.record(Math.round(performance.now() - t0), { server: input.server, tool: input.tool, outcome: status });
+    }
+  };
+}
+
+/** The instruments on this attempt's meter (the SDK composes a meter per activity; its instruments are cheap handles). */
+function instruments(meter: MetricMeter): { released: MetricCounter; duration: MetricHistogram } {
+  return {
+    released: meter.createCounter(METRIC_CALLS_RELEASED, '1', 'Tool calls released to wait for a person, by reason'),
+    duration: meter.createHistogram(METRIC_TOOL_CALL_DURATION, 'int', 'ms', 'Duration of one callMcpTool attempt, by server, tool and outcome'),
+  };
+}

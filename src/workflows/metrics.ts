@@ -1,0 +1,65 @@
+/**
+ * durable-mcp's metrics from workflow code. Counters and histograms go through the SDK's workflow metric
+ * meter (`metricMeter`), which emits nothing while a workflow replays. The pending-requests gauge needs a
+ * signed change (+1 when a request is recorded, −1 when it is resolved), which the workflow meter of SDK 1.24
+ * does not offer (its gauge is last-writer-wins across every workflow of a worker), so it goes through the
+ * `durableMcpMetrics` sink, which the SDK does not call while replaying either; the worker turns it into an
+ * up-down counter of the runtime's meter (see src/telemetry.ts). Deterministic: workflow APIs only.
+ */
+import type { MetricCounter, MetricHistogram } from '@temporalio/common';
+import { metricMeter, proxySinks, type Sinks } from '@temporalio/workflow';
+import type { Answer } from '../contract/index.js';
+import { METRIC_MRTR_ROUNDS, METRIC_REQUESTS_RESOLVED, METRIC_TIME_TO_ANSWER } from '../contract/protocol.js';
+
+/** The sink the worker registers (createWorker) for the metrics the workflow meter cannot express. */
+export interface DurableMcpSinks extends Sinks {
+  durableMcpMetrics: {
+    /** The number of pending requests of (server, kind) changed by `delta`. */
+    pendingChanged(delta: number, tags: { server: string; kind: string }): void;
+  };
+}
+
+/** How a request ended, as counted: what the MCP server was told, or `expired`. */
+export type ResolvedOutcome = 'accept' | 'decline' | 'cancel' | 'expired';
+
+export function outcomeOf(answer: Answer): ResolvedOutcome {
+  if (answer.ok) return 'accept';
+  if (answer.reason === 'expired') return 'expired';
+  return answer.reason === 'declined' ? 'decline' : 'cancel';
+}
+
+let resolved: MetricCounter | undefined;
+let timeToAnswer: MetricHistogram | undefined;
+let rounds: MetricCounter | undefined;
+const { durableMcpMetrics } = proxySinks<DurableMcpSinks>();
+
+/** A request was recorded as pending (not on restore after continue-as-new: it was counted when it was recorded). */
+export function requestPending(server: string, kind: string): void {
+  durableMcpMetrics.pendingChanged(1, { server, kind });
+}
+
+/**
+ * A pending request was resolved. `answeredAfterMs` is set when a person answered it (the time it waited):
+ * expiries and withdrawn requests are not answers.
+ */
+export function requestResolved(server: string, kind: string, answer: Answer, answeredAfterMs?: number): void {
+  durableMcpMetrics.pendingChanged(-1, { server, kind });
+  resolved ??= metricMeter.createCounter(METRIC_REQUESTS_RESOLVED, '1', 'Requests resolved, by outcome (accept, decline, cancel, expired)');
+  resolved.add(1, { server, kind, outcome: outcomeOf(answer) });
+  if (answeredAfterMs !== undefined) {
+    timeToAnswer ??= metricMeter.createHistogram(METRIC_TIME_TO_ANSWER, 'int', 'ms', 'Time from a request being recorded to its answer');
+    timeToAnswer.record(Math.max(0, Math.round(answeredAfterMs)), { server, kind });
+  }
+}
+
+/**
+ * What a modern-era round that ended `input_required` asked for: `input` (elicitations in `inputRequests`),
+ * `request-state` (only `requestState`: the server shed load) or `url-error` (the legacy -32042 URL form).
+ */
+export type RoundKind = 'input' | 'request-state' | 'url-error';
+
+/** A modern-era (MRTR) round ended `input_required` (counted once per round, replay-safe through the workflow meter). */
+export function mrtrRound(server: string, kind: RoundKind): void {
+  rounds ??= metricMeter.createCounter(METRIC_MRTR_ROUNDS, '1', 'Modern-era (MRTR) rounds that ended input_required, by server and kind (input, request-state, url-error)');
+  rounds.add(1, { server, kind });
+}

@@ -5,12 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { METRICS_BIND_ENV, metricsBindFromEnv, runtimeOptionsFromEnv, TelemetryConfigError } from '../../src/telemetry.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { submitAnswerUpdate } from '../../src/workflows/messages.js';
-import { eventually, suiteWorker } from '../helpers/temporal.js';
+import { modernServerPath } from '../fixtures/paths.js';
+import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 async function freePort(): Promise<number> {
@@ -53,7 +55,7 @@ function total(samples: Sample[], suffix: string, labels: Record<string, string>
 }
 
 describe('metrics (DURABLE_MCP_METRICS_BIND)', () => {
-  const suite = suiteWorker({ name: 'metrics' });
+  const suite = suiteWorker({ name: 'metrics', extraServers: { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: join(tempDir(), 'modern.jsonl') } } } });
   const start = (workflowId: string, elicitation: { expiresIn?: number; holdFor?: number }) =>
     suite.env.client.workflow.start(mcpToolCall, { taskQueue: suite.taskQueue, workflowId, args: [{ server: 'fx', tool: 'ask_name', elicitation }] });
 
@@ -99,5 +101,20 @@ describe('metrics (DURABLE_MCP_METRICS_BIND)', () => {
     assert.ok(total(expired, 'durable_mcp_calls_released', { server: 'fx', reason: 'hold-expired' }) >= 1, 'the released call was counted with its reason');
     assert.ok(expired.some((s) => /^temporal_/.test(s.name) && !s.name.includes('durable_mcp')), "Temporal Core's own metrics are on the same endpoint");
     if (process.env.DUMP_METRICS) console.log(expired.filter((s) => s.name.includes('durable_mcp')).map((s) => `${s.name} ${JSON.stringify(s.labels)} ${s.value}`).join('\n'));
+  });
+
+  it('a modern-era (MRTR) call counts its rounds that asked for input, and its round attempts as input_required', async () => {
+    const rounds = (samples: Sample[]) => total(samples, 'durable_mcp_mrtr_rounds', { server: 'mfx', kind: 'input' }) + total(samples, 'durable_mcp_mrtr_rounds_total', { server: 'mfx', kind: 'input' });
+    const before = rounds(await scrape());
+    const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue: suite.taskQueue, workflowId: `metrics-mrtr-${Date.now()}`, args: [{ server: 'mfx', tool: 'ask_name' }] });
+    const [request] = await waitForPending(handle);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
+    assert.equal((await handle.result()).output, 'Hello Ada');
+    const after = await eventually(async () => {
+      const s = await scrape();
+      return rounds(s) === before + 1 ? s : undefined;
+    }, 'one more MRTR round counted (round 1 asked; round 2 completed)', 30_000);
+    assert.ok(total(after, 'durable_mcp_tool_call_duration_count', { server: 'mfx', tool: 'ask_name', outcome: 'input_required' }) >= 1, 'the round that asked was timed as input_required');
+    assert.ok(total(after, 'durable_mcp_requests_resolved', { server: 'mfx', kind: 'input', outcome: 'accept' }) >= 1, "the round's request counted as accepted");
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Traces: a worker with tracing on (an in-process exporter instead of OTLP), a client with the tracing
  * interceptor, a real dev server and the stdio fixture server. One call that asks a person: the trace runs
- * client → workflow → activity → MCP tools/call → elicitation, and the MCP server gets the traceparent.
+ * client → workflow → activity → MCP tools/call → elicitation, and the MCP server gets the traceparent (in the
+ * modern era on every round).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { tracingClientInterceptors, tracingFromEnv, type TracingSetup } from '..
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { submitAnswerUpdate } from '../../src/workflows/messages.js';
-import { readFixtureLog } from '../fixtures/paths.js';
+import { modernServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
@@ -23,12 +24,13 @@ describe('traces (OpenTelemetry)', () => {
   const setup: TracingSetup = { spanProcessor: new SimpleSpanProcessor(exporter), resource: new Resource({ 'service.name': 'durable-mcp-test' }) };
   const taskQueue = uniqueTaskQueue('tracing');
   const logPath = join(tempDir(), 'fixture.jsonl');
+  const modernLogPath = join(tempDir(), 'modern-fixture.jsonl');
   let env: TestWorkflowEnvironment;
   let worker: DurableMcpWorker;
   let running: Promise<void>;
   before(async () => {
     env = await createLocalEnv();
-    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath), tracing: setup });
+    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath, { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: modernLogPath } } }), tracing: setup });
     running = worker.run();
   });
   after(async () => {
@@ -87,5 +89,26 @@ describe('traces (OpenTelemetry)', () => {
     const traceparent = (call?.meta as { traceparent?: string } | undefined)?.traceparent;
     assert.equal(traceparent?.split('-')[1], traceId, 'the MCP server got the trace id in _meta.traceparent');
     assert.equal(traceparent?.split('-')[2], mcpCall.spanContext().spanId, "… with the tools/call span as parent");
+  });
+
+  it("modern era (MRTR): each round is its own tools/call span, and each round's tools/call carries its traceparent in _meta", async () => {
+    const client = new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors: { workflow: tracingClientInterceptors(setup) } });
+    const handle = await client.workflow.start(mcpToolCall, { taskQueue, workflowId: `traced-modern-${Date.now()}`, args: [{ server: 'mfx', tool: 'ask_name' }] });
+    const [request] = await waitForPending(handle);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
+    assert.equal((await handle.result()).output, 'Hello Ada');
+
+    const spans = await eventually(() => {
+      const all = exporter.getFinishedSpans();
+      return all.filter((s) => s.name === 'mcp tools/call mfx/ask_name').length === 2 ? all : undefined;
+    }, 'both rounds exported', 30_000);
+    const rounds = spans.filter((s) => s.name === 'mcp tools/call mfx/ask_name');
+    const traceId = rounds[0].spanContext().traceId;
+    assert.equal(rounds[1].spanContext().traceId, traceId, 'both rounds are in one trace');
+    const calls = readFixtureLog(modernLogPath).filter((e) => e.event === 'tool' && e.tool === 'ask_name');
+    assert.equal(calls.length, 2, 'two rounds reached the server');
+    const parents = calls.map((c) => String(c.traceparent ?? '').split('-'));
+    for (const p of parents) assert.equal(p[1], traceId, 'each round got the trace id in _meta.traceparent');
+    assert.deepEqual(new Set(parents.map((p) => p[2])), new Set(rounds.map((r) => r.spanContext().spanId)), "… each with its own round's tools/call span as parent");
   });
 });

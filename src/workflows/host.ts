@@ -64,6 +64,19 @@ export interface RoundRequest {
   mode: 'form' | 'url';
 }
 
+/**
+ * A call waiting in a modern-era (MRTR) round: everything the next round needs besides the answers (which the
+ * host holds as the round's requests resolve). Carried across continue-as-new, so the next run resumes the call
+ * at this round (its number, `requestState` as given, the round's request ids), not at round 1.
+ */
+export interface RoundWait {
+  round: number;
+  requests: RoundRequest[];
+  /** Opaque; carried as given, never parsed or logged. */
+  requestState?: string;
+  form: 'mrtr' | 'url-error';
+}
+
 interface Entry {
   request: Request;
   callId: string;
@@ -83,6 +96,8 @@ export interface HostSnapshot {
   forwarded?: string[];
   /** How the requests of the latest finished calls ended (bounded), to say why a late answer is refused. */
   finished?: Array<{ id: string; how: string }>;
+  /** Calls waiting in a modern-era round, with the round's state (the next run resumes them at that round). */
+  rounds?: Array<{ callId: string } & RoundWait>;
 }
 
 /** How many finished requests the host remembers (and carries) to explain a late answer. */
@@ -111,8 +126,8 @@ export class ElicitationHost {
   private readonly released = new Set<string>();
   /** Calls released and waiting for an answer (no activity running), by call id → request id. */
   private readonly waiting = new Map<string, string>();
-  /** Calls of `waiting` that wait in a modern-era (MRTR) round. */
-  private readonly roundWaiting = new Set<string>();
+  /** Calls of `waiting` that wait in a modern-era (MRTR) round, with the round's state. */
+  private readonly roundWaiting = new Map<string, RoundWait>();
   private inlineWaiters = 0;
   private watchers = 0;
   /** The run is finishing (completing, failing or continuing as new): waiting watchers return now. */
@@ -541,23 +556,22 @@ export class ElicitationHost {
 
   /**
    * Mark a call as released and waiting for `requestId` (no activity runs for it meanwhile). `round`: it waits
-   * in a modern-era (MRTR) round, whose state (round number, requestState, the round's requests) lives in the
-   * call loop, not in the host: such a wait is not carried across continue-as-new (the continue-as-new is deferred).
+   * in a modern-era (MRTR) round; the round's state is carried across continue-as-new with the host's snapshot.
    */
-  setWaiting(callId: string, requestId: string | undefined, { round = false }: { round?: boolean } = {}): void {
+  setWaiting(callId: string, requestId: string | undefined, { round }: { round?: RoundWait } = {}): void {
     if (requestId === undefined) {
       this.waiting.delete(callId);
       this.roundWaiting.delete(callId);
     } else {
       this.waiting.set(callId, requestId);
-      if (round) this.roundWaiting.add(callId);
+      if (round) this.roundWaiting.set(callId, round);
       else this.roundWaiting.delete(callId);
     }
   }
 
-  /** The call waits in a modern-era round (not carried across continue-as-new). */
-  waitingInRound(callId: string): boolean {
-    return this.roundWaiting.has(callId);
+  /** The modern-era round a call waits in (restored after continue-as-new: the call resumes at it). */
+  roundWaitOf(callId: string): RoundWait | undefined {
+    return this.roundWaiting.get(callId);
   }
 
   /** The id of this run's only call, if it has exactly one (an `mcpToolCall` workflow). */
@@ -643,6 +657,7 @@ export class ElicitationHost {
       remote: [...this.remote.values()],
       forwarded: [...this.forwarded],
       ...(this.finished.length > 0 ? { finished: [...this.finished] } : {}),
+      ...(this.roundWaiting.size > 0 ? { rounds: [...this.roundWaiting].map(([callId, r]) => ({ callId, ...r })) } : {}),
     };
   }
 
@@ -651,6 +666,7 @@ export class ElicitationHost {
     for (const r of s.remote ?? []) this.remote.set(r.request.id, r);
     for (const id of s.forwarded ?? []) this.forwarded.add(id);
     this.finished = [...(s.finished ?? [])];
+    for (const { callId, ...r } of s.rounds ?? []) this.roundWaiting.set(callId, r);
     for (const c of s.calls) this.calls.set(c.callId, c);
     for (const r of s.resolved) this.resolved.set(r.answer.id, r);
     for (const e of s.pending) {

@@ -28,8 +28,7 @@ export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<Tool
   try {
     const call = executeMcpTool(input, { step: reportTo?.step, ...(input?.continued ? { callId: input.continued.callId, resumeAfter: input.continued.waitingFor } : {}) });
     // A long wait for a person continues as new (bounded history and updates); older runs replay without it.
-    // Only a released legacy-era call is carried; a call waiting in a modern-era (MRTR) round defers it (see
-    // continueWhileWaiting).
+    // A call waiting in a modern-era (MRTR) round is carried at its round (see continueWhileWaiting).
     result = host.bounded ? await Promise.race([call, continueWhileWaiting(input, call)]) : await call;
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
@@ -71,14 +70,12 @@ async function continueWhileWaiting(input: McpToolCallWorkflowInput, call: Promi
     () => (done = true),
   );
   const callId = () => input.continued?.callId ?? host.soleCallId();
-  // Waiting, released, for a person: a legacy-era call that will run again once its request is resolved.
-  // A call waiting in a modern-era (MRTR) round is NOT carried: the next run would have to resume at that
-  // round (its number, requestState, the round's request ids and answers), which `resumeAfter` does not
-  // do (it re-runs the call from round 1). Continue-as-new is deferred until the round is answered and the
-  // next round's activity runs; the call is then carried at its next released wait, if any.
+  // Waiting for a person: a released legacy-era call (run again once its request is resolved), or a call in a
+  // modern-era (MRTR) round, whose round (number, requestState, request ids) the host's snapshot carries: the
+  // next run resumes it at that round (runToolCall), not at round 1.
   const waiting = () => {
     const id = callId();
-    return id !== undefined && host.waitingFor(id) !== undefined && !host.waitingInRound(id);
+    return id !== undefined && host.waitingFor(id) !== undefined;
   };
   const nearLimits = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= TOOL_CALL_MAX_HISTORY_EVENTS || host.updatesHandled >= TOOL_CALL_MAX_UPDATES;
   // Only the call ends the workflow (or this loop's continue-as-new): a cancellation reaches the call, which

@@ -423,8 +423,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
     // Wait for the stage, or continue-as-new when history is long and every unfinished call only waits for a human.
     const unfinishedAllWaiting = () => {
       const names = Object.keys(state.inflight);
-      // A call waiting in a modern-era (MRTR) round is not carried (its round lives in the call loop): defer.
-      const inlineWaiting = names.every((n) => host.waitingFor(state.inflight[n].callId) !== undefined && !host.waitingInRound(state.inflight[n].callId));
+      const inlineWaiting = names.every((n) => host.waitingFor(state.inflight[n].callId) !== undefined);
       return names.length + Object.keys(children).length > 0 && inlineWaiting;
     };
     for (;;) {

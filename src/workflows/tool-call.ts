@@ -8,7 +8,7 @@ import type { ToolResult } from '../contract/index.js';
 import type { createActivities } from '../activities/index.js';
 import { FailureTypes } from '../contract/failures.js';
 import { durationProblem, type Duration } from './duration.js';
-import { useElicitationHost, type ElicitationHost } from './host.js';
+import { useElicitationHost, type ElicitationHost, type RoundWait } from './host.js';
 import { mrtrRound } from './metrics.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -126,7 +126,10 @@ export async function runToolCall(host: ElicitationHost, input: McpToolCallInput
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS },
   };
   const { callMcpTool: activity } = proxyActivities<Activities>(activityOptions);
-  if (options.resumeAfter) {
+  // Resumed after continue-as-new: a call that waited in a modern-era round resumes at that round (its number,
+  // requestState and request ids came with the host's snapshot); a released legacy call waits, then runs again.
+  const resumeRound = options.resumeAfter ? host.roundWaitOf(call.callId) : undefined;
+  if (options.resumeAfter && !resumeRound) {
     host.setWaiting(call.callId, options.resumeAfter);
     await condition(() => host.isResolved(options.resumeAfter!));
     host.setWaiting(call.callId, undefined);
@@ -134,7 +137,7 @@ export async function runToolCall(host: ElicitationHost, input: McpToolCallInput
   // A call that fails for good withdraws its pending requests (versioned: older histories did not).
   try {
     // The `tools/call` also covers the inline wait for a human (up to holdFor): never cut that short.
-    return await callLoop(host, call, input, activity, toolTimeoutMs + call.holdForMs);
+    return await callLoop(host, call, input, activity, toolTimeoutMs + call.holdForMs, resumeRound);
   } catch (err) {
     if (patched('durable-mcp:withdraw-on-failure')) host.finishCall(call.callId);
     throw err;
@@ -147,71 +150,78 @@ async function callLoop(
   input: McpToolCallInput,
   activity: Activities['callMcpTool'],
   toolTimeoutMs: number,
+  resume?: RoundWait,
 ): Promise<ToolResult> {
   // Modern era: the round about to run (1-based) and what it carries from the previous one.
-  let round = 1;
+  let round = resume?.round ?? 1;
   let next: { inputResponses?: Record<string, unknown>; requestState?: string } | undefined;
   const maxRounds = input.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  // A round carried across continue-as-new: wait for its requests (the host restored them), then go on.
+  let wait: RoundWait | undefined = resume;
   for (;;) {
-    const outcome = await activity({
-      server: input.server,
-      tool: input.tool,
-      arguments: input.arguments,
-      callId: call.callId,
-      recorded: host.recordedFor(call.callId),
-      toolTimeoutMs,
-      ...(next ? { round: next } : {}),
-    });
-    if (outcome.status === 'completed') {
-      host.finishCall(call.callId);
-      return outcome.result;
-    }
-    if (outcome.status === 'input_required') {
-      // One activity per round; nothing runs or is held while the human answers.
+    if (!wait) {
+      const outcome = await activity({
+        server: input.server,
+        tool: input.tool,
+        arguments: input.arguments,
+        callId: call.callId,
+        recorded: host.recordedFor(call.callId),
+        toolTimeoutMs,
+        ...(next ? { round: next } : {}),
+      });
+      if (outcome.status === 'completed') {
+        host.finishCall(call.callId);
+        return outcome.result;
+      }
       if (outcome.searchAttribute) host.enableSearchAttribute();
       if (outcome.notify) host.enableNotify();
+      if (outcome.status !== 'input_required') {
+        // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
+        const request = host.register(outcome.request, call.callId);
+        host.markReleased(request.id);
+        host.setWaiting(call.callId, request.id);
+        await condition(() => host.isResolved(request.id));
+        host.setWaiting(call.callId, undefined);
+        continue;
+      }
+      // One activity per round; nothing runs or is held while the human answers.
       if (round >= maxRounds) {
         throw ApplicationFailure.nonRetryable(
           `tool "${input.tool}" of server "${input.server}" still required input after ${round} rounds (maxRounds ${maxRounds})`,
           FailureTypes.RoundLimitExceeded,
         );
       }
-      const requests = host.registerRound(call.callId, round, outcome.inputRequests);
-      mrtrRound(input.server, outcome.form === 'url-error' ? 'url-error' : requests.length === 0 ? 'request-state' : 'input');
-      if (requests.length === 0) {
-        // requestState only: the server shed load; try again shortly (the round counts).
-        await sleep(REQUEST_STATE_ONLY_PAUSE_MS);
-      } else {
-        for (const r of requests) {
-          if (host.isResolved(r.id)) continue;
-          host.setWaiting(call.callId, r.id, { round: true });
-          await condition(() => host.isResolved(r.id));
-        }
-        host.setWaiting(call.callId, undefined);
-      }
-      // The round's answers are read here, before the next round's activity is scheduled: the host keeps a
-      // call's resolved answers until the call finishes (bounded state drops them only in finishCall).
-      const responses = host.roundResponses(requests);
-      if (outcome.form === 'url-error') {
-        // -32042: the call is simply retried once the URLs are done; a URL the person refused ends it.
-        const refused = requests.find((r) => responses[r.key]?.action !== 'accept');
-        if (refused) {
-          throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${host.answerFor(refused.id)?.reason ?? 'not accepted'}`, FailureTypes.UrlElicitationRefused);
-        }
-        next = undefined;
-      } else {
-        next = { ...(requests.length > 0 ? { inputResponses: responses } : {}), ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}) };
-      }
-      round++;
-      continue;
+      const registered = host.registerRound(call.callId, round, outcome.inputRequests);
+      mrtrRound(input.server, outcome.form === 'url-error' ? 'url-error' : registered.length === 0 ? 'request-state' : 'input');
+      wait = { round, requests: registered, form: outcome.form, ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}) };
     }
-    // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
-    if (outcome.searchAttribute) host.enableSearchAttribute();
-    if (outcome.notify) host.enableNotify();
-    const request = host.register(outcome.request, call.callId);
-    host.markReleased(request.id);
-    host.setWaiting(call.callId, request.id);
-    await condition(() => host.isResolved(request.id));
-    host.setWaiting(call.callId, undefined);
+    const requests = wait.requests;
+    if (requests.length === 0) {
+      // requestState only: the server shed load; try again shortly (the round counts).
+      await sleep(REQUEST_STATE_ONLY_PAUSE_MS);
+    } else {
+      for (const r of requests) {
+        if (host.isResolved(r.id)) continue;
+        // The round's state goes with the wait: a continue-as-new now resumes the call at this round.
+        host.setWaiting(call.callId, r.id, { round: wait });
+        await condition(() => host.isResolved(r.id));
+      }
+      host.setWaiting(call.callId, undefined);
+    }
+    // The round's answers are read here, before the next round's activity is scheduled: the host keeps a
+    // call's resolved answers until the call finishes (bounded state drops them only in finishCall).
+    const responses = host.roundResponses(requests);
+    if (wait.form === 'url-error') {
+      // -32042: the call is simply retried once the URLs are done; a URL the person refused ends it.
+      const refused = requests.find((r) => responses[r.key]?.action !== 'accept');
+      if (refused) {
+        throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${host.answerFor(refused.id)?.reason ?? 'not accepted'}`, FailureTypes.UrlElicitationRefused);
+      }
+      next = undefined;
+    } else {
+      next = { ...(requests.length > 0 ? { inputResponses: responses } : {}), ...(wait.requestState !== undefined ? { requestState: wait.requestState } : {}) };
+    }
+    wait = undefined;
+    round++;
   }
 }

@@ -1,9 +1,8 @@
 /**
- * A modern-era (MRTR) call waiting in a round while more updates arrive than one run may handle before
- * `mcpToolCall` would continue as new (TOOL_CALL_MAX_UPDATES). A round's number, requestState and answers live
- * in the call loop, so such a wait is not carried into continue-as-new: the run defers it, the request stays
- * pending and answerable, and the server sees exactly two rounds (the second with the answer), never round 1
- * again.
+ * A modern-era (MRTR) call waiting in a round while more updates arrive than one run handles before `mcpToolCall`
+ * continues as new (TOOL_CALL_MAX_UPDATES). The round (its number, requestState, request ids) is carried with the
+ * host's state and the next run resumes the call at that round: the request stays pending and answerable, and the
+ * server sees exactly two rounds (the second with the answer), never round 1 again.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { modernServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { continueAsNewInputs } from '../helpers/history.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
-describe('a modern-era round watched past the updates that would continue a run as new', () => {
+describe('a modern-era round watched past the updates that continue a run as new', () => {
   let env: TestWorkflowEnvironment;
   before(async () => {
     env = await createLocalEnv();
@@ -25,7 +24,7 @@ describe('a modern-era round watched past the updates that would continue a run 
     await env?.teardown();
   });
 
-  it(`${TOOL_CALL_MAX_UPDATES + 1} waitForPending updates during a round: no continue-as-new, still answerable, two rounds at the server`, async () => {
+  it(`${TOOL_CALL_MAX_UPDATES + 1} waitForPending updates during a round: continued as new at the round, still answerable, two rounds at the server`, async () => {
     const taskQueue = uniqueTaskQueue('long-wait-mrtr');
     const logPath = join(tempDir(), 'modern.jsonl');
     const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'fx.jsonl'), { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } }) });
@@ -42,7 +41,13 @@ describe('a modern-era round watched past the updates that would continue a run 
         assert.deepEqual(pending.map((r) => r.id), [id]);
       }
       assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [id], 'the round\'s request is still pending');
-      assert.deepEqual(await continueAsNewInputs(handle), [], 'the run did not continue as new while the round waited');
+      const carried = await continueAsNewInputs(handle);
+      assert.ok(carried.length >= 1, `continued as new at least once (did ${carried.length})`);
+      for (const c of carried) {
+        assert.equal(c.input.continued.waitingFor, id, 'each run carried the waiting call');
+        const rounds = c.input.continued.host.rounds as Array<{ callId: string; round: number; requests: Array<{ id: string }> }>;
+        assert.deepEqual(rounds.map((r) => [r.callId, r.round, r.requests.map((q) => q.id)]), [[c.input.continued.callId, 1, [id]]], 'and the round it waits in');
+      }
       await handle.executeUpdate(submitAnswerUpdate, { args: [{ id, ok: true, data: { name: 'Ada' } }] });
       assert.equal((await handle.result()).output, 'Hello Ada');
       const rounds = readFixtureLog(logPath).filter((e) => e.event === 'tool' && e.tool === 'ask_name');

@@ -37,6 +37,8 @@ export interface CreateWorkerOptions {
    * (`export * from 'durable-mcp/workflows'`). Default: the prebuilt bundle of durable-mcp's workflows.
    */
   workflowsPath?: string;
+  /** Your workflows, bundled already (`bundleWorkflowCode`): a worker started again reuses it instead of bundling again. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra worker options (e.g. maxCachedWorkflows: 0 to replay on every task, shutdownGraceTime). */
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>>;
 }
@@ -112,7 +114,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     namespace: ns,
     taskQueue,
     activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute, ...(config.notify ? { notify: config.notify } : {}) }),
-    ...(options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
   });
   const cleanup = async () => {
     await pool.close();

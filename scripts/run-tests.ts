@@ -21,5 +21,5 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=300000', ...files], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=480000', ...files], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

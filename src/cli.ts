@@ -19,6 +19,7 @@ import {
 } from './client/index.js';
 import { DevPortTakenError, startDev, type DevHandle } from './dev.js';
 import { runInboxCommand } from './inbox/cli.js';
+import { InboxOptionError, InboxTokenRequiredError } from './inbox/server.js';
 import { pendingEntryLines, terminalSafe, terminalText } from './terminal.js';
 import { findTemporalBinary } from './temporal/binaries.js';
 import { durationProblem } from './workflows/duration.js';
@@ -342,7 +343,7 @@ program
 function describeError(err: unknown): { code: number; json: Record<string, unknown>; text: string } {
   const e = err as Error;
   if (err instanceof ToolCallFailedError) return { code: EXIT.CALL_FAILED, json: err.toJSON(), text: err.message };
-  if (err instanceof UsageError || err instanceof DevPortTakenError || (err as { name?: string })?.name === 'InvalidDurationError') return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
+  if (err instanceof UsageError || err instanceof DevPortTakenError || err instanceof InboxTokenRequiredError || err instanceof InboxOptionError || (err as { name?: string })?.name === 'InvalidDurationError') return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
   if (err instanceof TemporalUnreachableError) return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message, address: err.address }, text: e.message };
   const grpc = (err as { code?: unknown }).code;
   if (grpc === 14 || /\b14 UNAVAILABLE\b/.test(String(e?.message))) return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message }, text: `cannot reach Temporal: ${e.message}` };

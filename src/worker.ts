@@ -45,6 +45,8 @@ export interface CreateWorkerOptions {
    * it off, a setup (span processor and resource) turns it on with that processor.
    */
   tracing?: TracingSetup | false;
+  /** Your workflows, bundled already (`bundleWorkflowCode`): a worker started again reuses it instead of bundling again. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra worker options (e.g. maxCachedWorkflows: 0 to replay on every task, shutdownGraceTime). */
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>>;
 }
@@ -127,13 +129,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
       client: { ...options.workerOptions?.interceptors?.client, workflow: [...((traced?.interceptors?.client?.workflow as WorkflowClientInterceptor[] | undefined) ?? []), ...((options.workerOptions?.interceptors?.client?.workflow as WorkflowClientInterceptor[] | undefined) ?? [])] },
       activity: [...(traced?.interceptors?.activity ?? []), ...(options.workerOptions?.interceptors?.activity ?? [])],
       // A prebuilt bundle has its workflow interceptors built in (the traced one when tracing is on).
-      ...(options.workflowsPath || !bundle ? { workflowModules: [...(traced?.interceptors?.workflowModules ?? []), ...(options.workerOptions?.interceptors?.workflowModules ?? [])] } : {}),
+      ...(!options.workflowBundle && (options.workflowsPath || !bundle) ? { workflowModules: [...(traced?.interceptors?.workflowModules ?? []), ...(options.workerOptions?.interceptors?.workflowModules ?? [])] } : {}),
     },
     connection,
     namespace: ns,
     taskQueue,
     activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute, ...(config.notify ? { notify: config.notify } : {}) }),
-    ...(options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
   });
   const stopWatchingSessions = watchSessions(pool, taskQueue);
   const cleanup = async () => {

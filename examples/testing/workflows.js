@@ -4,11 +4,11 @@ import { executeMcpTool } from 'durable-mcp/workflows';
 export * from 'durable-mcp/workflows';
 
 /** Find a table, then book it: the booking tool asks a person who is coming. */
-export async function bookDinner({ restaurant, expiresIn }) {
-  const found = await executeMcpTool({ server: 'diner', tool: 'find_table', arguments: { restaurant } });
+export async function bookDinner({ restaurant, server = 'diner', expiresIn }) {
+  const found = await executeMcpTool({ server, tool: 'find_table', arguments: { restaurant } });
   if (found.isError) throw ApplicationFailure.nonRetryable(`find_table failed: ${found.output}`);
   const booked = await executeMcpTool({
-    server: 'diner',
+    server,
     tool: 'book_table',
     arguments: { table: found.output },
     elicitation: { expiresIn: expiresIn ?? 24 * 60 * 60 * 1000, holdFor: 2_000 },

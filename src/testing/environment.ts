@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { DurableMcpClient } from '../client/index.js';
 import type { McpConfig, PoolOptions } from '../mcp/index.js';
 import { findTemporalBinary } from '../temporal/binaries.js';
@@ -98,6 +98,17 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
         },
       });
   const namespace = env.namespace ?? options.namespace ?? 'default';
+  // Your workflows are bundled once: the worker and every restart of it reuse the bundle.
+  let workflowBundle: CreateWorkerOptions['workflowBundle'];
+  if (options.workflowsPath) {
+    try {
+      workflowBundle = await bundleWorkflowCode({ workflowsPath: options.workflowsPath, logger: new DefaultLogger('WARN') });
+    } catch (err) {
+      await env.teardown();
+      for (const s of scripted) await s.close();
+      throw err;
+    }
+  }
   const taskQueue = options.taskQueue ?? `durable-mcp-test-${randomUUID().slice(0, 8)}`;
   let current: { worker: DurableMcpWorker; running: Promise<void> } | undefined;
   const start = async () => {
@@ -108,7 +119,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
       taskQueue,
       mcpConfig,
       ...(options.pool ? { pool: options.pool } : {}),
-      ...(options.workflowsPath ? { workflowsPath: options.workflowsPath } : {}),
+      ...(workflowBundle ? { workflowBundle } : {}),
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
     });
     current = { worker, running: worker.run() };

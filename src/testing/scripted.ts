@@ -243,13 +243,22 @@ export async function scriptedServer(options: ScriptedServerOptions): Promise<Sc
     const sockets = new Set<Socket>();
     const listener: NetServer = createNetServer((socket) => {
       sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
       socket.on('error', () => socket.destroy());
+      // The stdio transports do not watch their stream's end: when the worker closes the session (the relay
+      // exits), the server is closed here, so a request it still waits on (an elicitation of a released call)
+      // is dropped with its timer instead of keeping this process alive.
+      let closeServer: () => Promise<unknown> = async () => undefined;
+      socket.once('close', () => {
+        sockets.delete(socket);
+        void closeServer().catch(() => undefined);
+      });
       if (era === 'legacy') {
         const server = legacyServer();
+        closeServer = () => server.close();
         void server.connect(new LegacyStdioTransport(socket, socket));
       } else {
-        void serveStdio(() => modernServer(), { transport: new ModernStdioTransport(socket, socket), legacy: 'reject' });
+        const served = serveStdio(() => modernServer(), { transport: new ModernStdioTransport(socket, socket), legacy: 'reject' });
+        closeServer = async () => (await served).close();
       }
     });
     await new Promise<void>((resolve, reject) => {

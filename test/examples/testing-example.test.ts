@@ -27,6 +27,6 @@ describe('examples/testing: a user project tests its own workflow with durable-m
     const pass = Number(/# pass (\d+)/.exec(out)?.[1]);
     const fail = Number(/# fail (\d+)/.exec(out)?.[1]);
     assert.equal(fail, 0);
-    assert.ok(pass >= 9, `every test of the example ran (${pass} passed)`);
+    assert.ok(pass >= 8, `every test of the example ran (${pass} passed)`);
   });
 });

@@ -59,7 +59,9 @@ describe('inbox form: requestedSchema as fields, a posted form as content', () =
 
   it('makes only http: and https: links clickable', () => {
     assert.deepEqual(clickableUrl('https://example.test/a?b=1'), { href: 'https://example.test/a?b=1', host: 'example.test' });
-    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<script>', 'vbscript:x', 'file:///etc/passwd', 'not a url', ' javascript:alert(1)']) {
+    assert.deepEqual(clickableUrl('http://127.0.0.1:8080/cb'), { href: 'http://127.0.0.1:8080/cb', host: '127.0.0.1:8080' });
+    // The arrival rules (contract/admit.ts) again: http: only to a loopback host, no user info, printable ASCII.
+    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<script>', 'vbscript:x', 'file:///etc/passwd', 'not a url', ' javascript:alert(1)', 'http://evil.example/', 'https://bank@evil.example/', 'https://ex\u001bample.test/']) {
       assert.equal(clickableUrl(bad), undefined, bad);
     }
   });

@@ -266,10 +266,13 @@ describe('the inbox in a browser', () => {
     }
   });
 
-  it('a server whose message, titles and enum labels hold HTML and script, and whose URL is javascript:, renders inert', async () => {
+  it('a server whose message, titles and enum labels hold HTML and script renders inert; its javascript: URL never reaches the page', async () => {
     const form = await call('hostile', 'hostile_form');
-    const link = await call('hostile', 'hostile_url');
-    assert.equal(link.request.url, "javascript:window.__pwned='url'", 'the javascript: URL reached the inbox as the server sent it');
+    // The javascript: link is refused when it arrives (contract/admit.ts): the server gets -32602, nothing is pending.
+    const refused = await dmc.startToolCall({ server: 'hostile', tool: 'hostile_url', workflowId: `inbox-hostile_url-${Date.now()}` });
+    const refusedResult = await dmc.result(refused.workflowId);
+    assert.equal(refusedResult.isError, true);
+    assert.match(refusedResult.output, /url must be an https: link/);
     const page = await browser.newPage();
     const dialogs: string[] = [];
     page.on('dialog', (d) => {
@@ -289,19 +292,15 @@ describe('the inbox in a browser', () => {
       assert.match(await formArticle.locator('.prompt').innerText(), /<script>window\.__pwned='script'<\/script>/, 'the message shows as text');
       assert.match(await formArticle.locator('label').first().innerText(), /Title <img src=x/);
       assert.match(await formArticle.locator('option').allInnerTexts().then((t) => t.join('\n')), /Label <img src=x/);
-      const linkArticle = page.locator('article', { has: page.locator(formOf(link)) });
-      assert.equal(await linkArticle.locator('.link.unsafe code.url').innerText(), "javascript:window.__pwned='url'");
-      assert.equal(await linkArticle.locator('a').count(), 1, 'only the workflow link is a link');
+      assert.equal(await page.locator(`form[data-workflow-id="${refused.workflowId}"]`).count(), 0, 'the refused request is not listed');
       assert.equal(await formArticle.locator('[name=note]').inputValue(), `"><script>window.__pwned='default'</script>`, 'a hostile default stays a value');
 
       assert.equal(await press(page, form, 'accept'), 303);
-      assert.equal(await press(page, link, 'cancel'), 303);
       assert.equal(await page.evaluate(() => (globalThis as any).__pwned), undefined);
       await dmc.result(form.workflowId);
-      await dmc.result(link.workflowId);
       const received = readFixtureLog(hostileLog);
       assert.deepEqual(received.find((e) => e.tool === 'hostile_form')?.result, { action: 'accept', content: { note: `"><script>window.__pwned='default'</script>` } });
-      assert.deepEqual(received.find((e) => e.tool === 'hostile_url')?.result, { action: 'cancel' });
+      assert.equal(received.find((e) => e.tool === 'hostile_url'), undefined, 'the server got no result for its refused elicitation');
     } finally {
       await page.close();
     }
@@ -442,8 +441,8 @@ describe('the inbox in a browser', () => {
   it('`durable-mcp inbox` serves the page and refuses a non-loopback bind without a token; `dev` runs the inbox and prints its address', async () => {
     const temporal = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_INBOX_TOKEN: '' };
     const refused = await runCli(['inbox', '--host', '0.0.0.0', '--port', '0'], temporal);
-    assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /refuses to listen on 0\.0\.0\.0 without a token: set DURABLE_MCP_INBOX_TOKEN/);
+    assert.equal(refused.code, 2, 'a usage error (documented exit code)');
+    assert.match(refused.stderr, /^durable-mcp: the inbox refuses to listen on 0\.0\.0\.0 without a token: set DURABLE_MCP_INBOX_TOKEN/);
 
     const served = spawnNode([cli, 'inbox', '--port', '0'], temporal);
     try {

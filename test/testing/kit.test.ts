@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
-import { accept, answerWith, createTestEnvironment, decline, nextPending, replayHistories, scriptedServer, type Era, type ScriptedTransport } from '../../src/testing/index.js';
+import { accept, answerWith, createTestEnvironment, decline, nextPending, replayHistories, scriptedServer, type DurableMcpTestEnvironment, type Era, type ScriptedServer, type ScriptedTransport } from '../../src/testing/index.js';
 import { childPids } from '../helpers/processes.js';
 
 /** What a person reads of a tool result (a modern-era server adds its server info under metadata). */
@@ -40,9 +40,18 @@ const cases: Array<[Era, ScriptedTransport]> = [
 
 for (const [era, transport] of cases) {
   describe(`durable-mcp/testing with a scripted ${era}-era server over ${transport}`, () => {
+    // One environment (and server) for the tests of this era and transport; each test counts from where it starts.
+    let t: DurableMcpTestEnvironment;
+    let server: ScriptedServer;
+    before(async () => {
+      server = await restaurant(era, transport);
+      t = await createTestEnvironment({ servers: { diner: server }, workflowsPath: userWorkflows });
+    });
+    after(() => t?.teardown());
+
     it('answerWith accepts the one request of a user workflow, and the server records the calls and exactly that answer', async () => {
-      const server = await restaurant(era, transport);
-      await using t = await createTestEnvironment({ servers: { diner: server }, workflowsPath: userWorkflows });
+      const answersBefore = server.answers.length;
+      const callsBefore = server.calls.length;
       const handle = await t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-accept-${era}-${transport}-${Date.now()}`, args: [{ server: 'diner', restaurant: 'Chez Temporal' }] });
       const answerer = answerWith(handle, (request, context) => {
         assert.equal(request.kind, 'input');
@@ -53,24 +62,21 @@ for (const [era, transport] of cases) {
       assert.equal(await handle.result(), 'booked table 7 at Chez Temporal for 2 under Ada');
       await answerer.stop();
       assert.equal(answerer.answered.length, 1, 'the person was asked once');
-      assert.deepEqual(server.answers.map((a) => a.result), [{ action: 'accept', content: { name: 'Ada', guests: 2 } }]);
-      assert.deepEqual(server.calls.filter((c) => 'result' in c.outcome).map((c) => c.tool), ['find', 'book']);
+      assert.deepEqual(server.answers.slice(answersBefore).map((a) => a.result), [{ action: 'accept', content: { name: 'Ada', guests: 2 } }]);
+      assert.deepEqual(server.calls.slice(callsBefore).filter((c) => 'result' in c.outcome).map((c) => c.tool), ['find', 'book']);
     });
 
     it('nextPending hands over the request step by step; a decline reaches the server as decline', async () => {
-      const server = await restaurant(era, transport);
-      await using t = await createTestEnvironment({ servers: { diner: server } });
+      const answersBefore = server.answers.length;
       const handle = await t.client.workflow.start(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-decline-${era}-${transport}-${Date.now()}`, args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 9' } }] });
       const { request, context } = await nextPending(handle, { timeout: '30s' });
       assert.equal(context?.tool, 'book');
       await t.durable.submit(handle.workflowId, { id: request.id, ...decline() } as never);
       assert.deepEqual(seen(await handle.result()), { output: 'not booked (decline)', isError: false });
-      assert.deepEqual(server.answers.map((a) => a.result), [{ action: 'decline' }]);
+      assert.deepEqual(server.answers.slice(answersBefore).map((a) => a.result), [{ action: 'decline' }]);
     });
 
     it('a tool that throws is the call\'s error result, with its message', async () => {
-      const server = await restaurant(era, transport);
-      await using t = await createTestEnvironment({ servers: { diner: server } });
       const result = await t.client.workflow.execute(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-broken-${era}-${transport}-${Date.now()}`, args: [{ server: 'diner', tool: 'broken' }] });
       assert.deepEqual(seen(result), { output: 'the kitchen is on fire', isError: true });
     });
@@ -92,36 +98,6 @@ describe('durable-mcp/testing: the environment', () => {
     assert.deepEqual(server.answers.map((a) => a.result), [{ action: 'cancel' }]);
   });
 
-  it('a pending request survives a worker restart, and the person is asked once', async () => {
-    const server = await restaurant('legacy', 'stdio');
-    await using t = await createTestEnvironment({ servers: { diner: server } });
-    const handle = await t.client.workflow.start(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-restart-${Date.now()}`, args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 1' } }] });
-    const first = await nextPending(handle);
-    await t.restartWorker();
-    const again = await nextPending(handle, { seen: [] });
-    assert.equal(again.request.id, first.request.id, 'the same request is pending after the restart');
-    await t.durable.answer(handle.workflowId, first.request.id, { name: 'Grace', guests: 3 });
-    assert.deepEqual(seen(await handle.result()), { output: 'booked table 1 for 3 under Grace', isError: false });
-    assert.equal(server.answers.length, 1);
-  });
-
-  it('replayHistories replays a recorded history, and names one that does not match the code', async () => {
-    const server = await restaurant('legacy', 'stdio');
-    await using t = await createTestEnvironment({ servers: { diner: server }, workflowsPath: userWorkflows });
-    const handle = await t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-replay-${Date.now()}`, args: [{ server: 'diner', restaurant: 'Noma' }] });
-    const answerer = answerWith(handle, () => accept({ name: 'Ada', guests: 4 }));
-    await handle.result();
-    await answerer.stop();
-    const history = await handle.fetchHistory();
-    const ok = await replayHistories(userWorkflows, [{ workflowId: handle.workflowId, history }]);
-    assert.deepEqual(ok.map((o) => [o.workflowId, o.error]), [[handle.workflowId, undefined]]);
-    // The same history against a workflow type that does something else: nondeterminism, named.
-    const tampered = JSON.parse(historyToJSON(history));
-    const started = tampered.events.find((e: any) => e.workflowExecutionStartedEventAttributes);
-    started.workflowExecutionStartedEventAttributes.workflowType.name = 'mcpToolCall';
-    await assert.rejects(replayHistories(userWorkflows, [{ workflowId: 'tampered', history: tampered }]), /tampered/);
-  });
-
   it('teardown leaves no process behind: the Temporal server, the worker and every MCP server process are gone', async () => {
     const before = childPids().length;
     const server = await restaurant('legacy', 'stdio');
@@ -132,14 +108,49 @@ describe('durable-mcp/testing: the environment', () => {
     assert.equal(childPids().length, before, 'no child process left');
   });
 
-  it('a workflow failure of the user\'s workflow carries the failing tool\'s message', async () => {
-    const server = await scriptedServer({ era: 'legacy', tools: { find: async () => { throw new Error('no such restaurant'); }, book: async () => 'never' } });
-    await using t = await createTestEnvironment({ servers: { diner: server }, workflowsPath: userWorkflows });
-    const err = await t.client.workflow.execute('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-fail-${Date.now()}`, args: [{ server: 'diner', restaurant: 'Nowhere' }] }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    assert.ok(err instanceof WorkflowFailedError);
-    assert.match(String((err.cause as Error)?.message), /find failed: no such restaurant/);
+  describe('one environment for a user\'s workflows', () => {
+    let t: DurableMcpTestEnvironment;
+    let server: ScriptedServer;
+    before(async () => {
+      server = await restaurant('legacy', 'stdio');
+      t = await createTestEnvironment({ servers: { diner: server, failing: await scriptedServer({ era: 'legacy', tools: { find: async () => { throw new Error('no such restaurant'); }, book: async () => 'never' } }) }, workflowsPath: userWorkflows });
+    });
+    after(() => t?.teardown());
+
+    it('a pending request survives a worker restart, and the person is asked once', async () => {
+      const answersBefore = server.answers.length;
+      const handle = await t.client.workflow.start(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-restart-${Date.now()}`, args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 1' } }] });
+      const first = await nextPending(handle);
+      await t.restartWorker();
+      const again = await nextPending(handle, { seen: [] });
+      assert.equal(again.request.id, first.request.id, 'the same request is pending after the restart');
+      await t.durable.answer(handle.workflowId, first.request.id, { name: 'Grace', guests: 3 });
+      assert.deepEqual(seen(await handle.result()), { output: 'booked table 1 for 3 under Grace', isError: false });
+      assert.equal(server.answers.length, answersBefore + 1);
+    });
+
+    it('replayHistories replays a recorded history, and names one that does not match the code', async () => {
+      const handle = await t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-replay-${Date.now()}`, args: [{ server: 'diner', restaurant: 'Noma' }] });
+      const answerer = answerWith(handle, () => accept({ name: 'Ada', guests: 4 }));
+      await handle.result();
+      await answerer.stop();
+      const history = await handle.fetchHistory();
+      const ok = await replayHistories(userWorkflows, [{ workflowId: handle.workflowId, history }]);
+      assert.deepEqual(ok.map((o) => [o.workflowId, o.error]), [[handle.workflowId, undefined]]);
+      // The same history against a workflow type that does something else: nondeterminism, named.
+      const tampered = JSON.parse(historyToJSON(history));
+      const started = tampered.events.find((e: any) => e.workflowExecutionStartedEventAttributes);
+      started.workflowExecutionStartedEventAttributes.workflowType.name = 'mcpToolCall';
+      await assert.rejects(replayHistories(userWorkflows, [{ workflowId: 'tampered', history: tampered }]), /tampered/);
+    });
+
+    it('a workflow failure of the user\'s workflow carries the failing tool\'s message', async () => {
+      const err = await t.client.workflow.execute('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-fail-${Date.now()}`, args: [{ server: 'failing', restaurant: 'Nowhere' }] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof WorkflowFailedError);
+      assert.match(String((err.cause as Error)?.message), /find failed: no such restaurant/);
+    });
   });
 });

@@ -7,21 +7,25 @@ import { diner } from './diner.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows.js', import.meta.url));
 const historiesDir = fileURLToPath(new URL('../histories/', import.meta.url));
-const start = (t, id, args = {}) =>
-  t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `${id}-${Date.now()}`, args: [{ restaurant: 'Chez Temporal', ...args }] });
+const eras = ['legacy', 'modern'];
+const start = (t, era, id) =>
+  t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `${id}-${era}-${Date.now()}`, args: [{ restaurant: 'Chez Temporal', server: `diner_${era}` }] });
 
-for (const era of ['legacy', 'modern']) {
+// One environment for both eras: a scripted server of each era, `diner_legacy` and `diner_modern`.
+let t;
+const servers = {};
+before(async () => {
+  for (const era of eras) servers[era] = await diner(era);
+  t = await createTestEnvironment({ servers: { diner_legacy: servers.legacy, diner_modern: servers.modern }, workflowsPath });
+});
+after(() => t?.teardown());
+
+for (const era of eras) {
   describe(`bookDinner with a ${era}-era MCP server`, () => {
-    let t;
-    let server;
-    before(async () => {
-      server = await diner(era);
-      t = await createTestEnvironment({ servers: { diner: server }, workflowsPath });
-    });
-    after(() => t?.teardown());
 
     it('books the table when the person accepts', async () => {
-      const handle = await start(t, `accept-${era}`);
+      const server = servers[era];
+      const handle = await start(t, era, 'accept');
       const answerer = answerWith(handle, (request) => {
         assert.equal(request.prompt, 'Who is coming to table 7 at Chez Temporal?');
         return accept({ name: 'Ada', guests: 2 });
@@ -33,7 +37,8 @@ for (const era of ['legacy', 'modern']) {
     });
 
     it('does not book when the person declines', async () => {
-      const handle = await start(t, `decline-${era}`);
+      const server = servers[era];
+      const handle = await start(t, era, 'decline');
       const { request } = await nextPending(handle);
       await t.durable.submit(handle.workflowId, { id: request.id, ...decline() });
       assert.equal(await handle.result(), 'not booked (decline)');
@@ -41,7 +46,8 @@ for (const era of ['legacy', 'modern']) {
     });
 
     it('keeps the pending request across a worker restart, and asks once', async () => {
-      const handle = await start(t, `restart-${era}`);
+      const server = servers[era];
+      const handle = await start(t, era, 'restart');
       const { request } = await nextPending(handle);
       const asked = server.answers.length;
       await t.restartWorker();
@@ -51,20 +57,24 @@ for (const era of ['legacy', 'modern']) {
     });
   });
 
-  describe(`bookDinner with a ${era}-era MCP server, time-skipped`, () => {
-    it('an unanswered booking expires into cancel after a day, without waiting a day', async () => {
-      const server = await diner(era);
-      const t = await createTestEnvironment({ timeSkipping: true, servers: { diner: server }, workflowsPath });
-      try {
-        const handle = await start(t, `expiry-${era}`);
-        assert.equal(await handle.result(), 'not booked (cancel)');
-        assert.deepEqual(server.answers.map((a) => a.result), [{ action: 'cancel' }]);
-      } finally {
-        await t.teardown();
-      }
-    });
-  });
 }
+
+describe('bookDinner, time-skipped', () => {
+  it('an unanswered booking expires into cancel after a day, without waiting a day, in both eras', async () => {
+    const skipping = {};
+    for (const era of eras) skipping[era] = await diner(era);
+    const ts = await createTestEnvironment({ timeSkipping: true, servers: { diner_legacy: skipping.legacy, diner_modern: skipping.modern }, workflowsPath });
+    try {
+      for (const era of eras) {
+        const handle = await start(ts, era, 'expiry');
+        assert.equal(await handle.result(), 'not booked (cancel)');
+        assert.deepEqual(skipping[era].answers.map((a) => a.result), [{ action: 'cancel' }]);
+      }
+    } finally {
+      await ts.teardown();
+    }
+  });
+});
 
 describe('recorded histories', () => {
   it('replay with the current workflow code', async () => {

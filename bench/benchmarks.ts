@@ -27,6 +27,7 @@ import {
   sleep,
   startHolderProcess,
   startWorkerProcess,
+  steadyRssMiB,
   type BenchResult,
   type Cleanup,
 } from './lib.js';
@@ -465,12 +466,7 @@ export const b3: Benchmark = {
       expectOutput(await a.result(), 'hello Ada', 'ask_name');
     }
     await sleep(3000);
-    const idleSamples: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      idleSamples.push(rssMiB(worker.pid));
-      await sleep(200);
-    }
-    const idleRss = p50(idleSamples);
+    const idleRss = await steadyRssMiB(worker.pid);
     const idleSessions = fixtureChildren(worker.pid).length;
 
     // Every released call spawns an MCP server process (a released session is closed: a server may still
@@ -521,12 +517,7 @@ export const b3: Benchmark = {
     }
     const settleS = (now() - tStart) / 1000;
     await sleep(2000);
-    const loadedSamples: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      loadedSamples.push(rssMiB(worker.pid));
-      await sleep(200);
-    }
-    const loadedRss = p50(loadedSamples);
+    const loadedRss = await steadyRssMiB(worker.pid);
     const heldSessions = fixtureChildren(worker.pid).length;
 
     // Check the state again, exactly: every workflow has one pending request and no pending activity.

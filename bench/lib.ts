@@ -239,6 +239,16 @@ export function rssMiB(pid: number): number {
   return Number(m[1]) / 1024;
 }
 
+/** A process's RSS in MiB as the median of five samples 200 ms apart (one sample is noisy). */
+export async function steadyRssMiB(pid: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    samples.push(rssMiB(pid));
+    await sleep(200);
+  }
+  return p50(samples);
+}
+
 /** Live MCP fixture server processes that are children of `pid`. */
 export function fixtureChildren(pid: number): number[] {
   const fixtures = new Set(livePids(fixtureServerPath));

@@ -8,7 +8,7 @@ import { createLocalEnv, tempDir } from '../test/helpers/temporal.js';
 import { mcpToolCall } from '../src/workflows/index.js';
 import { awaitingInputKey, pendingQuery } from '../src/workflows/messages.js';
 import type { Benchmark } from './benchmarks.js';
-import { botAnswer, now, p50, p95, round, rssMiB, runLanes, scaled, sleep, startWorkerProcess, type Cleanup } from './lib.js';
+import { botAnswer, now, p50, p95, round, runLanes, scaled, sleep, startWorkerProcess, steadyRssMiB, type Cleanup } from './lib.js';
 
 let seq = 0;
 const wid = (prefix: string) => `bench-${prefix}-${process.pid}-${++seq}`;
@@ -109,12 +109,7 @@ export const b3m: Benchmark = {
       await a.result();
     }
     await sleep(3000);
-    const idleSamples: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      idleSamples.push(rssMiB(worker.pid));
-      await sleep(200);
-    }
-    const idleRss = p50(idleSamples);
+    const idleRss = await steadyRssMiB(worker.pid);
     const idleServers = modernChildren().length;
 
     const n = scaled(1000, 20);
@@ -141,12 +136,7 @@ export const b3m: Benchmark = {
     }
     const settleS = (now() - tStart) / 1000;
     await sleep(2000);
-    const loadedSamples: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      loadedSamples.push(rssMiB(worker.pid));
-      await sleep(200);
-    }
-    const loadedRss = p50(loadedSamples);
+    const loadedRss = await steadyRssMiB(worker.pid);
     let withPending = 0;
     let activities = 0;
     await runLanes(handles.length, 20, async (i) => {

@@ -169,6 +169,14 @@ export interface AwaitingWorkflow {
   unreachable?: string;
 }
 
+/**
+ * How long a query or an answer waits for a worker by default. Longer than a workflow task's timeout (10 s by
+ * default): a worker that stops can be handed a workflow task by its last sticky poll (its held call, released at
+ * shutdown, completes and schedules one) and never complete it; Temporal gives that task to another worker only
+ * when it times out, and an update or query sent meanwhile waits behind it.
+ */
+export const WORKER_WAIT_MS = 15_000;
+
 /** Whether a gRPC deadline passed (code 4), anywhere in the cause chain. */
 function isDeadlineExceeded(err: unknown): boolean {
   for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
@@ -282,8 +290,11 @@ export class DurableMcpClient {
     }
   }
 
-  /** Run `fn` with a gRPC deadline; a missed deadline becomes a NoWorkerError naming the task queue. */
-  private async withWorker<R>(workflowId: string, taskQueue: string, what: string, timeoutMs: number, fn: () => Promise<R>, hint = ''): Promise<R> {
+  /**
+   * Run `fn` with a gRPC deadline; a missed deadline becomes a NoWorkerError naming the task queue.
+   * `unconfirmed` is added to the error when a missed deadline may leave work behind (an update a worker may still apply).
+   */
+  private async withWorker<R>(workflowId: string, taskQueue: string, what: string, timeoutMs: number, fn: () => Promise<R>, hint = '', unconfirmed = ''): Promise<R> {
     if ((await this.workerPolls(taskQueue)) === false) throw new NoWorkerError(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
     const deadline = Date.now() + timeoutMs;
     try {
@@ -291,24 +302,24 @@ export class DurableMcpClient {
     } catch (err) {
       // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
       if (isDeadlineExceeded(err) || Date.now() >= deadline) {
-        throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s`, hint);
+        throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s${unconfirmed}`, hint);
       }
       throw err;
     }
   }
 
-  /** The pending requests of one workflow, with their context. Fails within `timeoutMs` (default 5 s) when no worker answers. */
+  /** The pending requests of one workflow, with their context. Fails within `timeoutMs` (default 15 s) when no worker answers. */
   async pending(workflowId: string, options: { timeoutMs?: number } = {}): Promise<PendingRequestDetails[]> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') return [];
-    return this.withWorker(workflowId, taskQueue, 'list its pending requests', options.timeoutMs ?? 5_000, () => handle.query(pendingDetailsQuery));
+    return this.withWorker(workflowId, taskQueue, 'list its pending requests', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.query(pendingDetailsQuery));
   }
 
   /** The progress of the workflow's running tool calls (MCP progress notifications). Fails within `timeoutMs` when no worker answers. */
   async progress(workflowId: string, options: { timeoutMs?: number } = {}): Promise<CallProgress[]> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') return [];
-    return this.withWorker(workflowId, taskQueue, 'report its progress', options.timeoutMs ?? 5_000, () => handle.query(progressQuery));
+    return this.withWorker(workflowId, taskQueue, 'report its progress', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.query(progressQuery));
   }
 
   /**
@@ -362,13 +373,14 @@ export class DurableMcpClient {
   /**
    * Submit an answer through the `submitAnswer` update: a rejection throws the error class of its type
    * (NoSuchPendingRequestError, RequestAlreadyResolvedError, RequestExpiredError, InvalidAnswerError,
-   * AnswerTooLargeError). Fails within `timeoutMs` (default 5 s) with NoWorkerError when no worker polls.
+   * AnswerTooLargeError). Fails within `timeoutMs` (default 15 s) with NoWorkerError when no worker takes it;
+   * at once when no worker has polled the task queue recently.
    */
   async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number } = {}): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
     try {
-      return await this.withWorker(workflowId, taskQueue, 'take the answer', options.timeoutMs ?? 5_000, () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }), 'Or send it as a durable signal (`--signal`), validated when a worker picks it up');
+      return await this.withWorker(workflowId, taskQueue, 'take the answer', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }), 'Or send it as a durable signal (`--signal`), validated when a worker picks it up', ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)');
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
         const root = rootFailure(err);

@@ -19,6 +19,7 @@ import {
   UnknownToolFailure,
   UnknownWorkflowError,
   WorkflowClosedError,
+  WORKER_WAIT_MS,
 } from '../../src/client/index.js';
 import { createLocalEnv, eventually, fixtureConfig, startWorker, suiteWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
@@ -70,6 +71,19 @@ describe('client helpers, with the search attribute registered', () => {
     const listed = await eventually(async () => (await c.awaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the plain call to be listed');
     await c.decline(handle.workflowId, listed.pending[0].request.id);
     assert.equal((await c.result(handle.workflowId)).output, 'declined');
+  });
+
+  it('waits for a worker longer than a workflow task timeout, so an answer right after a worker restart is taken', async () => {
+    // A worker that stops can be handed a workflow task by its last sticky poll (its held call, released at
+    // shutdown, completes and schedules one): Temporal retries that task elsewhere only after the workflow task
+    // timeout. The client's default wait must outlast it, or the answer fails with NoWorkerError.
+    const c = new DurableMcpClient(suite.env.client, { taskQueue });
+    const handle = await c.startToolCall({ server: 'fx', tool: 'echo', arguments: { text: 'hi' } });
+    const timeout = (await handle.describe()).raw.executionConfig?.defaultWorkflowTaskTimeout;
+    const taskTimeoutMs = Number(timeout?.seconds ?? 0) * 1000 + Math.floor((timeout?.nanos ?? 0) / 1e6);
+    assert.ok(taskTimeoutMs > 0, 'the server reports the workflow task timeout');
+    assert.ok(WORKER_WAIT_MS > taskTimeoutMs, `the client waits ${WORKER_WAIT_MS} ms for a worker, the workflow task timeout is ${taskTimeoutMs} ms`);
+    assert.equal((await c.result(handle.workflowId)).output, 'echo: hi');
   });
 });
 

@@ -2,7 +2,7 @@
 // Explicit exports: the internal messages between the activity, child workflows and the host are not public.
 export { mcpToolCall, type McpToolCallWorkflowInput } from './mcp-tool-call.js';
 export { executeMcpTool, type CallOptions, type ElicitationOptions, type McpToolCallInput } from './tool-call.js';
-export { useElicitationHost, ElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host.js';
+export { useElicitationHost, ElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';
 export {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   answerSignal,

@@ -1,6 +1,6 @@
 import { CancellationScope, ContinueAsNew, allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
-import { useElicitationHost, type HostSnapshot } from './host.js';
+import { useElicitationHost, type HostSnapshot } from './host/index.js';
 import { childDoneSignal } from './messages.js';
 import { executeMcpTool, type McpToolCallInput } from './tool-call.js';
 

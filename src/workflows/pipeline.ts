@@ -6,7 +6,6 @@
  * from the call id, which is carried), so the human is asked once.
  */
 import {
-  ApplicationFailure,
   CancellationScope,
   ParentClosePolicy,
   getExternalWorkflowHandle,
@@ -22,12 +21,11 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
-import { FailureTypes } from '../contract/failures.js';
-import { durationProblem } from './duration.js';
-import { useElicitationHost, type HostSnapshot } from './host.js';
+import { useElicitationHost, type HostSnapshot } from './host/index.js';
+import { inputProblem, invalidInput, problemMessage, stepInputProblem } from './input.js';
 import { mcpToolCall } from './mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from './messages.js';
-import { maxAttemptsProblem, maxRoundsProblem, runToolCall, type McpToolCallInput } from './tool-call.js';
+import { runToolCall, type McpToolCallInput } from './tool-call.js';
 
 export type FailurePolicy = 'stop' | 'continue' | 'retry';
 
@@ -126,11 +124,11 @@ function utf8Bytes(s: string): number {
   }
   return n;
 }
-/** Most re-runs of a step with onFailure "retry" (each re-run is a whole tool call with its own attempts). */
-export const MAX_STEP_RETRIES = 100;
+
+export { MAX_STEP_RETRIES } from './input.js';
 
 function bad(message: string): never {
-  throw ApplicationFailure.nonRetryable(`mcpPipeline: ${message}`, FailureTypes.InvalidInput);
+  invalidInput(`mcpPipeline: ${message}`);
 }
 
 function stageSteps(stage: PipelineStage): PipelineStep[] {
@@ -151,34 +149,14 @@ function validate(input: PipelineInput): void {
       if (!step || typeof step.name !== 'string' || !step.name) bad(`field "steps[${i}].name" must be a non-empty string`);
       if (seen.has(step.name)) bad(`step name "${step.name}" is used twice`);
       seen.add(step.name);
-      if (typeof step.server !== 'string' || !step.server) bad(`step "${step.name}": field "server" must be a non-empty string`);
-      if (typeof step.tool !== 'string' || !step.tool) bad(`step "${step.name}": field "tool" must be a non-empty string`);
-      for (const field of ['expiresIn', 'holdFor'] as const) {
-        const v = step.elicitation?.[field];
-        const r = v === undefined ? undefined : durationProblem(v);
-        if (r && 'problem' in r) bad(`step "${step.name}": field "elicitation.${field}" ${r.problem}, got ${JSON.stringify(v)}`);
-      }
-      const attemptsProblem = maxAttemptsProblem(step.maxAttempts);
-      if (attemptsProblem) bad(`step "${step.name}": field "maxAttempts" ${attemptsProblem}, got ${JSON.stringify(step.maxAttempts)}`);
-      const roundsProblem = maxRoundsProblem(step.maxRounds);
-      if (roundsProblem) bad(`step "${step.name}": field "maxRounds" ${roundsProblem}, got ${JSON.stringify(step.maxRounds)}`);
-      if (step.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(step.onFailure)) bad(`step "${step.name}": field "onFailure" must be stop, continue or retry, got ${JSON.stringify(step.onFailure)}`);
-      // (Versioned: pipelines started before these checks replay as they ran.)
-      if (!strict) continue;
-      if (step.retries !== undefined && !(Number.isInteger(step.retries) && step.retries >= 0 && step.retries <= MAX_STEP_RETRIES)) {
-        bad(`step "${step.name}": field "retries" must be a whole number from 0 to ${MAX_STEP_RETRIES}, got ${JSON.stringify(step.retries)}`);
-      }
-      for (const field of ['toolTimeout', 'heartbeatTimeout'] as const) {
-        const v = step[field];
-        const r = v === undefined ? undefined : durationProblem(v, { allowZero: false });
-        if (r && 'problem' in r) bad(`step "${step.name}": field "${field}" ${r.problem}, got ${JSON.stringify(v)}`);
-      }
-      if (step.arguments !== undefined && (step.arguments === null || typeof step.arguments !== 'object' || Array.isArray(step.arguments))) {
-        bad(`step "${step.name}": field "arguments" must be an object, got ${JSON.stringify(step.arguments)}`);
-      }
+      // The step's fields: the shared check (src/workflows/input.ts). (Versioned: pipelines started before the
+      // strict checks replay as they ran.)
+      const problem = stepInputProblem(step, strict);
+      if (problem) bad(problem);
     }
   });
-  if (input.onFailure !== undefined && !['stop', 'continue', 'retry'].includes(input.onFailure)) bad(`field "onFailure" must be stop, continue or retry, got ${JSON.stringify(input.onFailure)}`);
+  const problem = inputProblem(input, ['onFailure']);
+  if (problem) bad(problemMessage(problem));
 }
 
 /** Resolve `{{steps.x.output}}` and `{ $ref }` against earlier outcomes. */

@@ -7,8 +7,9 @@ import { ApplicationFailure, condition, patched, proxyActivities, sleep, type Ac
 import type { ToolResult } from '../contract/index.js';
 import type { createActivities } from '../activities/index.js';
 import { FailureTypes } from '../contract/failures.js';
-import { durationProblem, type Duration } from './duration.js';
-import { useElicitationHost, type ElicitationHost, type RoundWait } from './host.js';
+import type { Duration } from './duration.js';
+import { useElicitationHost, type ElicitationHost, type RoundWait } from './host/index.js';
+import { durationOption, invalidInput, toolCallInputProblem } from './input.js';
 import { mrtrRound } from './metrics.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -50,55 +51,19 @@ export interface CallOptions {
   resumeAfter?: string;
 }
 
-/** Upper bound of `maxAttempts`. */
-export const MAX_ATTEMPTS = 100;
+export { MAX_ATTEMPTS, MAX_ROUNDS } from './input.js';
 /** Default `maxAttempts`. */
 export const DEFAULT_MAX_ATTEMPTS = 10;
-
-/** Default and upper bound of `maxRounds`. */
+/** Default `maxRounds`. */
 export const DEFAULT_MAX_ROUNDS = 10;
-export const MAX_ROUNDS = 100;
 /** Pause before retrying a round that carried only `requestState` (the server shed load). */
 export const REQUEST_STATE_ONLY_PAUSE_MS = 1_000;
 
-/** What is wrong with a `maxRounds` value, if anything (also checked up front for pipeline steps). */
-export function maxRoundsProblem(value: unknown): string | undefined {
-  if (value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_ROUNDS)) return undefined;
-  return `must be a whole number from 1 to ${MAX_ROUNDS}`;
-}
-
-/** What is wrong with a `maxAttempts` value, if anything (also checked up front for pipeline steps). */
-export function maxAttemptsProblem(value: unknown): string | undefined {
-  if (value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_ATTEMPTS)) return undefined;
-  return `must be a whole number from 1 to ${MAX_ATTEMPTS}`;
-}
-
-/** Checks the input; returns the duration options in ms. */
+/** Checks the input (the shared check, src/workflows/input.ts); returns the duration options in ms. */
 function validateInput(input: McpToolCallInput): { toolTimeoutMs?: number; heartbeatTimeoutMs?: number } {
-  const bad = (field: string, problem: string, value: unknown): never => {
-    throw ApplicationFailure.nonRetryable(`mcpToolCall: field "${field}" ${problem}, got ${JSON.stringify(value) ?? String(value)}`, FailureTypes.InvalidInput);
-  };
-  if (!input || typeof input !== 'object') bad('(input)', 'must be an object', input);
-  if (typeof input.server !== 'string' || !input.server) bad('server', 'must be a non-empty string', input.server);
-  if (typeof input.tool !== 'string' || !input.tool) bad('tool', 'must be a non-empty string', input.tool);
-  if (input.arguments !== undefined && (input.arguments === null || typeof input.arguments !== 'object' || Array.isArray(input.arguments))) {
-    bad('arguments', 'must be an object', input.arguments);
-  }
-  const out: { toolTimeoutMs?: number; heartbeatTimeoutMs?: number } = {};
-  for (const [field, v] of [
-    ['toolTimeout', input.toolTimeout],
-    ['heartbeatTimeout', input.heartbeatTimeout],
-  ] as const) {
-    if (v === undefined) continue;
-    const r = durationProblem(v, { allowZero: false });
-    if ('problem' in r) bad(field, r.problem, v);
-    else out[field === 'toolTimeout' ? 'toolTimeoutMs' : 'heartbeatTimeoutMs'] = r.ms;
-  }
-  const attemptsProblem = maxAttemptsProblem(input.maxAttempts);
-  if (attemptsProblem) bad('maxAttempts', attemptsProblem, input.maxAttempts);
-  const roundsProblem = maxRoundsProblem(input.maxRounds);
-  if (roundsProblem) bad('maxRounds', roundsProblem, input.maxRounds);
-  return out;
+  const problem = toolCallInputProblem(input);
+  if (problem) invalidInput(problem);
+  return { toolTimeoutMs: durationOption('toolTimeout', input.toolTimeout), heartbeatTimeoutMs: durationOption('heartbeatTimeout', input.heartbeatTimeout) };
 }
 
 /**

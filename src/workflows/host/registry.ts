@@ -1,40 +1,19 @@
 /**
- * The elicitation host: durable state of the requests that MCP servers made of a human, inside one
- * workflow. Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`,
- * `pendingDetails` and the internal `elicit` update). Deterministic: workflow APIs and the contract only.
+ * The request registry: this workflow's own requests (pending, then resolved), the calls that ask them, their
+ * expiry timers and inline waits, and the check of an answer against them. What it records is passed on through
+ * the hooks its host implements (the search attribute, the parent workflow). Deterministic: workflow APIs only.
  */
-import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, log, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
-import { urlHost } from '../contract/admit.js';
-import { checkAnswer, type AnswerCheck } from '../contract/answer.js';
-import { FailureTypes } from '../contract/failures.js';
-import { deriveRoundRequestId } from '../contract/id.js';
-import { answerToElicitResult, elicitationToRequest } from '../contract/mapping.js';
-import type { Answer, ElicitParams, ElicitResult, Request } from '../contract/index.js';
-import { durationProblem, MAX_DURATION_MS, type Duration } from './duration.js';
-import {
-  awaitingInputKey,
-  answerSignal,
-  childPendingSignal,
-  childResolvedSignal,
-  elicitUpdate,
-  pendingDetailsQuery,
-  pendingQuery,
-  progressQuery,
-  progressSignal,
-  submitAnswerUpdate,
-  waitForPendingUpdate,
-  type ChildPending,
-  type ElicitInput,
-  type ElicitOutcome,
-  type CallProgress,
-  type PendingContext,
-  type PendingRequestDetails,
-  type SubmitAnswerResult,
-  type WaitForPendingInput,
-} from './messages.js';
-import { requestPending, requestResolved } from './metrics.js';
-
+import { condition, isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
+import type { createActivities } from '../../activities/index.js';
+import { urlHost } from '../../contract/admit.js';
+import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
+import { deriveRoundRequestId } from '../../contract/id.js';
+import { answerToElicitResult, elicitationToRequest } from '../../contract/mapping.js';
+import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
+import type { Duration } from '../duration.js';
+import { durationOption } from '../input.js';
+import type { CallProgress, ElicitOutcome, PendingContext } from '../messages.js';
+import { requestPending, requestResolved } from '../metrics.js';
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
 export const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;
@@ -45,12 +24,8 @@ export const DEFAULT_HOLD_FOR_MS = 3 * 60 * 1000;
  * 10 updates in flight per run; past this, requests are released at once and answered by a re-run.
  */
 export const MAX_INLINE_WAITERS = 6;
-/** At most this many `waitForPending` updates wait at once (with the inline waiters, under Temporal's ~10 in flight). */
-export const MAX_PENDING_WATCHERS = 2;
-/** Default and longest wait of one `waitForPending` update. */
-export const DEFAULT_WATCH_MS = 60_000;
-export const MAX_WATCH_MS = 10 * 60_000;
-export { MAX_DURATION_MS };
+/** How many finished requests the host remembers (and carries) to explain a late answer. */
+export const FINISHED_REMEMBERED = 32;
 
 export interface CallRecord extends PendingContext {
   expiresInMs: number;
@@ -77,31 +52,29 @@ export interface RoundWait {
   form: 'mrtr' | 'url-error';
 }
 
-interface Entry {
+export interface PendingEntry {
   request: Request;
   callId: string;
   /** Workflow time (ms) when the request was recorded (for the time-to-answer metric). */
   since?: number;
 }
 
-/** What the host carries across continue-as-new. */
-export interface HostSnapshot {
+/** What the registry carries across continue-as-new (part of the host's snapshot). */
+export interface RegistrySnapshot {
   calls: CallRecord[];
-  pending: Entry[];
+  pending: PendingEntry[];
   resolved: Array<{ answer: Answer; callId: string }>;
   nextCall: number;
-  /** Requests of child workflows, listed here and answered through here. */
-  remote?: ChildPending[];
-  /** Ids of child requests this workflow already forwarded an answer for. */
-  forwarded?: string[];
   /** How the requests of the latest finished calls ended (bounded), to say why a late answer is refused. */
   finished?: Array<{ id: string; how: string }>;
   /** Calls waiting in a modern-era round, with the round's state (the next run resumes them at that round). */
   rounds?: Array<{ callId: string } & RoundWait>;
 }
 
-/** How many finished requests the host remembers (and carries) to explain a late answer. */
-export const FINISHED_REMEMBERED = 32;
+/** The id an answer names, if it names one. */
+export function answerId(raw: unknown): unknown {
+  return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
+}
 
 /**
  * Notifications of new pending requests: an activity, durable and retried with backoff, never awaited (a
@@ -112,16 +85,9 @@ const { notifyPending } = proxyActivities<ReturnType<typeof createActivities>>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 15 },
 });
 
-function parseDuration(value: unknown, fallback: number, field: string): number {
-  if (value === undefined) return fallback;
-  const r = durationProblem(value);
-  if ('problem' in r) throw ApplicationFailure.nonRetryable(`field "${field}" ${r.problem}, got ${JSON.stringify(value) ?? String(value)}`, FailureTypes.InvalidInput);
-  return r.ms;
-}
-
-export class ElicitationHost {
+export abstract class RequestRegistry {
   private readonly calls = new Map<string, CallRecord>();
-  private readonly pending = new Map<string, Entry>();
+  protected readonly pending = new Map<string, PendingEntry>();
   private readonly resolved = new Map<string, { answer: Answer; callId: string }>();
   private readonly released = new Set<string>();
   /** Calls released and waiting for an answer (no activity running), by call id → request id. */
@@ -129,15 +95,8 @@ export class ElicitationHost {
   /** Calls of `waiting` that wait in a modern-era (MRTR) round, with the round's state. */
   private readonly roundWaiting = new Map<string, RoundWait>();
   private inlineWaiters = 0;
-  private watchers = 0;
-  /** The run is finishing (completing, failing or continuing as new): waiting watchers return now. */
-  private closing = false;
   private nextCall = 1;
-  private callIdPrefix = '';
-  private searchAttributeEnabled: boolean;
-  /** Pending requests of child tool calls, by request id. */
-  private readonly remote = new Map<string, ChildPending>();
-  private readonly forwarded = new Set<string>();
+  protected callIdPrefix = '';
   /** The last progress notification of each running call (not carried across continue-as-new). */
   private readonly progress = new Map<string, CallProgress>();
   private readonly finishedCalls = new Set<string>();
@@ -157,141 +116,20 @@ export class ElicitationHost {
   readonly bounded: boolean;
   /** How the requests of the latest finished calls ended (at most FINISHED_REMEMBERED). */
   private finished: Array<{ id: string; how: string }> = [];
-  /** Updates this run has handled (Temporal allows 2,000 per run): a reason to continue as new. */
-  updatesHandled = 0;
-  /** Where this (child) workflow reports its requests: the parent's workflow id and the step. */
-  private reportTo: { parent: string; step?: string } | undefined;
   /** The worker's config names a webhook (it says so in the `elicit` update, so this replays). */
   private notifyEnabled = false;
 
-  constructor(snapshot?: HostSnapshot) {
-    let registered = false;
-    try {
-      registered = workflowInfo().typedSearchAttributes.get(awaitingInputKey) !== undefined;
-    } catch {
-      registered = false;
-    }
-    this.searchAttributeEnabled = registered;
+  constructor() {
     // Decided once per run, here: `patched` answers false while it replays an older run and would answer
     // true once that run goes on live on this code, so asking per request would mix both ways in one run.
     this.oneTimerInline = patched('durable-mcp:one-timer-inline');
     this.bounded = patched('durable-mcp:bounded-state');
-    if (snapshot) this.restore(snapshot);
-    this.installHandlers();
   }
 
-  private installHandlers(): void {
-    // Handlers stay synchronous for this workflow's own requests (the order of commands is part of the
-    // history: committed histories must replay); only answers forwarded to a child wait for the signal.
-    setHandler(answerSignal, (raw: unknown) => {
-      const check = this.check(raw);
-      if (!check.ok) {
-        log.warn('answer signal dropped', { reason: check.reason });
-        return;
-      }
-      // A forward to a child that has closed must not fail this workflow: log it, the request is gone.
-      return this.accept(check.answer)?.catch((err) => log.warn('could not forward the answer to the child workflow', { id: check.answer.id, error: String(err) }));
-    });
-    setHandler(
-      submitAnswerUpdate,
-      (raw: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
-        this.updatesHandled++;
-        const check = this.check(raw);
-        if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
-        const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
-        const forwarding = this.accept(check.answer);
-        return forwarding ? forwarding.then(() => result) : result;
-      },
-      {
-        validator: (raw: unknown) => {
-          const check = this.check(raw);
-          if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
-        },
-      },
-    );
-    setHandler(pendingQuery, () => this.pendingRequests());
-    setHandler(pendingDetailsQuery, () => this.pendingDetails());
-    setHandler(progressQuery, () => [...this.progress.values()]);
-    setHandler(progressSignal, ({ callId, progress, total, message }) => {
-      const call = this.calls.get(callId);
-      if (!call || this.finishedCalls.has(callId) || typeof progress !== 'number') return;
-      const p: CallProgress = { callId, server: call.server, tool: call.tool, progress };
-      if (call.step !== undefined) p.step = call.step;
-      if (typeof total === 'number') p.total = total;
-      if (typeof message === 'string') p.message = message;
-      this.progress.set(callId, p);
-    });
-    setHandler(childPendingSignal, (p: ChildPending) => {
-      if (!this.forwarded.has(p.request.id)) this.remote.set(p.request.id, p);
-      this.syncSearchAttribute();
-    });
-    setHandler(childResolvedSignal, ({ id }: { child: string; id: string }) => {
-      this.remote.delete(id);
-      this.syncSearchAttribute();
-    });
-    setHandler(
-      waitForPendingUpdate,
-      (input?: WaitForPendingInput) => {
-        this.updatesHandled++;
-        return this.watch(input);
-      },
-      {
-        validator: (input?: WaitForPendingInput) => {
-          const problem = watchInputProblem(input);
-          if (problem) throw new Error(`waitForPending: ${problem}`);
-          if (this.watchers >= MAX_PENDING_WATCHERS) {
-            throw new Error(`waitForPending: ${MAX_PENDING_WATCHERS} callers already wait on this workflow (Temporal limits updates in flight); poll the pending query instead`);
-          }
-        },
-        // A user's workflow that calls tools may return while a watcher waits: the watcher then learns that the
-        // workflow completed (as from any closed workflow), and the SDK need not warn about an unfinished handler.
-        unfinishedPolicy: 'ABANDON',
-      },
-    );
-    setHandler(
-      elicitUpdate,
-      (input: ElicitInput) => {
-        this.updatesHandled++;
-        return this.onElicit(input);
-      },
-      {
-        validator: (input: ElicitInput) => {
-          if (!input || typeof input.callId !== 'string' || !input.request || typeof input.request.id !== 'string') {
-            throw new Error('elicit: input must be { callId, request }');
-          }
-        },
-      },
-    );
-  }
-
-  private hasUnseen(seen: Set<string>): boolean {
-    for (const id of this.pending.keys()) if (!seen.has(id)) return true;
-    for (const id of this.remote.keys()) if (!seen.has(id)) return true;
-    return false;
-  }
-
-  private async watch(input: WaitForPendingInput | undefined): Promise<Request[]> {
-    const seen = new Set(input?.seen ?? []);
-    if (!this.closing && !this.hasUnseen(seen)) {
-      this.watchers++;
-      try {
-        await condition(() => this.closing || this.hasUnseen(seen), input?.timeoutMs ?? DEFAULT_WATCH_MS);
-      } finally {
-        this.watchers--;
-      }
-    }
-    return this.pendingRequests();
-  }
-
-  /** The run is about to finish: callers waiting in `waitForPending` get their answer now, not at their timeout. */
-  close(): void {
-    this.closing = true;
-  }
-
-  /** The run goes on after all (a continue-as-new that did not happen): watchers wait again. */
-  reopen(): void {
-    this.closing = false;
-  }
+  /** A request was recorded as pending, or resolved: the host updates its search attribute and tells its parent. */
+  protected abstract changed(kind: 'pending' | 'resolved', entry: PendingEntry): void;
+  /** Where this workflow's requests are answered (its own id, or its parent's) and the step they belong to. */
+  protected abstract inbox(): { workflowId: string; step?: string };
 
   /** Start a tool call: returns its stable id (assigned here, never by an attempt). */
   newCall(context: Omit<PendingContext, 'callId'> & { expiresInMs?: Duration; holdForMs?: Duration }, callId?: string): CallRecord {
@@ -303,8 +141,8 @@ export class ElicitationHost {
       server: context.server,
       tool: context.tool,
       ...(context.step !== undefined ? { step: context.step } : {}),
-      expiresInMs: parseDuration(context.expiresInMs, DEFAULT_EXPIRES_IN_MS, 'elicitation.expiresIn'),
-      holdForMs: parseDuration(context.holdForMs, DEFAULT_HOLD_FOR_MS, 'elicitation.holdFor'),
+      expiresInMs: durationOption('elicitation.expiresIn', context.expiresInMs, DEFAULT_EXPIRES_IN_MS),
+      holdForMs: durationOption('elicitation.holdFor', context.holdForMs, DEFAULT_HOLD_FOR_MS),
     };
     this.calls.set(id, record);
     return record;
@@ -330,12 +168,11 @@ export class ElicitationHost {
     const expiresInMs = call?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
     const expiresAtMs = Date.now() + expiresInMs;
     const stored: Request = { ...request, expiresAt: new Date(expiresAtMs).toISOString() };
-    const entry: Entry = { request: stored, callId, since: Date.now() };
+    const entry: PendingEntry = { request: stored, callId, since: Date.now() };
     this.pending.set(request.id, entry);
     requestPending(call?.server ?? '', stored.kind);
     if (!deferExpiry) this.watchExpiry(request.id, expiresAtMs);
-    this.syncSearchAttribute();
-    this.report('pending', entry);
+    this.changed('pending', entry);
     this.notify(entry);
     return stored;
   }
@@ -371,10 +208,10 @@ export class ElicitationHost {
   }
 
   /** Run the `notifyPending` activity for a newly recorded request (versioned: older histories have none). */
-  private notify(entry: Entry): void {
+  private notify(entry: PendingEntry): void {
     if (!this.notifyEnabled || !patched('durable-mcp:notify-pending')) return;
-    const workflowId = this.reportTo?.parent ?? workflowInfo().workflowId;
-    notifyPending({ workflowId, request: entry.request, context: this.contextOf(entry, this.reportTo?.step) }).catch((err) => {
+    const { workflowId, step } = this.inbox();
+    notifyPending({ workflowId, request: entry.request, context: this.contextOf(entry, step) }).catch((err) => {
       if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
     });
   }
@@ -417,52 +254,8 @@ export class ElicitationHost {
     return this.resolved.get(id)?.answer;
   }
 
-  /** Record a checked answer here, or forward it to the child workflow whose request it is. */
-  private accept(answer: Answer): Promise<void> | undefined {
-    const remote = this.remote.get(answer.id);
-    if (remote) {
-      this.remote.delete(answer.id);
-      this.forwarded.add(answer.id);
-      this.syncSearchAttribute();
-      return getExternalWorkflowHandle(remote.child)
-        .signal(answerSignal, answer)
-        .catch((err) => {
-          // The child is gone: the request is not answered after all.
-          this.forwarded.delete(answer.id);
-          throw ApplicationFailure.nonRetryable(`request "${answer.id}" belongs to child workflow "${remote.child}", which could not take the answer: ${(err as Error).message}`, 'ChildUnreachable');
-        });
-    }
-    this.resolve(answer, { answered: true });
-    return undefined;
-  }
-
-  /** A child finished: its requests are no longer pending here. */
-  forgetChild(childWorkflowId: string): void {
-    for (const [id, r] of [...this.remote]) if (r.child === childWorkflowId) this.remote.delete(id);
-    this.syncSearchAttribute();
-  }
-
-  /** Report this workflow's requests to a parent (a pipeline), which lists them and routes answers here. */
-  reportToParent(parent: string, step?: string, callIdPrefix?: string): void {
-    this.reportTo = { parent, step };
-    // Request ids derive from call ids: a prefix keeps the child's ids apart from the parent's own.
-    if (callIdPrefix) this.callIdPrefix = callIdPrefix;
-    for (const entry of this.pending.values()) this.report('pending', entry);
-  }
-
-  private report(kind: 'pending' | 'resolved', entry: Entry): void {
-    if (!this.reportTo) return;
-    const parent = getExternalWorkflowHandle(this.reportTo.parent);
-    const child = workflowInfo().workflowId;
-    const sent =
-      kind === 'pending'
-        ? parent.signal(childPendingSignal, { child, request: entry.request, context: this.contextOf(entry, this.reportTo.step) })
-        : parent.signal(childResolvedSignal, { child, id: entry.request.id });
-    // The parent may be gone (terminated, or done): the child's own inbox still works.
-    sent.catch((err) => log.warn('could not report to the parent workflow', { error: String(err) }));
-  }
-
-  private contextOf(e: Entry, step?: string): PendingContext {
+  /** Where a pending request comes from (the call's server, tool and step; a URL's host). */
+  protected contextOf(e: PendingEntry, step?: string): PendingContext {
     const call = this.calls.get(e.callId);
     const context: PendingContext = { callId: e.callId, server: call?.server ?? '', tool: call?.tool ?? '' };
     const s = step ?? call?.step;
@@ -475,11 +268,8 @@ export class ElicitationHost {
 
   /** Validate an answer against the pending request it names, without changing any state. */
   check(raw: unknown): AnswerCheck {
-    const id = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
+    const id = answerId(raw);
     if (typeof id === 'string') {
-      const remote = this.remote.get(id);
-      if (remote) return checkAnswer(raw, remote.request);
-      if (this.forwarded.has(id)) return { ok: false, reason: `request "${id}" is no longer pending: it was already answered`, type: 'AlreadyResolved' };
       const done = this.resolved.get(id);
       if (done && !this.pending.has(id)) {
         const how = howResolved(done.answer);
@@ -500,21 +290,13 @@ export class ElicitationHost {
     const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
     requestResolved(this.calls.get(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
     this.resolved.set(answer.id, { answer, callId: entry.callId });
-    this.syncSearchAttribute();
-    this.report('resolved', entry);
+    this.changed('resolved', entry);
     return true;
   }
 
-  /**
-   * Withdraw every pending request of this workflow (it is failing or cancelled): its own are cancelled,
-   * and its children's are no longer listed here (this run can no longer route answers to them).
-   */
-  finishAll(): void {
+  /** Finish every call that has a pending request (the workflow is failing or cancelled): their requests are cancelled. */
+  protected finishPendingCalls(): void {
     for (const callId of new Set([...this.pending.values()].map((e) => e.callId))) this.finishCall(callId);
-    if (this.remote.size > 0) {
-      this.remote.clear();
-      this.syncSearchAttribute();
-    }
   }
 
   /** A call finished: requests it no longer asks are withdrawn (cancelled), nothing dangles. */
@@ -542,16 +324,20 @@ export class ElicitationHost {
     if (this.finished.length > FINISHED_REMEMBERED) this.finished.splice(0, this.finished.length - FINISHED_REMEMBERED);
   }
 
-  /** Pending requests: this workflow's own, then those of its child tool calls. */
-  pendingRequests(): Request[] {
-    return [...[...this.pending.values()].map((e) => e.request), ...[...this.remote.values()].map((r) => r.request)];
+  /** The `progressSignal` of a running call's activity: keep its last progress notification. */
+  protected recordProgress({ callId, progress, total, message }: { callId: string; progress: number; total?: number; message?: string }): void {
+    const call = this.calls.get(callId);
+    if (!call || this.finishedCalls.has(callId) || typeof progress !== 'number') return;
+    const p: CallProgress = { callId, server: call.server, tool: call.tool, progress };
+    if (call.step !== undefined) p.step = call.step;
+    if (typeof total === 'number') p.total = total;
+    if (typeof message === 'string') p.message = message;
+    this.progress.set(callId, p);
   }
 
-  pendingDetails(): PendingRequestDetails[] {
-    return [
-      ...[...this.pending.values()].map((e) => ({ request: e.request, context: this.contextOf(e) })),
-      ...[...this.remote.values()].map((r) => ({ request: r.request, context: r.context })),
-    ];
+  /** The last progress notification of each running call that reported any. */
+  protected progressList(): CallProgress[] {
+    return [...this.progress.values()];
   }
 
   /**
@@ -584,10 +370,6 @@ export class ElicitationHost {
     return this.waiting.get(callId);
   }
 
-  hasPending(): boolean {
-    return this.pending.size > 0 || this.remote.size > 0;
-  }
-
   private expiresAtOf(request: Request): number {
     return request.expiresAt ? Date.parse(request.expiresAt) : Date.now() + DEFAULT_EXPIRES_IN_MS;
   }
@@ -602,9 +384,11 @@ export class ElicitationHost {
     }
   }
 
-  private async onElicit({ callId, request, searchAttribute, notify }: ElicitInput): Promise<ElicitOutcome> {
-    if (searchAttribute) this.enableSearchAttribute();
-    if (notify) this.enableNotify();
+  /**
+   * The `elicit` update of a call's activity: the request's answer if it has one; else record it and wait inline
+   * (up to the call's holdFor, or its expiry if that comes first) for an answer, or release the call.
+   */
+  protected async elicit(callId: string, request: Request): Promise<ElicitOutcome> {
     const done = this.resolved.get(request.id);
     if (done) return { status: 'answered', answer: done.answer };
     const id = request.id;
@@ -628,43 +412,21 @@ export class ElicitationHost {
     return answer ? { status: 'answered', answer } : { status: 'released', request: stored };
   }
 
-  /**
-   * The worker found the search attribute registered (it says so in the `elicit` update or the activity's
-   * result, so this is recorded in history and replays): from now on keep it up to date.
-   */
-  enableSearchAttribute(): void {
-    // A child reporting to its parent is listed through the parent (one inbox), not twice.
-    if (this.searchAttributeEnabled || this.reportTo) return;
-    this.searchAttributeEnabled = true;
-    this.syncSearchAttribute();
-  }
-
-  private lastAwaiting: boolean | undefined;
-  private syncSearchAttribute(): void {
-    if (!this.searchAttributeEnabled) return;
-    const awaiting = this.pending.size > 0 || this.remote.size > 0;
-    if (awaiting === this.lastAwaiting) return;
-    this.lastAwaiting = awaiting;
-    upsertSearchAttributes([{ key: awaitingInputKey, value: awaiting }]);
-  }
-
-  snapshot(): HostSnapshot {
+  /** The registry's part of the host's snapshot. */
+  protected registrySnapshot(): RegistrySnapshot {
     return {
       calls: [...this.calls.values()],
       pending: [...this.pending.values()],
       resolved: [...this.resolved.values()],
       nextCall: this.nextCall,
-      remote: [...this.remote.values()],
-      forwarded: [...this.forwarded],
       ...(this.finished.length > 0 ? { finished: [...this.finished] } : {}),
       ...(this.roundWaiting.size > 0 ? { rounds: [...this.roundWaiting].map(([callId, r]) => ({ callId, ...r })) } : {}),
     };
   }
 
-  private restore(s: HostSnapshot): void {
+  /** Restore the registry's part of a snapshot; the pending requests' expiry timers start again. */
+  protected restoreRegistry(s: RegistrySnapshot): void {
     this.nextCall = s.nextCall;
-    for (const r of s.remote ?? []) this.remote.set(r.request.id, r);
-    for (const id of s.forwarded ?? []) this.forwarded.add(id);
     this.finished = [...(s.finished ?? [])];
     for (const { callId, ...r } of s.rounds ?? []) this.roundWaiting.set(callId, r);
     for (const c of s.calls) this.calls.set(c.callId, c);
@@ -678,25 +440,4 @@ export class ElicitationHost {
 
 function howResolved(answer: Answer): string {
   return answer.ok ? 'accepted' : answer.reason === 'expired' ? 'expired' : answer.reason === 'declined' ? 'declined' : 'cancelled';
-}
-
-function watchInputProblem(input: unknown): string | undefined {
-  if (input === undefined || input === null) return undefined;
-  if (typeof input !== 'object' || Array.isArray(input)) return `input must be an object like {"seen":[…],"timeoutMs":…}, got ${JSON.stringify(input)}`;
-  const { seen, timeoutMs, ...rest } = input as WaitForPendingInput & Record<string, unknown>;
-  const extra = Object.keys(rest);
-  if (extra.length > 0) return `unknown field(s) ${extra.map((k) => `"${k}"`).join(', ')}; the input has only seen, timeoutMs`;
-  if (seen !== undefined && (!Array.isArray(seen) || seen.some((id) => typeof id !== 'string'))) return `field "seen" must be an array of request ids, got ${JSON.stringify(seen)}`;
-  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_WATCH_MS)) {
-    return `field "timeoutMs" must be a number of milliseconds above 0 and at most ${MAX_WATCH_MS}, got ${JSON.stringify(timeoutMs)}`;
-  }
-  return undefined;
-}
-
-let host: ElicitationHost | undefined;
-
-/** The workflow's elicitation host, installed on first use (once per workflow execution). */
-export function useElicitationHost(snapshot?: HostSnapshot): ElicitationHost {
-  if (!host) host = new ElicitationHost(snapshot);
-  return host;
 }

@@ -1,0 +1,152 @@
+/**
+ * The wiring of the host's messages: the handlers of the `answer` and `progress` signals, the `submitAnswer`,
+ * `waitForPending` and internal `elicit` updates, the `pending`, `pendingDetails` and `progress` queries, and
+ * the signals of child workflows. Each handler hands its message to the host (through `HostPort`).
+ * Deterministic: workflow APIs only.
+ */
+import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
+import type { AnswerCheck } from '../../contract/answer.js';
+import type { Answer, Request } from '../../contract/index.js';
+import { answerToElicitResult } from '../../contract/mapping.js';
+import { watchInputProblem } from '../input.js';
+import {
+  answerSignal,
+  childPendingSignal,
+  childResolvedSignal,
+  elicitUpdate,
+  pendingDetailsQuery,
+  pendingQuery,
+  progressQuery,
+  progressSignal,
+  submitAnswerUpdate,
+  waitForPendingUpdate,
+  type CallProgress,
+  type ChildPending,
+  type ElicitInput,
+  type ElicitOutcome,
+  type PendingRequestDetails,
+  type SubmitAnswerResult,
+  type WaitForPendingInput,
+} from '../messages.js';
+
+/** At most this many `waitForPending` updates wait at once (with the inline waiters, under Temporal's ~10 in flight). */
+export const MAX_PENDING_WATCHERS = 2;
+/** Default wait of one `waitForPending` update. */
+export const DEFAULT_WATCH_MS = 60_000;
+
+/** The callers of `waitForPending` that wait for a request they have not seen. */
+export class PendingWatch {
+  private watchers = 0;
+  /** The run is finishing (completing, failing or continuing as new): waiting watchers return now. */
+  closing = false;
+
+  constructor(
+    private readonly hasUnseen: (seen: Set<string>) => boolean,
+    private readonly pendingRequests: () => Request[],
+  ) {}
+
+  get full(): boolean {
+    return this.watchers >= MAX_PENDING_WATCHERS;
+  }
+
+  async wait(input: WaitForPendingInput | undefined): Promise<Request[]> {
+    const seen = new Set(input?.seen ?? []);
+    if (!this.closing && !this.hasUnseen(seen)) {
+      this.watchers++;
+      try {
+        await condition(() => this.closing || this.hasUnseen(seen), input?.timeoutMs ?? DEFAULT_WATCH_MS);
+      } finally {
+        this.watchers--;
+      }
+    }
+    return this.pendingRequests();
+  }
+}
+
+/** What the handlers ask of the host. */
+export interface HostPort {
+  /** Validate an answer against the request it names (own or a child's), without changing any state. */
+  check(raw: unknown): AnswerCheck;
+  /** Record a checked answer, or forward it to the child whose request it is. */
+  accept(answer: Answer): Promise<void> | undefined;
+  pendingRequests(): Request[];
+  pendingDetails(): PendingRequestDetails[];
+  progress(): CallProgress[];
+  recordProgress(p: { callId: string; progress: number; total?: number; message?: string }): void;
+  childPending(p: ChildPending): void;
+  childResolved(id: string): void;
+  elicit(input: ElicitInput): Promise<ElicitOutcome>;
+  /** One more update handled in this run (Temporal allows 2,000 per run). */
+  countUpdate(): void;
+  watch: PendingWatch;
+}
+
+export function installHandlers(host: HostPort): void {
+  // Handlers stay synchronous for this workflow's own requests (the order of commands is part of the
+  // history: committed histories must replay); only answers forwarded to a child wait for the signal.
+  setHandler(answerSignal, (raw: unknown) => {
+    const check = host.check(raw);
+    if (!check.ok) {
+      log.warn('answer signal dropped', { reason: check.reason });
+      return;
+    }
+    // A forward to a child that has closed must not fail this workflow: log it, the request is gone.
+    return host.accept(check.answer)?.catch((err) => log.warn('could not forward the answer to the child workflow', { id: check.answer.id, error: String(err) }));
+  });
+  setHandler(
+    submitAnswerUpdate,
+    (raw: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
+      host.countUpdate();
+      const check = host.check(raw);
+      if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
+      const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
+      const forwarding = host.accept(check.answer);
+      return forwarding ? forwarding.then(() => result) : result;
+    },
+    {
+      validator: (raw: unknown) => {
+        const check = host.check(raw);
+        if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
+      },
+    },
+  );
+  setHandler(pendingQuery, () => host.pendingRequests());
+  setHandler(pendingDetailsQuery, () => host.pendingDetails());
+  setHandler(progressQuery, () => host.progress());
+  setHandler(progressSignal, (p) => host.recordProgress(p));
+  setHandler(childPendingSignal, (p: ChildPending) => host.childPending(p));
+  setHandler(childResolvedSignal, ({ id }: { child: string; id: string }) => host.childResolved(id));
+  setHandler(
+    waitForPendingUpdate,
+    (input?: WaitForPendingInput) => {
+      host.countUpdate();
+      return host.watch.wait(input);
+    },
+    {
+      validator: (input?: WaitForPendingInput) => {
+        const problem = watchInputProblem(input);
+        if (problem) throw new Error(`waitForPending: ${problem}`);
+        if (host.watch.full) {
+          throw new Error(`waitForPending: ${MAX_PENDING_WATCHERS} callers already wait on this workflow (Temporal limits updates in flight); poll the pending query instead`);
+        }
+      },
+      // A user's workflow that calls tools may return while a watcher waits: the watcher then learns that the
+      // workflow completed (as from any closed workflow), and the SDK need not warn about an unfinished handler.
+      unfinishedPolicy: 'ABANDON',
+    },
+  );
+  setHandler(
+    elicitUpdate,
+    (input: ElicitInput) => {
+      host.countUpdate();
+      return host.elicit(input);
+    },
+    {
+      validator: (input: ElicitInput) => {
+        if (!input || typeof input.callId !== 'string' || !input.request || typeof input.request.id !== 'string') {
+          throw new Error('elicit: input must be { callId, request }');
+        }
+      },
+    },
+  );
+}

@@ -154,6 +154,8 @@ program
   .name('durable-mcp')
   .description('Run MCP tool calls as Temporal activities, with durable elicitation (human input).')
   .version('0.1.0')
+  // Options after a command are that command's: `durable-mcp temporal --version` is the Temporal CLI's.
+  .enablePositionalOptions()
   .exitOverride()
   .showHelpAfterError();
 
@@ -355,6 +357,7 @@ program
   .command('temporal')
   .description('Run the Temporal CLI this package uses (the one `dev` runs), e.g. `durable-mcp temporal workflow list`')
   .helpOption(false)
+  .passThroughOptions()
   .allowUnknownOption()
   .allowExcessArguments()
   .argument('[args...]', 'arguments for `temporal`')

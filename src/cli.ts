@@ -402,7 +402,11 @@ program.parseAsync(process.argv).then(
   },
   (err: unknown) => {
     if (err instanceof CommanderError) {
-      // Commander already printed the message (or the help); --help and --version exit 0.
+      // Commander already printed the message (or the help) on stderr; --help and --version exit 0.
+      if (err.exitCode !== 0 && wantsJson) {
+        const json = { error: 'Usage', message: err.message.replace(/^error: /, '') };
+        console.log(streams ? JSON.stringify({ event: 'error', ...json }) : JSON.stringify(json, null, 2));
+      }
       process.exit(err.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
     }
     const d = describeError(err);

@@ -163,7 +163,7 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     assert.deepEqual(livePids(dataDir), [], 'nothing left running');
   });
 
-  it('a failure of dev, worker or inbox with --json is one JSON error line, with the documented exit code', async () => {
+  it('a failure of dev, worker or inbox with --json is one JSON error line (a bad flag too), with the documented exit code', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
     const taken = (blocker.address() as { port: number }).port;
@@ -179,6 +179,15 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     } finally {
       blocker.close();
     }
+    const badFlag = await run(['dev', '--json', '--port', 'abc'], {});
+    assert.equal(badFlag.code, EXIT.USAGE);
+    assert.deepEqual(jsonLines(badFlag.stdout), [{ event: 'error', error: 'Usage', message: `option '--port <port>' argument 'abc' is invalid. --port must be a positive integer, got "abc"` }]);
+    const badDuration = await run(['call', 'fx', 'echo', '--json', '--expires-in', '4 parsecs'], {});
+    assert.equal(badDuration.code, EXIT.USAGE);
+    const usage = JSON.parse(badDuration.stdout);
+    assert.equal(usage.error, 'Usage');
+    assert.match(usage.message, /--expires-in must be a Temporal Duration: .*, got "4 parsecs"/);
+
     const bad = await run(['worker', '--json', '--mcp-config', join(tempDir('cli-json-missing-'), 'nope.json')], { TEMPORAL_ADDRESS: env.address });
     assert.notEqual(bad.code, 0);
     const [error, ...more] = jsonLines(bad.stdout);

@@ -9,8 +9,8 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  // examples/testing is a user project of its own (plain JS, its own package.json and tests).
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**', 'examples/testing/**'] },
+  // examples/testing and examples/testing-vitest are user projects of their own (own package.json, dependencies and tests).
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**', 'examples/testing/**', 'examples/testing-vitest/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -112,6 +112,11 @@ function print(json: boolean, value: unknown, text: () => string): void {
   console.log(json ? JSON.stringify(value, null, 2) : text());
 }
 
+/** One line of a long-running command's `--json` output (dev, worker, inbox): one JSON object a line. */
+function jsonLine(value: Record<string, unknown>): void {
+  console.log(JSON.stringify(value));
+}
+
 /**
  * Wait for a call's result, saying so on stderr; on a terminal, a progress bar from the workflow's
  * `progress` query (MCP progress notifications of the tool) is drawn until the result arrives.
@@ -149,6 +154,8 @@ program
   .name('durable-mcp')
   .description('Run MCP tool calls as Temporal activities, with durable elicitation (human input).')
   .version('0.1.0')
+  // Options after a command are that command's: `durable-mcp temporal --version` is the Temporal CLI's.
+  .enablePositionalOptions()
   .exitOverride()
   .showHelpAfterError();
 
@@ -160,18 +167,21 @@ program
   .option('--port <port>', 'Temporal gRPC port', positiveInt('--port'), 7233)
   .option('--ui-port <port>', 'Temporal UI port', positiveInt('--ui-port'), 8233)
   .option('--inbox-port <port>', 'inbox web page port (0: any free port)', (v: string) => (v === '0' ? 0 : positiveInt('--inbox-port')(v)), 8787)
-  .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number; inboxPort: number }) => {
+  .option('--json', 'one JSON object a line on stdout: "ready" (addresses, task queue, database), "warning", "note", "stopping", "stopped", "error"')
+  .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number; inboxPort: number; json?: boolean }) => {
+    const json = !!opts.json;
+    const say = (text: string, event: Record<string, unknown>) => (json ? jsonLine(event) : console.log(text));
     // Signal handlers first: a signal during start-up stops the dev server too (nothing is left running).
     const starting = new AbortController();
     let dev: DevHandle | undefined;
     let signals = 0;
     const onSignal = () => {
       if (++signals === 1) {
-        console.log('\nstopping…');
+        say('\nstopping…', { event: 'stopping' });
         starting.abort();
         void dev?.stop();
       } else {
-        console.log('stopping now');
+        say('stopping now', { event: 'stopping', now: true });
         dev?.kill();
         process.exit(130);
       }
@@ -179,16 +189,35 @@ program
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     try {
-      dev = await startDev({ dataDir: opts.dataDir, mcpConfigPath: opts.mcpConfig, port: opts.port, uiPort: opts.uiPort, inboxPort: opts.inboxPort, taskQueue: process.env.DURABLE_MCP_TASK_QUEUE, signal: starting.signal });
+      dev = await startDev({
+        dataDir: opts.dataDir,
+        mcpConfigPath: opts.mcpConfig,
+        port: opts.port,
+        uiPort: opts.uiPort,
+        inboxPort: opts.inboxPort,
+        taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
+        signal: starting.signal,
+        // With --json the human text (addresses, the commands to try) gives way to one "ready" line.
+        ...(json ? { log: () => undefined, warn: (message: string) => jsonLine({ event: 'warning', message }), note: (message: string) => jsonLine({ event: 'note', message }) } : {}),
+      });
     } catch (err) {
       if (starting.signal.aborted) {
-        console.log('stopped');
+        say('stopped', { event: 'stopped' });
         return;
       }
       throw err;
     }
+    if (json) {
+      jsonLine({
+        event: 'ready',
+        temporal: { address: dev.address, namespace: dev.namespace, external: dev.external, uiUrl: dev.uiAddress ?? null, database: dev.database ?? null },
+        inboxUrl: dev.inboxUrl ?? null,
+        taskQueue: dev.taskQueue,
+        mcpServers: dev.mcpServers,
+      });
+    }
     await dev.done;
-    console.log('stopped');
+    say('stopped', { event: 'stopped' });
   });
 
 program
@@ -197,14 +226,16 @@ program
   .option('--host <address>', 'bind address; anything but loopback needs DURABLE_MCP_INBOX_TOKEN', '127.0.0.1')
   .option('--port <port>', 'port', (v: string) => (v === '0' ? 0 : positiveInt('--port')(v)), 8787)
   .option('--temporal-ui <url>', 'Temporal UI address, for links to workflows (default: $TEMPORAL_UI_URL)')
-  .action((opts: { host: string; port: number; temporalUi?: string }) => runInboxCommand(opts));
+  .option('--json', 'one JSON object a line on stdout: "ready" (url, Temporal address), "stopped", "error"')
+  .action((opts: { host: string; port: number; temporalUi?: string; json?: boolean }) => runInboxCommand(opts));
 
 program
   .command('worker')
   .description('Run the worker against TEMPORAL_ADDRESS (envconfig), with the MCP config')
   .option('--mcp-config <path>', 'MCP config file (default: $MCP_CONFIG or mcp.json)')
-  .action(async (opts: { mcpConfig?: string }) => {
-    await runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(opts.mcpConfig ? ['--mcp-config', opts.mcpConfig] : []) });
+  .option('--json', 'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers), "warning", "note", "stopping", "stopped", "error"')
+  .action(async (opts: { mcpConfig?: string; json?: boolean }) => {
+    await runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(opts.mcpConfig ? ['--mcp-config', opts.mcpConfig] : []), ...(opts.json ? { event: (e) => jsonLine(e) } : {}) });
   });
 
 program
@@ -326,6 +357,7 @@ program
   .command('temporal')
   .description('Run the Temporal CLI this package uses (the one `dev` runs), e.g. `durable-mcp temporal workflow list`')
   .helpOption(false)
+  .passThroughOptions()
   .allowUnknownOption()
   .allowExcessArguments()
   .argument('[args...]', 'arguments for `temporal`')
@@ -360,6 +392,8 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
 }
 
 const wantsJson = process.argv.includes('--json');
+/** The commands that run until stopped print JSON lines (one object a line), an error included. */
+const streams = ['dev', 'worker', 'inbox'].includes(process.argv[2] ?? '');
 program.parseAsync(process.argv).then(
   () => {
     // Connections keep the event loop alive; commands other than dev/worker are done here.
@@ -368,11 +402,15 @@ program.parseAsync(process.argv).then(
   },
   (err: unknown) => {
     if (err instanceof CommanderError) {
-      // Commander already printed the message (or the help); --help and --version exit 0.
+      // Commander already printed the message (or the help) on stderr; --help and --version exit 0.
+      if (err.exitCode !== 0 && wantsJson) {
+        const json = { error: 'Usage', message: err.message.replace(/^error: /, '') };
+        console.log(streams ? JSON.stringify({ event: 'error', ...json }) : JSON.stringify(json, null, 2));
+      }
       process.exit(err.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
     }
     const d = describeError(err);
-    if (wantsJson) console.log(JSON.stringify(d.json, null, 2));
+    if (wantsJson) console.log(streams ? JSON.stringify({ event: 'error', ...d.json }) : JSON.stringify(d.json, null, 2));
     console.error(`durable-mcp: ${terminalSafe(d.text)}`);
     process.exit(d.code);
   },

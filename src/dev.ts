@@ -33,13 +33,26 @@ export interface DevOptions {
   /** Port of the inbox web page (default 8787, 0 picks a free one); the inbox binds to 127.0.0.1. */
   inboxPort?: number;
   log?: (line: string) => void;
+  /** A warning (default: logged as "Warning: …"): no enabled MCP server, an unset `${VAR}`, an inbox that could not start. */
+  warn?: (message: string) => void;
+  /** A note (default: logged): what is being installed, that TEMPORAL_ADDRESS is used, a tuning hint. */
+  note?: (message: string) => void;
   /** Aborted (e.g. on SIGINT/SIGTERM) while starting: the dev server is stopped and startDev rejects. */
   signal?: AbortSignal;
 }
 
 export interface DevHandle {
   address: string;
+  namespace: string;
+  /** Set only when `dev` started the Temporal server (not with TEMPORAL_ADDRESS). */
   uiAddress?: string;
+  /** The dev server's SQLite file (unset with TEMPORAL_ADDRESS: that server's storage is its own). */
+  database?: string;
+  /** Whether the Temporal server is one `dev` found through TEMPORAL_ADDRESS (true) or started (false). */
+  external: boolean;
+  taskQueue: string;
+  /** The MCP servers of the config, enabled or not. */
+  mcpServers: string[];
   /** The inbox page's address (unset when it could not start). */
   inboxUrl?: string;
   /** Settles when everything has stopped. */
@@ -97,6 +110,8 @@ async function waitForServer(address: string, child: ChildProcess, output: () =>
 
 export async function startDev(options: DevOptions): Promise<DevHandle> {
   const log = options.log ?? ((line: string) => console.log(line));
+  const warn = options.warn ?? ((message: string) => log(`Warning: ${message}`));
+  const note = options.note ?? log;
   const external = process.env.TEMPORAL_ADDRESS;
   // Refuse before anything starts: a taken port would otherwise be another server, reported as ours.
   if (!external) {
@@ -117,26 +132,28 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   }
   const enabled = Object.values(config.servers).filter((srv) => srv.enabled);
   if (enabled.length === 0) {
-    log(`Warning: the MCP config${options.mcpConfigPath ? ` ${options.mcpConfigPath}` : ''} has no enabled server: every tool call will fail with UnknownServer.`);
+    warn(`the MCP config${options.mcpConfigPath ? ` ${options.mcpConfigPath}` : ''} has no enabled server: every tool call will fail with UnknownServer.`);
   }
 
   let server: ChildProcess | undefined;
   let address: string;
   let uiAddress: string | undefined;
+  let database: string | undefined;
   let connection: NativeConnection | undefined;
   let namespace = 'default';
   if (external) {
-    log(`TEMPORAL_ADDRESS is set (${external}): using that Temporal server, not starting one; --port, --ui-port and --data-dir are not used. Unset it to start an embedded dev server.`);
+    note(`TEMPORAL_ADDRESS is set (${external}): using that Temporal server, not starting one; --port, --ui-port and --data-dir are not used. Unset it to start an embedded dev server.`);
     const c = await connectFromEnv();
     connection = c.connection;
     namespace = c.namespace;
     address = c.address;
     log(`Temporal: ${address} (from TEMPORAL_ADDRESS), namespace ${namespace}`);
   } else {
-    const bin = findTemporalBinary('cli', { allowDownload: false, log });
+    const bin = findTemporalBinary('cli', { allowDownload: false, log: note });
     address = `127.0.0.1:${options.port}`;
     uiAddress = `http://127.0.0.1:${options.uiPort}`;
     const dbFile = join(dataDir, 'temporal.db');
+    database = dbFile;
     let out = '';
     server = spawn(
       bin.path!,
@@ -186,10 +203,13 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const running = worker.run();
   const cli = `node ${cliPath}`;
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
-  const inbox = await startDevInbox(address, namespace, uiAddress, options, log);
-  for (const warning of worker.warnings) log(`Warning: ${warning}`);
+  const inbox = await startDevInbox(address, namespace, uiAddress, options, log, warn);
+  for (const warning of worker.warnings) warn(warning);
   const hint = mallocArenaHint();
-  if (hint) log(`Note: ${hint}`);
+  if (hint) {
+    if (options.note) options.note(hint);
+    else log(`Note: ${hint}`);
+  }
   log('');
   log('Try it (in another terminal):');
   log(`  ${cli} call demo book_table --args '{"restaurant":"Chez Temporal"}'`);
@@ -230,11 +250,23 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const kill = () => {
     if (isRunning(server)) server.kill('SIGKILL');
   };
-  return { address, uiAddress, ...(inbox ? { inboxUrl: inbox.url } : {}), done, stop, kill };
+  return {
+    address,
+    namespace,
+    ...(uiAddress ? { uiAddress } : {}),
+    ...(database ? { database } : {}),
+    external: !!external,
+    taskQueue: worker.taskQueue,
+    mcpServers: Object.keys(config.servers),
+    ...(inbox ? { inboxUrl: inbox.url } : {}),
+    done,
+    stop,
+    kill,
+  };
 }
 
 /** The inbox of `dev`, on loopback. It is a convenience: when it cannot start, dev says so and goes on. */
-async function startDevInbox(address: string, namespace: string, temporalUi: string | undefined, options: DevOptions, log: (line: string) => void): Promise<InboxHandle | undefined> {
+async function startDevInbox(address: string, namespace: string, temporalUi: string | undefined, options: DevOptions, log: (line: string) => void, warn: (message: string) => void): Promise<InboxHandle | undefined> {
   let closeConnection: (() => Promise<void>) | undefined;
   try {
     const { client } = await connectClient({ address, namespace });
@@ -244,7 +276,7 @@ async function startDevInbox(address: string, namespace: string, temporalUi: str
     return { url: inbox.url, close: async () => { await inbox.close(); await closeConnection!().catch(() => undefined); } };
   } catch (err) {
     await closeConnection?.().catch(() => undefined);
-    log(`Inbox: not started (${(err as Error).message}); run \`durable-mcp inbox --port <port>\` instead`);
+    warn(`the inbox did not start (${(err as Error).message}); run \`durable-mcp inbox --port <port>\` instead`);
     return undefined;
   }
 }

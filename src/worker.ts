@@ -205,33 +205,58 @@ export function mcpConfigPathFrom(argv: string[], env: NodeJS.ProcessEnv = proce
   return resolve(env.MCP_CONFIG ?? 'mcp.json');
 }
 
+/** What the worker process reports (`durable-mcp worker --json` prints each as one JSON line). */
+export type WorkerProcessEvent =
+  | { event: 'warning'; message: string }
+  | { event: 'note'; message: string }
+  | { event: 'ready'; temporal: { address: string; namespace: string }; taskQueue: string; mcpServers: string[]; mcpConfig: string }
+  | { event: 'stopping'; signal: string }
+  | { event: 'stopped' };
+
+function workerEventText(e: WorkerProcessEvent): string {
+  switch (e.event) {
+    case 'warning':
+      return `durable-mcp worker: warning: ${e.message}`;
+    case 'note':
+      return `durable-mcp worker: ${e.message}`;
+    case 'ready':
+      return `durable-mcp worker: Temporal ${e.temporal.address} namespace ${e.temporal.namespace}, task queue ${e.taskQueue}, MCP servers ${e.mcpServers.join(', ') || '(none)'}`;
+    case 'stopping':
+      return `durable-mcp worker: ${e.signal}, shutting down (waiting calls are released)`;
+    case 'stopped':
+      return 'durable-mcp worker: stopped';
+  }
+}
+
 /**
  * The worker process: SIGINT and SIGTERM shut it down gracefully (in-flight calls released, every MCP
- * server process closed). Temporal's runtime installs the signal handlers.
+ * server process closed). Temporal's runtime installs the signal handlers. What it reports goes to `event`
+ * (default: a line of text each, to `log`, stderr by default).
  */
-export async function runWorkerProcess(options: { mcpConfigPath: string; taskQueue?: string; log?: (line: string) => void }): Promise<void> {
+export async function runWorkerProcess(options: { mcpConfigPath: string; taskQueue?: string; log?: (line: string) => void; event?: (e: WorkerProcessEvent) => void }): Promise<void> {
   const log = options.log ?? ((line: string) => console.error(line));
+  const report = options.event ?? ((e: WorkerProcessEvent) => log(workerEventText(e)));
   installRuntime();
   const config = loadMcpConfigFile(options.mcpConfigPath);
   const { connection, namespace, address } = await connectFromEnv();
   const w = await createWorker({ connection, namespace, taskQueue: options.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE, mcpConfig: config });
   const onSignal = (signal: NodeJS.Signals) => {
-    log(`durable-mcp worker: ${signal}, shutting down (waiting calls are released)`);
+    report({ event: 'stopping', signal });
     w.shutdown();
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const hint = mallocArenaHint();
-  if (hint) log(`durable-mcp worker: ${hint}`);
-  for (const warning of w.warnings) log(`durable-mcp worker: warning: ${warning}`);
-  if (!Object.values(config.servers).some((srv) => srv.enabled)) log(`durable-mcp worker: warning: ${options.mcpConfigPath} has no enabled MCP server: every tool call will fail with UnknownServer`);
-  log(`durable-mcp worker: Temporal ${address} namespace ${namespace}, task queue ${w.taskQueue}, MCP servers ${Object.keys(config.servers).join(', ') || '(none)'}`);
+  if (hint) report({ event: 'note', message: hint });
+  for (const warning of w.warnings) report({ event: 'warning', message: warning });
+  if (!Object.values(config.servers).some((srv) => srv.enabled)) report({ event: 'warning', message: `${options.mcpConfigPath} has no enabled MCP server: every tool call will fail with UnknownServer` });
+  report({ event: 'ready', temporal: { address, namespace }, taskQueue: w.taskQueue, mcpServers: Object.keys(config.servers), mcpConfig: options.mcpConfigPath });
   try {
     await w.run();
   } finally {
     await connection.close().catch(() => undefined);
   }
-  log('durable-mcp worker: stopped');
+  report({ event: 'stopped' });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -2,10 +2,12 @@
 import { connectClient } from '../client/index.js';
 import { startInbox } from './server.js';
 
-export async function runInboxCommand(opts: { host: string; port: number; temporalUi?: string }, log: (line: string) => void = (l) => console.log(l)): Promise<void> {
+export async function runInboxCommand(opts: { host: string; port: number; temporalUi?: string; json?: boolean }, log: (line: string) => void = (l) => console.log(l)): Promise<void> {
+  // With --json, one JSON object a line: {"event":"ready",…} once it serves, {"event":"stopped"} at the end.
+  const say = (text: string, json: Record<string, unknown>) => log(opts.json ? JSON.stringify(json) : text);
   const { client, address, namespace } = await connectClient();
   const inbox = await startInbox({ client, host: opts.host, port: opts.port, temporalUi: opts.temporalUi ?? process.env.TEMPORAL_UI_URL, taskQueue: process.env.DURABLE_MCP_TASK_QUEUE });
-  log(`durable-mcp inbox: ${inbox.url} (Temporal ${address}, namespace ${namespace})`);
+  say(`durable-mcp inbox: ${inbox.url} (Temporal ${address}, namespace ${namespace})`, { event: 'ready', url: inbox.url, temporal: { address, namespace } });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -13,6 +15,6 @@ export async function runInboxCommand(opts: { host: string; port: number; tempor
   });
   await inbox.close();
   await client.connection.close().catch(() => undefined);
-  log('durable-mcp inbox: stopped');
+  say('durable-mcp inbox: stopped', { event: 'stopped' });
   process.exit(0);
 }

@@ -37,7 +37,10 @@ export function childPids(ppid = process.pid): number[] {
 
 export interface SpawnedProcess {
   child: ChildProcess;
+  /** stdout and stderr, interleaved as they came. */
   output(): string;
+  /** stdout alone. */
+  stdout(): string;
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   exited: Promise<number | null>;
   kill(signal?: NodeJS.Signals): Promise<number | null>;
@@ -47,17 +50,22 @@ export interface SpawnedProcess {
 export function spawnNode(args: string[], env: Record<string, string | undefined> = {}, cwd?: string): SpawnedProcess {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let buf = '';
+  let out = '';
   const listeners = new Set<() => void>();
   const onData = (d: Buffer) => {
     buf += d.toString('utf8');
     for (const l of listeners) l();
   };
-  child.stdout!.on('data', onData);
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+    onData(d);
+  });
   child.stderr!.on('data', onData);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
   return {
     child,
     output: () => buf,
+    stdout: () => out,
     exited,
     waitFor(pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {

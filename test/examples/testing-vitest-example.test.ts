@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { findTemporalBinary } from '../../src/temporal/binaries.js';
+import { installUserProject, projectRoot } from '../helpers/pack.js';
+
+const example = join(projectRoot, 'examples', 'testing-vitest');
+const testFile = join(example, 'test', 'decline.test.ts');
+
+/** The code block of the README's "With vitest" example. */
+function readmeVitestExample(): string {
+  const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+  const at = readme.indexOf('With vitest (');
+  assert.ok(at >= 0, 'the README has a vitest example');
+  const block = /```ts\n([\s\S]*?)```\n/.exec(readme.slice(at));
+  assert.ok(block, 'the vitest example is a ```ts block');
+  return block[1];
+}
+
+describe('examples/testing-vitest: the README vitest example, as a user project of its own', () => {
+  it("the README's vitest example is the example project's test file, word for word", () => {
+    assert.equal(readmeVitestExample(), readFileSync(testFile, 'utf8'));
+  });
+
+  it('installs the packed package and vitest from npm, and its vitest suite passes', { timeout: 900_000 }, () => {
+    const dir = installUserProject(example);
+    const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
+    const r = spawnSync('npm', ['test', '--', '--reporter=verbose'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: {
+        ...env,
+        // The binaries this machine has, as a user would point at theirs: nothing is downloaded.
+        TEMPORAL_CLI_PATH: findTemporalBinary('cli').path!,
+        TEMPORAL_TEST_SERVER_PATH: findTemporalBinary('test-server').path!,
+        NODE_OPTIONS: '',
+        NO_COLOR: '1',
+      },
+      timeout: 840_000,
+    });
+    const out = `${r.stdout}\n${r.stderr}`;
+    assert.equal(r.status, 0, `the example's vitest run failed:\n${out.slice(-6000)}`);
+    assert.match(out, /✓ .*a decline reaches the server as decline/, out.slice(-3000));
+    assert.match(out, /Tests\s+1 passed \(1\)/, out.slice(-3000));
+  });
+});

@@ -102,7 +102,7 @@ export const f1: FaultCase = {
     const killLog: string[] = [];
     ctx.defer(() => {
       for (const b of bots) b.done = true;
-      for (const w of watchers) void w?.stop();
+      for (const w of watchers) void w?.end();
     });
 
     const bot = async (p: Plan, handle: WorkflowHandle, s: BotState) => {

@@ -86,7 +86,7 @@ export const f2: FaultCase = {
     const outputBefore = worker.output().length;
     const killedAt = Date.now();
     await server.kill('SIGKILL');
-    for (const w of watchers1) void w.stop();
+    for (const w of watchers1) void w.end();
     const downFor = 6000;
     await sleep(downFor); // c's expiry (4 s) comes due while the server is down
     const workerAliveWhileDown = worker.child.exitCode === null && worker.child.signalCode === null;

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import type { WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
+import type { Next, WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Runtime, DefaultLogger } from '@temporalio/worker';
 import { findTemporalBinary } from '../../src/temporal/binaries.js';
@@ -43,7 +43,7 @@ const noCacheMode = (): boolean => process.env.DURABLE_MCP_TEST_NO_CACHE === '1'
 export class OneQueryAtATime implements WorkflowClientInterceptor {
   private readonly tails = new Map<string, Promise<void>>();
 
-  query(input: WorkflowQueryInput, next: (input: WorkflowQueryInput) => Promise<unknown>): Promise<unknown> {
+  query(input: WorkflowQueryInput, next: Next<WorkflowClientInterceptor, 'query'>): Promise<unknown> {
     const key = input.workflowExecution.workflowId;
     const previous = this.tails.get(key) ?? Promise.resolve();
     const mine = previous.then(() => next(input));

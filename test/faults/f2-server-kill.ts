@@ -125,6 +125,8 @@ export const f2: FaultCase = {
 
     // ---- nothing lost ----
     const watchers2 = [ha, hb].map((h) => watchPending(client.workflow.getHandle(h.workflowId), 100));
+    // Ended before the case closes its connection, also when an assertion below fails first.
+    for (const w of watchers2) ctx.defer(() => w.end());
     for (const h of answered) {
       const p = await until(async () => pendingOf(h), `${h.workflowId} pending after restart`, 30_000);
       assert.deepEqual(

@@ -13,6 +13,9 @@ import { fixtureServerPath, readFixtureLog } from '../test/fixtures/paths.js';
 import { fixtureConfig, tempDir } from '../test/helpers/temporal.js';
 import { childPids, livePids, spawnNode, type SpawnedProcess } from '../test/helpers/processes.js';
 
+/** MALLOC_ARENA_MAX of every worker process a benchmark starts (the report states the value used). */
+export const workerMallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
+
 export const workerEntry = fileURLToPath(new URL('../src/worker.js', import.meta.url));
 export const benchWorkerEntry = fileURLToPath(new URL('./worker-process.js', import.meta.url));
 
@@ -176,7 +179,7 @@ export async function startWorkerProcess(
     DURABLE_MCP_TASK_QUEUE: opts.taskQueue,
     // As the Docker image and `npm start` run the worker (see README, "Memory"): glibc's per-thread arenas
     // otherwise keep growing RSS with every tool call's allocations on Temporal's and libuv's threads.
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    MALLOC_ARENA_MAX: workerMallocArenaMax,
     ...opts.env,
   });
   const stop = async (graceMs = 20_000): Promise<number | null> => {

@@ -8,8 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchmarks } from './benchmarks.js';
-import { Cleanup, errorResult, machine, now, round, SCALE, withTimeout, type BenchResult, type Machine } from './lib.js';
+import { B1_TARGET_RATIO, benchmarks } from './benchmarks.js';
+import { Cleanup, errorResult, machine, now, round, SCALE, withTimeout, workerMallocArenaMax, type BenchResult, type Machine } from './lib.js';
 import { childPids } from '../test/helpers/processes.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -114,7 +114,7 @@ function markdown(results: BenchResult[], m: Machine, date: Date, totalS: number
   const floorRatio = b1?.details['floor: ratio to update p50'];
   if (b1 && floorRatio !== undefined) {
     lines.push(
-      `- B1's target (≤ 2×) lies ${Number(floorRatio) >= 2 ? 'at or below its floor' : 'above its floor'}. A bridge that asks the human once records the request before anyone ` +
+      `- B1's target (${b1.target}) lies ${Number(floorRatio) >= B1_TARGET_RATIO ? 'at or below its floor' : 'above its floor'}. A bridge that asks the human once records the request before anyone ` +
         `sees it and the answer before the MCP server gets it: two update round trips, relayed between two clients. ` +
         `Measured in the same run with nothing else (\`benchRelay\`: no timers, no validation, no MCP), that relay takes ` +
         `${b1.details['floor: relay of two updates p50 ms']} ms at p50, ${floorRatio}× the bare update; the durable ` +
@@ -122,20 +122,22 @@ function markdown(results: BenchResult[], m: Machine, date: Date, totalS: number
     );
   }
   if (b1) {
-    const echo = b1.details['echo p50 ms'];
-    const update = b1.baseline['update p50 ms'];
-    if (echo !== undefined && update !== undefined) {
+    const echo = Number(b1.details['echo p50 ms']);
+    const update = Number(b1.baseline['update p50 ms']);
+    const added = Number(b1.measured['added p50 ms']);
+    if ([echo, update, added].every(Number.isFinite)) {
       lines.push(
-        `- An mcpToolCall echo (no elicitation) took ${echo} ms from start to result at p50 in B1, ${round(Number(echo) / Number(update), 1)}× ` +
-          `the bare update (${update} ms): a workflow's own tasks (its start, the activity's result) cost more than the ` +
-          `bridge's updates, and end-to-end differences between two calls carry them.`,
+        `- An mcpToolCall echo (no elicitation) took ${echo} ms from start to result at p50 in B1, ${round(echo / update, 1)}× ` +
+          `the bare update (${update} ms) and ${round(echo / added, 1)}× what the bridge adds to an elicitation (${added} ms): ` +
+          `in this run a workflow's own tasks (its start, the activity's result) cost ${echo > added ? 'more' : 'less'} than the ` +
+          `bridge's part of an elicitation.`,
       );
     }
   }
   const b3 = results.find((r) => r.id === 'B3' && !r.error);
   if (b3) {
     lines.push(
-      `- Worker processes run with \`MALLOC_ARENA_MAX=2\`, as the Docker image and \`npm start\` run them (B3's worker grew by ` +
+      `- Worker processes ran with \`MALLOC_ARENA_MAX=${workerMallocArenaMax}\` (B3's worker grew by ` +
         `${b3.measured['RSS growth MiB']} MiB for ${b3.samples} released requests with it; this run did not measure the worker without it).`,
     );
   }

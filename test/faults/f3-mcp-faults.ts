@@ -157,7 +157,7 @@ const crashMidElicitation: FaultCase = {
       const mark = readFixtureLog(logPath).length;
       const handle = await start('ask_name');
       const watch = watchPending(handle, 100);
-      ctx.defer(() => watch.stop());
+      ctx.defer(() => watch.end());
       const [req] = await waitForPending(handle, 1, 30_000);
       const asked = await until(() => askedSince(mark), 'the asked event', 15_000);
       const pid = asked.pid as number;

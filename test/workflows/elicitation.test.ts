@@ -99,7 +99,7 @@ describe('durable elicitation on the dev server', () => {
   it('releases the call after holdFor: no activity runs while the human thinks, and the answer completes it without asking again', async (t) => {
     const handle = await start('counter', {}, { holdFor: 500 });
     const watch = watchPending(handle);
-    t.after(() => watch.stop());
+    t.after(() => watch.end());
     const [request] = await waitForPending(handle);
     watch.seen.set(request.id, request);
     // Wait until the activity is gone: released, nothing held.
@@ -174,7 +174,7 @@ describe('durable elicitation on the dev server', () => {
   it('when the MCP server gives up, the call is released, the request stays pending, and the answer re-runs the tool from the record', async (t) => {
     const handle = await start('ask_name', { timeoutMs: 1500 });
     const watch = watchPending(handle);
-    t.after(() => watch.stop());
+    t.after(() => watch.end());
     const [request] = await waitForPending(handle);
     watch.seen.set(request.id, request);
     // The server gives up after 1.5 s: the workflow must keep the request pending, with no activity running.

@@ -116,12 +116,15 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   // A custom workflows module is bundled at start, with the tracing workflow interceptors when tracing is on.
   const bundle = prebuiltBundle({ traced: !!tracing });
   const envCache = Number(process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS);
+  const maxCachedWorkflows = Number.isInteger(envCache) && envCache >= 0 && process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS ? envCache : DEFAULT_MAX_CACHED_WORKFLOWS;
+  const cacheWarning = zeroCacheWarning(options.workerOptions?.maxCachedWorkflows ?? maxCachedWorkflows);
+  if (cacheWarning) warnings.push(cacheWarning);
   const worker = await Worker.create({
     shutdownGraceTime: '10s',
     // A dead worker's sticky tasks move to the shared queue after this (default 10 s): recovery after a
     // crash is then bounded by the heartbeat timeout, not by stickiness.
     stickyQueueScheduleToStartTimeout: '3s',
-    maxCachedWorkflows: Number.isInteger(envCache) && envCache >= 0 && process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS ? envCache : DEFAULT_MAX_CACHED_WORKFLOWS,
+    maxCachedWorkflows,
     ...options.workerOptions,
     sinks: { ...durableMcpSinks(), ...traced?.sinks, ...options.workerOptions?.sinks },
     interceptors: {
@@ -174,6 +177,16 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
       if (worker.getState() === 'RUNNING') worker.shutdown();
     },
   };
+}
+
+/**
+ * A warning when the workflow cache is off (`maxCachedWorkflows` 0): Temporal Core (TypeScript SDK 1.24) then
+ * drops query tasks that arrive together for one workflow, so `pending` and the inbox can time out
+ * (scripts/upstream/UPSTREAM.md).
+ */
+export function zeroCacheWarning(maxCachedWorkflows: number | undefined): string | undefined {
+  if (maxCachedWorkflows !== 0) return undefined;
+  return 'maxCachedWorkflows is 0 (the workflow cache is off): Temporal Core then drops queries sent to one workflow at the same time, so `pending` and the inbox can time out. Use it for replay testing only; the default is ' + DEFAULT_MAX_CACHED_WORKFLOWS;
 }
 
 /** Advice when glibc's malloc arenas are not capped (they let a worker's RSS grow with every tool call). */

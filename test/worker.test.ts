@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { envReferenceProblems, parseMcpConfig } from '../src/mcp/index.js';
-import { mallocArenaHint, mcpConfigPathFrom } from '../src/worker.js';
+import { DEFAULT_MAX_CACHED_WORKFLOWS, mallocArenaHint, mcpConfigPathFrom, zeroCacheWarning } from '../src/worker.js';
 
 describe('worker process settings', () => {
+  it('warns when the workflow cache is off (Core then drops concurrent queries), and only then', () => {
+    assert.match(zeroCacheWarning(0) ?? '', /maxCachedWorkflows is 0 .*drops queries.*`pending` and the inbox can time out/);
+    assert.equal(zeroCacheWarning(DEFAULT_MAX_CACHED_WORKFLOWS), undefined);
+    assert.equal(zeroCacheWarning(1), undefined);
+    assert.equal(zeroCacheWarning(undefined), undefined);
+  });
+
   it('advises MALLOC_ARENA_MAX=2 on Linux when it is unset, and says nothing otherwise', () => {
     assert.match(mallocArenaHint({}, 'linux') ?? '', /MALLOC_ARENA_MAX is not set.*MALLOC_ARENA_MAX=2/);
     assert.equal(mallocArenaHint({ MALLOC_ARENA_MAX: '2' }, 'linux'), undefined);

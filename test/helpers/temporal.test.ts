@@ -30,6 +30,7 @@ describe('test client in no-cache mode', () => {
   });
 
   it('with the workflow cache disabled, every one of many concurrent queries to one workflow is answered', async () => {
+    assert.ok(worker.warnings.some((w) => /maxCachedWorkflows is 0/.test(w)), `the worker warns that its cache is off: ${worker.warnings.join('; ')}`);
     const client = new Client({ connection: env.connection, namespace: env.namespace, interceptors: { workflow: [new OneQueryAtATime()] } });
     const handle = client.workflow.getHandle(
       (await env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `one-query-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] })).workflowId,

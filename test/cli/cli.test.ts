@@ -7,21 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { livePids, spawnNode, type SpawnedProcess } from '../helpers/processes.js';
 import { tempDir } from '../helpers/temporal.js';
+import { freePort } from '../helpers/ports.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '..', '..', 'src', 'cli.js');
 const repo = resolve(here, '..', '..', '..');
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
 
 interface Run {
   code: number;

@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { PIP_PACKAGES } from '../../src/temporal/binaries.js';
 import { livePids, spawnNode, type SpawnedProcess } from '../helpers/processes.js';
 import { tempDir } from '../helpers/temporal.js';
 import { cli, run } from './harness.js';
+import { freePort } from '../helpers/ports.js';
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
 
 const executable = (p: string) => {
   try {

@@ -8,6 +8,7 @@ import { fixtureServerPath } from '../fixtures/paths.js';
 import { livePids, spawnNode, type SpawnedProcess } from '../helpers/processes.js';
 import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { cli, EXIT, run } from './harness.js';
+import { freePort } from '../helpers/ports.js';
 
 /** Every stdout line parsed as JSON (a line that is not JSON fails the test). */
 function jsonLines(stdout: string): Array<Record<string, any>> {
@@ -23,16 +24,6 @@ function jsonLines(stdout: string): Array<Record<string, any>> {
     });
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
 
 describe('--json on the commands that run until stopped (dev, worker, inbox): one JSON object a line on stdout', () => {
   let env: TestWorkflowEnvironment;

@@ -4,13 +4,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { findTemporalBinary } from '../../src/temporal/binaries.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../../src/workflows/messages.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { eventually } from '../helpers/temporal.js';
+import { freePort } from '../helpers/ports.js';
+export { freePort };
 
 // ---------------------------------------------------------------------------
 // Seeded randomness
@@ -157,16 +158,6 @@ export function writeJson(path: string, value: unknown): string {
 // Temporal dev server, spawned by us
 // ---------------------------------------------------------------------------
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * `temporal server start-dev --db-filename <dir>/t.db --ip 127.0.0.1 --port P --ui-port U --headless`: a real

@@ -4,7 +4,6 @@
  * the stdio fixture server. The endpoint is scraped while requests wait, are answered and expire.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -14,14 +13,8 @@ import { submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath } from '../fixtures/paths.js';
 import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
+import { freePort } from '../helpers/ports.js';
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 const bind = `127.0.0.1:${await freePort()}`;
 // Installed before the suite's helpers try to install their quiet runtime (which then finds this one).

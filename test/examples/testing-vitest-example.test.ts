@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { findTemporalBinary } from '../../src/temporal/binaries.js';
-import { installUserProject, projectRoot } from '../helpers/pack.js';
+import { installUserProject, projectRoot, runUserProjectTests } from '../helpers/pack.js';
 
 const example = join(projectRoot, 'examples', 'testing-vitest');
 const testFile = join(example, 'test', 'decline.test.ts');
@@ -26,22 +24,8 @@ describe('examples/testing-vitest: the README vitest example, as a user project 
 
   it('installs the packed package and vitest from npm, and its vitest suite passes', { timeout: 900_000 }, () => {
     const dir = installUserProject(example);
-    const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
-    const r = spawnSync('npm', ['test', '--', '--reporter=verbose'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: {
-        ...env,
-        // The binaries this machine has, as a user would point at theirs: nothing is downloaded.
-        TEMPORAL_CLI_PATH: findTemporalBinary('cli').path!,
-        TEMPORAL_TEST_SERVER_PATH: findTemporalBinary('test-server').path!,
-        NODE_OPTIONS: '',
-        NO_COLOR: '1',
-      },
-      timeout: 840_000,
-    });
-    const out = `${r.stdout}\n${r.stderr}`;
-    assert.equal(r.status, 0, `the example's vitest run failed:\n${out.slice(-6000)}`);
+    const { status, out } = runUserProjectTests(dir, ['--reporter=verbose'], { NO_COLOR: '1' });
+    assert.equal(status, 0, `the example's vitest run failed:\n${out.slice(-6000)}`);
     assert.match(out, /✓ .*a decline reaches the server as decline/, out.slice(-3000));
     assert.match(out, /Tests\s+1 passed \(1\)/, out.slice(-3000));
   });

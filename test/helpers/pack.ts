@@ -1,9 +1,10 @@
 /** Pack this project as npm would publish it, and install the tarball into a user project of its own. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findTemporalBinary } from '../../src/temporal/binaries.js';
 
 /** The repository root (this file is dist/test/helpers/pack.js). */
 export const projectRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
@@ -31,4 +32,26 @@ export function installUserProject(source: string): string {
   writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   return dir;
+}
+
+/**
+ * `npm test [-- args]` in an installed user project, pointed at this machine's Temporal binaries as a user
+ * would point at theirs (nothing is downloaded). Not a child of this test run: without NODE_TEST_CONTEXT a
+ * node:test runner prints its own summary. Returns the exit status and stdout + stderr.
+ */
+export function runUserProjectTests(dir: string, args: string[] = [], env: Record<string, string> = {}): { status: number | null; out: string } {
+  const { NODE_TEST_CONTEXT: _context, ...inherited } = process.env;
+  const r = spawnSync('npm', ['test', ...(args.length ? ['--', ...args] : [])], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: {
+      ...inherited,
+      TEMPORAL_CLI_PATH: findTemporalBinary('cli').path!,
+      TEMPORAL_TEST_SERVER_PATH: findTemporalBinary('test-server').path!,
+      NODE_OPTIONS: '',
+      ...env,
+    },
+    timeout: 840_000,
+  });
+  return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 }

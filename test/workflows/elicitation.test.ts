@@ -159,9 +159,10 @@ describe('durable elicitation on the dev server', () => {
   });
 
   it('a call released before its request expires keeps only the rest of expiresIn, then expires into cancel', async () => {
-    // The server gives up after 1 s; the request expires at 3 s (before holdFor): the inline timer was the
-    // expiry's, and the released request's own expiry timer waits for what is left of it.
-    const expiresIn = 3000;
+    // The server gives up after 1 s; the request expires at 15 s (before holdFor): the inline timer was the
+    // expiry's, and the released request's own expiry timer waits for what is left of it. 15 s leaves room for
+    // one workflow task lost and retried after its 10 s timeout (the zero-cache Core bug, F5b) before expiry.
+    const expiresIn = 15_000;
     const handle = await start('ask_name', { timeoutMs: 1000 }, { expiresIn, holdFor: 10 * 60 * 1000 });
     await waitForPending(handle);
     assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });

@@ -24,4 +24,4 @@ COPY --from=build /app/dist ./dist
 USER node
 # Temporal connection from TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE (TLS, API key: TEMPORAL_TLS_*, TEMPORAL_API_KEY);
 # MCP servers from MCP_CONFIG (or append `--mcp-config PATH`). SIGTERM shuts the worker down gracefully.
-CMD ["node", "dist/src/cli.js", "worker"]
+CMD ["node", "dist/src/cli/main.js", "worker"]

@@ -21,7 +21,8 @@ export default tseslint.config(
   },
   {
     // The workflow plane is deterministic: no Node builtins, no MCP SDK, no activity code (types only).
-    files: ['src/workflows/**/*.ts'],
+    // The workflow side of telemetry (metric names, the workflow metric meter and sinks) is bundled with it.
+    files: ['src/workflows/**/*.ts', 'src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not import Node builtins.' })),
@@ -32,7 +33,7 @@ export default tseslint.config(
           { group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client'], message: 'Workflow code may only use @temporalio/workflow.' },
           // The reusable V8 context evaluates workflow modules once per cached workflow: zod there cost ~0.7 MB each.
           { group: ['zod', 'zod/*'], message: 'Workflow code must not load zod (it is evaluated again for every cached workflow).' },
-          { group: ['**/contract/index.js', '**/contract/schemas.js'], allowTypeImports: true, message: 'Workflow code imports values from the zod-free contract modules (answer, mapping, protocol), types from anywhere.' },
+          { group: ['**/contract/index.js', '**/contract/schemas.js'], allowTypeImports: true, message: 'Workflow code imports values from the zod-free contract modules (answer, mapping, message-names), types from anywhere.' },
         ],
       }],
     },

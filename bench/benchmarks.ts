@@ -580,7 +580,7 @@ export const b3: Benchmark = {
         target: `0 activities; growth ≤ ${round(growthLimit, 1)} MiB (100 MiB per 1,000)`,
         met: ok,
         note:
-          `A worker process (\`node dist/src/worker.js\`); after a warm-up of 3 echo and 3 answered ask_name calls, its VmRSS ` +
+          `A worker process (\`node dist/src/cli/worker-command.js\`); after a warm-up of 3 echo and 3 answered ask_name calls, its VmRSS ` +
           `(median of 5 reads) is the baseline. Then ${n} mcpToolCall ask_name workflows with \`elicitation.holdFor: 0\` ` +
           `(released at once). Once visibility counts ${n} running workflows with DurableMcpAwaitingInput = true and ` +
           `describe shows no pending activity on any of them, VmRSS is read again. Then every workflow is checked: its ` +

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { McpToolCallInput } from '../src/workflows/tool-call.js';
-import { findTemporalBinary } from '../src/temporal/binaries.js';
+import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
 import { pendingQuery, submitAnswerUpdate, waitForPendingUpdate } from '../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../test/fixtures/paths.js';
 import { fixtureConfig, tempDir } from '../test/helpers/temporal.js';
@@ -16,7 +16,7 @@ import { childPids, livePids, spawnNode, type SpawnedProcess } from '../test/hel
 /** MALLOC_ARENA_MAX of every worker process a benchmark starts (the report states the value used). */
 export const workerMallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
 
-export const workerEntry = fileURLToPath(new URL('../src/worker.js', import.meta.url));
+export const workerEntry = fileURLToPath(new URL('../src/cli/worker-command.js', import.meta.url));
 export const benchWorkerEntry = fileURLToPath(new URL('./worker-process.js', import.meta.url));
 
 export const now = (): number => performance.now();

@@ -77,7 +77,7 @@ export const b6: Benchmark = {
         target: '≤ 1.5×',
         met: ratio <= 1.5,
         note:
-          `A worker process (\`node dist/src/worker.js\`) with the modern-era fixture server (\`test/fixtures/modern-server.ts\`, ` +
+          `A worker process (\`node dist/src/cli/worker-command.js\`) with the modern-era fixture server (\`test/fixtures/modern-server.ts\`, ` +
           `SDK v2, stdio). Per sample: a plain \`mcpToolCall\` of the tool \`plain\` (no input) from start to result — one ` +
           `activity round trip through the same worker — then an \`ask_name\` call: a bot polls \`pending\` every 20 ms, answers ` +
           `with \`submitAnswer\`, and the time from that update returning to \`result()\` resolving is the round as the person ` +

@@ -5,7 +5,8 @@
  * Prints `bench worker: ready` once polling; SIGTERM/SIGINT shut it down gracefully.
  */
 import { fileURLToPath } from 'node:url';
-import { connectFromEnv, createWorker, installRuntime, mcpConfigPathFrom } from '../src/worker.js';
+import { connectFromEnv, createWorker } from '../src/worker.js';
+import { installRuntime, mcpConfigPathFrom } from '../src/cli/worker-command.js';
 import { loadMcpConfigFile } from '../src/mcp/index.js';
 
 installRuntime();

@@ -2,8 +2,8 @@
 // the traced one (with OpenTelemetry's workflow interceptors) that a worker uses when tracing is on.
 import { writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { tracedWorkflowBundlePath, workflowBundlePath, workflowsPath } from '../src/bundle.js';
-import { workflowTracingModule } from '../src/tracing.js';
+import { tracedWorkflowBundlePath, workflowBundlePath, workflowsPath } from '../src/worker.js';
+import { workflowTracingModule } from '../src/telemetry/tracing.js';
 
 const logger = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error } as any;
 for (const [path, workflowInterceptorModules] of [

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { pythonSdkDir } from '../test/fixtures/python/paths.js';
-import { findTemporalBinary } from '../src/temporal/binaries.js';
+import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
 
 for (const kind of ['cli', 'test-server'] as const) {
   const found = findTemporalBinary(kind, { allowDownload: false });

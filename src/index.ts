@@ -91,8 +91,8 @@ export {
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from './workflows/messages.js';
-export { findTemporalBinary, TemporalBinaryNotFoundError, type BinaryLocation } from './temporal/binaries.js';
-export { workflowsPath, workflowBundlePath } from './bundle.js';
+export { findTemporalBinary, TemporalBinaryNotFoundError, type BinaryLocation } from './cli/temporal-binaries.js';
+export { workflowsPath, workflowBundlePath } from './worker.js';
 export { createInboxApp, startInbox, InboxOptionError, InboxTokenRequiredError, INBOX_TOKEN_ENV, type InboxHandle, type InboxOptions } from './inbox/index.js';
 export { notificationBody } from './activities/index.js';
 export type { NotifyConfig } from './mcp/index.js';

@@ -1,23 +1,36 @@
 /**
  * `createWorker(options)`: a Temporal worker that runs MCP tool calls as activities, with durable
- * elicitation. Run as a process (`node dist/src/worker.js` or `durable-mcp worker`), it reads the
- * Temporal connection from @temporalio/envconfig (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key)
- * and the MCP config from `--mcp-config`, `MCP_CONFIG` or `mcp.json`.
+ * elicitation; and where its workflow code is (the compiled workflows entry and the prebuilt bundles of
+ * `npm run build`). The process around it (`durable-mcp worker`) is src/cli/worker-command.ts.
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
-import { prebuiltBundle, workflowsPath } from './bundle.js';
 import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
-import { DEFAULT_TASK_QUEUE } from './contract/protocol.js';
-import { durableMcpSinks, runtimeOptionsFromEnv, TelemetryConfigError, tracesRequested, watchSessions } from './telemetry.js';
-import type { TracingSetup } from './tracing.js';
+import { DEFAULT_TASK_QUEUE } from './contract/message-names.js';
+import { durableMcpSinks, tracesRequested, watchSessions } from './telemetry/metrics.js';
+import type { TracingSetup } from './telemetry/tracing.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 
 export { DEFAULT_TASK_QUEUE };
+
+const here = dirname(fileURLToPath(import.meta.url)); // dist/src
+/** The compiled workflows entry (`dist/src/workflows/index.js`). */
+export const workflowsPath = join(here, 'workflows', 'index.js');
+/** The prebuilt bundle written by `npm run build`. */
+export const workflowBundlePath = resolve(here, '..', 'workflow-bundle.js');
+
+/** The prebuilt bundle with OpenTelemetry's workflow interceptors (used when tracing is on). */
+export const tracedWorkflowBundlePath = resolve(here, '..', 'workflow-bundle-traced.js');
+
+export function prebuiltBundle({ traced = false }: { traced?: boolean } = {}): { codePath: string } | undefined {
+  const path = traced ? tracedWorkflowBundlePath : workflowBundlePath;
+  return existsSync(path) ? { codePath: path } : undefined;
+}
 
 
 /**
@@ -110,7 +123,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const pool = new SessionPool(config, options.pool);
   const shutdownNotice = new AbortController();
   // The OpenTelemetry SDK is loaded only when tracing is on.
-  const tracingModule = options.tracing || (options.tracing === undefined && tracesRequested()) ? await import('./tracing.js') : undefined;
+  const tracingModule = options.tracing || (options.tracing === undefined && tracesRequested()) ? await import('./telemetry/tracing.js') : undefined;
   const tracing = options.tracing === false ? undefined : (options.tracing ?? tracingModule?.tracingFromEnv());
   const traced = tracing ? tracingModule!.tracingWorkerOptions(tracing) : undefined;
   // A custom workflows module is bundled at start, with the tracing workflow interceptors when tracing is on.
@@ -189,92 +202,3 @@ export function zeroCacheWarning(maxCachedWorkflows: number | undefined): string
   return 'maxCachedWorkflows is 0 (the workflow cache is off): Temporal Core then drops queries sent to one workflow at the same time, so `pending` and the inbox can time out. Use it for replay testing only; the default is ' + DEFAULT_MAX_CACHED_WORKFLOWS;
 }
 
-/** Advice when glibc's malloc arenas are not capped (they let a worker's RSS grow with every tool call). */
-export function mallocArenaHint(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
-  if (platform !== 'linux' || env.MALLOC_ARENA_MAX) return undefined;
-  return 'MALLOC_ARENA_MAX is not set; without it glibc lets RSS grow with every tool call. Run with MALLOC_ARENA_MAX=2 (the Docker image and npm start do).';
-}
-
-let runtimeInstalled = false;
-/** This process handles SIGINT/SIGTERM itself, so that waiting calls are released before the SDK drains. */
-export function installRuntime(): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  try {
-    // Telemetry from the environment: DURABLE_MCP_METRICS_BIND (Prometheus), see src/telemetry.ts.
-    Runtime.install(runtimeOptionsFromEnv({ shutdownSignals: [] }));
-  } catch (err) {
-    // A runtime was installed already (e.g. by the embedding application): its telemetry applies.
-    if (err instanceof TelemetryConfigError) throw err;
-  }
-}
-
-/** The MCP config path: `--mcp-config PATH`, else MCP_CONFIG, else `mcp.json`. */
-export function mcpConfigPathFrom(argv: string[], env: NodeJS.ProcessEnv = process.env): string {
-  const i = argv.indexOf('--mcp-config');
-  if (i >= 0 && argv[i + 1]) return resolve(argv[i + 1]);
-  const eq = argv.find((a) => a.startsWith('--mcp-config='));
-  if (eq) return resolve(eq.slice('--mcp-config='.length));
-  return resolve(env.MCP_CONFIG ?? 'mcp.json');
-}
-
-/** What the worker process reports (`durable-mcp worker --json` prints each as one JSON line). */
-export type WorkerProcessEvent =
-  | { event: 'warning'; message: string }
-  | { event: 'note'; message: string }
-  | { event: 'ready'; temporal: { address: string; namespace: string }; taskQueue: string; mcpServers: string[]; mcpConfig: string }
-  | { event: 'stopping'; signal: string }
-  | { event: 'stopped' };
-
-function workerEventText(e: WorkerProcessEvent): string {
-  switch (e.event) {
-    case 'warning':
-      return `durable-mcp worker: warning: ${e.message}`;
-    case 'note':
-      return `durable-mcp worker: ${e.message}`;
-    case 'ready':
-      return `durable-mcp worker: Temporal ${e.temporal.address} namespace ${e.temporal.namespace}, task queue ${e.taskQueue}, MCP servers ${e.mcpServers.join(', ') || '(none)'}`;
-    case 'stopping':
-      return `durable-mcp worker: ${e.signal}, shutting down (waiting calls are released)`;
-    case 'stopped':
-      return 'durable-mcp worker: stopped';
-  }
-}
-
-/**
- * The worker process: SIGINT and SIGTERM shut it down gracefully (in-flight calls released, every MCP
- * server process closed). Temporal's runtime installs the signal handlers. What it reports goes to `event`
- * (default: a line of text each, to `log`, stderr by default).
- */
-export async function runWorkerProcess(options: { mcpConfigPath: string; taskQueue?: string; log?: (line: string) => void; event?: (e: WorkerProcessEvent) => void }): Promise<void> {
-  const log = options.log ?? ((line: string) => console.error(line));
-  const report = options.event ?? ((e: WorkerProcessEvent) => log(workerEventText(e)));
-  installRuntime();
-  const config = loadMcpConfigFile(options.mcpConfigPath);
-  const { connection, namespace, address } = await connectFromEnv();
-  const w = await createWorker({ connection, namespace, taskQueue: options.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE, mcpConfig: config });
-  const onSignal = (signal: NodeJS.Signals) => {
-    report({ event: 'stopping', signal });
-    w.shutdown();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const hint = mallocArenaHint();
-  if (hint) report({ event: 'note', message: hint });
-  for (const warning of w.warnings) report({ event: 'warning', message: warning });
-  if (!Object.values(config.servers).some((srv) => srv.enabled)) report({ event: 'warning', message: `${options.mcpConfigPath} has no enabled MCP server: every tool call will fail with UnknownServer` });
-  report({ event: 'ready', temporal: { address, namespace }, taskQueue: w.taskQueue, mcpServers: Object.keys(config.servers), mcpConfig: options.mcpConfigPath });
-  try {
-    await w.run();
-  } finally {
-    await connection.close().catch(() => undefined);
-  }
-  report({ event: 'stopped' });
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(process.argv.slice(2)) }).catch((err) => {
-    console.error(`durable-mcp worker: ${(err as Error).message}`);
-    process.exit(1);
-  });
-}

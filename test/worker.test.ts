@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { envReferenceProblems, parseMcpConfig } from '../src/mcp/index.js';
-import { DEFAULT_MAX_CACHED_WORKFLOWS, mallocArenaHint, mcpConfigPathFrom, zeroCacheWarning } from '../src/worker.js';
+import { mallocArenaHint, mcpConfigPathFrom } from '../src/cli/worker-command.js';
+import { DEFAULT_MAX_CACHED_WORKFLOWS, zeroCacheWarning } from '../src/worker.js';
 
 describe('worker process settings', () => {
   it('warns when the workflow cache is off (Core then drops concurrent queries), and only then', () => {

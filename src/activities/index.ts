@@ -25,8 +25,8 @@ import {
 import { McpConfigError, McpConnectError, MissingEnvVarError, expandEnv, type NotifyConfig, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type McpToolInfo, type RoundOutcome } from '../mcp/index.js';
 import { ELICIT_UPDATE, FailureTypes, PROGRESS_SIGNAL } from '../contract/index.js';
 import type { ElicitInput, ElicitOutcome, NotifyPendingInput } from '../workflows/messages.js';
-import { measuredToolCall } from './metrics.js';
-import { elicitationSpan, tracedToolCall } from './tracing.js';
+import { measuredToolCall } from '../telemetry/tool-call-metrics.js';
+import { elicitationSpan, tracedToolCall } from '../telemetry/tool-call-tracing.js';
 
 /** Largest tool result an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;

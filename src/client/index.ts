@@ -16,7 +16,7 @@ import {
 } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { Answer, Request, ToolResult } from '../contract/index.js';
-import { DEFAULT_TASK_QUEUE } from '../contract/protocol.js';
+import { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
 import {
   answerRejection,
   NoWorkerError,

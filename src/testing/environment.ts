@@ -10,7 +10,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { DurableMcpClient } from '../client/index.js';
 import type { McpConfig, PoolOptions } from '../mcp/index.js';
-import { findTemporalBinary } from '../temporal/binaries.js';
+import { findTemporalBinary } from '../cli/temporal-binaries.js';
 import { awaitingInputKey } from '../workflows/messages.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../worker.js';
 import type { ScriptedServer } from './scripted.js';

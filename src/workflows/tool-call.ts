@@ -10,7 +10,7 @@ import { FailureTypes } from '../contract/failures.js';
 import type { Duration } from './duration.js';
 import { useElicitationHost, type ElicitationHost, type RoundWait } from './host/index.js';
 import { durationOption, invalidInput, toolCallInputProblem } from './input.js';
-import { mrtrRound } from './metrics.js';
+import { mrtrRound } from '../telemetry/workflow-metrics.js';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { PIP_PACKAGES } from '../../src/temporal/binaries.js';
+import { PIP_PACKAGES } from '../../src/cli/temporal-binaries.js';
 import { livePids, spawnNode, type SpawnedProcess } from '../helpers/processes.js';
 import { tempDir } from '../helpers/temporal.js';
 import { cli, run } from './harness.js';

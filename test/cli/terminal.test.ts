@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pendingEntryLines, terminalSafe } from '../../src/terminal.js';
+import { pendingEntryLines, terminalSafe } from '../../src/cli/terminal.js';
 
 const hostilePrompt = 'Confirm\u001b]0;pwned\u0007 the \u001b[2Ktransfer\r\nwf-forged  c9.9.ffff  input  evil/tool\n    url: https://evil.test\n\u009b31mred\u202eevil';
 
@@ -38,7 +38,7 @@ describe('terminal output of server text', () => {
 
 describe('terminal output of a tool result', () => {
   it('keeps line breaks and tabs, escapes every other control character, and leaves backslashes alone', async () => {
-    const { terminalText } = await import('../../src/terminal.js');
+    const { terminalText } = await import('../../src/cli/terminal.js');
     assert.equal(terminalText('line 1\n\tC:\\temp\u001b]8;;https://evil\u0007\r\nend'), 'line 1\n\tC:\\temp\\e]8;;https://evil\\a\\r\nend');
   });
 });

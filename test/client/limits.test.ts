@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DurableMcpClient, UpdateLimitError } from '../../src/client/index.js';
-import { findTemporalBinary } from '../../src/temporal/binaries.js';
+import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { eventually, fixtureConfig, quietRuntime, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 

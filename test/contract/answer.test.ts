@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { AnswerSchema, checkAnswer, type Request } from '../../src/contract/index.js';
-import { workflowBundlePath } from '../../src/bundle.js';
+import { workflowBundlePath } from '../../src/worker.js';
 
 // A URL-mode request: checkAnswer then judges the answer's shape only (no form content).
 const pending: Request = { id: 'r1', kind: 'authorization', prompt: 'Sign in', url: 'https://example.com/auth' };

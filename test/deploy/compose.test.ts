@@ -181,7 +181,7 @@ describe('docker-compose.yml', () => {
 
   it('checks the worker with `durable-mcp health` (a worker polls the task queue)', () => {
     const w = service('worker');
-    assert.deepEqual(w.healthcheck?.test, ['CMD', 'node', 'dist/src/cli.js', 'health']);
+    assert.deepEqual(w.healthcheck?.test, ['CMD', 'node', 'dist/src/cli/main.js', 'health']);
   });
 
   it('points the UI at temporal:7233 on port 8080', () => {
@@ -236,7 +236,7 @@ describe('deploy/mcp.json', () => {
   it('starts the demo server from the image build output', () => {
     const config = JSON.parse(read('deploy/mcp.json')) as { mcpServers: Record<string, { command?: string[] }> };
     const commands = Object.values(config.mcpServers).flatMap((s) => s.command ?? []);
-    assert.ok(commands.includes('/app/dist/src/demo/server.js'));
+    assert.ok(commands.includes('/app/dist/src/cli/demo-server.js'));
     assert.ok(existsSync(join(root, 'src', 'demo', 'server.ts')), 'the demo server source exists');
   });
 });

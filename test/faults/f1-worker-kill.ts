@@ -17,7 +17,7 @@ import { watchPending } from '../helpers/watch.js';
 import { fixtureEntry, randInt, rng, secs, sleep, subSeed, until, within, writeJson } from './lib.js';
 import { isUpdateProtocolRace, workflowTaskFailures, type CaseContext, type FaultCase } from './suite.js';
 
-export const workerEntry = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
+export const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 
 interface Plan {
   i: number;

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { findTemporalBinary } from '../../src/temporal/binaries.js';
+import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../../src/workflows/messages.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { eventually } from '../helpers/temporal.js';

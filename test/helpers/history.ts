@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowHandle } from '@temporalio/client';
 import { execFileSync } from 'node:child_process';
-import { findTemporalBinary } from '../../src/temporal/binaries.js';
+import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 
 /** test/histories in the source tree (this file runs from dist/test/helpers). */
 export const historiesDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'histories');

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findTemporalBinary } from '../../src/temporal/binaries.js';
+import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 
 /** The repository root (this file is dist/test/helpers/pack.js). */
 export const projectRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');

@@ -6,7 +6,7 @@ import { after, before } from 'node:test';
 import type { Next, WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Runtime, DefaultLogger } from '@temporalio/worker';
-import { findTemporalBinary } from '../../src/temporal/binaries.js';
+import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 import { awaitingInputKey } from '../../src/workflows/messages.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath } from '../fixtures/paths.js';

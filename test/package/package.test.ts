@@ -25,7 +25,7 @@ describe('the npm package', () => {
     const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const paths = info.files.map((f) => f.path);
     for (const p of paths) assert.doesNotMatch(p, /^(test|bench|scripts|src)\/|^dist\/(test|bench|scripts)\/|histories|\.tools|\.data/, `not in the package: ${p}`);
-    for (const p of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/cli.js', 'dist/src/workflows/index.js', 'dist/src/client/index.js', 'dist/workflow-bundle.js']) {
+    for (const p of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/cli/main.js', 'dist/src/workflows/index.js', 'dist/src/client/index.js', 'dist/workflow-bundle.js']) {
       assert.ok(paths.includes(p), `${p} is in the package`);
     }
 

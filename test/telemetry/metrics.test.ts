@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { METRICS_BIND_ENV, metricsBindFromEnv, runtimeOptionsFromEnv, TelemetryConfigError } from '../../src/telemetry.js';
+import { METRICS_BIND_ENV, metricsBindFromEnv, runtimeOptionsFromEnv, TelemetryConfigError } from '../../src/telemetry/metrics.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath } from '../fixtures/paths.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { findTemporalBinary, TemporalBinaryNotFoundError } from '../../src/temporal/binaries.js';
+import { findTemporalBinary, TemporalBinaryNotFoundError } from '../../src/cli/temporal-binaries.js';
 import { tempDir } from '../helpers/temporal.js';
 
 function fakeBinary(dir: string, name: string): string {

@@ -11,7 +11,7 @@ import { Resource } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { tracingClientInterceptors, tracingFromEnv, type TracingSetup } from '../../src/tracing.js';
+import { tracingClientInterceptors, tracingFromEnv, type TracingSetup } from '../../src/telemetry/tracing.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { submitAnswerUpdate } from '../../src/workflows/messages.js';

@@ -16,7 +16,7 @@ import { eventually, tempDir } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { fileURLToPath } from 'node:url';
 
-const workerEntry = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
+const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 
 async function withDevServer(fn: (server: DevServer, client: Client, dir: string) => Promise<void>): Promise<void> {
   const dir = tempDir();

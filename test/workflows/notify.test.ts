@@ -14,7 +14,7 @@ import { spawnNode } from '../helpers/processes.js';
 import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const workerEntry = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
+const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 
 interface Received {
   headers: IncomingHttpHeaders;

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { mcpPipeline } from '../../src/workflows/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
-import { demoServerPath } from '../../src/dev.js';
+import { demoServerPath } from '../../src/cli/dev.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { continueAsNewInputs, isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { createLocalEnv, startWorker, suiteWorker, uniqueTaskQueue } from '../helpers/temporal.js';

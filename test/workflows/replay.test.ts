@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { prebuiltBundle, workflowsPath } from '../../src/bundle.js';
-import { durableMcpSinks } from '../../src/telemetry.js';
+import { prebuiltBundle, workflowsPath } from '../../src/worker.js';
+import { durableMcpSinks } from '../../src/telemetry/metrics.js';
 import { historiesDir } from '../helpers/history.js';
 import { quietRuntime } from '../helpers/temporal.js';
 

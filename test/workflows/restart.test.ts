@@ -12,7 +12,7 @@ import { waitForPending, watchPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
 import { fileURLToPath } from 'node:url';
 
-const workerEntry = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
+const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 
 describe('a pending request survives the worker', () => {
   let env: TestWorkflowEnvironment;

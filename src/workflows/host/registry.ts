@@ -13,7 +13,7 @@ import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
 import type { CallProgress, ElicitOutcome, PendingContext } from '../messages.js';
-import { requestPending, requestResolved } from '../metrics.js';
+import { requestPending, requestResolved } from '../../telemetry/workflow-metrics.js';
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
 export const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;

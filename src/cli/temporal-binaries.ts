@@ -36,7 +36,7 @@ const BINARY_NAMES: Record<TemporalBinaryKind, string> = { cli: 'temporal', 'tes
 /** The project-local tools folder: `$DURABLE_MCP_TOOLS_DIR`, else `.tools/temporal` at the package root. */
 export function toolsDir(): string {
   if (process.env.DURABLE_MCP_TOOLS_DIR) return resolve(process.env.DURABLE_MCP_TOOLS_DIR);
-  // this file is dist/src/temporal/binaries.js (or src/temporal/binaries.ts): the package root is three up.
+  // this file is dist/src/cli/temporal-binaries.js (or src/cli/temporal-binaries.ts): the package root is three up.
   const here = dirname(fileURLToPath(import.meta.url));
   let root = resolve(here, '..', '..');
   if (root.endsWith(`${'/'}dist`) || root.endsWith('\\dist')) root = dirname(root);

@@ -4,12 +4,12 @@
  * signed change (+1 when a request is recorded, −1 when it is resolved), which the workflow meter of SDK 1.24
  * does not offer (its gauge is last-writer-wins across every workflow of a worker), so it goes through the
  * `durableMcpMetrics` sink, which the SDK does not call while replaying either; the worker turns it into an
- * up-down counter of the runtime's meter (see src/telemetry.ts). Deterministic: workflow APIs only.
+ * up-down counter of the runtime's meter (see src/telemetry/metrics.ts). Deterministic: workflow APIs only.
  */
 import type { MetricCounter, MetricHistogram } from '@temporalio/common';
 import { metricMeter, proxySinks, type Sinks } from '@temporalio/workflow';
 import type { Answer } from '../contract/index.js';
-import { METRIC_MRTR_ROUNDS, METRIC_REQUESTS_RESOLVED, METRIC_TIME_TO_ANSWER } from '../contract/protocol.js';
+import { METRIC_MRTR_ROUNDS, METRIC_REQUESTS_RESOLVED, METRIC_TIME_TO_ANSWER } from './metric-names.js';
 
 /** The sink the worker registers (createWorker) for the metrics the workflow meter cannot express. */
 export interface DurableMcpSinks extends Sinks {

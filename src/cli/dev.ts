@@ -9,16 +9,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { connectClient } from './client/index.js';
-import { startInbox, type InboxHandle } from './inbox/index.js';
-import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from './mcp/index.js';
-import { findTemporalBinary } from './temporal/binaries.js';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
-import { connectFromEnv, createWorker, installRuntime, mallocArenaHint, type DurableMcpWorker } from './worker.js';
+import { connectClient } from '../client/index.js';
+import { startInbox, type InboxHandle } from '../inbox/index.js';
+import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from '../mcp/index.js';
+import { findTemporalBinary } from './temporal-binaries.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/messages.js';
+import { connectFromEnv, createWorker, type DurableMcpWorker } from '../worker.js';
+import { installRuntime, mallocArenaHint } from './worker-command.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const demoServerPath = join(here, 'demo', 'server.js');
-export const cliPath = join(here, 'cli.js');
+export const demoServerPath = join(here, 'demo-server.js');
+export const cliPath = join(here, 'main.js');
 
 export function demoMcpConfig(): Record<string, unknown> {
   return { mcpServers: { demo: { command: [process.execPath, demoServerPath] } } };

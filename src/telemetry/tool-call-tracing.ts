@@ -1,7 +1,7 @@
 /**
  * durable-mcp's spans in activities: one per MCP `tools/call`, and one per elicitation inside it (with the
  * request id). Through the global OpenTelemetry API: without a registered tracer provider (no OTLP variable
- * set, see src/tracing.ts) the spans are no-ops and no `traceparent` is sent.
+ * set, see src/telemetry/tracing.ts) the spans are no-ops and no `traceparent` is sent.
  */
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 

@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { MetricCounter, MetricHistogram, MetricMeter } from '@temporalio/common';
-import { METRIC_CALLS_RELEASED, METRIC_TOOL_CALL_DURATION } from '../contract/protocol.js';
+import { METRIC_CALLS_RELEASED, METRIC_TOOL_CALL_DURATION } from './metric-names.js';
 
 interface Measured {
   server: string;

@@ -1,6 +1,6 @@
 /**
  * OpenTelemetry traces: client → workflow → activity through `@temporalio/interceptors-opentelemetry`, plus
- * durable-mcp's own spans for each MCP tool call and each elicitation (src/activities/tracing.ts), whose
+ * durable-mcp's own spans for each MCP tool call and each elicitation (src/telemetry/tool-call-tracing.ts), whose
  * trace context reaches the MCP server in the `_meta.traceparent` of `tools/call`.
  *
  * Exported over OTLP/HTTP when one of the standard variables OTEL_EXPORTER_OTLP_ENDPOINT or
@@ -23,7 +23,7 @@ import {
   makeWorkflowExporter,
 } from '@temporalio/interceptors-opentelemetry';
 import type { WorkerOptions } from '@temporalio/worker';
-import { tracesRequested } from './telemetry.js';
+import { tracesRequested } from './metrics.js';
 
 export interface TracingSetup {
   /** Where finished spans go (an OTLP batch processor from the environment, or a test's in-memory one). */

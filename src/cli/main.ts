@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import type { Answer } from './contract/index.js';
+import type { Answer } from '../contract/index.js';
 import {
   AnswerRejectedError,
   connectClient,
@@ -16,15 +16,15 @@ import {
   UnknownWorkflowError,
   UpdateLimitError,
   WorkflowClosedError,
-} from './client/index.js';
+} from '../client/index.js';
 import { DevPortTakenError, startDev, type DevHandle } from './dev.js';
-import { runInboxCommand } from './inbox/cli.js';
-import { InboxOptionError, InboxTokenRequiredError } from './inbox/server.js';
+import { runInboxCommand } from './inbox-command.js';
+import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
 import { pendingEntryLines, terminalSafe, terminalText } from './terminal.js';
-import { findTemporalBinary } from './temporal/binaries.js';
-import { durationProblem } from './workflows/duration.js';
-import { tracesRequested } from './telemetry.js';
-import { mcpConfigPathFrom, runWorkerProcess } from './worker.js';
+import { findTemporalBinary } from './temporal-binaries.js';
+import { durationProblem } from '../workflows/duration.js';
+import { tracesRequested } from '../telemetry/metrics.js';
+import { mcpConfigPathFrom, runWorkerProcess } from './worker-command.js';
 
 /** Exit codes (the README lists them). */
 export const EXIT = {
@@ -103,7 +103,7 @@ function duration(what: string, { allowZero = true }: { allowZero?: boolean } = 
 
 async function client(): Promise<DurableMcpClient> {
   // With an OTLP variable set, the CLI's calls start the trace (client → workflow → activity → MCP).
-  const interceptors = tracesRequested() ? (await import('./tracing.js')).tracingClientInterceptors() : [];
+  const interceptors = tracesRequested() ? (await import('../telemetry/tracing.js')).tracingClientInterceptors() : [];
   const { client } = await connectClient({ interceptors: { workflow: interceptors } });
   return new DurableMcpClient(client, { taskQueue: process.env.DURABLE_MCP_TASK_QUEUE });
 }
@@ -294,7 +294,7 @@ program
       const lines: string[] = [];
       for (const row of rows) {
         if (row.unreachable) lines.push(`${row.workflowId}  (unreachable: ${terminalSafe(row.unreachable)})`);
-        // Server text is untrusted: escaped and indented for the terminal (src/terminal.ts).
+        // Server text is untrusted: escaped and indented for the terminal (src/cli/terminal.ts).
         for (const { request, context } of row.pending) lines.push(...pendingEntryLines(row.workflowId, request, context));
       }
       return lines.length ? lines.join('\n') : 'no pending requests';

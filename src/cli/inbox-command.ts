@@ -1,6 +1,6 @@
 /** `durable-mcp inbox`: serve the inbox until SIGINT/SIGTERM. */
 import { connectClient } from '../client/index.js';
-import { startInbox } from './server.js';
+import { startInbox } from '../inbox/server.js';
 
 export async function runInboxCommand(opts: { host: string; port: number; temporalUi?: string; json?: boolean }, log: (line: string) => void = (l) => console.log(l)): Promise<void> {
   // With --json, one JSON object a line: {"event":"ready",…} once it serves, {"event":"stopped"} at the end.

@@ -2,14 +2,14 @@
  * Telemetry of the worker process: Prometheus metrics (Temporal Core's own and durable-mcp's) when
  * DURABLE_MCP_METRICS_BIND names a host:port, through the SDK runtime's telemetry options.
  * durable-mcp's metrics: from workflow code through the workflow metric meter and the `durableMcpMetrics`
- * sink (src/workflows/metrics.ts), from activities through the activity metric meter, and the
+ * sink (src/telemetry/workflow-metrics.ts), from activities through the activity metric meter, and the
  * sessions-open gauge sampled from the worker's session pool.
  */
 import { Runtime, type InjectedSinks, type RuntimeOptions } from '@temporalio/worker';
 import type { MetricGauge, MetricUpDownCounter } from '@temporalio/common';
-import { METRIC_REQUESTS_PENDING, METRIC_SESSIONS_OPEN, METRIC_TIME_TO_ANSWER, METRIC_TOOL_CALL_DURATION } from './contract/protocol.js';
-import type { SessionPool } from './mcp/index.js';
-import type { DurableMcpSinks } from './workflows/metrics.js';
+import { METRIC_REQUESTS_PENDING, METRIC_SESSIONS_OPEN, METRIC_TIME_TO_ANSWER, METRIC_TOOL_CALL_DURATION } from './metric-names.js';
+import type { SessionPool } from '../mcp/index.js';
+import type { DurableMcpSinks } from './workflow-metrics.js';
 
 export const METRICS_BIND_ENV = 'DURABLE_MCP_METRICS_BIND';
 
@@ -56,7 +56,7 @@ export function runtimeOptionsFromEnv(extra: RuntimeOptions = {}, env: NodeJS.Pr
 /**
  * Whether the standard OTLP variables ask for traces (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
  * OTEL_EXPORTER_OTLP_ENDPOINT set, and OTEL_TRACES_EXPORTER not `none`). Checked before loading the
- * OpenTelemetry SDK (src/tracing.ts), so that a process without tracing does not load it.
+ * OpenTelemetry SDK (src/telemetry/tracing.ts), so that a process without tracing does not load it.
  */
 export function tracesRequested(env: NodeJS.ProcessEnv = process.env): boolean {
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();

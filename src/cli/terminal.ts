@@ -4,8 +4,8 @@
  * planted hyperlinks or bidi tricks), and a multi-line prompt is indented so none of its lines can pass
  * for an entry or a detail line of `durable-mcp pending`. `--json` output is JSON.stringify's, exact.
  */
-import type { Request } from './contract/index.js';
-import type { PendingContext } from './workflows/messages.js';
+import type { Request } from '../contract/index.js';
+import type { PendingContext } from '../workflows/messages.js';
 
 /** C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, line/paragraph separators, BOM. */
 // eslint-disable-next-line no-control-regex

@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/temporal.js';
 import { freePort } from '../helpers/ports.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = resolve(here, '..', '..', 'src', 'cli.js');
+const cli = resolve(here, '..', '..', 'src', 'cli', 'main.js');
 const repo = resolve(here, '..', '..', '..');
 
 
@@ -211,7 +211,7 @@ describe('the README', () => {
     assert.match(firstLines, /npm ci && npm start/);
     assert.match(firstLines, /npm ci && npm test/);
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
-    assert.match(pkg.scripts.start, /cli\.js dev/);
+    assert.match(pkg.scripts.start, /cli\/main\.js dev/);
     assert.match(pkg.scripts.test, /run-tests/);
     const ci = readFileSync(join(repo, '.ci', 'run'), 'utf8');
     assert.match(ci, /^npm ci\b/m);

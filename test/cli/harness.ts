@@ -9,7 +9,7 @@ import { spawnNode, type SpawnedProcess } from '../helpers/processes.js';
 import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const cli = resolve(here, '..', '..', 'src', 'cli.js');
+export const cli = resolve(here, '..', '..', 'src', 'cli', 'main.js');
 
 export interface Run {
   code: number;

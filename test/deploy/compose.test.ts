@@ -237,7 +237,7 @@ describe('deploy/mcp.json', () => {
     const config = JSON.parse(read('deploy/mcp.json')) as { mcpServers: Record<string, { command?: string[] }> };
     const commands = Object.values(config.mcpServers).flatMap((s) => s.command ?? []);
     assert.ok(commands.includes('/app/dist/src/cli/demo-server.js'));
-    assert.ok(existsSync(join(root, 'src', 'demo', 'server.ts')), 'the demo server source exists');
+    assert.ok(existsSync(join(root, 'src', 'cli', 'demo-server.ts')), 'the demo server source exists');
   });
 });
 
@@ -279,7 +279,7 @@ describe('Dockerfile', () => {
   it('starts the worker from dist', () => {
     const last = stages.at(-1)!;
     const start = [...instr(last, 'ENTRYPOINT'), ...instr(last, 'CMD')].join(' ');
-    assert.match(start, /dist\/src\/cli\.js"?,?\s*"?worker|dist\/src\/worker\.js/);
+    assert.match(start, /dist\/src\/cli\/main\.js"?,?\s*"?worker|dist\/src\/cli\/worker-command\.js/);
   });
 });
 

@@ -21,7 +21,7 @@ import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } 
 import { waitForPending } from '../helpers/watch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = resolve(here, '..', '..', 'src', 'cli.js');
+const cli = resolve(here, '..', '..', 'src', 'cli', 'main.js');
 const hostileServer = resolve(here, '..', 'fixtures', 'inbox-hostile-server.js');
 /** Test output (gitignored): the screenshot goes here. */
 export const testOutput = resolve(here, '..', '..', '..', 'test-output');

@@ -10,7 +10,7 @@ import { hostileServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { suiteWorker, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli.js');
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 function runCli(args: string[], address: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
     execFile(process.execPath, [cli, ...args], { env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default' }, timeout: 60_000 }, (err, stdout, stderr) =>

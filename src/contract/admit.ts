@@ -9,9 +9,9 @@
  * raw from the transport) and the modern era's `input_required` rounds apply the same function to the
  * raw params of each elicitation input request.
  */
-import { jsonByteLength } from './answer.js';
+import { checkRequestedSchema } from './admit-schema.js';
+import { isPlainObject, jsonByteLength, preview } from './json.js';
 import type { ElicitParams } from './schemas.js';
-import { checkRequestedSchema } from './validate.js';
 
 /**
  * Largest elicitation a server may send: its `message`, `requestedSchema` and `url` together, as UTF-8
@@ -44,14 +44,8 @@ function refuse(message: string): Admission {
   return { ok: false, code: INVALID_PARAMS, message: `elicitation refused: ${message}` };
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function show(v: unknown): string {
-  const text = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
+/** An offending value in a refusal: its JSON text, at most 80 characters. */
+const show = (v: unknown): string => preview(v, { raw: true, max: 80 });
 
 /**
  * Admit or refuse the raw params of one elicitation (`elicitation/create` params, or one elicitation

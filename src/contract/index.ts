@@ -53,7 +53,6 @@ export { answerToElicitResult, elicitationToRequest, readInputRequests, type Rou
 export { deriveRequestId, deriveRoundRequestId } from './id.js';
 export {
   admitElicitation,
-  admitInputRequest,
   checkElicitationUrl,
   INVALID_PARAMS,
   MAX_ELICITATION_BYTES,

@@ -122,7 +122,9 @@ function checkProperty(raw: unknown): string[] {
     const options = readStringOptions(items, []) ?? [];
     const minItems = field['minItems'] as number | undefined;
     const distinct = new Set(options).size;
-    if (minItems !== undefined && minItems > distinct) problems.push(`requires at least ${minItems} distinct items but offers ${distinct}: no answer can satisfy it`);
+    if (minItems !== undefined && minItems > distinct) {
+      problems.push(`requires at least ${minItems} distinct items but offers ${distinct}: no answer can satisfy it`);
+    }
     const unique = field['uniqueItems'];
     if (unique !== undefined && typeof unique !== 'boolean') problems.push(`"uniqueItems" must be a boolean, got ${preview(unique)}`);
   }

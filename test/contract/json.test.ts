@@ -9,7 +9,9 @@ describe('json helpers (json.ts)', () => {
     for (const v of [null, [], new Date(0), new Map(), 'x', 1, undefined]) assert.equal(isPlainObject(v), false);
   });
   it('utf8ByteLength and jsonByteLength count UTF-8 bytes as TextEncoder does', () => {
-    for (const s of ['', 'a', 'é', '€', '😀', 'a😀b', '\ud800', 'x\udc00y', '\ud800\ud800']) assert.equal(utf8ByteLength(s), new TextEncoder().encode(s).length, JSON.stringify(s));
+    for (const s of ['', 'a', 'é', '€', '😀', 'a😀b', '\ud800', 'x\udc00y', '\ud800\ud800']) {
+      assert.equal(utf8ByteLength(s), new TextEncoder().encode(s).length, JSON.stringify(s));
+    }
     assert.equal(jsonByteLength({ a: 'é' }), 10);
     assert.equal(jsonByteLength(undefined), 0);
   });

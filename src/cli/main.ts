@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { causeMessages } from '../contract/causes.js';
 import type { Answer } from '../contract/index.js';
 import {
   AnswerRejectedError,
@@ -385,9 +386,7 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
   if (err instanceof UnknownWorkflowError || err instanceof WorkflowClosedError || err instanceof SearchAttributeNotRegisteredError) {
     return { code: EXIT.REFUSED, json: { error: e.name.replace(/Error$/, ''), message: e.message }, text: e.message };
   }
-  const causes: string[] = [];
-  for (let c = e as { message?: unknown; cause?: unknown } | undefined, i = 0; c && i < 5; c = c.cause as typeof c, i++) if (c.message) causes.push(String(c.message));
-  const message = causes.join(': ') || String(err);
+  const message = causeMessages(e) || String(err);
   return { code: EXIT.OTHER, json: { error: e?.name ?? 'Error', message }, text: `${e?.name ?? 'Error'}: ${message}` };
 }
 

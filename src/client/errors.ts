@@ -4,6 +4,7 @@
  * with `type` set, so a newer worker's failures are not lost.
  */
 import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import { causeChain } from '../contract/causes.js';
 import { isFailureType, type FailureType } from '../contract/failures.js';
 
 /** What a failed tool call says: its type (from the documented list), message, and the call it was. */
@@ -135,9 +136,8 @@ export const CALL_FAILURE_CLASSES: Partial<Record<string, CallFailureClass>> = {
 
 /** The innermost ApplicationFailure of a cause chain, or the chain's first Temporal failure of another kind. */
 export function rootFailure(err: unknown): { type: string; message: string; failure?: Error } {
-  let e: unknown = err;
   let found: { type: string; message: string; failure?: Error } | undefined;
-  for (let depth = 0; e && depth < 10; depth++, e = (e as { cause?: unknown }).cause) {
+  for (const e of causeChain(err, 10)) {
     if (e instanceof ApplicationFailure) found = { type: e.type ?? 'Unknown', message: e.message, failure: e };
     else if (!found && e instanceof CancelledFailure) found = { type: 'Cancelled', message: e.message || 'the workflow was cancelled', failure: e };
     else if (!found && e instanceof TerminatedFailure) found = { type: 'Terminated', message: e.message || 'the workflow was terminated', failure: e };

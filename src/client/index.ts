@@ -15,6 +15,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { causeChain, causeMessages } from '../contract/causes.js';
 import type { Answer, Request, ToolResult } from '../contract/index.js';
 import { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
 import {
@@ -179,16 +180,7 @@ export const WORKER_WAIT_MS = 15_000;
 
 /** Whether a gRPC deadline passed (code 4), anywhere in the cause chain. */
 function isDeadlineExceeded(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
-    if (e.code === 4 || /deadline exceeded/i.test(String(e.message))) return true;
-  }
-  return false;
-}
-/** The messages of an error and its causes, joined. */
-function causeMessages(err: unknown): string {
-  const out: string[] = [];
-  for (let e = err as { message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) if (e.message) out.push(String(e.message));
-  return out.join(': ');
+  return causeChain(err).some((e) => e.code === 4 || /deadline exceeded/i.test(String(e.message)));
 }
 
 const updateFailureReason = (err: unknown): string => {

@@ -6,12 +6,12 @@
  * one-line reason, so nothing becomes pending and no workflow task fails.
  *
  * Pure and era-independent (no Node, no MCP SDK, no zod): the legacy bridge (`elicitation/create`, read
- * raw from the transport) and the modern era's `input_required` rounds apply the same function to the
- * raw params of each elicitation input request.
+ * raw from the transport) and the modern era's `input_required` rounds apply the same function,
+ * `admitElicitation`, to the raw params of each elicitation. The schema rules are in admit-schema.ts.
  */
-import { jsonByteLength } from './answer.js';
+import { checkRequestedSchema } from './admit-schema.js';
+import { isPlainObject, jsonByteLength, preview } from './json.js';
 import type { ElicitParams } from './schemas.js';
-import { checkRequestedSchema } from './validate.js';
 
 /**
  * Largest elicitation a server may send: its `message`, `requestedSchema` and `url` together, as UTF-8
@@ -44,20 +44,20 @@ function refuse(message: string): Admission {
   return { ok: false, code: INVALID_PARAMS, message: `elicitation refused: ${message}` };
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function show(v: unknown): string {
-  const text = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
+/** An offending value in a refusal: its JSON text, at most 80 characters. */
+const show = (v: unknown): string => preview(v, { raw: true, max: 80 });
 
 /**
- * Admit or refuse the raw params of one elicitation (`elicitation/create` params, or one elicitation
- * input request of an `input_required` result), exactly as the server sent them. On success `params`
+ * Admit or refuse the raw params of one elicitation, exactly as the server sent them. On success `params`
  * carries `requestedSchema` unchanged (every keyword kept) and `context` what a person should see beside
  * the prompt.
+ *
+ * Both eras call it, on the params of each elicitation: the legacy era on an `elicitation/create` request
+ * read raw from the transport (mcp/connection.ts; a refusal is the JSON-RPC error `-32602` to the server),
+ * the modern era on each elicitation input request of an `input_required` result and on each link of a
+ * `-32042` error, once readInputRequests (mapping.ts) has set apart the methods this client does not
+ * declare (the activity and McpSource; a round has no channel for an error per request, so a refusal
+ * fails the call, naming the key).
  */
 export function admitElicitation(raw: unknown, limits: { maxBytes?: number } = {}): Admission {
   if (!isPlainObject(raw)) return refuse(`params must be an object, got ${show(raw)}`);
@@ -96,18 +96,6 @@ function deeperThan(value: unknown, max: number): boolean {
     for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
-}
-
-/**
- * The modern era (MCP 2026-07-28, `input_required` results): the same rules for one entry of
- * `inputRequests` (`{ method: "elicitation/create", params }`). Pure, so the workflow may apply it when it
- * maps input requests to Requests. There is no JSON-RPC response to an input request: what a refusal
- * becomes (a `cancel` in `inputResponses`, or a failed call) is the caller's choice; its message says why.
- */
-export function admitInputRequest(raw: unknown): Admission {
-  if (!isPlainObject(raw)) return refuse(`an input request must be an object {method, params}, got ${show(raw)}`);
-  if (raw['method'] !== 'elicitation/create') return refuse(`input request method must be "elicitation/create", got ${show(raw['method'])}`);
-  return admitElicitation(raw['params']);
 }
 
 export type UrlCheck = { ok: true; host: string } | { ok: false; reason: string };

@@ -1,41 +1,18 @@
+import { validateElicitationContent } from './content.js';
 import type { FailureType } from './failures.js';
+import { describeKind, jsonByteLength, preview } from './json.js';
 import type { Answer, Request } from './schemas.js';
-import { validateElicitationContent } from './validate.js';
 
 /** Largest accepted answer, as UTF-8 JSON: far below Temporal's 2 MB payload limit, with room for history. */
 export const MAX_ANSWER_BYTES = 256 * 1024;
 
-/** UTF-8 byte length of a value's JSON, without TextEncoder (this runs in the workflow sandbox too). */
-export function jsonByteLength(value: unknown): number {
-  const text = JSON.stringify(value) ?? '';
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
 /** A refused answer says why (`reason`) and which failure type it is (`type`, from failures.ts). */
 export type AnswerCheck = { ok: true; answer: Answer } | { ok: false; reason: string; type: FailureType };
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? `a string` : typeof value;
-}
-
 const ANSWER_KEYS = ['id', 'ok', 'data', 'reason'];
 
-function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-}
+/** An offending value in a refusal: its JSON text, at most 60 characters. */
+const show = (value: unknown): string => preview(value, { raw: true });
 
 /**
  * The shape of `AnswerSchema` (schemas.ts, the source of the type), checked without zod: this runs in
@@ -47,10 +24,10 @@ function checkShape(raw: Record<string, unknown>): AnswerCheck {
   const unknown = Object.keys(raw).filter((k) => !ANSWER_KEYS.includes(k));
   if (unknown.length > 0) return bad('(answer)', `unknown key(s) ${unknown.map((k) => `"${k}"`).join(', ')}; an answer has only id, ok, data, reason`);
   const { id, ok, data, reason } = raw;
-  if (typeof id !== 'string' || id.length === 0) return bad('id', `id must be a non-empty string, got ${preview(id)}`);
-  if (typeof ok !== 'boolean') return bad('ok', `must be a boolean, got ${preview(ok)}`);
-  if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) return bad('data', `must be an object, got ${preview(data)}`);
-  if (reason !== undefined && typeof reason !== 'string') return bad('reason', `must be a string, got ${preview(reason)}`);
+  if (typeof id !== 'string' || id.length === 0) return bad('id', `id must be a non-empty string, got ${show(id)}`);
+  if (typeof ok !== 'boolean') return bad('ok', `must be a boolean, got ${show(ok)}`);
+  if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) return bad('data', `must be an object, got ${show(data)}`);
+  if (reason !== undefined && typeof reason !== 'string') return bad('reason', `must be a string, got ${show(reason)}`);
   if (ok && reason !== undefined) return bad('reason', 'reason is only allowed when ok is false');
   const answer: Answer = { id, ok };
   if (data !== undefined) answer.data = data as Record<string, unknown>;
@@ -65,7 +42,8 @@ function checkShape(raw: Record<string, unknown>): AnswerCheck {
  */
 export function checkAnswer(raw: unknown, request: Request | undefined, limits: { maxBytes?: number } = {}): AnswerCheck {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { ok: false, reason: `answer must be an object like {"id":…,"ok":true,"data":{…}}, got ${describe(raw)}`, type: 'InvalidAnswer' };
+    const got = describeKind(raw, { article: true });
+    return { ok: false, reason: `answer must be an object like {"id":…,"ok":true,"data":{…}}, got ${got}`, type: 'InvalidAnswer' };
   }
   const maxBytes = limits.maxBytes ?? MAX_ANSWER_BYTES;
   const size = jsonByteLength(raw);

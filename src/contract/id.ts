@@ -38,6 +38,10 @@ export function elicitationFingerprint(params: ElicitParams): string {
  * The deterministic request id of an elicitation: the tool call's stable id (assigned by the workflow,
  * not the attempt), the elicitation's ordinal within the call (1-based), and its fingerprint.
  * A retried or re-run attempt of the same call derives the same id for the same question.
+ *
+ * Called by the legacy era (an `elicitation/create` request on the live session of a `tools/call`; the
+ * activity's elicitation handler): there the elicitations of a call arrive one after another on one session,
+ * so their order within the call identifies them. The modern era's rounds use `deriveRoundRequestId`.
  */
 export function deriveRequestId(callId: string, ordinal: number, params: ElicitParams): string {
   if (!callId) throw new TypeError('callId must be a non-empty string');
@@ -46,9 +50,15 @@ export function deriveRequestId(callId: string, ordinal: number, params: ElicitP
 }
 
 /**
- * The deterministic request id of one input request of a modern-era (MRTR) round: the tool call's stable
- * id, the round (1-based), the server's key for the request and the fingerprint of its params. A retried
- * round derives the same ids; a key that is not a short plain word is hashed (keys are server-chosen).
+ * The deterministic request id of one input request of a round: the tool call's stable id, the round
+ * (1-based), the server's key for the request and the fingerprint of its params. A retried round derives
+ * the same ids; a key that is not a short plain word is hashed (keys are server-chosen).
+ *
+ * Called for the rounds of a tool call that is sent again with the answers: the modern era's
+ * `input_required` results (MCP 2026-07-28, multi-round tool calls; the workflow's elicitation host and
+ * McpSource) and the legacy `-32042` URL-elicitation-required error, whose links are keyed `url1`, `url2`, ….
+ * A round holds several input requests at once, asked together, so the round and the server's key identify
+ * one (an ordinal would not: the legacy `deriveRequestId` counts elicitations as they arrive on a live session).
  */
 export function deriveRoundRequestId(callId: string, round: number, key: string, params: ElicitParams): string {
   if (!callId) throw new TypeError('callId must be a non-empty string');

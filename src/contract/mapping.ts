@@ -13,7 +13,7 @@ export function isUrlMode(params: Pick<ElicitParams, 'mode'>): boolean {
 }
 
 /**
- * MCP `elicitation/create` params → Request (SPEC §2).
+ * MCP `elicitation/create` params → Request (the seed contract, src/contract/index.ts).
  * Form mode: kind "input", prompt = message verbatim ("" if absent), data = { schema: requestedSchema }, no url.
  * URL mode: kind "authorization", prompt = message, url = the link, no data.
  */
@@ -27,7 +27,7 @@ export function elicitationToRequest(params: ElicitParams, options: ToRequestOpt
 }
 
 /**
- * Answer → MCP ElicitResult (SPEC §2).
+ * Answer → MCP ElicitResult (the seed contract, src/contract/index.ts).
  * ok:true → accept (content = data ?? {}; URL mode carries no content),
  * ok:false with reason "declined" → decline, any other ok:false → cancel.
  */

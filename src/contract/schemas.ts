@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The §10 suspension Request: what a human (or any resolver) is asked.
+ * The suspension Request of the seed contract (src/contract/index.ts): what a human (or any resolver) is asked.
  * Keys are exactly `id, kind, prompt, url?, data?, expiresAt?`.
  */
 export const RequestSchema = z
@@ -17,7 +17,7 @@ export const RequestSchema = z
 export type Request = z.infer<typeof RequestSchema>;
 
 /**
- * The §10 Answer. `reason` is only meaningful when `ok` is false.
+ * The Answer of the seed contract (src/contract/index.ts). `reason` is only meaningful when `ok` is false.
  */
 export const AnswerSchema = z
   .object({

@@ -2,6 +2,7 @@
  * A form-mode request's `requestedSchema` as form fields, the posted form back as answer content, and a
  * rejection's reason split by the field it names. Pure: the schema is untrusted input, read defensively.
  */
+import { isPlainObject } from '../contract/json.js';
 
 export interface Choice {
   value: string;
@@ -22,8 +23,6 @@ export type Field =
   | (FieldBase & { kind: 'multi'; choices: Choice[]; minItems?: number; maxItems?: number; default?: string[] })
   | (FieldBase & { kind: 'unsupported'; type: string });
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -32,7 +31,7 @@ function titledChoices(list: unknown): Choice[] | undefined {
   if (!Array.isArray(list)) return undefined;
   const out: Choice[] = [];
   for (const item of list) {
-    if (!isObj(item) || (typeof item.const !== 'string' && typeof item.const !== 'number')) return undefined;
+    if (!isPlainObject(item) || (typeof item.const !== 'string' && typeof item.const !== 'number')) return undefined;
     out.push({ value: String(item.const), label: str(item.title) ?? String(item.const) });
   }
   return out;
@@ -46,11 +45,11 @@ function enumChoices(values: unknown, names: unknown): Choice[] | undefined {
 
 /** The fields of a requested schema, in property order. */
 export function schemaFields(schema: unknown): Field[] {
-  if (!isObj(schema) || !isObj(schema.properties)) return [];
+  if (!isPlainObject(schema) || !isPlainObject(schema.properties)) return [];
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : []);
   const fields: Field[] = [];
   for (const [key, raw] of Object.entries(schema.properties)) {
-    const p = isObj(raw) ? raw : {};
+    const p = isPlainObject(raw) ? raw : {};
     const base: FieldBase = { key, title: str(p.title) ?? key, required: required.has(key), ...(str(p.description) !== undefined ? { description: str(p.description) } : {}) };
     const type = str(p.type);
     if (type === 'string') {
@@ -72,7 +71,7 @@ export function schemaFields(schema: unknown): Field[] {
       fields.push({ ...base, kind: 'number', integer: type === 'integer', minimum: num(p.minimum), maximum: num(p.maximum), default: num(p.default) });
     } else if (type === 'boolean') {
       fields.push({ ...base, kind: 'boolean', default: typeof p.default === 'boolean' ? p.default : undefined });
-    } else if (type === 'array' && isObj(p.items)) {
+    } else if (type === 'array' && isPlainObject(p.items)) {
       const items = p.items;
       const choices = enumChoices(items.enum, items.enumNames) ?? titledChoices(items.anyOf) ?? titledChoices(items.oneOf);
       if (!choices) {

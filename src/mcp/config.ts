@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { msToNumber, type Duration } from '@temporalio/common';
 import { z } from 'zod';
+import { preview } from '../contract/json.js';
 
 /** An ms-format duration string in ms (NaN when it is not one: the schema then names the field). */
 function durationToMs(v: string): number {
@@ -135,7 +136,7 @@ function describe(value: unknown, secret = false): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (secret && typeof value !== 'object') return `a ${typeof value} (not shown: it may hold a secret)`;
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') return preview(value, { max: 40 });
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }

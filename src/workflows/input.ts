@@ -7,6 +7,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../contract/failures.js';
+import { preview } from '../contract/json.js';
 import { durationProblem } from './duration.js';
 
 /** Upper bound of `maxAttempts`. */
@@ -96,14 +97,9 @@ export function inputProblem(input: unknown, fields: readonly InputField[]): Inp
   return undefined;
 }
 
-/** A value as a message shows it (JSON, or its String where JSON has none). */
-export function shown(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
-}
-
 /** `field "<field>" <problem>, got <value>` (without the value where `showValue` is false). */
 export function problemMessage({ field, problem, value }: InputProblem, { showValue = true }: { showValue?: boolean } = {}): string {
-  return `field "${field}" ${problem}${showValue ? `, got ${shown(value)}` : ''}`;
+  return `field "${field}" ${problem}${showValue ? `, got ${preview(value, { raw: true, max: Infinity })}` : ''}`;
 }
 
 /** Fail with the InvalidInput failure (non-retryable): the workflow, or the call that runs the check. */

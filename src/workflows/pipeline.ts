@@ -21,6 +21,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
+import { utf8ByteLength } from '../contract/json.js';
 import { useElicitationHost, type HostSnapshot } from './host/index.js';
 import { inputProblem, invalidInput, problemMessage, stepInputProblem } from './input.js';
 import { mcpToolCall } from './mcp-tool-call.js';
@@ -111,19 +112,6 @@ const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
  * accepted before this check still replays the same way.
  */
 export const MAX_CARRY_BYTES = 2 * 1024 * 1024 - 64;
-
-/** UTF-8 length of a string, counted without TextEncoder (workflow code). */
-function utf8Bytes(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4; // a surrogate pair: one 4-byte code point
-      i++;
-    } else n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
-  }
-  return n;
-}
 
 export { MAX_STEP_RETRIES } from './input.js';
 
@@ -270,7 +258,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
   const shouldContinueAsNew = () => !carryTooLarge && (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents);
   /** Whether `next` fits the continue-as-new input payload; if not, say so once and stop trying. */
   const fits = (next: PipelineInput): boolean => {
-    const bytes = utf8Bytes(JSON.stringify(next));
+    const bytes = utf8ByteLength(JSON.stringify(next));
     if (bytes <= MAX_CARRY_BYTES) return true;
     carryTooLarge = true;
     log.warn('mcpPipeline: not continuing as new: the state to carry (inputs, step results, answers) is too large for one payload; the pipeline goes on in this run', { bytes, limit: MAX_CARRY_BYTES });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { admitElicitation, admitInputRequest, checkElicitationUrl, INVALID_PARAMS, MAX_ELICITATION_BYTES, urlHost } from '../../src/contract/index.js';
+import { admitElicitation, checkElicitationUrl, INVALID_PARAMS, MAX_ELICITATION_BYTES, readInputRequests, urlHost } from '../../src/contract/index.js';
 
 const form = (requestedSchema: unknown, message = 'Please answer') => ({ mode: 'form', message, requestedSchema });
 const obj = (properties: Record<string, unknown>, required?: string[]) => ({ type: 'object', properties, ...(required ? { required } : {}) });
@@ -104,14 +104,19 @@ describe('admitElicitation: URL mode', () => {
   });
 });
 
-describe('admitInputRequest (modern era input requests): the same rules', () => {
+describe('modern era input requests: the same rules (readInputRequests, then admitElicitation)', () => {
+  /** What the activity and McpSource do with one entry of `inputRequests`. */
+  const admitInputRequest = (raw: unknown) => {
+    const [entry] = readInputRequests({ k: raw });
+    return entry.kind === 'elicitation' ? admitElicitation(entry.params) : { ok: false as const, method: entry.method };
+  };
   it('admits an elicitation input request and refuses what admitElicitation refuses, or another method', () => {
     assert.ok(admitInputRequest({ method: 'elicitation/create', params: form(obj({ a: { type: 'string' } })) }).ok);
     const ghost = admitInputRequest({ method: 'elicitation/create', params: form(obj({ a: { type: 'string' } }, ['ghost'])) });
-    assert.ok(!ghost.ok && ghost.code === INVALID_PARAMS && ghost.message.includes('"ghost"'));
+    assert.ok(!ghost.ok && 'code' in ghost && ghost.code === INVALID_PARAMS && ghost.message.includes('"ghost"'));
     const url = admitInputRequest({ method: 'elicitation/create', params: { mode: 'url', message: 'x', url: 'javascript:alert(1)', elicitationId: 'e' } });
-    assert.ok(!url.ok && url.message.includes('javascript:'));
+    assert.ok(!url.ok && 'message' in url && url.message.includes('javascript:'));
     const sampling = admitInputRequest({ method: 'sampling/createMessage', params: {} });
-    assert.ok(!sampling.ok && sampling.message.includes('"sampling/createMessage"'));
+    assert.ok(!sampling.ok && 'method' in sampling && sampling.method === 'sampling/createMessage');
   });
 });

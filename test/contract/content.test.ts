@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateElicitationContent, type ContentValidation, type ValidationIssue } from '../../src/contract/validate.js';
+import { validateElicitationContent, type ContentValidation, type ValidationIssue } from '../../src/contract/content.js';
 
 /** One restricted schema (MCP 2025-11-25) using every supported property kind. */
 const SCHEMA = {

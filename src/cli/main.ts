@@ -17,12 +17,13 @@ import {
   UpdateLimitError,
   WorkflowClosedError,
 } from '../client/index.js';
+import { causeMessages } from '../client/errors.js';
 import { DevPortTakenError, startDev, type DevHandle } from './dev.js';
 import { runInboxCommand } from './inbox-command.js';
 import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
 import { pendingEntryLines, terminalSafe, terminalText } from './terminal.js';
 import { findTemporalBinary } from './temporal-binaries.js';
-import { durationProblem } from '../workflows/duration.js';
+import { FIELD_CHECKS, type DurationField } from '../workflows/input.js';
 import { tracesRequested } from '../telemetry/metrics.js';
 import { mcpConfigPathFrom, runWorkerProcess } from './worker-command.js';
 
@@ -91,12 +92,15 @@ function positiveSeconds(what: string) {
   };
 }
 
-/** A Temporal Duration flag: digits are milliseconds, anything else ms-format ("4s", "24h", "1 day"). */
-function duration(what: string, { allowZero = true }: { allowZero?: boolean } = {}) {
+/**
+ * A Temporal Duration flag for a field of the tool call's input, checked by the workflow's own check of that field
+ * (src/workflows/input.ts): digits are milliseconds, anything else ms-format ("4s", "24h", "1 day").
+ */
+function duration(what: string, field: DurationField) {
   return (value: string): number | string => {
     const v = /^\d+$/.test(value.trim()) ? Number(value) : value;
-    const r = durationProblem(v, { allowZero });
-    if ('problem' in r) throw new InvalidArgumentError(`${what} ${r.problem}, got "${value}"`);
+    const problem = FIELD_CHECKS[field](v);
+    if (problem !== undefined) throw new InvalidArgumentError(`${what} ${problem}, got "${value}"`);
     return v;
   };
 }
@@ -243,10 +247,10 @@ program
   .description('Start a tool call (the mcpToolCall workflow); prints its workflow id, or with --wait its result')
   .option('--args <json>', 'tool arguments: a JSON object, or @file to read it from a file', jsonObject('--args'))
   .option('--workflow-id <id>', 'workflow id (default: generated)')
-  .option('--expires-in <duration>', 'how long a request may wait for an answer: ms, or "4s", "24h", "1 day" (default 24h)', duration('--expires-in'))
-  .option('--hold-for <duration>', 'how long a waiting call holds its MCP session (default 3m)', duration('--hold-for'))
-  .option('--tool-timeout <duration>', 'timeout of one tools/call (default 1h)', duration('--tool-timeout', { allowZero: false }))
-  .option('--heartbeat-timeout <duration>', 'how fast a dead worker is noticed (default 30s)', duration('--heartbeat-timeout', { allowZero: false }))
+  .option('--expires-in <duration>', 'how long a request may wait for an answer: ms, or "4s", "24h", "1 day" (default 24h)', duration('--expires-in', 'elicitation.expiresIn'))
+  .option('--hold-for <duration>', 'how long a waiting call holds its MCP session (default 3m)', duration('--hold-for', 'elicitation.holdFor'))
+  .option('--tool-timeout <duration>', 'timeout of one tools/call (default 1h)', duration('--tool-timeout', 'toolTimeout'))
+  .option('--heartbeat-timeout <duration>', 'how fast a dead worker is noticed (default 30s)', duration('--heartbeat-timeout', 'heartbeatTimeout'))
   .option('--max-attempts <n>', 'attempts before the call fails (default 10)', positiveInt('--max-attempts'))
   .option('--wait', 'wait for the result and print it (a progress bar on a terminal)')
   .option('--json', 'machine-readable output')
@@ -287,9 +291,9 @@ program
     if (opts.wait !== undefined && workflowId) {
       await c.waitForPending(workflowId, { timeoutMs: (opts.wait === true ? 60 : opts.wait) * 1000 });
     }
-    const rows: Array<{ workflowId: string; pending: Awaited<ReturnType<DurableMcpClient['pending']>>; unreachable?: string }> = workflowId
-      ? [{ workflowId, pending: await c.pending(workflowId) }]
-      : (await c.awaitingInput()).map((w) => ({ workflowId: w.workflowId, pending: w.pending, ...(w.unreachable ? { unreachable: w.unreachable } : {}) }));
+    const rows: Array<{ workflowId: string; pending: Awaited<ReturnType<DurableMcpClient['pendingDetails']>>; unreachable?: string }> = workflowId
+      ? [{ workflowId, pending: await c.pendingDetails(workflowId) }]
+      : (await c.listAwaitingInput()).map((w) => ({ workflowId: w.workflowId, pending: w.pending, ...(w.unreachable ? { unreachable: w.unreachable } : {}) }));
     print(!!opts.json, rows, () => {
       const lines: string[] = [];
       for (const row of rows) {
@@ -318,7 +322,7 @@ function answerCommand(name: 'answer' | 'decline' | 'cancel', description: strin
     }
     if (opts.data !== undefined) {
       // A URL-mode request is answered once the person has been to the link: it carries no data.
-      const request = (await c.pending(workflowId)).find((p) => p.request.id === requestId)?.request;
+      const request = (await c.pendingDetails(workflowId)).find((p) => p.request.id === requestId)?.request;
       if (request?.kind === 'authorization') throw new UsageError(`request "${requestId}" is a URL-mode (authorization) request: it takes no --data; run \`durable-mcp answer ${workflowId} ${requestId}\` once the person has completed ${request.url ?? 'the link'}`);
     }
     const res = await c.submit(workflowId, answer);
@@ -385,9 +389,7 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
   if (err instanceof UnknownWorkflowError || err instanceof WorkflowClosedError || err instanceof SearchAttributeNotRegisteredError) {
     return { code: EXIT.REFUSED, json: { error: e.name.replace(/Error$/, ''), message: e.message }, text: e.message };
   }
-  const causes: string[] = [];
-  for (let c = e as { message?: unknown; cause?: unknown } | undefined, i = 0; c && i < 5; c = c.cause as typeof c, i++) if (c.message) causes.push(String(c.message));
-  const message = causes.join(': ') || String(err);
+  const message = causeMessages(err) || String(err);
   return { code: EXIT.OTHER, json: { error: e?.name ?? 'Error', message }, text: `${e?.name ?? 'Error'}: ${message}` };
 }
 

@@ -160,7 +160,7 @@ describe('the inbox in a browser', () => {
       assert.equal(await form().locator('[name=name]').inputValue(), 'Ada', 'what was typed is kept');
       assert.equal(await form().locator('[name=email]').inputValue(), 'not-an-email');
       assert.equal(await form().locator('[name=tags][value=b]').isChecked(), true);
-      assert.deepEqual((await dmc.pending(workflowId)).map((p) => p.request.id), [request.id], 'the request stays pending');
+      assert.deepEqual((await dmc.pendingDetails(workflowId)).map((p) => p.request.id), [request.id], 'the request stays pending');
 
       await form().locator('[name=email]').fill('ada@example.org');
       assert.equal(await press(page, c, 'accept'), 303);
@@ -339,7 +339,7 @@ describe('the inbox in a browser', () => {
       assert.deepEqual([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(''), 'PNG');
     } finally {
       await page.close();
-      await dmc.cancel(workflowId, request.id);
+      await dmc.cancelRequest(workflowId, request.id);
     }
   });
 
@@ -411,7 +411,7 @@ describe('the inbox in a browser', () => {
           .end();
       });
       assert.equal(rebound, 421);
-      assert.deepEqual((await dmc.pending(workflowId)).map((p) => p.request.id), [request.id], 'the request is still pending');
+      assert.deepEqual((await dmc.pendingDetails(workflowId)).map((p) => p.request.id), [request.id], 'the request is still pending');
     } finally {
       await dmc.decline(workflowId, request.id);
     }

@@ -28,5 +28,5 @@ export {
   type CallFailureDetails,
 } from './errors.js';
 export { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
-export { FailureTypes, type FailureType } from '../contract/failures.js';
+export { FailureTypes } from '../contract/failures.js';
 export type { CallProgress, PendingRequestDetails, SubmitAnswerResult } from '../workflows/messages.js';

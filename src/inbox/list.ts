@@ -24,7 +24,9 @@ export type InboxRow = PendingRow | UnreachableRow;
 /** The rows of listed workflows: pending requests, newest expiry first, then the workflows that could not be queried. */
 export function inboxRows(workflows: AwaitingWorkflow[]): InboxRow[] {
   const rows = workflows.flatMap(({ workflowId, runId, pending, unreachable }): InboxRow[] =>
-    unreachable !== undefined ? [{ kind: 'unreachable', workflowId, runId, reason: unreachable }] : pending.map((d) => ({ kind: 'pending', workflowId, runId, request: d.request, context: d.context })),
+    unreachable !== undefined
+      ? [{ kind: 'unreachable', workflowId, runId, reason: unreachable }]
+      : pending.map((d) => ({ kind: 'pending', workflowId, runId, request: d.request, context: d.context })),
   );
   const expiry = (r: InboxRow) => (r.kind === 'pending' && r.request.expiresAt ? Date.parse(r.request.expiresAt) : -Infinity);
   return rows.sort((a, b) => {

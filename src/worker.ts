@@ -7,14 +7,13 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
-import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
+import { awaitingInputRegistered, envConnectConfig } from './client/connection.js';
 import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
 import { DEFAULT_TASK_QUEUE } from './contract/message-names.js';
 import { durableMcpSinks, tracesRequested, watchSessions } from './telemetry/metrics.js';
 import type { TracingSetup } from './telemetry/tracing.js';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from './workflows/messages.js';
 
 export { DEFAULT_TASK_QUEUE };
 
@@ -86,11 +85,10 @@ function resolveMcpConfig(config: CreateWorkerOptions['mcpConfig']): McpConfig {
 
 /** Connect using @temporalio/envconfig (env vars and the Temporal config file). */
 export async function connectFromEnv(): Promise<{ connection: NativeConnection; namespace: string; address: string }> {
-  const { connectionOptions, namespace } = loadClientConnectConfig();
-  const address = connectionOptions.address ?? 'localhost:7233';
+  const { connectionOptions, namespace, address } = envConnectConfig();
   try {
     const connection = await NativeConnection.connect({ ...connectionOptions, address });
-    return { connection, namespace: namespace ?? 'default', address };
+    return { connection, namespace, address };
   } catch (err) {
     throw new Error(`cannot reach Temporal at ${address}: ${(err as Error).message}. Set TEMPORAL_ADDRESS, or run \`durable-mcp dev\` for a local server.`);
   }
@@ -113,13 +111,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const ns = namespace ?? 'default';
   // The worker keeps the DurableMcpAwaitingInput search attribute current only where it is registered:
   // upserting an unregistered attribute would fail workflow tasks.
-  let searchAttribute = false;
-  try {
-    const res = await connection.operatorService.listSearchAttributes({ namespace: ns });
-    searchAttribute = Object.prototype.hasOwnProperty.call(res.customAttributes ?? {}, AWAITING_INPUT_SEARCH_ATTRIBUTE);
-  } catch {
-    searchAttribute = false;
-  }
+  const searchAttribute = await awaitingInputRegistered(connection, ns);
   const pool = new SessionPool(config, options.pool);
   const shutdownNotice = new AbortController();
   // The OpenTelemetry SDK is loaded only when tracing is on.

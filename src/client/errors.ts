@@ -1,11 +1,15 @@
 /**
- * Client error classes, one per failure type of src/contract/failures.ts, mapped from the failure's
- * `type` (never from its message text). A type this version does not know still gives the base class,
- * with `type` set, so a newer worker's failures are not lost.
+ * The client's errors. A failed call or a refused answer gives one class per failure type of
+ * src/contract/failures.ts, mapped from the failure's `type` (never from its message text); a type this
+ * version does not know still gives the base class, with `type` set, so a newer worker's failures are not
+ * lost. Then what the client itself finds: Temporal unreachable, no such workflow, the search attribute not
+ * registered, no worker, a closed workflow, a per-run update limit; and how an error's causes are read.
  */
 import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import { causeChain } from '../contract/causes.js';
 import { isFailureType, type FailureType } from '../contract/failures.js';
+import type { Answer } from '../contract/index.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/messages.js';
 
 /** What a failed tool call says: its type (from the documented list), message, and the call it was. */
 export interface CallFailureDetails {
@@ -196,4 +200,77 @@ export class WorkflowClosedError extends Error {
   ) {
     super(`workflow "${workflowId}" is ${status.toLowerCase()}: it has no pending requests`);
   }
+}
+
+export class TemporalUnreachableError extends Error {
+  override name = 'TemporalUnreachableError';
+  constructor(
+    readonly address: string,
+    cause: unknown,
+  ) {
+    super(`cannot reach Temporal at ${address}: ${(cause as Error)?.message ?? String(cause)}. Is a server running there? Set TEMPORAL_ADDRESS, or start one with \`durable-mcp dev\`.`);
+  }
+}
+export class UnknownWorkflowError extends Error {
+  override name = 'UnknownWorkflowError';
+  constructor(readonly workflowId: string) {
+    super(`no workflow with id "${workflowId}"`);
+  }
+}
+export class SearchAttributeNotRegisteredError extends Error {
+  override name = 'SearchAttributeNotRegisteredError';
+  constructor(readonly namespace: string) {
+    super(
+      `the search attribute ${AWAITING_INPUT_SEARCH_ATTRIBUTE} is not registered in namespace "${namespace}", so workflows awaiting input cannot be listed. ` +
+        `Register it with: temporal operator search-attribute create --namespace ${namespace} --name ${AWAITING_INPUT_SEARCH_ATTRIBUTE} --type Bool ` +
+        `(durable-mcp dev and the docker-compose setup do this). Meanwhile, pass a workflow id.`,
+    );
+  }
+}
+
+/**
+ * Temporal refused an update because of a per-run limit (issue #16): the total number of updates in a
+ * run (`history.maxTotalUpdates`, default 2,000) or the updates in flight at once
+ * (`history.maxInFlightUpdates`, default 10). The message says which, and what to do: an answer can
+ * still be sent as the `answer` signal, which has neither limit (the command is in the message).
+ */
+export class UpdateLimitError extends Error {
+  override name = 'UpdateLimitError';
+  constructor(
+    readonly workflowId: string,
+    readonly limit: 'total-updates' | 'in-flight-updates',
+    readonly serverMessage: string,
+    answer?: Answer,
+  ) {
+    const which =
+      limit === 'total-updates'
+        ? `this run has reached Temporal's limit on the total number of updates (history.maxTotalUpdates, default 2,000)`
+        : `too many updates (or too large update payloads) are in flight on this run at once (Temporal's history.maxInFlightUpdates, default 10)`;
+    const todo = answer
+      ? `Send the answer as the \`answer\` signal instead, which has no such limit (a bad answer is then logged and dropped, not reported): ` +
+        `temporal workflow signal --workflow-id ${workflowId} --name answer --input '${JSON.stringify(answer).replace(/'/g, "'\\''")}'`
+      : limit === 'total-updates'
+        ? 'Poll the `pending` query instead (durable-mcp pending <workflowId>), and answer with the `answer` signal.'
+        : 'Try again shortly, or poll the `pending` query instead.';
+    super(`workflow "${workflowId}": ${which}. ${todo}`);
+  }
+}
+
+/** The UpdateLimitError for an update Temporal refused by a per-run limit, else undefined. */
+export function updateLimit(err: unknown, workflowId: string, answer?: Answer): UpdateLimitError | undefined {
+  const message = `${(err as Error)?.message ?? ''} ${((err as { cause?: Error })?.cause?.message) ?? ''}`;
+  if (/limit on the total number of distinct updates/i.test(message)) return new UpdateLimitError(workflowId, 'total-updates', message.trim(), answer);
+  if (/in-flight updates|concurrent in-flight|limit on number of (concurrent )?in-?flight/i.test(message)) return new UpdateLimitError(workflowId, 'in-flight-updates', message.trim(), answer);
+  return undefined;
+}
+
+/** Why an update failed: its cause's message, else its own. */
+export function updateFailureReason(err: unknown): string {
+  const cause = (err as { cause?: { message?: string } }).cause;
+  return cause?.message ?? (err as Error).message;
+}
+
+/** Whether a gRPC deadline passed (code 4), anywhere in the cause chain. */
+export function isDeadlineExceeded(err: unknown): boolean {
+  return causeChain(err).some((e) => e.code === 4 || /deadline exceeded/i.test(String(e.message)));
 }

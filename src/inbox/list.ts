@@ -1,13 +1,10 @@
 /**
- * What the inbox lists: every workflow of the namespace awaiting input (the DurableMcpAwaitingInput search
- * attribute), each asked for its `pendingDetails` in parallel with a short deadline. A workflow that cannot
- * be queried is listed as unreachable, with the reason, never dropped.
+ * What the inbox lists: the client's listing of every workflow awaiting input (src/client/listing.ts), as
+ * rows: one per pending request, then one per workflow that could not be queried, with the reason, never dropped.
  */
-import type { Client } from '@temporalio/client';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE, pendingDetailsQuery, type PendingContext } from '../workflows/messages.js';
+import type { AwaitingWorkflow, DurableMcpClient } from '../client/index.js';
 import type { Request } from '../contract/index.js';
-
-export const DEFAULT_QUERY_TIMEOUT_MS = 3_000;
+import type { PendingContext } from '../workflows/messages.js';
 
 export interface PendingRow {
   kind: 'pending';
@@ -24,37 +21,21 @@ export interface UnreachableRow {
 }
 export type InboxRow = PendingRow | UnreachableRow;
 
-function unreachableReason(err: unknown, timeoutMs: number, timedOut: boolean): string {
-  if (timedOut) return `no answer to the pendingDetails query within ${timeoutMs} ms (is a worker polling its task queue?)`;
-  const cause = (err as { cause?: { details?: string; message?: string } })?.cause;
-  const detail = cause?.details || cause?.message;
-  const message = `${(err as Error)?.message ?? String(err)}${detail ? `: ${detail}` : ''}`;
-  if (/deadline|timed? ?out|DEADLINE_EXCEEDED/i.test(message)) return `no answer to the pendingDetails query within ${timeoutMs} ms (is a worker polling its task queue?)`;
-  return message;
-}
-
-/** The rows of the inbox: pending requests, newest expiry first, then the workflows that could not be queried. */
-export async function listInbox(client: Client, options: { queryTimeoutMs?: number } = {}): Promise<InboxRow[]> {
-  const timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
-  const workflows: Array<{ workflowId: string; runId: string }> = [];
-  for await (const wf of client.workflow.list({ query: `${AWAITING_INPUT_SEARCH_ATTRIBUTE} = true AND ExecutionStatus = 'Running'` })) {
-    workflows.push({ workflowId: wf.workflowId, runId: wf.runId });
-  }
-  const results = await Promise.all(
-    workflows.map(async (wf): Promise<InboxRow[]> => {
-      const deadline = Date.now() + timeoutMs;
-      try {
-        const details = await client.withDeadline(deadline, () => client.workflow.getHandle(wf.workflowId, wf.runId).query(pendingDetailsQuery));
-        return details.map((d) => ({ kind: 'pending', ...wf, request: d.request, context: d.context }));
-      } catch (err) {
-        return [{ kind: 'unreachable', ...wf, reason: unreachableReason(err, timeoutMs, Date.now() >= deadline) }];
-      }
-    }),
+/** The rows of listed workflows: pending requests, newest expiry first, then the workflows that could not be queried. */
+export function inboxRows(workflows: AwaitingWorkflow[]): InboxRow[] {
+  const rows = workflows.flatMap(({ workflowId, runId, pending, unreachable }): InboxRow[] =>
+    unreachable !== undefined
+      ? [{ kind: 'unreachable', workflowId, runId, reason: unreachable }]
+      : pending.map((d) => ({ kind: 'pending', workflowId, runId, request: d.request, context: d.context })),
   );
-  const rows = results.flat();
   const expiry = (r: InboxRow) => (r.kind === 'pending' && r.request.expiresAt ? Date.parse(r.request.expiresAt) : -Infinity);
   return rows.sort((a, b) => {
     if (a.kind !== b.kind) return a.kind === 'pending' ? -1 : 1;
     return expiry(b) - expiry(a) || a.workflowId.localeCompare(b.workflowId);
   });
+}
+
+/** The rows of the inbox (SearchAttributeNotRegisteredError when the namespace cannot list workflows awaiting input). */
+export async function listInbox(client: DurableMcpClient, options: { queryTimeoutMs?: number } = {}): Promise<InboxRow[]> {
+  return inboxRows(await client.listAwaitingInput(options.queryTimeoutMs !== undefined ? { timeoutMs: options.queryTimeoutMs } : {}));
 }

@@ -11,11 +11,11 @@ import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
-import { DurableMcpClient, InvalidAnswerError, NoSuchPendingRequestError, UnknownWorkflowError, SearchAttributeNotRegisteredError } from '../client/index.js';
+import { DurableMcpClient, InvalidAnswerError, NoSuchPendingRequestError, UnknownWorkflowError } from '../client/index.js';
+import { LIST_QUERY_TIMEOUT_MS } from '../client/listing.js';
 import type { Answer } from '../contract/index.js';
-import { pendingDetailsQuery } from '../workflows/messages.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
-import { listInbox, DEFAULT_QUERY_TIMEOUT_MS, type InboxRow } from './list.js';
+import { listInbox, type InboxRow } from './list.js';
 import { ACTION_FIELD, INBOX_CSS, INBOX_JS, pageHtml, rowsHtml, type PageState } from './page.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
@@ -71,7 +71,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   const { client } = options;
   const dmc = new DurableMcpClient(client, { taskQueue: options.taskQueue });
   const token = options.token;
-  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const queryTimeoutMs = options.queryTimeoutMs ?? LIST_QUERY_TIMEOUT_MS;
   const app = new Hono();
 
   app.use(
@@ -124,8 +124,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     let rows: InboxRow[] = [];
     let problem: string | undefined;
     try {
-      if (!(await dmc.searchAttributeRegistered())) throw new SearchAttributeNotRegisteredError(dmc.namespace);
-      rows = await listInbox(client, { queryTimeoutMs });
+      rows = await listInbox(dmc, { queryTimeoutMs });
     } catch (err) {
       problem = (err as Error).message;
     }
@@ -174,7 +173,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
     else if (action === 'cancel') answer = { id: requestId, ok: false, reason: 'cancelled' };
     else {
-      const details = await client.withDeadline(Date.now() + queryTimeoutMs, () => client.workflow.getHandle(workflowId).query(pendingDetailsQuery)).catch(() => undefined);
+      const details = await dmc.pendingDetails(workflowId, { timeoutMs: queryTimeoutMs }).catch(() => undefined);
       const request = details?.find((d) => d.request.id === requestId)?.request;
       if (!request) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or its workflow is unreachable).`);
       if (request.kind === 'input') {

@@ -43,7 +43,7 @@ export interface DurableMcpTestEnvironment {
   readonly env: TestWorkflowEnvironment;
   /** A Temporal client of the environment (with time skipping, awaiting a result skips time). */
   readonly client: Client;
-  /** durable-mcp's client helpers on the same connection (pending, answer, decline, cancel, result). */
+  /** durable-mcp's client helpers on the same connection (pendingDetails, submit, accept, decline, cancelRequest, result). */
   readonly durable: DurableMcpClient;
   readonly taskQueue: string;
   readonly namespace: string;

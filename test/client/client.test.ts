@@ -4,12 +4,9 @@ import { describe, it } from 'node:test';
 import {
   AnswerRejectedError,
   AnswerTooLargeError,
-  answerRejection,
   DurableMcpClient,
-  FAILURES,
   InvalidAnswerError,
   InvalidInputFailure,
-  isFailureType,
   NoSuchPendingRequestError,
   RequestAlreadyResolvedError,
   RequestExpiredError,
@@ -19,8 +16,10 @@ import {
   UnknownToolFailure,
   UnknownWorkflowError,
   WorkflowClosedError,
-  WORKER_WAIT_MS,
 } from '../../src/client/index.js';
+import { WORKER_WAIT_MS } from '../../src/client/client.js';
+import { answerRejection } from '../../src/client/errors.js';
+import { FAILURES, isFailureType } from '../../src/contract/failures.js';
 import { createLocalEnv, eventually, fixtureConfig, startWorker, suiteWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
 describe('client helpers, with the search attribute registered', () => {
@@ -30,16 +29,16 @@ describe('client helpers, with the search attribute registered', () => {
   it('starts a tool call, lists it among the workflows awaiting input while it waits, and no longer once answered', async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
-    const listed = await eventually(async () => (await c.awaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the call to be listed');
+    const listed = await eventually(async () => (await c.listAwaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the call to be listed');
     assert.equal(listed.pending[0].context.tool, 'ask_name');
     const requestId = listed.pending[0].request.id;
 
-    await assert.rejects(c.answer(handle.workflowId, requestId, { name: 42 }), (err: unknown) => err instanceof InvalidAnswerError && /field "name"/.test(err.message));
-    await assert.rejects(c.answer(handle.workflowId, 'nope', { name: 'x' }), NoSuchPendingRequestError);
-    await assert.rejects(c.pending('no-such-workflow'), UnknownWorkflowError);
-    assert.deepEqual(await c.answer(handle.workflowId, requestId, { name: 'Ada' }), { id: requestId, action: 'accept' });
+    await assert.rejects(c.accept(handle.workflowId, requestId, { name: 42 }), (err: unknown) => err instanceof InvalidAnswerError && /field "name"/.test(err.message));
+    await assert.rejects(c.accept(handle.workflowId, 'nope', { name: 'x' }), NoSuchPendingRequestError);
+    await assert.rejects(c.pendingDetails('no-such-workflow'), UnknownWorkflowError);
+    assert.deepEqual(await c.accept(handle.workflowId, requestId, { name: 'Ada' }), { id: requestId, action: 'accept' });
     assert.deepEqual(await c.result(handle.workflowId), { output: 'hello Ada', isError: false });
-    await eventually(async () => !(await c.awaitingInput()).some((w) => w.workflowId === handle.workflowId), 'the call to leave the list');
+    await eventually(async () => !(await c.listAwaitingInput()).some((w) => w.workflowId === handle.workflowId), 'the call to leave the list');
   });
 
   it('waitForPending hands a bot the request as soon as it is pending, with no polling', async () => {
@@ -49,7 +48,7 @@ describe('client helpers, with the search attribute registered', () => {
     assert.equal(request.prompt, 'What is your name?');
     await assert.rejects(c.waitForPending(handle.workflowId, { timeoutMs: 0 }), /field "timeoutMs"/);
     await assert.rejects(c.waitForPending('no-such-workflow'), UnknownWorkflowError);
-    await c.answer(handle.workflowId, request.id, { name: 'Ada' });
+    await c.accept(handle.workflowId, request.id, { name: 'Ada' });
     assert.equal((await c.result(handle.workflowId)).output, 'hello Ada');
   });
 
@@ -57,7 +56,7 @@ describe('client helpers, with the search attribute registered', () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const { handle, pending } = await c.startToolCallAndWaitForPending({ server: 'fx', tool: 'ask_name' }, { timeoutMs: 120_000 });
     assert.deepEqual(pending.map((r) => r.prompt), ['What is your name?']);
-    await c.answer(handle.workflowId, pending[0].id, { name: 'Ada' });
+    await c.accept(handle.workflowId, pending[0].id, { name: 'Ada' });
     assert.equal((await c.result(handle.workflowId)).output, 'hello Ada');
 
     const quiet = await c.startToolCallAndWaitForPending({ server: 'fx', tool: 'echo', arguments: { text: 'hi' } }, { timeoutMs: 120_000 });
@@ -68,7 +67,7 @@ describe('client helpers, with the search attribute registered', () => {
   it('lists a workflow started without the helper too: the worker sets the search attribute', async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const handle = await suite.env.client.workflow.start('mcpToolCall', { taskQueue, workflowId: `plain-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });
-    const listed = await eventually(async () => (await c.awaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the plain call to be listed');
+    const listed = await eventually(async () => (await c.listAwaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the plain call to be listed');
     await c.decline(handle.workflowId, listed.pending[0].request.id);
     assert.equal((await c.result(handle.workflowId)).output, 'declined');
   });
@@ -97,11 +96,11 @@ describe('client helpers, without the search attribute', () => {
         const c = new DurableMcpClient(env.client, { taskQueue });
         const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
         const [p] = await eventually(async () => {
-          const pending = await c.pending(handle.workflowId);
+          const pending = await c.pendingDetails(handle.workflowId);
           return pending.length ? pending : undefined;
         }, 'a pending request');
-        await assert.rejects(c.awaitingInput(), (err: unknown) => err instanceof SearchAttributeNotRegisteredError && /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message));
-        await c.cancel(handle.workflowId, p.request.id);
+        await assert.rejects(c.listAwaitingInput(), (err: unknown) => err instanceof SearchAttributeNotRegisteredError && /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message));
+        await c.cancelRequest(handle.workflowId, p.request.id);
         assert.equal((await c.result(handle.workflowId)).output, 'cancelled');
         const history = await handle.fetchHistory();
         assert.ok(!history.events?.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failure');
@@ -141,7 +140,7 @@ describe('client error classes, chosen by failure type (never by message text)',
     const c = new DurableMcpClient(suite.env.client, { taskQueue: suite.taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_twice' });
     const [first] = await c.waitForPending(handle.workflowId, { timeoutMs: 120_000 });
-    await c.answer(handle.workflowId, first.id, { first: 'Ada' });
+    await c.accept(handle.workflowId, first.id, { first: 'Ada' });
     await c.waitForPending(handle.workflowId, { seen: [first.id], timeoutMs: 120_000 });
     await assert.rejects(c.decline(handle.workflowId, first.id), (err: unknown) => err instanceof RequestAlreadyResolvedError && err.type === 'AlreadyResolved' && err.requestId === first.id);
     const [second] = await c.waitForPending(handle.workflowId, { seen: [first.id], timeoutMs: 120_000 });

@@ -41,10 +41,10 @@ describe('updates refused by a Temporal limit', () => {
   it('the client and the CLI name the limit and give the `answer` signal command, which then works', async () => {
     const c = new DurableMcpClient(env.client, { taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
-    const [pending] = await eventually(async () => { const p = await c.pending(handle.workflowId); return p.length ? p : undefined; }, 'the request to be pending');
+    const [pending] = await eventually(async () => { const p = await c.pendingDetails(handle.workflowId); return p.length ? p : undefined; }, 'the request to be pending');
     const id = pending.request.id;
 
-    const err = await c.answer(handle.workflowId, id, { name: 'Ada' }).then(
+    const err = await c.accept(handle.workflowId, id, { name: 'Ada' }).then(
       () => assert.fail('the update should be refused'),
       (e: unknown) => e,
     );

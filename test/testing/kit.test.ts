@@ -124,7 +124,7 @@ describe('durable-mcp/testing: the environment', () => {
       await t.restartWorker();
       const again = await nextPending(handle, { seen: [] });
       assert.equal(again.request.id, first.request.id, 'the same request is pending after the restart');
-      await t.durable.answer(handle.workflowId, first.request.id, { name: 'Grace', guests: 3 });
+      await t.durable.accept(handle.workflowId, first.request.id, { name: 'Grace', guests: 3 });
       assert.deepEqual(seen(await handle.result()), { output: 'booked table 1 for 3 under Grace', isError: false });
       assert.equal(server.answers.length, answersBefore + 1);
     });

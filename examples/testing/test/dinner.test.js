@@ -51,7 +51,7 @@ for (const era of eras) {
       const { request } = await nextPending(handle);
       const asked = server.answers.length;
       await t.restartWorker();
-      await t.durable.answer(handle.workflowId, request.id, { name: 'Grace', guests: 4 });
+      await t.durable.accept(handle.workflowId, request.id, { name: 'Grace', guests: 4 });
       assert.equal(await handle.result(), 'table 7 at Chez Temporal booked for 4 under Grace');
       assert.equal(server.answers.length, asked + 1, 'one answer reached the server');
     });

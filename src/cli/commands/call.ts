@@ -1,0 +1,90 @@
+/** `call` (start a tool call, with `--wait` its result) and `result` (wait for a call's result, with a progress bar on a terminal). */
+import type { Command } from 'commander';
+import type { DurableMcpClient } from '../../client/index.js';
+import { terminalText } from '../terminal.js';
+import { client, duration, EXIT, jsonObject, positiveInt, print } from './common.js';
+
+/**
+ * Wait for a call's result, saying so on stderr; on a terminal, a progress bar from the workflow's
+ * `progress` query (MCP progress notifications of the tool) is drawn until the result arrives.
+ */
+async function waitForResult(c: DurableMcpClient, workflowId: string, json: boolean) {
+  const tty = !json && process.stderr.isTTY === true;
+  if (!json) console.error(`waiting for the result of ${workflowId} (Ctrl-C stops waiting; the call goes on)`);
+  let done = false;
+  let drawn = false;
+  const bar = (async () => {
+    while (tty && !done) {
+      await new Promise((r) => setTimeout(r, 1000));
+      if (done) break;
+      const [p] = await c.progress(workflowId, { timeoutMs: 2000 }).catch(() => []);
+      if (!p || done) continue;
+      const width = 30;
+      const frac = p.total ? Math.max(0, Math.min(1, p.progress / p.total)) : undefined;
+      const filled = frac === undefined ? 0 : Math.round(frac * width);
+      const count = p.total ? `${p.progress}/${p.total}` : `${p.progress}`;
+      process.stderr.write(`\r\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${count}${p.message ? ` ${p.message.slice(0, 60)}` : ''}`);
+      drawn = true;
+    }
+  })();
+  try {
+    return await c.result(workflowId);
+  } finally {
+    done = true;
+    if (drawn) process.stderr.write('\r\x1b[2K');
+    void bar;
+  }
+}
+
+export function callCommand(program: Command): void {
+  program
+    .command('call <server> <tool>')
+    .description('Start a tool call (the mcpToolCall workflow); prints its workflow id, or with --wait its result')
+    .option('--args <json>', 'tool arguments: a JSON object, or @file to read it from a file', jsonObject('--args'))
+    .option('--workflow-id <id>', 'workflow id (default: generated)')
+    .option('--expires-in <duration>', 'how long a request may wait for an answer: ms, or "4s", "24h", "1 day" (default 24h)', duration('--expires-in', 'elicitation.expiresIn'))
+    .option('--hold-for <duration>', 'how long a waiting call holds its MCP session (default 3m)', duration('--hold-for', 'elicitation.holdFor'))
+    .option('--tool-timeout <duration>', 'timeout of one tools/call (default 1h)', duration('--tool-timeout', 'toolTimeout'))
+    .option('--heartbeat-timeout <duration>', 'how fast a dead worker is noticed (default 30s)', duration('--heartbeat-timeout', 'heartbeatTimeout'))
+    .option('--max-attempts <n>', 'attempts before the call fails (default 10)', positiveInt('--max-attempts'))
+    .option('--wait', 'wait for the result and print it (a progress bar on a terminal)')
+    .option('--json', 'machine-readable output')
+    .action(
+      async (
+        server: string,
+        tool: string,
+        opts: { args?: Record<string, unknown>; workflowId?: string; expiresIn?: number | string; holdFor?: number | string; toolTimeout?: number | string; heartbeatTimeout?: number | string; maxAttempts?: number; wait?: boolean; json?: boolean },
+      ) => {
+        const c = await client();
+        const elicitation = opts.expiresIn !== undefined || opts.holdFor !== undefined ? { expiresIn: opts.expiresIn as any, holdFor: opts.holdFor as any } : undefined;
+        const handle = await c.startToolCall({
+          server,
+          tool,
+          arguments: opts.args,
+          workflowId: opts.workflowId,
+          elicitation,
+          ...(opts.toolTimeout !== undefined ? { toolTimeout: opts.toolTimeout as any } : {}),
+          ...(opts.heartbeatTimeout !== undefined ? { heartbeatTimeout: opts.heartbeatTimeout as any } : {}),
+          ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
+        });
+        if (!opts.wait) return print(!!opts.json, { workflowId: handle.workflowId }, () => handle.workflowId);
+        if (!opts.json) console.error(`started ${handle.workflowId} (answer its requests from another terminal: durable-mcp pending ${handle.workflowId})`);
+        const result = await waitForResult(c, handle.workflowId, !!opts.json);
+        print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => terminalText(result.output));
+        if (result.isError) process.exitCode = EXIT.CALL_FAILED;
+      },
+    );
+}
+
+export function resultCommand(program: Command): void {
+  program
+    .command('result <workflowId>')
+    .description("Wait for a tool call's result and print its output (a failed call prints its cause)")
+    .option('--json', 'machine-readable output')
+    .action(async (workflowId: string, opts: { json?: boolean }) => {
+      const c = await client();
+      const result = await waitForResult(c, workflowId, !!opts.json);
+      print(!!opts.json, result, () => terminalText(result.output));
+      if (result.isError) process.exitCode = EXIT.CALL_FAILED;
+    });
+}

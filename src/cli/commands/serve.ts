@@ -1,0 +1,87 @@
+/** The commands that run until stopped: `dev`, `inbox` and `worker` (with `--json`, one JSON object a line). */
+import type { Command } from 'commander';
+import { startDev, type DevHandle } from '../dev.js';
+import { runInboxCommand } from '../inbox-command.js';
+import { mcpConfigPathFrom, runWorkerProcess } from '../worker-command.js';
+import { jsonLine, positiveInt } from './common.js';
+
+export function serveCommands(program: Command): void {
+  program
+    .command('dev')
+    .description('Start an embedded Temporal dev server (SQLite under --data-dir), the worker and a demo MCP server')
+    .option('--data-dir <dir>', 'where the dev server keeps its SQLite file', '.data')
+    .option('--mcp-config <path>', 'MCP config file (default: the demo server)')
+    .option('--port <port>', 'Temporal gRPC port', positiveInt('--port'), 7233)
+    .option('--ui-port <port>', 'Temporal UI port', positiveInt('--ui-port'), 8233)
+    .option('--inbox-port <port>', 'inbox web page port (0: any free port)', (v: string) => (v === '0' ? 0 : positiveInt('--inbox-port')(v)), 8787)
+    .option('--json', 'one JSON object a line on stdout: "ready" (addresses, task queue, database), "warning", "note", "stopping", "stopped", "error"')
+    .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number; inboxPort: number; json?: boolean }) => {
+      const json = !!opts.json;
+      const say = (text: string, event: Record<string, unknown>) => (json ? jsonLine(event) : console.log(text));
+      // Signal handlers first: a signal during start-up stops the dev server too (nothing is left running).
+      const starting = new AbortController();
+      let dev: DevHandle | undefined;
+      let signals = 0;
+      const onSignal = () => {
+        if (++signals === 1) {
+          say('\nstopping…', { event: 'stopping' });
+          starting.abort();
+          void dev?.stop();
+        } else {
+          say('stopping now', { event: 'stopping', now: true });
+          dev?.kill();
+          process.exit(130);
+        }
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      try {
+        dev = await startDev({
+          dataDir: opts.dataDir,
+          mcpConfigPath: opts.mcpConfig,
+          port: opts.port,
+          uiPort: opts.uiPort,
+          inboxPort: opts.inboxPort,
+          taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
+          signal: starting.signal,
+          // With --json the human text (addresses, the commands to try) gives way to one "ready" line.
+          ...(json ? { log: () => undefined, warn: (message: string) => jsonLine({ event: 'warning', message }), note: (message: string) => jsonLine({ event: 'note', message }) } : {}),
+        });
+      } catch (err) {
+        if (starting.signal.aborted) {
+          say('stopped', { event: 'stopped' });
+          return;
+        }
+        throw err;
+      }
+      if (json) {
+        jsonLine({
+          event: 'ready',
+          temporal: { address: dev.address, namespace: dev.namespace, external: dev.external, uiUrl: dev.uiAddress ?? null, database: dev.database ?? null },
+          inboxUrl: dev.inboxUrl ?? null,
+          taskQueue: dev.taskQueue,
+          mcpServers: dev.mcpServers,
+        });
+      }
+      await dev.done;
+      say('stopped', { event: 'stopped' });
+    });
+
+  program
+    .command('inbox')
+    .description('Serve the inbox web page, where a person answers pending requests (a Temporal client, envconfig)')
+    .option('--host <address>', 'bind address; anything but loopback needs DURABLE_MCP_INBOX_TOKEN', '127.0.0.1')
+    .option('--port <port>', 'port', (v: string) => (v === '0' ? 0 : positiveInt('--port')(v)), 8787)
+    .option('--temporal-ui <url>', 'Temporal UI address, for links to workflows (default: $TEMPORAL_UI_URL)')
+    .option('--json', 'one JSON object a line on stdout: "ready" (url, Temporal address), "stopped", "error"')
+    .action((opts: { host: string; port: number; temporalUi?: string; json?: boolean }) => runInboxCommand(opts));
+
+  program
+    .command('worker')
+    .description('Run the worker against TEMPORAL_ADDRESS (envconfig), with the MCP config')
+    .option('--mcp-config <path>', 'MCP config file (default: $MCP_CONFIG or mcp.json)')
+    .option('--json', 'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers), "warning", "note", "stopping", "stopped", "error"')
+    .action(async (opts: { mcpConfig?: string; json?: boolean }) => {
+      await runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(opts.mcpConfig ? ['--mcp-config', opts.mcpConfig] : []), ...(opts.json ? { event: (e) => jsonLine(e) } : {}) });
+    });
+}

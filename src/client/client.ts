@@ -1,0 +1,272 @@
+/**
+ * DurableMcpClient, typed helpers for Temporal clients: start a tool call, list pending requests (of one
+ * workflow, or of every workflow awaiting input), answer through `submitAnswer` (so rejections are seen:
+ * `submit`, `accept`, `decline`, `cancelRequest`) or the `answer` signal, and wait for the result.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  Client,
+  WorkflowNotFoundError as TemporalWorkflowNotFoundError,
+  WithStartWorkflowOperation,
+  WorkflowFailedError,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import type { Answer, Request, ToolResult } from '../contract/index.js';
+import { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
+import { InvalidDurationError } from '../workflows/duration.js';
+import { FIELD_CHECKS, valueAt, type DurationField } from '../workflows/input.js';
+import {
+  awaitingInputKey,
+  pendingDetailsQuery,
+  answerSignal,
+  progressQuery,
+  submitAnswerUpdate,
+  waitForPendingUpdate,
+  type CallProgress,
+  type PendingRequestDetails,
+  type SubmitAnswerResult,
+} from '../workflows/messages.js';
+import type { McpToolCallInput } from '../workflows/tool-call.js';
+import { awaitingInputRegistered } from './connection.js';
+import {
+  answerRejection,
+  isDeadlineExceeded,
+  NoWorkerError,
+  rootFailure,
+  SearchAttributeNotRegisteredError,
+  toolCallFailure,
+  UnknownWorkflowError,
+  updateFailureReason,
+  updateLimit,
+  WorkflowClosedError,
+} from './errors.js';
+import { listAwaitingInput, workerPolls, type AwaitingWorkflow } from './listing.js';
+
+export interface StartToolCallOptions extends McpToolCallInput {
+  workflowId?: string;
+  taskQueue?: string;
+}
+
+/** The duration fields of a tool call's input the client checks before it starts one, in this order. */
+const START_DURATION_FIELDS: readonly DurationField[] = ['elicitation.expiresIn', 'elicitation.holdFor', 'toolTimeout', 'heartbeatTimeout'];
+
+/**
+ * How long a query or an answer waits for a worker by default. Longer than a workflow task's timeout (10 s by
+ * default): a worker that stops can be handed a workflow task by its last sticky poll (its held call, released at
+ * shutdown, completes and schedules one) and never complete it; Temporal gives that task to another worker only
+ * when it times out, and an update or query sent meanwhile waits behind it.
+ */
+export const WORKER_WAIT_MS = 15_000;
+
+export class DurableMcpClient {
+  private registered: boolean | undefined;
+
+  constructor(
+    readonly client: Client,
+    readonly options: { taskQueue?: string } = {},
+  ) {}
+
+  get namespace(): string {
+    return this.client.options.namespace;
+  }
+
+  /** Whether the namespace has the DurableMcpAwaitingInput search attribute. */
+  async searchAttributeRegistered(): Promise<boolean> {
+    if (this.registered === undefined) {
+      this.registered = await awaitingInputRegistered(this.client.connection, this.namespace);
+    }
+    return this.registered;
+  }
+
+  private async startOptions(options: StartToolCallOptions) {
+    const { workflowId, taskQueue, ...input } = options;
+    // Durations are checked here too, with the workflow's own checks, so a bad one fails before a workflow starts (naming the field).
+    for (const field of START_DURATION_FIELDS) {
+      const value = valueAt(input, field);
+      const problem = FIELD_CHECKS[field](value);
+      if (problem !== undefined) throw new InvalidDurationError(field, value, problem);
+    }
+    const registered = await this.searchAttributeRegistered();
+    return {
+      taskQueue: taskQueue ?? this.options.taskQueue ?? DEFAULT_TASK_QUEUE,
+      workflowId: workflowId ?? `mcp-${input.server}-${input.tool}-${randomUUID().slice(0, 8)}`,
+      args: [input] as [McpToolCallInput],
+      ...(registered ? { typedSearchAttributes: [{ key: awaitingInputKey, value: false }] } : {}),
+    };
+  }
+
+  /** Start the `mcpToolCall` workflow. The search attribute is set when registered, so the call can be listed while it waits. */
+  async startToolCall(options: StartToolCallOptions): Promise<WorkflowHandle> {
+    return this.client.workflow.start('mcpToolCall', await this.startOptions(options));
+  }
+
+  /**
+   * Start the `mcpToolCall` workflow and wait for its first pending request, in one update-with-start
+   * request: the wait is handled in the workflow's first task, so a bot learns of the request in the task
+   * that records it. `pending` is empty when the call finished without asking anything, or when nothing
+   * was asked within `timeoutMs` (default 60 s, at most 10 min).
+   */
+  async startToolCallAndWaitForPending(options: StartToolCallOptions, wait: { timeoutMs?: number } = {}): Promise<{ handle: WorkflowHandle; pending: Request[] }> {
+    const startWorkflowOperation = new WithStartWorkflowOperation('mcpToolCall', { ...(await this.startOptions(options)), workflowIdConflictPolicy: 'FAIL' });
+    const pending = await this.client.workflow.executeUpdateWithStart(waitForPendingUpdate, {
+      args: [wait.timeoutMs !== undefined ? { timeoutMs: wait.timeoutMs } : {}],
+      startWorkflowOperation,
+    });
+    return { handle: await startWorkflowOperation.workflowHandle(), pending };
+  }
+
+  private async handle(workflowId: string): Promise<WorkflowHandle> {
+    return (await this.describe(workflowId)).handle;
+  }
+
+  private async describe(workflowId: string) {
+    const handle = this.client.workflow.getHandle(workflowId);
+    try {
+      const description = await handle.describe();
+      return { handle, taskQueue: description.taskQueue, status: description.status.name as string };
+    } catch (err) {
+      if (err instanceof TemporalWorkflowNotFoundError || /not found/i.test((err as Error).message)) throw new UnknownWorkflowError(workflowId);
+      throw err;
+    }
+  }
+
+  /**
+   * Whether a worker polls `taskQueue` (seen within `freshMs`, default 90 s: a live worker long-polls and is
+   * seen at least once a minute). Undefined when the server does not say.
+   */
+  workerPolls(taskQueue: string, freshMs = 90_000): Promise<boolean | undefined> {
+    return workerPolls(this.client, taskQueue, freshMs);
+  }
+
+  /**
+   * Run `fn` with a gRPC deadline; a missed deadline becomes a NoWorkerError naming the task queue.
+   * `unconfirmed` is added to the error when a missed deadline may leave work behind (an update a worker may still apply).
+   */
+  private async withWorker<R>(workflowId: string, taskQueue: string, what: string, timeoutMs: number, fn: () => Promise<R>, hint = '', unconfirmed = ''): Promise<R> {
+    if ((await this.workerPolls(taskQueue)) === false) throw new NoWorkerError(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
+    const deadline = Date.now() + timeoutMs;
+    try {
+      return await this.client.withDeadline(deadline, fn);
+    } catch (err) {
+      // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
+      if (isDeadlineExceeded(err) || Date.now() >= deadline) {
+        throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s${unconfirmed}`, hint);
+      }
+      throw err;
+    }
+  }
+
+  /** The pending requests of one workflow, with their context. Fails within `timeoutMs` (default 15 s) when no worker answers. */
+  async pendingDetails(workflowId: string, options: { timeoutMs?: number } = {}): Promise<PendingRequestDetails[]> {
+    const { handle, taskQueue, status } = await this.describe(workflowId);
+    if (status !== 'RUNNING') return [];
+    return this.withWorker(workflowId, taskQueue, 'list its pending requests', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.query(pendingDetailsQuery));
+  }
+
+  /** The progress of the workflow's running tool calls (MCP progress notifications). Fails within `timeoutMs` when no worker answers. */
+  async progress(workflowId: string, options: { timeoutMs?: number } = {}): Promise<CallProgress[]> {
+    const { handle, taskQueue, status } = await this.describe(workflowId);
+    if (status !== 'RUNNING') return [];
+    return this.withWorker(workflowId, taskQueue, 'report its progress', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.query(progressQuery));
+  }
+
+  /**
+   * Wait (up to `timeoutMs`, default 60 s, at most 10 min) until the workflow has a pending request whose id
+   * is not in `seen`, and return its pending requests: a push instead of polling `pendingDetails`. Returns the
+   * current list (maybe empty) on timeout and when the run closes. At most two callers may wait per workflow.
+   */
+  async waitForPending(workflowId: string, options: { seen?: string[]; timeoutMs?: number } = {}): Promise<Request[]> {
+    const handle = await this.handle(workflowId);
+    try {
+      return await handle.executeUpdate(waitForPendingUpdate, { args: [{ ...(options.seen ? { seen: options.seen } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) }] });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) throw new Error(`workflow "${workflowId}": ${updateFailureReason(err)}`);
+      throw updateLimit(err, workflowId) ?? err;
+    }
+  }
+
+  /**
+   * Every workflow of the namespace that awaits input, with its pending requests, queried in parallel with a
+   * short timeout each (default 3 s). A workflow that cannot be queried is listed with `unreachable` (the reason).
+   */
+  async listAwaitingInput(options: { timeoutMs?: number } = {}): Promise<AwaitingWorkflow[]> {
+    if (!(await this.searchAttributeRegistered())) throw new SearchAttributeNotRegisteredError(this.namespace);
+    return listAwaitingInput(this.client, options);
+  }
+
+  /**
+   * Submit an answer through the `submitAnswer` update: a rejection throws the error class of its type
+   * (NoSuchPendingRequestError, RequestAlreadyResolvedError, RequestExpiredError, InvalidAnswerError,
+   * AnswerTooLargeError). Fails within `timeoutMs` (default 15 s) with NoWorkerError when no worker takes it;
+   * at once when no worker has polled the task queue recently.
+   */
+  async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number } = {}): Promise<SubmitAnswerResult> {
+    const { handle, taskQueue, status } = await this.describe(workflowId);
+    if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
+    try {
+      return await this.withWorker(workflowId, taskQueue, 'take the answer', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }), 'Or send it as a durable signal (`--signal`), validated when a worker picks it up', ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)');
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) {
+        const root = rootFailure(err);
+        throw answerRejection(workflowId, answer.id, root.type, root.message);
+      }
+      throw updateLimit(err, workflowId, answer) ?? err;
+    }
+  }
+
+  /**
+   * Send an answer as the durable `answer` signal: accepted by Temporal even while no worker runs, and
+   * validated when a worker picks it up (a bad one is logged and dropped; the request stays pending).
+   */
+  async signalAnswer(workflowId: string, answer: Answer): Promise<void> {
+    const { handle, status } = await this.describe(workflowId);
+    if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
+    await handle.signal(answerSignal, answer);
+  }
+
+  /** Accept a pending request (with `data` for a form), through `submit`. */
+  accept(workflowId: string, requestId: string, data?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<SubmitAnswerResult> {
+    return this.submit(workflowId, data === undefined ? { id: requestId, ok: true } : { id: requestId, ok: true, data }, options);
+  }
+
+  /** Decline a pending request (the MCP server sees decline), through `submit`. */
+  decline(workflowId: string, requestId: string, options?: { timeoutMs?: number }): Promise<SubmitAnswerResult> {
+    return this.submit(workflowId, { id: requestId, ok: false, reason: 'declined' }, options);
+  }
+
+  /** Cancel one pending request (the MCP server sees cancel; the workflow goes on), through `submit`. */
+  cancelRequest(workflowId: string, requestId: string, options?: { timeoutMs?: number }): Promise<SubmitAnswerResult> {
+    return this.submit(workflowId, { id: requestId, ok: false, reason: 'cancelled' }, options);
+  }
+
+  /** The server and tool a tool-call workflow was started with (from its first history event). */
+  async callOf(workflowId: string): Promise<{ server?: string; tool?: string }> {
+    try {
+      const res = await this.client.workflowService.getWorkflowExecutionHistory({ namespace: this.namespace, execution: { workflowId }, maximumPageSize: 1 });
+      const payload = res.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+      const input = payload ? (this.client.options.loadedDataConverter.payloadConverter.fromPayload(payload) as { server?: unknown; tool?: unknown; steps?: unknown }) : undefined;
+      return { ...(typeof input?.server === 'string' ? { server: input.server } : {}), ...(typeof input?.tool === 'string' ? { tool: input.tool } : {}) };
+    } catch {
+      return {};
+    }
+  }
+
+  /**
+   * Wait for the tool call's result. A failed call throws the error class of its failure type
+   * (UnknownServerFailure, UnknownToolFailure, McpServerUnavailableFailure, …, all ToolCallFailedError),
+   * with the type, the message, and the server and tool of the call.
+   */
+  async result(workflowId: string): Promise<ToolResult> {
+    const handle = await this.handle(workflowId);
+    try {
+      return await handle.result();
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) {
+        const root = rootFailure(err);
+        throw toolCallFailure({ workflowId, type: root.type, message: root.message, ...(await this.callOf(workflowId)) }, err);
+      }
+      throw err;
+    }
+  }
+}

@@ -37,7 +37,8 @@ import {
   type PendingRequestDetails,
   type SubmitAnswerResult,
 } from '../workflows/messages.js';
-import type { McpToolCallInput } from '../workflows/tool-call.js';
+import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
+import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 
 export { DEFAULT_TASK_QUEUE };
 export {
@@ -154,7 +155,7 @@ export async function connectClient(
   return { client: new Client({ connection, namespace: ns, ...(overrides.interceptors ? { interceptors: overrides.interceptors } : {}) }), address, namespace: ns };
 }
 
-export interface StartToolCallOptions extends McpToolCallInput {
+export interface StartToolCallOptions extends ExecuteMcpToolInput {
   workflowId?: string;
   taskQueue?: string;
 }

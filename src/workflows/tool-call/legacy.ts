@@ -1,0 +1,42 @@
+/**
+ * The legacy era (MCP ≤ 2025-11-25) in the call loop: a call released while it waits for a person (its activity
+ * returned, nothing is held) waits for the request's resolution and then runs again, and the repeated
+ * `elicitation/create` is answered from the record; the `-32042` URLElicitationRequiredError form is retried once
+ * its URLs are done. Deterministic: workflow APIs only.
+ */
+import { ApplicationFailure, condition } from '@temporalio/workflow';
+import type { Request } from '../../contract/index.js';
+import { FailureTypes } from '../../contract/failures.js';
+import type { ElicitResult } from '../../contract/index.js';
+import type { ElicitationHost, RoundRequest } from '../host/index.js';
+
+/** A released call waits (no activity runs) until `requestId` is resolved: answered, expired or withdrawn. */
+export async function waitReleased(host: ElicitationHost, callId: string, requestId: string): Promise<void> {
+  host.setWaiting(callId, requestId);
+  await condition(() => host.isResolved(requestId));
+  host.setWaiting(callId, undefined);
+}
+
+/** The activity released the call: record its request as pending, then wait for the answer (or expiry) to re-run. */
+export async function releaseAndWait(host: ElicitationHost, callId: string, request: Request): Promise<void> {
+  const registered = host.register(request, callId);
+  host.markReleased(registered.id);
+  await waitReleased(host, callId, registered.id);
+}
+
+/**
+ * After a `-32042` round: the call is simply run again once the URLs are done (no round state goes with it);
+ * a URL the person refused ends the call.
+ */
+export function retryAfterUrls(
+  host: ElicitationHost,
+  input: { server: string; tool: string },
+  requests: RoundRequest[],
+  responses: Record<string, ElicitResult>,
+): undefined {
+  const refused = requests.find((r) => responses[r.key]?.action !== 'accept');
+  if (refused) {
+    throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${host.answerFor(refused.id)?.reason ?? 'not accepted'}`, FailureTypes.UrlElicitationRefused);
+  }
+  return undefined;
+}

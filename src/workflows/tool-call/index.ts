@@ -5,13 +5,13 @@
  * This file holds the neutral call loop; what each MCP era adds to it is in legacy.ts (a released call re-run,
  * the `-32042` form) and modern.ts (`input_required` rounds).
  */
-import { patched, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
-import { releaseAndWait, retryAfterUrls, waitReleased } from './legacy.js';
-import { awaitRound, DEFAULT_MAX_ROUNDS, nextRound, startRound, type NextRound } from './modern.js';
+import { recordRelease, retryAfterUrls } from './legacy.js';
+import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
 import type { Activities } from './outcome.js';
 
 export interface ElicitationOptions {
@@ -93,7 +93,11 @@ export async function executeMcpToolOn(host: ElicitationHost, input: ExecuteMcpT
   // Resumed after continue-as-new: a call that waited in a modern-era round resumes at that round (its number,
   // requestState and request ids came with the host's snapshot); a released legacy call waits, then runs again.
   const resumeRound = options.resumeAfter ? host.roundWaitOf(call.callId) : undefined;
-  if (options.resumeAfter && !resumeRound) await waitReleased(host, call.callId, options.resumeAfter);
+  if (options.resumeAfter && !resumeRound) {
+    host.setWaiting(call.callId, options.resumeAfter);
+    await condition(() => host.isResolved(options.resumeAfter!));
+    host.setWaiting(call.callId, undefined);
+  }
   // A call that fails for good withdraws its pending requests (versioned: older histories did not).
   try {
     // The `tools/call` also covers the inline wait for a human (up to holdFor): never cut that short.
@@ -142,16 +146,32 @@ async function callLoop(
       if (outcome.notify) host.enableNotify();
       if (outcome.status !== 'input_required') {
         // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
-        await releaseAndWait(host, call.callId, outcome.request);
+        const id = recordRelease(host, call.callId, outcome.request);
+        host.setWaiting(call.callId, id);
+        await condition(() => host.isResolved(id));
+        host.setWaiting(call.callId, undefined);
         continue;
       }
       wait = startRound(host, input, call.callId, round, maxRounds, outcome);
     }
-    await awaitRound(host, call.callId, wait);
+    // Wait for the round's requests. (Every wait of this loop is an `await` here, none inside a helper: the
+    // recorded histories order a request's timer cancellation and the next activity as these awaits run.)
+    const requests = wait.requests;
+    if (requests.length === 0) {
+      await pauseBeforeRetry();
+    } else {
+      for (const r of requests) {
+        if (host.isResolved(r.id)) continue;
+        // The round's state goes with the wait: a continue-as-new now resumes the call at this round.
+        host.setWaiting(call.callId, r.id, { round: wait });
+        await condition(() => host.isResolved(r.id));
+      }
+      host.setWaiting(call.callId, undefined);
+    }
     // The round's answers are read here, before the next round's activity is scheduled: the host keeps a
     // call's resolved answers until the call finishes (bounded state drops them only in finishCall).
-    const responses = host.roundResponses(wait.requests);
-    next = wait.form === 'url-error' ? retryAfterUrls(host, input, wait.requests, responses) : nextRound(wait, responses);
+    const responses = host.roundResponses(requests);
+    next = wait.form === 'url-error' ? retryAfterUrls(host, input, requests, responses) : nextRound(wait, responses);
     wait = undefined;
     round++;
   }

@@ -4,24 +4,20 @@
  * `elicitation/create` is answered from the record; the `-32042` URLElicitationRequiredError form is retried once
  * its URLs are done. Deterministic: workflow APIs only.
  */
-import { ApplicationFailure, condition } from '@temporalio/workflow';
-import type { Request } from '../../contract/index.js';
+import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureTypes } from '../../contract/failures.js';
-import type { ElicitResult } from '../../contract/index.js';
+import type { ElicitResult, Request } from '../../contract/index.js';
 import type { ElicitationHost, RoundRequest } from '../host/index.js';
 
-/** A released call waits (no activity runs) until `requestId` is resolved: answered, expired or withdrawn. */
-export async function waitReleased(host: ElicitationHost, callId: string, requestId: string): Promise<void> {
-  host.setWaiting(callId, requestId);
-  await condition(() => host.isResolved(requestId));
-  host.setWaiting(callId, undefined);
-}
-
-/** The activity released the call: record its request as pending, then wait for the answer (or expiry) to re-run. */
-export async function releaseAndWait(host: ElicitationHost, callId: string, request: Request): Promise<void> {
+/**
+ * The activity released the call: record its request as pending and mark it released (an inline wait for it
+ * ends). Returns the request id; the call loop then waits for its resolution (answer, expiry or withdrawal) and
+ * runs the call again. (The wait itself stays in the loop: one `await` there, as the recorded histories ran.)
+ */
+export function recordRelease(host: ElicitationHost, callId: string, request: Request): string {
   const registered = host.register(request, callId);
   host.markReleased(registered.id);
-  await waitReleased(host, callId, registered.id);
+  return registered.id;
 }
 
 /**

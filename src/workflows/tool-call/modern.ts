@@ -5,7 +5,7 @@
  * `requestState` (the server shed load) is retried after a short pause. The `-32042` form shares the round's
  * requests and wait (legacy.ts says what follows it). Deterministic: workflow APIs only.
  */
-import { ApplicationFailure, condition, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, sleep } from '@temporalio/workflow';
 import { FailureTypes } from '../../contract/failures.js';
 import type { ElicitResult } from '../../contract/index.js';
 import { mrtrRound } from '../../telemetry/workflow-metrics.js';
@@ -46,21 +46,9 @@ export function startRound(
   return { round, requests: registered, form: outcome.form, ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}) };
 }
 
-/** Wait until every request of the round is resolved (or, for a `requestState`-only round, pause). */
-export async function awaitRound(host: ElicitationHost, callId: string, wait: RoundWait): Promise<void> {
-  const requests = wait.requests;
-  if (requests.length === 0) {
-    // requestState only: the server shed load; try again shortly (the round counts).
-    await sleep(REQUEST_STATE_ONLY_PAUSE_MS);
-    return;
-  }
-  for (const r of requests) {
-    if (host.isResolved(r.id)) continue;
-    // The round's state goes with the wait: a continue-as-new now resumes the call at this round.
-    host.setWaiting(callId, r.id, { round: wait });
-    await condition(() => host.isResolved(r.id));
-  }
-  host.setWaiting(callId, undefined);
+/** The pause before the next round of a round that asked nothing (`requestState` only: the server shed load). */
+export function pauseBeforeRetry(): Promise<void> {
+  return sleep(REQUEST_STATE_ONLY_PAUSE_MS);
 }
 
 /** The next round's input: the round's answers (if it asked any) and its `requestState` as the server gave it. */

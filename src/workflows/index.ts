@@ -9,7 +9,15 @@ export { mcpToolCall, type McpToolCallInput } from './mcp-tool-call.js';
 export { executeMcpTool, type CallOptions, type ElicitationOptions, type ExecuteMcpToolInput } from './tool-call/index.js';
 
 // The workflow: many tool calls, in sequence or parallel groups, with one inbox.
-export { mcpPipeline, type FailurePolicy, type PipelineInput, type PipelineResult, type PipelineStage, type PipelineStep, type StepOutcome } from './pipeline/index.js';
+export {
+  mcpPipeline,
+  type FailurePolicy,
+  type PipelineInput,
+  type PipelineResult,
+  type PipelineStage,
+  type PipelineStep,
+  type StepOutcome,
+} from './pipeline/index.js';
 
 // The elicitation host: a workflow's pending requests and their handlers.
 export { useElicitationHost, ElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';

@@ -19,7 +19,9 @@ export function validatePipelineInput(input: PipelineInput): void {
     bad(`field "maxHistoryEvents" must be an integer of at least 8, got ${JSON.stringify(input.maxHistoryEvents)}`);
   }
   input.steps.forEach((stage, i) => {
-    if (!stage || typeof stage !== 'object' || Array.isArray(stage)) bad(`field "steps[${i}]" must be a step or { parallel: [...] }, got ${JSON.stringify(stage)}`);
+    if (!stage || typeof stage !== 'object' || Array.isArray(stage)) {
+      bad(`field "steps[${i}]" must be a step or { parallel: [...] }, got ${JSON.stringify(stage)}`);
+    }
     if ('parallel' in stage && (!Array.isArray(stage.parallel) || stage.parallel.length === 0)) bad(`field "steps[${i}].parallel" must be a non-empty array`);
     for (const step of stageSteps(stage)) {
       if (!step || typeof step.name !== 'string' || !step.name) bad(`field "steps[${i}].name" must be a non-empty string`);

@@ -25,7 +25,9 @@ export function resolveArguments(value: unknown, outcomes: Record<string, StepOu
       bad(`step "${step}": reference "${ref}": the output of step "${parts[1]}" is not JSON`);
     }
     for (const key of parts.slice(3)) {
-      if (v === null || typeof v !== 'object' || !(key in (v as object))) bad(`step "${step}": reference "${ref}": no "${key}" in the output of step "${parts[1]}"`);
+      if (v === null || typeof v !== 'object' || !(key in (v as object))) {
+        bad(`step "${step}": reference "${ref}": no "${key}" in the output of step "${parts[1]}"`);
+      }
       v = (v as Record<string, unknown>)[key];
     }
     return v;

@@ -32,7 +32,11 @@ export function retryAfterUrls(
 ): undefined {
   const refused = requests.find((r) => responses[r.key]?.action !== 'accept');
   if (refused) {
-    throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${host.answerFor(refused.id)?.reason ?? 'not accepted'}`, FailureTypes.UrlElicitationRefused);
+    const how = host.answerFor(refused.id)?.reason ?? 'not accepted';
+    throw ApplicationFailure.nonRetryable(
+      `tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${how}`,
+      FailureTypes.UrlElicitationRefused,
+    );
   }
   return undefined;
 }

@@ -53,5 +53,8 @@ export function pauseBeforeRetry(): Promise<void> {
 
 /** The next round's input: the round's answers (if it asked any) and its `requestState` as the server gave it. */
 export function nextRound(wait: RoundWait, responses: Record<string, ElicitResult>): NextRound {
-  return { ...(wait.requests.length > 0 ? { inputResponses: responses } : {}), ...(wait.requestState !== undefined ? { requestState: wait.requestState } : {}) };
+  return {
+    ...(wait.requests.length > 0 ? { inputResponses: responses } : {}),
+    ...(wait.requestState !== undefined ? { requestState: wait.requestState } : {}),
+  };
 }

@@ -13,6 +13,9 @@ const outcomes: Record<string, StepOutcome> = {
   flagged: completed('warn', true),
 };
 
+/** How every failure of step "use" begins. */
+const REF = 'mcpPipeline: step "use": reference';
+
 /** The InvalidInput failure that resolving `value` for step "use" throws (it must throw one): its message. */
 function failure(value: unknown): string {
   try {
@@ -55,7 +58,10 @@ describe('pipeline templating: resolveArguments', () => {
   });
 
   it('leaves an object with $ref beside other keys an object (its values are resolved), and a non-string $ref alone', () => {
-    assert.deepEqual(resolveArguments({ $ref: 'steps.fetch.output', other: '{{steps.fetch.output}}' }, outcomes, 'use'), { $ref: 'steps.fetch.output', other: 'hello' });
+    assert.deepEqual(resolveArguments({ $ref: 'steps.fetch.output', other: '{{steps.fetch.output}}' }, outcomes, 'use'), {
+      $ref: 'steps.fetch.output',
+      other: 'hello',
+    });
     assert.deepEqual(resolveArguments({ $ref: 42 }, outcomes, 'use'), { $ref: 42 });
   });
 
@@ -77,26 +83,26 @@ describe('pipeline templating: resolveArguments', () => {
   });
 
   it('fails a reference that is not steps.<name>.<what>', () => {
-    assert.equal(failure('{{fetch.output}}'), 'mcpPipeline: step "use": reference "fetch.output" must look like steps.<name>.output or steps.<name>.json.<path>');
-    assert.equal(failure({ $ref: 'steps.fetch' }), 'mcpPipeline: step "use": reference "steps.fetch" must look like steps.<name>.output or steps.<name>.json.<path>');
+    assert.equal(failure('{{fetch.output}}'), `${REF} "fetch.output" must look like steps.<name>.output or steps.<name>.json.<path>`);
+    assert.equal(failure({ $ref: 'steps.fetch' }), `${REF} "steps.fetch" must look like steps.<name>.output or steps.<name>.json.<path>`);
   });
 
   it('fails a reference to a step that has not run, or that failed', () => {
-    assert.equal(failure('{{steps.later.output}}'), 'mcpPipeline: step "use": reference "steps.later.output" names step "later", which has not run before it');
-    assert.equal(failure('x {{steps.broken.output}}'), 'mcpPipeline: step "use": reference "steps.broken.output" names step "broken", which failed');
+    assert.equal(failure('{{steps.later.output}}'), `${REF} "steps.later.output" names step "later", which has not run before it`);
+    assert.equal(failure('x {{steps.broken.output}}'), `${REF} "steps.broken.output" names step "broken", which failed`);
   });
 
   it('fails what follows the step name unless it is output, isError or json', () => {
-    assert.equal(failure('{{steps.fetch.result}}'), 'mcpPipeline: step "use": reference "steps.fetch.result": after the step name use "output", "isError" or "json"');
-    assert.equal(failure('{{steps.fetch.output.length}}'), 'mcpPipeline: step "use": reference "steps.fetch.output.length": after the step name use "output", "isError" or "json"');
+    assert.equal(failure('{{steps.fetch.result}}'), `${REF} "steps.fetch.result": after the step name use "output", "isError" or "json"`);
+    assert.equal(failure('{{steps.fetch.output.length}}'), `${REF} "steps.fetch.output.length": after the step name use "output", "isError" or "json"`);
   });
 
   it('fails a json reference to output that is not JSON, or to a path that is not there', () => {
-    assert.equal(failure('{{steps.fetch.json}}'), 'mcpPipeline: step "use": reference "steps.fetch.json": the output of step "fetch" is not JSON');
-    assert.equal(failure({ $ref: 'steps.data.json.missing' }), 'mcpPipeline: step "use": reference "steps.data.json.missing": no "missing" in the output of step "data"');
-    assert.equal(failure('{{steps.data.json.items.5}}'), 'mcpPipeline: step "use": reference "steps.data.json.items.5": no "5" in the output of step "data"');
-    assert.equal(failure('{{steps.data.json.nothing.x}}'), 'mcpPipeline: step "use": reference "steps.data.json.nothing.x": no "x" in the output of step "data"');
-    assert.equal(failure('{{steps.data.json.items.0.name.x}}'), 'mcpPipeline: step "use": reference "steps.data.json.items.0.name.x": no "x" in the output of step "data"');
+    assert.equal(failure('{{steps.fetch.json}}'), `${REF} "steps.fetch.json": the output of step "fetch" is not JSON`);
+    assert.equal(failure({ $ref: 'steps.data.json.missing' }), `${REF} "steps.data.json.missing": no "missing" in the output of step "data"`);
+    assert.equal(failure('{{steps.data.json.items.5}}'), `${REF} "steps.data.json.items.5": no "5" in the output of step "data"`);
+    assert.equal(failure('{{steps.data.json.nothing.x}}'), `${REF} "steps.data.json.nothing.x": no "x" in the output of step "data"`);
+    assert.equal(failure('{{steps.data.json.items.0.name.x}}'), `${REF} "steps.data.json.items.0.name.x": no "x" in the output of step "data"`);
   });
 
   it('resolves the whole JSON output with steps.<name>.json', () => {

@@ -11,7 +11,7 @@ import type { ExecuteMcpToolInput } from '../tool-call/index.js';
 export type FailurePolicy = 'stop' | 'continue' | 'retry';
 
 /**
- * A step is one tool call (the `mcpToolCall` input) with a name. In `arguments`, a string
+ * A step is one tool call (the input of `executeMcpTool`) with a name. In `arguments`, a string
  * `"{{steps.fetch.output}}"` (or text containing it) is replaced by an earlier result, and
  * `{ "$ref": "steps.fetch.json.items.0" }` by a value from that step's output parsed as JSON.
  */

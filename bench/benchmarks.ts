@@ -5,7 +5,7 @@ import type { Request, ToolResult } from '../src/contract/index.js';
 import { McpSource } from '../src/mcp/index.js';
 import { answerSignal, awaitingInputKey, pendingQuery } from '../src/workflows/messages.js';
 import { mcpPipeline, mcpToolCall } from '../src/workflows/index.js';
-import type { McpToolCallInput } from '../src/workflows/tool-call.js';
+import type { McpToolCallInput } from '../src/workflows/mcp-tool-call.js';
 import { readFixtureLog } from '../test/fixtures/paths.js';
 import { createLocalEnv } from '../test/helpers/temporal.js';
 import { b3m, b6 } from './modern.js';

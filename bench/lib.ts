@@ -6,7 +6,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
-import type { McpToolCallInput } from '../src/workflows/tool-call.js';
+import type { McpToolCallInput } from '../src/workflows/mcp-tool-call.js';
 import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
 import { pendingQuery, submitAnswerUpdate, waitForPendingUpdate } from '../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../test/fixtures/paths.js';

@@ -27,7 +27,8 @@ import {
   type PendingRequestDetails,
   type SubmitAnswerResult,
 } from '../workflows/messages.js';
-import type { McpToolCallInput } from '../workflows/tool-call.js';
+import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
+import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 import { awaitingInputRegistered } from './connection.js';
 import {
   answerRejection,
@@ -43,7 +44,7 @@ import {
 } from './errors.js';
 import { listAwaitingInput, workerPolls, type AwaitingWorkflow } from './listing.js';
 
-export interface StartToolCallOptions extends McpToolCallInput {
+export interface StartToolCallOptions extends ExecuteMcpToolInput {
   workflowId?: string;
   taskQueue?: string;
 }

@@ -1,8 +1,28 @@
 // The workflows this worker registers, and the library entry for workflow authors (`durable-mcp/workflows`).
-// Explicit exports: the internal messages between the activity, child workflows and the host are not public.
-export { mcpToolCall, type McpToolCallWorkflowInput } from './mcp-tool-call.js';
-export { executeMcpTool, type CallOptions, type ElicitationOptions, type McpToolCallInput } from './tool-call.js';
+// Explicit exports, one block per module: the internal messages between the activity, child workflows and the
+// host, and the helpers of the pipeline and the call loop, are not public.
+
+// The workflow: one MCP tool call with durable elicitation.
+export { mcpToolCall, type McpToolCallInput } from './mcp-tool-call.js';
+
+// The workflow helper: the same durable call from inside any workflow.
+export { executeMcpTool, type CallOptions, type ElicitationOptions, type ExecuteMcpToolInput } from './tool-call/index.js';
+
+// The workflow: many tool calls, in sequence or parallel groups, with one inbox.
+export {
+  mcpPipeline,
+  type FailurePolicy,
+  type PipelineInput,
+  type PipelineResult,
+  type PipelineStage,
+  type PipelineStep,
+  type StepOutcome,
+} from './pipeline/index.js';
+
+// The elicitation host: a workflow's pending requests and their handlers.
 export { useElicitationHost, ElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';
+
+// The public messages of a workflow that asks for input (signals, updates, queries, the search attribute).
 export {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   answerSignal,
@@ -18,6 +38,9 @@ export {
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from './messages.js';
+
+// Durations of the inputs (ms or "24h").
 export { MAX_DURATION_MS, type Duration } from './duration.js';
+
+// The failure types a workflow fails with (re-exported from the contract).
 export { FAILURES, FailureTypes, type FailureType } from '../contract/failures.js';
-export { mcpPipeline, resolveArguments, type PipelineInput, type PipelineResult, type PipelineStage, type PipelineStep, type StepOutcome, type FailurePolicy } from './pipeline.js';

@@ -2,14 +2,15 @@ import { CancellationScope, ContinueAsNew, allHandlersFinished, condition, conti
 import type { ToolResult } from '../contract/index.js';
 import { useElicitationHost, type HostSnapshot } from './host/index.js';
 import { childDoneSignal } from './messages.js';
-import { executeMcpTool, type McpToolCallInput } from './tool-call.js';
+import { executeMcpTool, type ExecuteMcpToolInput } from './tool-call/index.js';
 
 /** Continue-as-new (while the call waits for a person) once a run has handled this many updates (Temporal allows 2,000). */
 export const TOOL_CALL_MAX_UPDATES = 1_000;
 /** … or once its history has this many events (Temporal warns at 10,240 and stops at 51,200). */
 export const TOOL_CALL_MAX_HISTORY_EVENTS = 10_000;
 
-export interface McpToolCallWorkflowInput extends McpToolCallInput {
+/** The input of the workflow `mcpToolCall`: the call (as `executeMcpTool` takes it), and what a parent or a previous run adds. */
+export interface McpToolCallInput extends ExecuteMcpToolInput {
   /**
    * Set by a pipeline that runs this call as its child: the child reports its pending requests and its
    * result to that workflow, so the pipeline's id is the one inbox.
@@ -20,7 +21,7 @@ export interface McpToolCallWorkflowInput extends McpToolCallInput {
 }
 
 /** The workflow: one MCP tool call with durable elicitation. Returns the tool's result. */
-export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<ToolResult> {
+export async function mcpToolCall(input: McpToolCallInput): Promise<ToolResult> {
   const host = useElicitationHost(input?.continued?.host);
   const reportTo = input?.reportTo;
   if (reportTo) host.reportToParent(reportTo.workflowId, reportTo.step, reportTo.callIdPrefix);
@@ -33,7 +34,7 @@ export async function mcpToolCall(input: McpToolCallWorkflowInput): Promise<Tool
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     host.close();
-    // The call's own requests were withdrawn as it failed (runToolCall). A child also tells its parent,
+    // The call's own requests were withdrawn as it failed (executeMcpTool). A child also tells its parent,
     // even when cancelled, or the parent would wait forever.
     if (reportTo) {
       await CancellationScope.nonCancellable(async () => {
@@ -62,7 +63,7 @@ async function report(to: { workflowId: string; step: string }, done: { result?:
  * Temporal suggests, or the updates handled) and the call only waits, released, for a person: the host's
  * state (pending requests, recorded answers, the call) and the request it waits for go to the next run.
  */
-async function continueWhileWaiting(input: McpToolCallWorkflowInput, call: Promise<ToolResult>): Promise<never> {
+async function continueWhileWaiting(input: McpToolCallInput, call: Promise<ToolResult>): Promise<never> {
   const host = useElicitationHost();
   let done = false;
   void call.then(
@@ -72,7 +73,7 @@ async function continueWhileWaiting(input: McpToolCallWorkflowInput, call: Promi
   const callId = () => input.continued?.callId ?? host.soleCallId();
   // Waiting for a person: a released legacy-era call (run again once its request is resolved), or a call in a
   // modern-era (MRTR) round, whose round (number, requestState, request ids) the host's snapshot carries: the
-  // next run resumes it at that round (runToolCall), not at round 1.
+  // next run resumes it at that round (executeMcpTool), not at round 1.
   const waiting = () => {
     const id = callId();
     return id !== undefined && host.waitingFor(id) !== undefined;

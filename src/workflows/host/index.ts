@@ -1,8 +1,9 @@
 /**
  * The elicitation host: durable state of the requests that MCP servers made of a human, inside one workflow.
  * Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`, `pendingDetails` and the
- * internal `elicit` update). Its parts: the request registry with its timers and answer check (registry.ts),
- * the relay between a pipeline and its child steps (relay.ts), and the wiring of messages (handlers.ts).
+ * internal `elicit` update). Its parts: the request registry with its inline waits and answer check (registry.ts),
+ * the requests' expiry timers (expiry.ts), the modern era's rounds (rounds.ts), the link between a pipeline and
+ * its child steps (children.ts), and the wiring of messages (handlers.ts).
  * Deterministic: workflow APIs and the contract only.
  */
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
@@ -11,18 +12,17 @@ import type { Answer, Request } from '../../contract/index.js';
 import { awaitingInputKey, type PendingRequestDetails } from '../messages.js';
 import { installHandlers, PendingWatch } from './handlers.js';
 import { RequestRegistry, type PendingEntry, type RegistrySnapshot } from './registry.js';
-import { ChildRelay, type RelaySnapshot } from './relay.js';
+import { ChildLink, type ChildLinkSnapshot } from './children.js';
 
-export { MAX_DURATION_MS } from '../duration.js';
-export { MAX_WATCH_MS } from '../input.js';
-export { DEFAULT_WATCH_MS, MAX_PENDING_WATCHERS } from './handlers.js';
-export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, FINISHED_REMEMBERED, MAX_INLINE_WAITERS, type CallRecord, type RoundRequest, type RoundWait } from './registry.js';
+export { DEFAULT_EXPIRES_IN_MS } from './expiry.js';
+export { DEFAULT_HOLD_FOR_MS } from './registry.js';
+export type { RoundRequest, RoundWait } from './rounds.js';
 
 /** What the host carries across continue-as-new. */
-export interface HostSnapshot extends RegistrySnapshot, RelaySnapshot {}
+export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot {}
 
 export class ElicitationHost extends RequestRegistry {
-  private readonly relay = new ChildRelay(
+  private readonly children = new ChildLink(
     () => this.syncSearchAttribute(),
     (entry, step) => this.contextOf(entry, step),
   );
@@ -45,7 +45,7 @@ export class ElicitationHost extends RequestRegistry {
     }
     this.searchAttributeEnabled = registered;
     if (snapshot) {
-      this.relay.restore(snapshot);
+      this.children.restore(snapshot);
       this.restoreRegistry(snapshot);
     }
     installHandlers({
@@ -55,8 +55,8 @@ export class ElicitationHost extends RequestRegistry {
       pendingDetails: () => this.pendingDetails(),
       progress: () => this.progressList(),
       recordProgress: (p) => this.recordProgress(p),
-      childPending: (p) => this.relay.childPending(p),
-      childResolved: (id) => this.relay.childResolved(id),
+      childPending: (p) => this.children.childPending(p),
+      childResolved: (id) => this.children.childResolved(id),
       elicit: ({ callId, request, searchAttribute, notify }) => {
         if (searchAttribute) this.enableSearchAttribute();
         if (notify) this.enableNotify();
@@ -71,16 +71,16 @@ export class ElicitationHost extends RequestRegistry {
 
   protected override changed(kind: 'pending' | 'resolved', entry: PendingEntry): void {
     this.syncSearchAttribute();
-    this.relay.report(kind, entry);
+    this.children.report(kind, entry);
   }
 
   protected override inbox(): { workflowId: string; step?: string } {
-    return { workflowId: this.relay.reportTo?.parent ?? workflowInfo().workflowId, step: this.relay.reportTo?.step };
+    return { workflowId: this.children.reportTo?.parent ?? workflowInfo().workflowId, step: this.children.reportTo?.step };
   }
 
   private hasUnseen(seen: Set<string>): boolean {
     for (const id of this.pending.keys()) if (!seen.has(id)) return true;
-    for (const id of this.relay.ids()) if (!seen.has(id)) return true;
+    for (const id of this.children.ids()) if (!seen.has(id)) return true;
     return false;
   }
 
@@ -96,12 +96,12 @@ export class ElicitationHost extends RequestRegistry {
 
   /** Validate an answer against the pending request it names (this workflow's or a child's), without changing any state. */
   override check(raw: unknown): AnswerCheck {
-    return this.relay.check(raw) ?? super.check(raw);
+    return this.children.check(raw) ?? super.check(raw);
   }
 
   /** Record a checked answer here, or forward it to the child workflow whose request it is. */
   private accept(answer: Answer): Promise<void> | undefined {
-    const forwarding = this.relay.forward(answer);
+    const forwarding = this.children.forward(answer);
     if (forwarding) return forwarding;
     this.resolve(answer, { answered: true });
     return undefined;
@@ -109,15 +109,15 @@ export class ElicitationHost extends RequestRegistry {
 
   /** A child finished: its requests are no longer pending here. */
   forgetChild(childWorkflowId: string): void {
-    this.relay.forgetChild(childWorkflowId);
+    this.children.forgetChild(childWorkflowId);
   }
 
   /** Report this workflow's requests to a parent (a pipeline), which lists them and routes answers here. */
   reportToParent(parent: string, step?: string, callIdPrefix?: string): void {
-    this.relay.reportTo = { parent, step };
+    this.children.reportTo = { parent, step };
     // Request ids derive from call ids: a prefix keeps the child's ids apart from the parent's own.
     if (callIdPrefix) this.callIdPrefix = callIdPrefix;
-    for (const entry of this.pending.values()) this.relay.report('pending', entry);
+    for (const entry of this.pending.values()) this.children.report('pending', entry);
   }
 
   /**
@@ -126,20 +126,20 @@ export class ElicitationHost extends RequestRegistry {
    */
   finishAll(): void {
     this.finishPendingCalls();
-    this.relay.clear();
+    this.children.clear();
   }
 
   /** Pending requests: this workflow's own, then those of its child tool calls. */
   pendingRequests(): Request[] {
-    return [...[...this.pending.values()].map((e) => e.request), ...this.relay.requests()];
+    return [...[...this.pending.values()].map((e) => e.request), ...this.children.requests()];
   }
 
   pendingDetails(): PendingRequestDetails[] {
-    return [...[...this.pending.values()].map((e) => ({ request: e.request, context: this.contextOf(e) })), ...this.relay.details()];
+    return [...[...this.pending.values()].map((e) => ({ request: e.request, context: this.contextOf(e) })), ...this.children.details()];
   }
 
   hasPending(): boolean {
-    return this.pending.size > 0 || this.relay.size > 0;
+    return this.pending.size > 0 || this.children.size > 0;
   }
 
   /**
@@ -148,7 +148,7 @@ export class ElicitationHost extends RequestRegistry {
    */
   enableSearchAttribute(): void {
     // A child reporting to its parent is listed through the parent (one inbox), not twice.
-    if (this.searchAttributeEnabled || this.relay.reportTo) return;
+    if (this.searchAttributeEnabled || this.children.reportTo) return;
     this.searchAttributeEnabled = true;
     this.syncSearchAttribute();
   }
@@ -163,7 +163,7 @@ export class ElicitationHost extends RequestRegistry {
 
   snapshot(): HostSnapshot {
     const { calls, pending, resolved, nextCall, ...rest } = this.registrySnapshot();
-    return { calls, pending, resolved, nextCall, ...this.relay.snapshot(), ...rest };
+    return { calls, pending, resolved, nextCall, ...this.children.snapshot(), ...rest };
   }
 }
 

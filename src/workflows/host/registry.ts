@@ -1,22 +1,20 @@
 /**
  * The request registry: this workflow's own requests (pending, then resolved), the calls that ask them, their
- * expiry timers and inline waits, and the check of an answer against them. What it records is passed on through
- * the hooks its host implements (the search attribute, the parent workflow). Deterministic: workflow APIs only.
+ * inline waits, and the check of an answer against them. Their expiry timers are in expiry.ts, the modern era's
+ * rounds in rounds.ts. What it records is passed on through the hooks its host implements (the search attribute,
+ * the parent workflow). Deterministic: workflow APIs only.
  */
 import { condition, isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index.js';
 import { urlHost } from '../../contract/admit.js';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
-import { deriveRoundRequestId } from '../../contract/id.js';
-import { answerToElicitResult, elicitationToRequest } from '../../contract/mapping.js';
 import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
 import type { CallProgress, ElicitOutcome, PendingContext } from '../messages.js';
 import { requestPending, requestResolved } from '../../telemetry/workflow-metrics.js';
-
-/** Default time a request may stay unanswered before it expires into `cancel`. */
-export const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;
+import { DEFAULT_EXPIRES_IN_MS, ExpiryTimers, expiresAtOf } from './expiry.js';
+import { recordRound, roundResponses, RoundWaits, type RoundRequest, type RoundWait } from './rounds.js';
 /** Default time a tool call holds its MCP session and worker slot while it waits for a human. */
 export const DEFAULT_HOLD_FOR_MS = 3 * 60 * 1000;
 /**
@@ -30,26 +28,6 @@ export const FINISHED_REMEMBERED = 32;
 export interface CallRecord extends PendingContext {
   expiresInMs: number;
   holdForMs: number;
-}
-
-/** One request of an MRTR round: the server's key, the request id, and the elicitation's mode. */
-export interface RoundRequest {
-  key: string;
-  id: string;
-  mode: 'form' | 'url';
-}
-
-/**
- * A call waiting in a modern-era (MRTR) round: everything the next round needs besides the answers (which the
- * host holds as the round's requests resolve). Carried across continue-as-new, so the next run resumes the call
- * at this round (its number, `requestState` as given, the round's request ids), not at round 1.
- */
-export interface RoundWait {
-  round: number;
-  requests: RoundRequest[];
-  /** Opaque; carried as given, never parsed or logged. */
-  requestState?: string;
-  form: 'mrtr' | 'url-error';
 }
 
 export interface PendingEntry {
@@ -93,15 +71,18 @@ export abstract class RequestRegistry {
   /** Calls released and waiting for an answer (no activity running), by call id → request id. */
   private readonly waiting = new Map<string, string>();
   /** Calls of `waiting` that wait in a modern-era (MRTR) round, with the round's state. */
-  private readonly roundWaiting = new Map<string, RoundWait>();
+  private readonly roundWaiting = new RoundWaits();
   private inlineWaiters = 0;
   private nextCall = 1;
   protected callIdPrefix = '';
   /** The last progress notification of each running call (not carried across continue-as-new). */
   private readonly progress = new Map<string, CallProgress>();
   private readonly finishedCalls = new Set<string>();
-  /** Requests whose expiry timer this run started (a request's timer is started once). */
-  private readonly expiryWatched = new Set<string>();
+  /** The expiry timers of pending requests (each started once per run). */
+  private readonly expiry = new ExpiryTimers(
+    (id) => this.pending.has(id),
+    (id) => this.expire(id),
+  );
   /**
    * A request waited for inline runs one timer, at the earlier of holdFor and its expiry; its expiry timer
    * starts only if the call is released. Older runs started both timers at once: their histories replay
@@ -171,7 +152,7 @@ export abstract class RequestRegistry {
     const entry: PendingEntry = { request: stored, callId, since: Date.now() };
     this.pending.set(request.id, entry);
     requestPending(call?.server ?? '', stored.kind);
-    if (!deferExpiry) this.watchExpiry(request.id, expiresAtMs);
+    if (!deferExpiry) this.expiry.watch(request.id, expiresAtMs);
     this.changed('pending', entry);
     this.notify(entry);
     return stored;
@@ -183,20 +164,12 @@ export abstract class RequestRegistry {
    * mapping (form → input, URL → authorization) with the params as the server sent them.
    */
   registerRound(callId: string, round: number, inputRequests: Record<string, { params: ElicitParams }>): RoundRequest[] {
-    const out: RoundRequest[] = [];
-    for (const [key, { params }] of Object.entries(inputRequests)) {
-      const id = deriveRoundRequestId(callId, round, key, params);
-      this.register(elicitationToRequest(params, { id }), callId);
-      out.push({ key, id, mode: params.mode === 'url' ? 'url' : 'form' });
-    }
-    return out;
+    return recordRound(callId, round, inputRequests, (request) => this.register(request, callId));
   }
 
   /** The round's answers as the server reads them (key → ElicitResult): expired or cancelled is `cancel`. */
   roundResponses(requests: RoundRequest[]): Record<string, ElicitResult> {
-    const out: Record<string, ElicitResult> = {};
-    for (const r of requests) out[r.key] = answerToElicitResult(this.resolved.get(r.id)?.answer ?? { id: r.id, ok: false, reason: 'cancelled' }, { mode: r.mode });
-    return out;
+    return roundResponses(requests, (id) => this.answerFor(id));
   }
 
   /**
@@ -216,25 +189,7 @@ export abstract class RequestRegistry {
     });
   }
 
-  /** Start the expiry timer of a pending request, once. */
-  private watchExpiry(id: string, expiresAtMs: number): void {
-    if (this.expiryWatched.has(id)) return;
-    this.expiryWatched.add(id);
-    void (async () => {
-      const wait = Math.max(0, expiresAtMs - Date.now());
-      let answered: boolean;
-      try {
-        answered = await condition(() => !this.pending.has(id), wait);
-      } catch (err) {
-        // The workflow is being cancelled: its timers are cancelled with it, and the run ends. Nothing awaits
-        // this promise, so a rejection here would fail every workflow task of the cancellation.
-        if (isCancellation(err)) return;
-        throw err;
-      }
-      if (!answered) this.expire(id);
-    })();
-  }
-
+  /** A request's expiry timer fired first (or its inline wait reached its expiry): it is resolved as expired. */
   private expire(id: string): void {
     if (!this.pending.has(id)) return;
     log.info('request expired', { id });
@@ -318,7 +273,7 @@ export abstract class RequestRegistry {
       if (r.callId !== callId) continue;
       this.resolved.delete(id);
       this.released.delete(id);
-      this.expiryWatched.delete(id);
+      this.expiry.forget(id);
       this.finished.push({ id, how: howResolved(r.answer) });
     }
     if (this.finished.length > FINISHED_REMEMBERED) this.finished.splice(0, this.finished.length - FINISHED_REMEMBERED);
@@ -370,10 +325,6 @@ export abstract class RequestRegistry {
     return this.waiting.get(callId);
   }
 
-  private expiresAtOf(request: Request): number {
-    return request.expiresAt ? Date.parse(request.expiresAt) : Date.now() + DEFAULT_EXPIRES_IN_MS;
-  }
-
   /** Wait inline (counted) until the request is resolved or released, or `timeoutMs` passes; false on timeout. */
   private async waitInline(id: string, timeoutMs: number): Promise<boolean> {
     this.inlineWaiters++;
@@ -393,20 +344,20 @@ export abstract class RequestRegistry {
     if (done) return { status: 'answered', answer: done.answer };
     const id = request.id;
     const stored = this.register(request, callId, { deferExpiry: this.oneTimerInline });
-    const expiresAtMs = this.expiresAtOf(stored);
+    const expiresAtMs = expiresAtOf(stored);
     const holdForMs = this.calls.get(callId)?.holdForMs ?? DEFAULT_HOLD_FOR_MS;
     if (holdForMs <= 0 || this.inlineWaiters >= MAX_INLINE_WAITERS) {
-      this.watchExpiry(id, expiresAtMs);
+      this.expiry.watch(id, expiresAtMs);
       return { status: 'released', request: stored };
     }
     // One timer while the call waits inline: the earlier of holdFor and the request's expiry (unless its
     // expiry timer already runs, as for a request asked again after a release).
-    const untilExpiry = this.oneTimerInline && !this.expiryWatched.has(id) ? Math.max(0, expiresAtMs - Date.now()) : Infinity;
+    const untilExpiry = this.oneTimerInline && !this.expiry.has(id) ? Math.max(0, expiresAtMs - Date.now()) : Infinity;
     const expiryFirst = untilExpiry <= holdForMs;
     const woken = expiryFirst && untilExpiry === 0 ? false : await this.waitInline(id, expiryFirst ? untilExpiry : holdForMs);
     if (this.pending.has(id)) {
       if (expiryFirst && !woken) this.expire(id);
-      else this.watchExpiry(id, expiresAtMs);
+      else this.expiry.watch(id, expiresAtMs);
     }
     const answer = this.resolved.get(id)?.answer;
     return answer ? { status: 'answered', answer } : { status: 'released', request: stored };
@@ -414,13 +365,14 @@ export abstract class RequestRegistry {
 
   /** The registry's part of the host's snapshot. */
   protected registrySnapshot(): RegistrySnapshot {
+    const rounds = this.roundWaiting.snapshot();
     return {
       calls: [...this.calls.values()],
       pending: [...this.pending.values()],
       resolved: [...this.resolved.values()],
       nextCall: this.nextCall,
       ...(this.finished.length > 0 ? { finished: [...this.finished] } : {}),
-      ...(this.roundWaiting.size > 0 ? { rounds: [...this.roundWaiting].map(([callId, r]) => ({ callId, ...r })) } : {}),
+      ...(rounds ? { rounds } : {}),
     };
   }
 
@@ -428,12 +380,12 @@ export abstract class RequestRegistry {
   protected restoreRegistry(s: RegistrySnapshot): void {
     this.nextCall = s.nextCall;
     this.finished = [...(s.finished ?? [])];
-    for (const { callId, ...r } of s.rounds ?? []) this.roundWaiting.set(callId, r);
+    this.roundWaiting.restore(s.rounds ?? []);
     for (const c of s.calls) this.calls.set(c.callId, c);
     for (const r of s.resolved) this.resolved.set(r.answer.id, r);
     for (const e of s.pending) {
       this.pending.set(e.request.id, e);
-      this.watchExpiry(e.request.id, this.expiresAtOf(e.request));
+      this.expiry.watch(e.request.id, expiresAtOf(e.request));
     }
   }
 }

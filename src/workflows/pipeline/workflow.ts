@@ -20,206 +20,21 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ToolResult } from '../contract/index.js';
-import { utf8ByteLength } from '../contract/json.js';
-import { useElicitationHost, type HostSnapshot } from './host/index.js';
-import { inputProblem, invalidInput, problemMessage, stepInputProblem } from './input.js';
-import { mcpToolCall } from './mcp-tool-call.js';
-import { childDoneSignal, type ChildDone } from './messages.js';
-import { runToolCall, type McpToolCallInput } from './tool-call.js';
+import { useElicitationHost, type HostSnapshot } from '../host/index.js';
+import { mcpToolCall } from '../mcp-tool-call.js';
+import { childDoneSignal, type ChildDone } from '../messages.js';
+import { executeMcpToolOn } from '../tool-call/index.js';
+import { utf8ByteLength } from '../../contract/json.js';
+import { boundedNext, MAX_CARRY_BYTES } from './carry.js';
+import { validatePipelineInput } from './input-check.js';
+import { resolveArguments } from './templating.js';
+import { stageSteps, type FailurePolicy, type PipelineInput, type PipelineResult, type PipelineState, type PipelineStep, type StepOutcome } from './types.js';
 
-export type FailurePolicy = 'stop' | 'continue' | 'retry';
-
-/**
- * A step is one tool call (the `mcpToolCall` input) with a name. In `arguments`, a string
- * `"{{steps.fetch.output}}"` (or text containing it) is replaced by an earlier result, and
- * `{ "$ref": "steps.fetch.json.items.0" }` by a value from that step's output parsed as JSON.
- */
-export interface PipelineStep extends McpToolCallInput {
-  /** Unique step name; later steps refer to its result as `steps.<name>`. */
-  name: string;
-  /** What a failed step (isError result or failed activity) does: default the pipeline's `onFailure`. */
-  onFailure?: FailurePolicy;
-  /** For `retry`: how many times the step is run again before the pipeline stops (default 2). */
-  retries?: number;
-  /**
-   * Run this call as a child workflow (`mcpToolCall`) instead of inline. Its requests are still pending on
-   * the pipeline's id and answered there. Default: the pipeline's `childWorkflows`.
-   */
-  child?: boolean;
-}
-
-export type PipelineStage = PipelineStep | { parallel: PipelineStep[] };
-
-export interface PipelineInput {
-  steps: PipelineStage[];
-  /** Default failure policy (default `stop`). */
-  onFailure?: FailurePolicy;
-  /** Run every step as a child workflow (default false: inline activities). */
-  childWorkflows?: boolean;
-  /** Continue-as-new once the history has this many events (default 10,000, or when Temporal suggests it). */
-  maxHistoryEvents?: number;
-  /** @internal carried across continue-as-new */
-  state?: PipelineState;
-}
-
-export interface StepOutcome {
-  status: 'completed' | 'failed';
-  result?: ToolResult;
-  error?: string;
-  attempts: number;
-}
-
-export interface PipelineResult {
-  status: 'completed' | 'stopped';
-  steps: Record<string, StepOutcome>;
-  /** Runs of the workflow (1 + continue-as-new count). */
-  runs: number;
-  /**
-   * Steps that finished in earlier runs and that no later step refers to: counted here, not listed in `steps`
-   * (a long pipeline carries into continue-as-new only what later steps can still use).
-   */
-  earlier?: { completed: number; failed: number };
-}
-
-interface InFlight {
-  callId: string;
-  attempts: number;
-  waitingFor?: string;
-}
-
-/** @internal */
-export interface PipelineState {
-  stage: number;
-  outcomes: Record<string, StepOutcome>;
-  inflight: Record<string, InFlight>;
-  /** Child workflows of unfinished steps: step → child workflow id and attempt. */
-  children?: Record<string, { workflowId: string; attempts: number }>;
-  /** Results reported by children (signals), by child workflow id. */
-  childDone?: Record<string, ChildDone>;
-  host: HostSnapshot;
-  runs: number;
-  /** A step failed with policy stop (or retries used up) in the current stage. */
-  stopped?: boolean;
-  /** Finished steps of earlier runs that were not carried (see PipelineResult.earlier). */
-  earlier?: { completed: number; failed: number };
-}
-
+/** Continue-as-new once the history has this many events (unless the input says otherwise). */
 const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
-/**
- * Largest continue-as-new input the pipeline sends: Temporal's default blob limit (2 MiB, payload framing
- * included) less a margin for that framing. At the limit itself, so that every continue-as-new that Temporal
- * accepted before this check still replays the same way.
- */
-export const MAX_CARRY_BYTES = 2 * 1024 * 1024 - 64;
-
-export { MAX_STEP_RETRIES } from './input.js';
-
-function bad(message: string): never {
-  invalidInput(`mcpPipeline: ${message}`);
-}
-
-function stageSteps(stage: PipelineStage): PipelineStep[] {
-  return 'parallel' in stage ? stage.parallel : [stage];
-}
-
-function validate(input: PipelineInput): void {
-  if (!input || !Array.isArray(input.steps) || input.steps.length === 0) bad('field "steps" must be a non-empty array');
-  const strict = patched('durable-mcp:strict-step-checks');
-  const seen = new Set<string>();
-  if (input.maxHistoryEvents !== undefined && !(Number.isInteger(input.maxHistoryEvents) && input.maxHistoryEvents >= 8)) {
-    bad(`field "maxHistoryEvents" must be an integer of at least 8, got ${JSON.stringify(input.maxHistoryEvents)}`);
-  }
-  input.steps.forEach((stage, i) => {
-    if (!stage || typeof stage !== 'object' || Array.isArray(stage)) bad(`field "steps[${i}]" must be a step or { parallel: [...] }, got ${JSON.stringify(stage)}`);
-    if ('parallel' in stage && (!Array.isArray(stage.parallel) || stage.parallel.length === 0)) bad(`field "steps[${i}].parallel" must be a non-empty array`);
-    for (const step of stageSteps(stage)) {
-      if (!step || typeof step.name !== 'string' || !step.name) bad(`field "steps[${i}].name" must be a non-empty string`);
-      if (seen.has(step.name)) bad(`step name "${step.name}" is used twice`);
-      seen.add(step.name);
-      // The step's fields: the shared check (src/workflows/input.ts). (Versioned: pipelines started before the
-      // strict checks replay as they ran.)
-      const problem = stepInputProblem(step, strict);
-      if (problem) bad(problem);
-    }
-  });
-  const problem = inputProblem(input, ['onFailure']);
-  if (problem) bad(problemMessage(problem));
-}
-
-/** Resolve `{{steps.x.output}}` and `{ $ref }` against earlier outcomes. */
-export function resolveArguments(value: unknown, outcomes: Record<string, StepOutcome>, step: string): unknown {
-  const lookup = (ref: string): unknown => {
-    const parts = ref.trim().split('.');
-    if (parts[0] !== 'steps' || parts.length < 3) bad(`step "${step}": reference "${ref}" must look like steps.<name>.output or steps.<name>.json.<path>`);
-    const outcome = outcomes[parts[1]];
-    if (!outcome) bad(`step "${step}": reference "${ref}" names step "${parts[1]}", which has not run before it`);
-    if (outcome.status !== 'completed' || !outcome.result) bad(`step "${step}": reference "${ref}" names step "${parts[1]}", which failed`);
-    const result = outcome.result;
-    if (parts[2] === 'output' && parts.length === 3) return result.output;
-    if (parts[2] === 'isError' && parts.length === 3) return result.isError;
-    if (parts[2] !== 'json') bad(`step "${step}": reference "${ref}": after the step name use "output", "isError" or "json"`);
-    let v: unknown;
-    try {
-      v = JSON.parse(result.output);
-    } catch {
-      bad(`step "${step}": reference "${ref}": the output of step "${parts[1]}" is not JSON`);
-    }
-    for (const key of parts.slice(3)) {
-      if (v === null || typeof v !== 'object' || !(key in (v as object))) bad(`step "${step}": reference "${ref}": no "${key}" in the output of step "${parts[1]}"`);
-      v = (v as Record<string, unknown>)[key];
-    }
-    return v;
-  };
-  if (typeof value === 'string') {
-    const whole = value.match(/^\{\{\s*([^}]+?)\s*\}\}$/);
-    if (whole) return lookup(whole[1]);
-    return value.replace(/\{\{\s*([^}]+?)\s*\}\}/g, (_m, ref: string) => {
-      const v = lookup(ref);
-      return typeof v === 'string' ? v : JSON.stringify(v);
-    });
-  }
-  if (Array.isArray(value)) return value.map((v) => resolveArguments(v, outcomes, step));
-  if (value && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    if (typeof obj.$ref === 'string' && Object.keys(obj).length === 1) return lookup(obj.$ref);
-    return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, resolveArguments(v, outcomes, step)]));
-  }
-  return value;
-}
-
-/** Names of the steps that `stages` refer to (`steps.<name>.…` in their arguments); a superset is harmless. */
-export function referencedSteps(stages: PipelineStage[]): Set<string> {
-  const names = new Set<string>();
-  for (const stage of stages) {
-    for (const step of stageSteps(stage)) {
-      const text = JSON.stringify(step?.arguments ?? {});
-      for (const m of text.matchAll(/steps\.([^.\s"}]+)/g)) names.add(m[1]);
-    }
-  }
-  return names;
-}
-
-/**
- * The input of the next run, bounded: the stages from `stage` on (earlier ones are done), and of the finished
- * steps only those that a remaining step refers to or that belong to the remaining stages; the others are counted.
- */
-function boundedNext(input: PipelineInput, state: PipelineState, stage: number, extra: Partial<PipelineState>): PipelineInput {
-  const steps = input.steps.slice(stage);
-  const keep = referencedSteps(steps);
-  for (const st of steps) for (const step of stageSteps(st)) keep.add(step.name);
-  const outcomes: Record<string, StepOutcome> = {};
-  const earlier = { completed: state.earlier?.completed ?? 0, failed: state.earlier?.failed ?? 0 };
-  for (const [name, outcome] of Object.entries(state.outcomes)) {
-    if (keep.has(name)) outcomes[name] = outcome;
-    else if (outcome.status === 'completed') earlier.completed++;
-    else earlier.failed++;
-  }
-  return { ...input, steps, state: { ...state, ...extra, stage: 0, outcomes, earlier } };
-}
 
 export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult> {
-  validate(input);
+  validatePipelineInput(input);
   try {
     return await runPipeline(input);
   } catch (err) {
@@ -287,7 +102,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
         let outcome: StepOutcome;
         try {
           const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
-          const result = await runToolCall(
+          const result = await executeMcpToolOn(
             host,
             { server: step.server, tool: step.tool, arguments: args, elicitation: step.elicitation, toolTimeout: step.toolTimeout, heartbeatTimeout: step.heartbeatTimeout, maxAttempts: step.maxAttempts, ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}) },
             { step: step.name, callId: flight.callId, resumeAfter: flight.waitingFor },

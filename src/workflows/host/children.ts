@@ -1,5 +1,5 @@
 /**
- * The relay between a pipeline and the tool calls it runs as child workflows (one inbox): the pipeline lists
+ * The link between a pipeline and the tool calls it runs as child workflows (one inbox): the pipeline lists
  * its children's pending requests and forwards their answers to them; a child reports its requests to the
  * pipeline as they become pending and resolved. Deterministic: workflow APIs only.
  */
@@ -9,15 +9,15 @@ import type { Answer, Request } from '../../contract/index.js';
 import { answerSignal, childPendingSignal, childResolvedSignal, type ChildPending, type PendingContext, type PendingRequestDetails } from '../messages.js';
 import { answerId, type PendingEntry } from './registry.js';
 
-/** What the relay carries across continue-as-new (part of the host's snapshot). */
-export interface RelaySnapshot {
+/** What the child link carries across continue-as-new (part of the host's snapshot). */
+export interface ChildLinkSnapshot {
   /** Requests of child workflows, listed here and answered through here. */
   remote?: ChildPending[];
   /** Ids of child requests this workflow already forwarded an answer for. */
   forwarded?: string[];
 }
 
-export class ChildRelay {
+export class ChildLink {
   /** Pending requests of child tool calls, by request id. */
   private readonly remote = new Map<string, ChildPending>();
   private readonly forwarded = new Set<string>();
@@ -114,11 +114,11 @@ export class ChildRelay {
     sent.catch((err) => log.warn('could not report to the parent workflow', { error: String(err) }));
   }
 
-  snapshot(): Required<RelaySnapshot> {
+  snapshot(): Required<ChildLinkSnapshot> {
     return { remote: [...this.remote.values()], forwarded: [...this.forwarded] };
   }
 
-  restore(s: RelaySnapshot): void {
+  restore(s: ChildLinkSnapshot): void {
     for (const r of s.remote ?? []) this.remote.set(r.request.id, r);
     for (const id of s.forwarded ?? []) this.forwarded.add(id);
   }

@@ -2,17 +2,17 @@
  * Call an MCP tool from inside any workflow, with durable elicitation. This is the library entry for
  * workflow authors: `await executeMcpTool({ server, tool, arguments })` in your own workflow (the activity it
  * schedules is `callMcpTool`; the helper has its own name, so the two are never confused).
+ * This file holds the neutral call loop; what each MCP era adds to it is in legacy.ts (a released call re-run,
+ * the `-32042` form) and modern.ts (`input_required` rounds).
  */
-import { ApplicationFailure, condition, patched, proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
-import type { ToolResult } from '../contract/index.js';
-import type { createActivities } from '../activities/index.js';
-import { FailureTypes } from '../contract/failures.js';
-import type { Duration } from './duration.js';
-import { useElicitationHost, type ElicitationHost, type RoundWait } from './host/index.js';
-import { durationOption, invalidInput, toolCallInputProblem } from './input.js';
-import { mrtrRound } from '../telemetry/workflow-metrics.js';
-
-type Activities = ReturnType<typeof createActivities>;
+import { condition, patched, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { ToolResult } from '../../contract/index.js';
+import type { Duration } from '../duration.js';
+import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
+import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
+import { recordRelease, retryAfterUrls } from './legacy.js';
+import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
+import type { Activities } from './outcome.js';
 
 export interface ElicitationOptions {
   /** How long a request may stay unanswered before it expires into `cancel` (a Duration: ms or "24h"; default 24 h). */
@@ -21,7 +21,8 @@ export interface ElicitationOptions {
   holdFor?: Duration;
 }
 
-export interface McpToolCallInput {
+/** The input of `executeMcpTool` (and of the workflow `mcpToolCall`, which adds its own fields). */
+export interface ExecuteMcpToolInput {
   server: string;
   tool: string;
   arguments?: Record<string, unknown>;
@@ -51,16 +52,11 @@ export interface CallOptions {
   resumeAfter?: string;
 }
 
-export { MAX_ATTEMPTS, MAX_ROUNDS } from './input.js';
 /** Default `maxAttempts`. */
 export const DEFAULT_MAX_ATTEMPTS = 10;
-/** Default `maxRounds`. */
-export const DEFAULT_MAX_ROUNDS = 10;
-/** Pause before retrying a round that carried only `requestState` (the server shed load). */
-export const REQUEST_STATE_ONLY_PAUSE_MS = 1_000;
 
 /** Checks the input (the shared check, src/workflows/input.ts); returns the duration options in ms. */
-function validateInput(input: McpToolCallInput): { toolTimeoutMs?: number; heartbeatTimeoutMs?: number } {
+function validateInput(input: ExecuteMcpToolInput): { toolTimeoutMs?: number; heartbeatTimeoutMs?: number } {
   const problem = toolCallInputProblem(input);
   if (problem) invalidInput(problem);
   return { toolTimeoutMs: durationOption('toolTimeout', input.toolTimeout), heartbeatTimeoutMs: durationOption('heartbeatTimeout', input.heartbeatTimeout) };
@@ -72,13 +68,16 @@ function validateInput(input: McpToolCallInput): { toolTimeoutMs?: number; heart
  * or when the worker dies) the workflow waits for the answer and runs the call again, and the repeated
  * elicitation is answered from the record without asking the human again.
  */
-export async function executeMcpTool(input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
+export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOptions = {}): Promise<ToolResult> {
   const host = useElicitationHost();
-  return runToolCall(host, input, options);
+  return executeMcpToolOn(host, input, options);
 }
 
-/** The call loop, for a given host (pipelines pass the host they restored after continue-as-new). */
-export async function runToolCall(host: ElicitationHost, input: McpToolCallInput, options: CallOptions = {}): Promise<ToolResult> {
+/**
+ * `executeMcpTool` on a given host (pipelines pass the host they restored after continue-as-new). Internal: not
+ * exported from src/workflows/index.ts.
+ */
+export async function executeMcpToolOn(host: ElicitationHost, input: ExecuteMcpToolInput, options: CallOptions = {}): Promise<ToolResult> {
   const durations = validateInput(input);
   const call = host.newCall(
     { server: input.server, tool: input.tool, step: options.step, expiresInMs: input.elicitation?.expiresIn, holdForMs: input.elicitation?.holdFor },
@@ -109,17 +108,22 @@ export async function runToolCall(host: ElicitationHost, input: McpToolCallInput
   }
 }
 
+/**
+ * The neutral call loop: run the activity; a completed call returns; a released one (legacy era) waits and runs
+ * again; an `input_required` one (a modern-era round, or the legacy `-32042` form) waits for the round's answers and
+ * runs the next round.
+ */
 async function callLoop(
   host: ElicitationHost,
   call: { callId: string; holdForMs: number },
-  input: McpToolCallInput,
+  input: ExecuteMcpToolInput,
   activity: Activities['callMcpTool'],
   toolTimeoutMs: number,
   resume?: RoundWait,
 ): Promise<ToolResult> {
   // Modern era: the round about to run (1-based) and what it carries from the previous one.
   let round = resume?.round ?? 1;
-  let next: { inputResponses?: Record<string, unknown>; requestState?: string } | undefined;
+  let next: NextRound | undefined;
   const maxRounds = input.maxRounds ?? DEFAULT_MAX_ROUNDS;
   // A round carried across continue-as-new: wait for its requests (the host restored them), then go on.
   let wait: RoundWait | undefined = resume;
@@ -142,28 +146,19 @@ async function callLoop(
       if (outcome.notify) host.enableNotify();
       if (outcome.status !== 'input_required') {
         // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
-        const request = host.register(outcome.request, call.callId);
-        host.markReleased(request.id);
-        host.setWaiting(call.callId, request.id);
-        await condition(() => host.isResolved(request.id));
+        const id = recordRelease(host, call.callId, outcome.request);
+        host.setWaiting(call.callId, id);
+        await condition(() => host.isResolved(id));
         host.setWaiting(call.callId, undefined);
         continue;
       }
-      // One activity per round; nothing runs or is held while the human answers.
-      if (round >= maxRounds) {
-        throw ApplicationFailure.nonRetryable(
-          `tool "${input.tool}" of server "${input.server}" still required input after ${round} rounds (maxRounds ${maxRounds})`,
-          FailureTypes.RoundLimitExceeded,
-        );
-      }
-      const registered = host.registerRound(call.callId, round, outcome.inputRequests);
-      mrtrRound(input.server, outcome.form === 'url-error' ? 'url-error' : registered.length === 0 ? 'request-state' : 'input');
-      wait = { round, requests: registered, form: outcome.form, ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}) };
+      wait = startRound(host, input, call.callId, round, maxRounds, outcome);
     }
+    // Wait for the round's requests. (Every wait of this loop is an `await` here, none inside a helper: the
+    // recorded histories order a request's timer cancellation and the next activity as these awaits run.)
     const requests = wait.requests;
     if (requests.length === 0) {
-      // requestState only: the server shed load; try again shortly (the round counts).
-      await sleep(REQUEST_STATE_ONLY_PAUSE_MS);
+      await pauseBeforeRetry();
     } else {
       for (const r of requests) {
         if (host.isResolved(r.id)) continue;
@@ -176,16 +171,7 @@ async function callLoop(
     // The round's answers are read here, before the next round's activity is scheduled: the host keeps a
     // call's resolved answers until the call finishes (bounded state drops them only in finishCall).
     const responses = host.roundResponses(requests);
-    if (wait.form === 'url-error') {
-      // -32042: the call is simply retried once the URLs are done; a URL the person refused ends it.
-      const refused = requests.find((r) => responses[r.key]?.action !== 'accept');
-      if (refused) {
-        throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${host.answerFor(refused.id)?.reason ?? 'not accepted'}`, FailureTypes.UrlElicitationRefused);
-      }
-      next = undefined;
-    } else {
-      next = { ...(requests.length > 0 ? { inputResponses: responses } : {}), ...(wait.requestState !== undefined ? { requestState: wait.requestState } : {}) };
-    }
+    next = wait.form === 'url-error' ? retryAfterUrls(host, input, requests, responses) : nextRound(wait, responses);
     wait = undefined;
     round++;
   }

@@ -94,7 +94,6 @@ export class McpSession {
   tools: McpToolInfo[] = [];
   private closedFlag = false;
   private closing: Promise<void> | undefined;
-  private readonly stderrTail: string[] = [];
   /** Fires once when the transport closes or errors (the session is then broken). */
   onBroken: (() => void) | undefined;
   readonly transportKind: TransportKind;
@@ -105,6 +104,8 @@ export class McpSession {
     private transport: Transport,
     kind: TransportKind,
     private readonly elicitation: boolean,
+    /** The last lines of a stdio server's stderr. */
+    private readonly stderrTail: string[] = [],
   ) {
     this.transportKind = kind;
   }
@@ -125,14 +126,13 @@ export class McpSession {
   static async connect(server: ServerConfig, options: ConnectOptions): Promise<McpSession> {
     const timeoutMs = server.timeoutMs;
     if (server.transport === 'stdio') {
-      let session: McpSession | undefined;
+      const stderrTail: string[] = [];
       const transport = stdioTransport(server, (line) => {
-        if (!session) return;
-        session.stderrTail.push(line);
-        if (session.stderrTail.length > 20) session.stderrTail.shift();
+        stderrTail.push(line);
+        if (stderrTail.length > 20) stderrTail.shift();
         options.onStderr?.(line);
       });
-      session = new McpSession(server, McpSession.newClient(options), transport, 'stdio', options.elicitation);
+      const session = new McpSession(server, McpSession.newClient(options), transport, 'stdio', options.elicitation, stderrTail);
       await session.start(timeoutMs, options.prior);
       return session;
     }

@@ -43,7 +43,8 @@ export function withRound(params: Record<string, unknown>, round: RoundInput): R
 export function readInputRequired(raw: unknown): InputRequiredRound | undefined {
   const r = raw as { resultType?: unknown; inputRequests?: unknown; requestState?: unknown };
   if (!r || r.resultType !== 'input_required') return undefined;
-  const inputRequests = r.inputRequests && typeof r.inputRequests === 'object' && !Array.isArray(r.inputRequests) ? (r.inputRequests as Record<string, unknown>) : {};
+  const isRecord = r.inputRequests && typeof r.inputRequests === 'object' && !Array.isArray(r.inputRequests);
+  const inputRequests = isRecord ? (r.inputRequests as Record<string, unknown>) : {};
   return { kind: 'input_required', inputRequests, ...(typeof r.requestState === 'string' ? { requestState: r.requestState } : {}) };
 }
 

@@ -14,7 +14,15 @@ import type { ProtocolEra } from '../contract/era.js';
 import type { ToolResult } from '../contract/index.js';
 import { MAX_TIMER_MS, type ServerConfig } from './config.js';
 import { bridgeElicitations, readUrlElicitationRequired, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
-import { discoveryVerdict, MODERN_CLIENT_OPTIONS, MODERN_REQUEST_OPTIONS, readInputRequired, withRound, type InputRequiredRound, type RoundInput } from './modern.js';
+import {
+  discoveryVerdict,
+  MODERN_CLIENT_OPTIONS,
+  MODERN_REQUEST_OPTIONS,
+  readInputRequired,
+  withRound,
+  type InputRequiredRound,
+  type RoundInput,
+} from './modern.js';
 import { toToolResult } from './result.js';
 import { httpHeaders, sseTransport, stdioTransport, streamableHttpTransport, terminateHttpSession, transportPid, type TransportKind } from './transports.js';
 

@@ -94,6 +94,6 @@ export {
 export { findTemporalBinary, TemporalBinaryNotFoundError, type BinaryLocation } from './cli/temporal-binaries.js';
 export { workflowsPath, workflowBundlePath } from './worker.js';
 export { createInboxApp, startInbox, InboxOptionError, InboxTokenRequiredError, INBOX_TOKEN_ENV, type InboxHandle, type InboxOptions } from './inbox/index.js';
-export { notificationBody } from './activities/index.js';
+export { notificationBody } from './activities/notify.js';
 export type { NotifyConfig } from './mcp/index.js';
 export type { NotifyPendingInput } from './workflows/messages.js';

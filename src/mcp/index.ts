@@ -15,7 +15,9 @@ export {
   type ServerConfig,
   type StdioServerConfig,
 } from './config.js';
-export { McpConnectError, McpSession, McpToolCallError, URL_ELICITATION_REQUIRED, type ElicitationHandler, type McpToolInfo, type ProtocolEra, type RoundInput, type RoundOutcome } from './connection.js';
+export { McpConnectError, McpSession, McpToolCallError, type CallOptions, type ConnectOptions, type McpToolInfo, type RoundOutcome } from './session.js';
+export { URL_ELICITATION_REQUIRED, urlInputRequests, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
+export { type InputRequiredRound, type RoundInput } from './modern.js';
 export { PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type Lease, type PoolOptions } from './pool.js';
 export { toToolResult } from './result.js';
 export { McpSource, RoundLimitExceededError, UnknownToolError, UnsupportedInputRequestError, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';

@@ -6,7 +6,7 @@
  * lease that only waits for a human can be released.
  */
 import { MAX_TIMER_MS, type McpConfig, type ServerConfig } from './config.js';
-import { McpSession } from './connection.js';
+import { McpSession } from './session.js';
 
 export class UnknownServerError extends Error {
   override name = 'UnknownServerError';

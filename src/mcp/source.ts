@@ -1,7 +1,8 @@
 /**
  * McpSource.load(config, waitFor?): connect every enabled server, list tools, expose status and tools.
- * With a `waitFor` the client advertises elicitation and bridges `elicitation/create` onto the §10
- * suspension contract; without one the capability is not advertised at all.
+ * With a `waitFor` the client advertises elicitation and bridges `elicitation/create` (and, in the modern era,
+ * each `input_required` round) onto the Request/Answer suspension contract of the seed contract
+ * (src/contract/index.ts); without one the capability is not advertised at all.
  */
 import {
   admitElicitation,
@@ -15,11 +16,13 @@ import {
   type ToolResult,
 } from '../contract/index.js';
 import { exposedToolName, parseMcpConfig, type McpConfig } from './config.js';
-import { McpSession, McpToolCallError, type McpToolInfo } from './connection.js';
+import { urlInputRequests } from './legacy.js';
+import { nextRound, type RoundInput } from './modern.js';
+import { McpSession, McpToolCallError, type McpToolInfo } from './session.js';
 
 export type ServerStatus = 'connected' | 'disabled' | 'failed';
 
-/** The §10 resolver: given a Request, produce its Answer (possibly much later). */
+/** The resolver of the seed contract (src/contract/index.ts): given a Request, produce its Answer (possibly much later). */
 export type WaitFor = (request: Request) => Answer | Promise<Answer>;
 
 export interface SourceTool extends McpToolInfo {
@@ -128,16 +131,14 @@ export class McpSource implements AsyncDisposable {
     // `waitFor`, every request of a round at once, then sends the next round with the answers and the state.
     const maxRounds = options.maxRounds ?? 10;
     const callId = `${tool.server}.${tool.originalName}.${++this.calls}`;
-    let round: { inputResponses?: Record<string, unknown>; requestState?: string } = {};
+    let round: RoundInput = {};
     for (let n = 1; ; n++) {
       const outcome = await session.callToolRound(tool.originalName, args, round, callOptions);
       if (outcome.kind === 'complete') return outcome.result;
       const where = `tool "${tool.originalName}" of server "${tool.server}"`;
       if (n >= maxRounds) throw new RoundLimitExceededError(`${where} still required input after ${n} rounds (maxRounds ${maxRounds})`);
-      const entries =
-        outcome.kind === 'url_required'
-          ? outcome.elicitations.map((e, i) => ({ key: `url${i + 1}`, kind: 'elicitation' as const, params: { ...(e as ElicitParams), mode: 'url' as const } }))
-          : readInputRequests(outcome.inputRequests);
+      // Legacy era: the URLs of a -32042 error (keys url1, url2, …); modern era: the round's input requests.
+      const entries = outcome.kind === 'url_required' ? urlInputRequests(outcome) : readInputRequests(outcome.inputRequests);
       // The arrival rules of every elicitation (contract/admit.ts); a refused one fails the call, naming the key.
       for (const e of entries) {
         if (e.kind !== 'elicitation') continue;
@@ -157,13 +158,14 @@ export class McpSource implements AsyncDisposable {
         }),
       );
       if (outcome.kind === 'url_required') {
+        // Legacy era: every URL completed, the call is made again from the start.
         const refused = answers.find(([, r]) => r.action !== 'accept');
         if (refused) throw new McpToolCallError(`${where} requires URL elicitation "${refused[0]}", which was not completed (${refused[1].action})`, tool.server, tool.originalName);
         round = {};
         continue;
       }
       if (entries.length === 0) await new Promise((r) => setTimeout(r, 250));
-      round = { ...(entries.length > 0 ? { inputResponses: Object.fromEntries(answers) } : {}), ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}) };
+      round = nextRound(outcome, entries.length > 0 ? Object.fromEntries(answers) : undefined);
     }
   }
 

@@ -4,7 +4,6 @@ export {
   scriptedServer,
   relayPath,
   type AskParams,
-  type Era,
   type RecordedAnswer,
   type RecordedCall,
   type ScriptedServer,
@@ -14,5 +13,6 @@ export {
   type ScriptedTransport,
   type ToolContext,
 } from './scripted.js';
+export type { ProtocolEra } from '../contract/era.js';
 export { accept, answerWith, cancel, decline, nextPending, type AnswerFor, type Answerer, type PendingRequest } from './answering.js';
 export { replayHistories, saveHistory, ReplayFailedError, type HistorySource, type ReplayOutcome } from './replay.js';

@@ -21,9 +21,9 @@ import { StreamableHTTPServerTransport as LegacyHttpTransport } from '@modelcont
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Server as ModernServer, createMcpHandler, inputRequired, type InputRequest } from '@modelcontextprotocol/server';
 import { StdioServerTransport as ModernStdioTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { ProtocolEra } from '../contract/era.js';
 import type { ElicitResult } from '../contract/index.js';
 
-export type Era = 'legacy' | 'modern';
 export type ScriptedTransport = 'stdio' | 'http';
 
 /** What a tool asks: the params of an MCP `elicitation/create` (form mode, or `mode: "url"`). */
@@ -51,7 +51,7 @@ export interface ScriptedTool {
 
 export interface ScriptedServerOptions {
   /** Default `modern`. */
-  era?: Era;
+  era?: ProtocolEra;
   /** Default `stdio`. */
   transport?: ScriptedTransport;
   tools: Record<string, ScriptedTool | ScriptedTool['run']>;
@@ -77,7 +77,7 @@ export interface RecordedAnswer {
 }
 
 export interface ScriptedServer {
-  readonly era: Era;
+  readonly era: ProtocolEra;
   readonly transport: ScriptedTransport;
   /** The entry to put under `mcpServers` in the worker's MCP config. */
   readonly config: Record<string, unknown>;
@@ -148,7 +148,7 @@ function inputRequestFor(params: AskParams): InputRequest {
 }
 
 export async function scriptedServer(options: ScriptedServerOptions): Promise<ScriptedServer> {
-  const era: Era = options.era ?? 'modern';
+  const era: ProtocolEra = options.era ?? 'modern';
   const transport: ScriptedTransport = options.transport ?? 'stdio';
   if (era !== 'legacy' && era !== 'modern') throw new TypeError(`scriptedServer: "era" must be "legacy" or "modern", got ${JSON.stringify(era)}`);
   if (transport !== 'stdio' && transport !== 'http') throw new TypeError(`scriptedServer: "transport" must be "stdio" or "http", got ${JSON.stringify(transport)}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { notificationBody } from '../../src/activities/index.js';
+import { notificationBody } from '../../src/activities/notify.js';
 import { McpConfigError, parseMcpConfig } from '../../src/mcp/config.js';
 
 const input = {

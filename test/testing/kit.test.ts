@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
-import { accept, answerWith, createTestEnvironment, decline, nextPending, replayHistories, scriptedServer, type DurableMcpTestEnvironment, type Era, type ScriptedServer, type ScriptedTransport } from '../../src/testing/index.js';
+import { accept, answerWith, createTestEnvironment, decline, nextPending, replayHistories, scriptedServer, type DurableMcpTestEnvironment, type ProtocolEra, type ScriptedServer, type ScriptedTransport } from '../../src/testing/index.js';
 import { childPids } from '../helpers/processes.js';
 
 /** What a person reads of a tool result (a modern-era server adds its server info under metadata). */
@@ -13,7 +13,7 @@ const userWorkflows = fileURLToPath(new URL('./workflows.js', import.meta.url));
 const who = { type: 'object', properties: { name: { type: 'string' }, guests: { type: 'integer', minimum: 1 } }, required: ['name', 'guests'] };
 
 /** The restaurant tools of the user's workflow: `find` answers at once, `book` asks who is coming. */
-function restaurant(era: Era, transport: ScriptedTransport) {
+function restaurant(era: ProtocolEra, transport: ScriptedTransport) {
   return scriptedServer({
     era,
     transport,
@@ -31,7 +31,7 @@ function restaurant(era: Era, transport: ScriptedTransport) {
   });
 }
 
-const cases: Array<[Era, ScriptedTransport]> = [
+const cases: Array<[ProtocolEra, ScriptedTransport]> = [
   ['legacy', 'stdio'],
   ['legacy', 'http'],
   ['modern', 'stdio'],

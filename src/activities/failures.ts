@@ -1,0 +1,37 @@
+/**
+ * Failure mapping of the activities: every error a call or a listing meets becomes an ApplicationFailure whose
+ * type is from the one documented list (src/contract/failures.ts), retryable or not.
+ */
+import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { admitElicitation, FailureTypes, type ElicitParams } from '../contract/index.js';
+import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, UnknownServerError } from '../mcp/index.js';
+
+/** Throws `err` as the failure of a call to `server`. */
+export function failure(err: unknown, server: string): never {
+  if (err instanceof UnknownServerError || err instanceof ServerDisabledError) {
+    throw ApplicationFailure.nonRetryable(err.message, FailureTypes.UnknownServer);
+  }
+  // An unset ${VAR} is this worker's environment, not the config: another worker (or this one, fixed) may have it.
+  if (err instanceof MissingEnvVarError) throw ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
+  if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, FailureTypes.McpConfigInvalid);
+  if (err instanceof McpConnectError) {
+    throw err.permanent ? ApplicationFailure.nonRetryable(err.message, FailureTypes.McpServerUnavailable) : ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
+  }
+  // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
+  if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.UnknownTool);
+  if (err instanceof ProtocolError && err.code === ProtocolErrorCode.InvalidParams) throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.InvalidArguments);
+  if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, FailureTypes.WorkerShuttingDown);
+  if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
+  throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, FailureTypes.ToolCallFailed);
+}
+
+/**
+ * The arrival rules of every elicitation (contract/admit.ts), for a modern-era input request or a -32042 URL:
+ * a round has no channel for an error per input request, so a refused one fails the call, naming the key.
+ */
+export function admittedOrFail(where: string, key: string, params: ElicitParams): ElicitParams {
+  const admission = admitElicitation(params);
+  if (!admission.ok) throw ApplicationFailure.nonRetryable(`${where}: input request "${key}": ${admission.message}`, FailureTypes.ElicitationRefused);
+  return admission.params;
+}

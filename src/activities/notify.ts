@@ -1,0 +1,71 @@
+/**
+ * The `notifyPending` activity: tells the configured webhook (the `notify` key of the worker's config) of a new
+ * pending request, as a durable-mcp JSON body or a Slack message.
+ */
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import { FailureTypes } from '../contract/index.js';
+import { expandEnv, type NotifyConfig } from '../mcp/index.js';
+import type { NotifyPendingInput } from '../workflows/messages.js';
+import type { ActivityDeps } from './deps.js';
+
+/** Longest wait for the webhook's answer, per attempt. */
+export const NOTIFY_TIMEOUT_MS = 10_000;
+
+/** Slack's mrkdwn: &, < and > are escaped, so untrusted text cannot make links or mentions. */
+const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The body a webhook receives for one new pending request. */
+export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig): Record<string, unknown> {
+  const inboxUrl = notify.inboxUrl;
+  if (notify.format === 'slack') {
+    const { request, context } = input;
+    const where = `${context.server}/${context.tool}${context.step !== undefined ? ` (step ${context.step})` : ''}`;
+    const lines = [
+      `*durable-mcp: input requested* by ${slackText(where)} in workflow \`${slackText(input.workflowId)}\``,
+      `> ${slackText(request.prompt)}`,
+      ...(request.url ? [`link: \`${slackText(request.url)}\``] : []),
+      ...(inboxUrl ? [`answer it in the inbox: ${slackText(inboxUrl)}`] : [`answer it: durable-mcp pending ${slackText(input.workflowId)}`]),
+    ];
+    return { text: lines.join('\n') };
+  }
+  return { type: 'durable-mcp.request.pending', workflowId: input.workflowId, request: input.request, context: input.context, ...(inboxUrl ? { inboxUrl } : {}) };
+}
+
+/**
+ * Tell the configured webhook of a new pending request. A non-2xx answer or no answer in time fails the
+ * attempt (retried with backoff by the workflow's retry policy). A worker without `notify` sends nothing.
+ */
+export function notifyPendingActivity(deps: ActivityDeps) {
+  return async function notifyPending(input: NotifyPendingInput): Promise<{ sent: boolean; status?: number }> {
+    const notify = deps.notify;
+    if (!notify) return { sent: false };
+    const ctx = Context.current();
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': `${input.workflowId}/${input.request.id}` };
+    try {
+      for (const [k, v] of Object.entries(notify.headers ?? {})) headers[k.toLowerCase()] = expandEnv(v, { server: 'notify', field: `headers.${k}` });
+    } catch (err) {
+      throw ApplicationFailure.retryable((err as Error).message, (err as Error).name);
+    }
+    let status: number;
+    try {
+      const res = await fetch(notify.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(notificationBody(input, notify)),
+        signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)]),
+        redirect: 'error',
+      });
+      status = res.status;
+      await res.body?.cancel().catch(() => undefined);
+    } catch (err) {
+      if (ctx.cancellationSignal.aborted) throw new CancelledFailure('notification cancelled');
+      const e = err as Error & { cause?: { code?: string } };
+      throw ApplicationFailure.retryable(
+        `webhook ${new URL(notify.url).origin}: ${e.name === 'TimeoutError' ? `no answer within ${NOTIFY_TIMEOUT_MS} ms` : (e.cause?.code ?? e.message)}`,
+        FailureTypes.NotifyFailed,
+      );
+    }
+    if (status < 200 || status >= 300) throw ApplicationFailure.retryable(`webhook ${new URL(notify.url).origin} answered HTTP ${status}`, FailureTypes.NotifyFailed);
+    return { sent: true, status };
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The `callMcpTool` activity: lease a session of the server exclusively from the worker's pool, make one round
+ * trip of `tools/call` (heartbeating on an interval, progress relayed), release the session. The round ends
+ * complete, or with the input one era asks for (./modern.ts: `input_required`; ./legacy.ts: `-32042`), or
+ * (legacy era) released while a person is asked on the live session (./legacy.ts).
+ */
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import { FailureTypes, jsonByteLength, type Request } from '../contract/index.js';
+import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
+import { workerFlags, type ActivityDeps } from './deps.js';
+import { failure } from './failures.js';
+import { legacyElicitations, urlRequiredOutcome, type CallState, type ElicitingCall } from './legacy.js';
+import { inputRequiredOutcome } from './modern.js';
+import { progressReporter, toProgress, type Progress } from './progress.js';
+import { MAX_RESULT_BYTES, type CallMcpToolInput, type CallMcpToolOutcome, type ReleaseReason } from './types.js';
+
+class Released extends Error {
+  constructor(
+    readonly request: Request,
+    readonly reason: ReleaseReason,
+  ) {
+    super(`released: ${reason}`);
+  }
+}
+
+export function callMcpToolActivity(deps: ActivityDeps) {
+  return async function callMcpTool(input: CallMcpToolInput): Promise<CallMcpToolOutcome> {
+    const ctx = Context.current();
+    const execution = ctx.info.workflowExecution;
+    if (!execution) throw ApplicationFailure.nonRetryable('callMcpTool must run as an activity of a workflow (it hands elicitations to that workflow)', FailureTypes.NoWorkflow);
+    const { workflowId, runId } = execution;
+    let server;
+    try {
+      server = deps.pool.serverConfig(input.server);
+    } catch (err) {
+      failure(err, input.server);
+    }
+    if (server.tools && !server.tools.includes(input.tool)) {
+      throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`, FailureTypes.ToolNotAllowed);
+    }
+
+    // The call's phase, shared with the legacy elicitation handler (it waits for a human while the call holds on).
+    const state: CallState = { phase: { state: 'leasing' }, traceContext: undefined };
+    // The last MCP progress notification: in the heartbeat details, and sent to the workflow (its `progress` query).
+    let progress: Progress | undefined;
+    const heartbeatEvery = Math.max(200, Math.min(5_000, (ctx.info.heartbeatTimeoutMs ?? 30_000) / 3));
+    // Heartbeats only on the interval: a short call costs no heartbeat RPC at all, and an elicitation sends
+    // none on its critical path (a heartbeat there would contend with the `elicit` update for the workflow's
+    // lock on the server). The details say what the call does (leasing, calling, waiting for which request).
+    const beat = setInterval(() => ctx.heartbeat(progress ? { ...state.phase, progress } : state.phase), heartbeatEvery);
+    const reporter = progressReporter(deps, ctx, workflowId, runId, input.callId);
+
+    let lease;
+    try {
+      lease = await deps.pool.lease(input.server, ctx.cancellationSignal);
+    } catch (err) {
+      clearInterval(beat);
+      if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+      failure(err, input.server);
+    }
+
+    const session = lease.session;
+    // A tool the server does not list fails at once, naming what it has (no MCP request, no retry).
+    if (Array.isArray(session.tools) && session.tools.length > 0 && !session.tools.some((t) => t.name === input.tool)) {
+      clearInterval(beat);
+      await lease.release();
+      const names = session.tools.map((t) => t.name);
+      throw ApplicationFailure.nonRetryable(
+        `server "${input.server}" has no tool "${input.tool}"; its tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`,
+        FailureTypes.UnknownTool,
+      );
+    }
+    const callAbort = new AbortController();
+    let release: ((r: Released) => void) | undefined;
+    const released = new Promise<Released>((resolve) => {
+      release = resolve;
+    });
+    let releasedWith: Released | undefined;
+    const call: ElicitingCall = {
+      ctx,
+      input,
+      workflowId,
+      runId,
+      lease,
+      callAbort,
+      release(request: Request, reason: ReleaseReason) {
+        if (releasedWith) return;
+        releasedWith = new Released(request, reason);
+        callAbort.abort(releasedWith);
+        release!(releasedWith);
+      },
+      get released() {
+        return releasedWith !== undefined;
+      },
+      state,
+    };
+    const elicitations = legacyElicitations(deps, call);
+    session.elicitationHandler = elicitations.handler;
+
+    state.phase = { state: 'calling' };
+    // Cancellation (workflow cancelled, timed out, worker shutdown past its grace time) reaches the MCP call.
+    // While waiting for a human the elicitation handler decides (a shutdown releases the call instead).
+    const onCancel = () => {
+      if (state.phase.state !== 'waiting') callAbort.abort(ctx.cancellationSignal.reason);
+    };
+    if (ctx.cancellationSignal.aborted) onCancel();
+    else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
+    try {
+      const round = await Promise.race([
+        tracedToolCall(input.server, input.tool, (meta, spanContext) => {
+          state.traceContext = spanContext;
+          // The span's traceparent rides every round's tools/call `_meta` (each round is its own attempt's span).
+          return session.callToolRound(input.tool, input.arguments, input.round ?? {}, {
+            timeoutMs: input.toolTimeoutMs,
+            signal: callAbort.signal,
+            meta,
+            onProgress: (p) => {
+              progress = toProgress(p);
+              reporter.report(progress);
+            },
+          });
+        }),
+        released,
+      ]);
+      if (!(round instanceof Released) && !releasedWith && round.kind !== 'complete') {
+        // Nothing is held while the human thinks: the session goes back to the pool (its state is known).
+        await lease.release();
+        return round.kind === 'url_required' ? urlRequiredOutcome(input, round, workerFlags(deps)) : inputRequiredOutcome(input, round, workerFlags(deps));
+      }
+      const result = round instanceof Released ? round : round.kind === 'complete' ? round.result : (undefined as never);
+      if (result instanceof Released) {
+        void lease.release({ discard: true });
+        return { status: 'released', request: result.request, reason: result.reason, ...workerFlags(deps) };
+      }
+      if (releasedWith) {
+        void lease.release({ discard: true });
+        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...workerFlags(deps) };
+      }
+      await lease.release();
+      const size = jsonByteLength(result);
+      if (size > MAX_RESULT_BYTES) {
+        throw ApplicationFailure.nonRetryable(
+          `tool "${input.tool}" of server "${input.server}" returned ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`,
+          FailureTypes.ResultTooLarge,
+        );
+      }
+      return { status: 'completed', result };
+    } catch (err) {
+      if (releasedWith) {
+        void lease.release({ discard: true });
+        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...workerFlags(deps) };
+      }
+      // The session's state is unknown after a failed or aborted call: never reuse it.
+      void lease.release({ discard: true });
+      if (ctx.cancellationSignal.aborted) {
+        const reason = ctx.cancellationSignal.reason;
+        throw reason instanceof CancelledFailure ? reason : new CancelledFailure(String(reason ?? 'cancelled'));
+      }
+      failure(err, input.server);
+    } finally {
+      clearInterval(beat);
+      reporter.stop();
+      ctx.cancellationSignal.removeEventListener('abort', onCancel);
+      elicitations.dispose();
+      session.elicitationHandler = undefined;
+    }
+  };
+}

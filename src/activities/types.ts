@@ -1,0 +1,78 @@
+/**
+ * The inputs and outcomes of the activities, shared by the files of each job. Their JSON shapes are recorded in
+ * workflow histories (an activity's input and result): a shape never changes; a TypeScript name may.
+ */
+import type { Answer, ElicitParams, Request, ToolResult } from '../contract/index.js';
+
+/** Largest tool result (or round of input requests) an activity returns: Temporal rejects payloads over 2 MB. */
+export const MAX_RESULT_BYTES = 1024 * 1024;
+
+export interface CallMcpToolInput {
+  server: string;
+  tool: string;
+  arguments?: Record<string, unknown>;
+  /** The tool call's stable id, assigned by the workflow. */
+  callId: string;
+  /** Answers the workflow already recorded for this call, by request id. */
+  recorded?: Record<string, Answer>;
+  /** Timeout of the `tools/call` request in ms. */
+  toolTimeoutMs: number;
+  /**
+   * Modern era (MRTR): the previous round's answers (key → ElicitResult) and its `requestState`, echoed as
+   * the server sent it. Absent on a call's first round.
+   */
+  round?: { inputResponses?: Record<string, unknown>; requestState?: string };
+}
+
+export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed' | 'worker-shutdown' | 'workflow-unreachable';
+
+/** The flags a waiting outcome (and the `elicit` update's input) carries: the worker found the search attribute registered; it has a webhook. */
+export interface WorkerFlags {
+  searchAttribute?: boolean;
+  notify?: boolean;
+}
+
+/** The tool's result, as the server sent it. */
+export interface CallMcpToolCompleted {
+  status: 'completed';
+  result: ToolResult;
+}
+
+/** Legacy era: the call waited on a live session for a person and gave the session up (why: `reason`); the request waits on. */
+export interface CallMcpToolReleased extends WorkerFlags {
+  status: 'released';
+  request: Request;
+  reason: ReleaseReason;
+}
+
+/** Input requests handed back to the workflow: only elicitations (key → `{ method: "elicitation/create", params }`, params raw). */
+export type ElicitationRequests = Record<string, { method: 'elicitation/create'; params: ElicitParams }>;
+
+/**
+ * Modern era (`form: "mrtr"`): the round ended `input_required`, and nothing is held meanwhile: answer, then send
+ * the next round with `requestState`.
+ */
+export interface CallMcpToolInputRequired extends WorkerFlags {
+  status: 'input_required';
+  form: 'mrtr';
+  inputRequests: ElicitationRequests;
+  requestState?: string;
+}
+
+/**
+ * Legacy era (`form: "url-error"`): a `-32042` URLElicitationRequiredError: complete the URLs (`url1`, `url2`, …),
+ * then call again from the start. It shares `status: "input_required"` with the modern round (the recorded value).
+ */
+export interface CallMcpToolUrlRequired extends WorkerFlags {
+  status: 'input_required';
+  form: 'url-error';
+  inputRequests: ElicitationRequests;
+  /** Never set: the call is made again from the start. */
+  requestState?: undefined;
+}
+
+export type CallMcpToolOutcome = CallMcpToolCompleted | CallMcpToolReleased | CallMcpToolInputRequired | CallMcpToolUrlRequired;
+
+export interface ListMcpToolsInput {
+  server: string;
+}

@@ -1,0 +1,55 @@
+/**
+ * The three MCP transports a session can run on, neither era's business: stdio (the server is a child process),
+ * streamable HTTP, and the older HTTP+SSE it falls back to. `${ENV_VAR}`s of `env` and `headers` are expanded
+ * here, at connect time, and never logged.
+ */
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { expandEnv, type HttpServerConfig, type StdioServerConfig } from './config.js';
+
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+/** Spawns the server's command; `onStderrLine` gets each non-empty line of its stderr. */
+export function stdioTransport(server: StdioServerConfig, onStderrLine: (line: string) => void): StdioClientTransport {
+  const env = server.env ? Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, expandEnv(v, { server: server.name, field: `env.${k}` })])) : undefined;
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    env: { ...getDefaultEnvironment(), ...env },
+    cwd: server.cwd,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line) onStderrLine(line);
+  });
+  return transport;
+}
+
+/** The server's `headers`, expanded (once per connect: both HTTP transports of one connect send the same). */
+export function httpHeaders(server: HttpServerConfig): Record<string, string> | undefined {
+  return server.headers
+    ? Object.fromEntries(Object.entries(server.headers).map(([k, v]) => [k, expandEnv(v, { server: server.name, field: `headers.${k}` })]))
+    : undefined;
+}
+
+export function streamableHttpTransport(url: URL, headers: Record<string, string> | undefined): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(url, { requestInit: headers ? { headers } : undefined });
+}
+
+/** The legacy HTTP+SSE transport: the headers go on its POSTs and on the event stream's GET. */
+export function sseTransport(url: URL, headers: Record<string, string> | undefined): SSEClientTransport {
+  return new SSEClientTransport(url, {
+    requestInit: headers ? { headers } : undefined,
+    eventSourceInit: headers ? { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) } : undefined,
+  });
+}
+
+/** Process id of a stdio server, for diagnostics. */
+export function transportPid(transport: Transport): number | undefined {
+  return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+}
+
+/** Ends a streamable HTTP session on the server (DELETE with its session id); undefined when there is none. */
+export function terminateHttpSession(transport: Transport): Promise<void> | undefined {
+  return transport instanceof StreamableHTTPClientTransport && transport.sessionId ? transport.terminateSession() : undefined;
+}

@@ -23,7 +23,8 @@ export interface CallFailureDetails {
 
 /** A tool call failed (the workflow failed, was cancelled, terminated or timed out). */
 export class ToolCallFailedError extends Error {
-  override name = 'ToolCallFailedError';
+  /** The class's own name (`UnknownToolFailure`, …): each failure type below is a subclass with nothing else of its own. */
+  override name = this.constructor.name;
   readonly workflowId: string;
   readonly type: CallFailureDetails['type'];
   readonly server?: string;
@@ -44,33 +45,15 @@ export class ToolCallFailedError extends Error {
     return { error: this.type, message: this.failureMessage, workflowId: this.workflowId, server: this.server, tool: this.tool };
   }
 }
-export class UnknownServerFailure extends ToolCallFailedError {
-  override name = 'UnknownServerFailure';
-}
-export class UnknownToolFailure extends ToolCallFailedError {
-  override name = 'UnknownToolFailure';
-}
-export class ToolNotAllowedFailure extends ToolCallFailedError {
-  override name = 'ToolNotAllowedFailure';
-}
-export class McpServerUnavailableFailure extends ToolCallFailedError {
-  override name = 'McpServerUnavailableFailure';
-}
-export class McpConfigInvalidFailure extends ToolCallFailedError {
-  override name = 'McpConfigInvalidFailure';
-}
-export class InvalidArgumentsFailure extends ToolCallFailedError {
-  override name = 'InvalidArgumentsFailure';
-}
-export class ResultTooLargeFailure extends ToolCallFailedError {
-  override name = 'ResultTooLargeFailure';
-}
-export class InvalidInputFailure extends ToolCallFailedError {
-  override name = 'InvalidInputFailure';
-}
-export class ToolCallCancelledError extends ToolCallFailedError {
-  override name = 'ToolCallCancelledError';
-}
+export class UnknownServerFailure extends ToolCallFailedError {}
+export class UnknownToolFailure extends ToolCallFailedError {}
+export class ToolNotAllowedFailure extends ToolCallFailedError {}
+export class McpServerUnavailableFailure extends ToolCallFailedError {}
+export class McpConfigInvalidFailure extends ToolCallFailedError {}
+export class InvalidArgumentsFailure extends ToolCallFailedError {}
+export class ResultTooLargeFailure extends ToolCallFailedError {}
+export class InvalidInputFailure extends ToolCallFailedError {}
+export class ToolCallCancelledError extends ToolCallFailedError {}
 
 /** An answer was refused by the workflow (the `submitAnswer` update rejected it). */
 export class AnswerRejectedError extends Error {

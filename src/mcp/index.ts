@@ -18,6 +18,7 @@ export {
 export { McpConnectError, McpSession, McpToolCallError, type CallOptions, type ConnectOptions, type McpToolInfo, type RoundOutcome } from './session.js';
 export { URL_ELICITATION_REQUIRED, urlInputRequests, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
 export { type InputRequiredRound, type RoundInput } from './modern.js';
-export { PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type Lease, type PoolOptions } from './pool.js';
+export { SessionPool, type Lease, type PoolOptions } from './pool.js';
+export { PoolClosedError, RoundLimitExceededError, ServerDisabledError, UnknownServerError, UnknownToolError, UnsupportedInputRequestError } from './errors.js';
 export { toToolResult } from './result.js';
-export { McpSource, RoundLimitExceededError, UnknownToolError, UnsupportedInputRequestError, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';
+export { McpSource, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';

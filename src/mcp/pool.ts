@@ -6,17 +6,8 @@
  * lease that only waits for a human can be released.
  */
 import { MAX_TIMER_MS, type McpConfig, type ServerConfig } from './config.js';
+import { PoolClosedError, ServerDisabledError, UnknownServerError } from './errors.js';
 import { McpSession } from './session.js';
-
-export class UnknownServerError extends Error {
-  override name = 'UnknownServerError';
-}
-export class ServerDisabledError extends Error {
-  override name = 'ServerDisabledError';
-}
-export class PoolClosedError extends Error {
-  override name = 'PoolClosedError';
-}
 
 export interface Lease {
   readonly session: McpSession;

@@ -16,6 +16,7 @@ import {
   type ToolResult,
 } from '../contract/index.js';
 import { exposedToolName, parseMcpConfig, type McpConfig } from './config.js';
+import { RoundLimitExceededError, UnknownToolError, UnsupportedInputRequestError } from './errors.js';
 import { urlInputRequests } from './legacy.js';
 import { nextRound, type RoundInput } from './modern.js';
 import { McpSession, McpToolCallError, type McpToolInfo } from './session.js';
@@ -39,20 +40,6 @@ export interface SourceCallOptions {
   signal?: AbortSignal;
   /** Modern era: at most this many `input_required` rounds (default 10). */
   maxRounds?: number;
-}
-
-export class UnknownToolError extends Error {
-  override name = 'UnknownToolError';
-}
-
-/** A modern-era tool call still required input after `maxRounds` rounds. */
-export class RoundLimitExceededError extends Error {
-  override name = 'RoundLimitExceeded';
-}
-
-/** A server asked for input this client never declared (sampling, roots), or for input with no `waitFor` to ask. */
-export class UnsupportedInputRequestError extends Error {
-  override name = 'UnsupportedInputRequest';
 }
 
 export class McpSource implements AsyncDisposable {

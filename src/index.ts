@@ -1,55 +1,34 @@
-// durable-mcp: the public entry. Workflow code imports `durable-mcp/workflows` instead (no Node there).
-export {
-  AnswerSchema,
-  ElicitResultSchema,
-  RequestSchema,
-  ToolResultSchema,
-  answerToElicitResult,
-  checkAnswer,
-  deriveRequestId,
-  elicitationToRequest,
-  validateElicitationContent,
-  MAX_ANSWER_BYTES,
-  FAILURES,
-  FailureTypes,
-  isFailureType,
-  type FailureType,
-  type Answer,
-  type ElicitParams,
-  type ElicitResult,
-  type Request,
-  type ToolResult,
-  type ContentValidation,
-  type ValidationIssue,
-} from './contract/index.js';
-export {
-  McpConfigError,
-  McpConnectError,
-  McpSource,
-  McpToolCallError,
-  PoolClosedError,
-  ServerDisabledError,
-  SessionPool,
-  RoundLimitExceededError,
-  UnknownServerError,
-  UnknownToolError,
-  UnsupportedInputRequestError,
-  exposedToolName,
-  loadMcpConfigFile,
-  parseMcpConfig,
-  sanitize,
-  type McpConfig,
-  type ServerConfig,
-  type ServerStatus,
-  type SourceTool,
-  type WaitFor,
-} from './mcp/index.js';
+// durable-mcp: the public entry, one export block per module. Workflow code imports `durable-mcp/workflows` instead
+// (no Node there); Temporal clients may import just `durable-mcp/client`; tests `durable-mcp/testing`.
+
+// The contract: Request/Answer/ElicitResult shapes and the seed mappings (src/contract/index.ts has the tables).
+export { AnswerSchema, ElicitResultSchema, RequestSchema, ToolResultSchema, type Answer, type ElicitParams, type ElicitResult, type Request, type ToolResult } from './contract/schemas.js';
+export { answerToElicitResult, elicitationToRequest } from './contract/mapping.js';
+export { deriveRequestId } from './contract/id.js';
+export { validateElicitationContent, type ContentValidation, type ValidationIssue } from './contract/content.js';
+export { checkAnswer, MAX_ANSWER_BYTES } from './contract/answer.js';
+export { FAILURES, FailureTypes, isFailureType, type FailureType } from './contract/failures.js';
+export type { ProtocolEra } from './contract/era.js';
+
+// MCP without Temporal: the config and `McpSource` (both eras, elicitation through your `waitFor`).
+export { loadMcpConfigFile, parseMcpConfig, exposedToolName, McpConfigError, type McpConfig, type NotifyConfig, type ServerConfig } from './mcp/config.js';
+export { McpSource, type ServerStatus, type SourceTool, type WaitFor } from './mcp/source.js';
+export { McpConnectError, McpToolCallError } from './mcp/session.js';
+export { RoundLimitExceededError, UnknownToolError, UnsupportedInputRequestError } from './mcp/errors.js';
+export { SessionPool, type PoolOptions } from './mcp/pool.js';
+
+// The activities, for a worker you assemble yourself (`createWorker` does it for you).
 export { createActivities, type ActivityDeps, type CallMcpToolInput, type CallMcpToolOutcome } from './activities/index.js';
-export { createWorker, connectFromEnv, DEFAULT_TASK_QUEUE, type CreateWorkerOptions, type DurableMcpWorker } from './worker.js';
+
+// The worker.
+export { createWorker, connectFromEnv, workflowsPath, workflowBundlePath, DEFAULT_TASK_QUEUE, type CreateWorkerOptions, type DurableMcpWorker } from './worker.js';
+
+// The client (also `durable-mcp/client`).
 export {
+  connectClient,
+  DurableMcpClient,
   AnswerRejectedError,
   AnswerTooLargeError,
-  DurableMcpClient,
   InvalidAnswerError,
   InvalidArgumentsFailure,
   InvalidInputFailure,
@@ -70,12 +49,15 @@ export {
   UnknownWorkflowError,
   UpdateLimitError,
   WorkflowClosedError,
-  connectClient,
   type AwaitingWorkflow,
   type CallFailureDetails,
   type StartToolCallOptions,
 } from './client/index.js';
+
+// Durations (a Temporal Duration: ms or "24h").
 export { durationMs, optionalDurationMs, InvalidDurationError, MAX_DURATION_MS, type Duration } from './workflows/duration.js';
+
+// The messages of a workflow that asks for input (also `durable-mcp/workflows`).
 export {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   answerSignal,
@@ -86,14 +68,15 @@ export {
   submitAnswerUpdate,
   waitForPendingUpdate,
   type CallProgress,
+  type NotifyPendingInput,
   type PendingContext,
   type PendingRequestDetails,
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from './workflows/messages.js';
-export { findTemporalBinary, TemporalBinaryNotFoundError, type BinaryLocation } from './cli/temporal-binaries.js';
-export { workflowsPath, workflowBundlePath } from './worker.js';
+
+// The inbox (a web page where a person answers).
 export { createInboxApp, startInbox, InboxOptionError, InboxTokenRequiredError, INBOX_TOKEN_ENV, type InboxHandle, type InboxOptions } from './inbox/index.js';
-export { notificationBody } from './activities/notify.js';
-export type { NotifyConfig } from './mcp/index.js';
-export type { NotifyPendingInput } from './workflows/messages.js';
+
+// Finding the Temporal CLI and test server (pip, PATH, env).
+export { findTemporalBinary, TemporalBinaryNotFoundError, type BinaryLocation } from './cli/temporal-binaries.js';

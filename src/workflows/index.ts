@@ -43,4 +43,4 @@ export {
 export { MAX_DURATION_MS, type Duration } from './duration.js';
 
 // The failure types a workflow fails with (re-exported from the contract).
-export { FAILURES, FailureTypes, type FailureType } from '../contract/failures.js';
+export { FailureTypes, type FailureType } from '../contract/failures.js';

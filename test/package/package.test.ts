@@ -18,7 +18,7 @@ function sh(cmd: string, args: string[], cwd: string): Promise<{ code: number; s
 }
 
 describe('the npm package', () => {
-  it('packs without tests, histories or benchmarks, installs into an empty project, imports its three entries and bundles a user workflow that calls executeMcpTool', async () => {
+  it('packs without tests, histories or benchmarks, installs into an empty project, imports its three entries (no internals, one FailureTypes) and bundles a user workflow that calls executeMcpTool', async () => {
     const out = tempDir('durable-mcp-pack-');
     const pack = await sh('npm', ['pack', '--json', '--pack-destination', out], repo);
     assert.equal(pack.code, 0, pack.stderr);
@@ -60,7 +60,10 @@ describe('the npm package', () => {
         "  root: ['createWorker', 'createActivities', 'DurableMcpClient', 'DEFAULT_TASK_QUEUE', 'FAILURES'].filter((k) => k in root),",
         "  workflows: ['mcpToolCall', 'executeMcpTool', 'mcpPipeline', 'answerSignal'].filter((k) => k in workflows),",
         "  client: ['DurableMcpClient', 'ToolCallFailedError', 'UnknownServerFailure'].filter((k) => k in client),",
-        "  internal: ['elicitUpdate', 'childPendingSignal', 'childDoneSignal', 'progressSignal', 'callMcpTool'].filter((k) => k in workflows),",
+        "  internal: ['elicitUpdate', 'childPendingSignal', 'childDoneSignal', 'progressSignal', 'callMcpTool', 'executeMcpToolOn', 'resolveArguments'].filter((k) => k in workflows),",
+        "  rootInternal: ['notificationBody', 'sanitize', 'rootFailure', 'toolCallFailure', 'PoolClosedError', 'ServerDisabledError', 'UnknownServerError'].filter((k) => k in root),",
+        "  clientInternal: ['rootFailure', 'toolCallFailure', 'answerRejection', 'CALL_FAILURE_CLASSES', 'WORKER_WAIT_MS', 'FAILURES'].filter((k) => k in client),",
+        "  failureTypes: root.FailureTypes === client.FailureTypes && client.FailureTypes === workflows.FailureTypes,",
         '  taskQueue: root.DEFAULT_TASK_QUEUE,',
         '  bundled: code.includes("bookDinner") && code.includes("executeMcpTool"),',
         '}));',
@@ -75,6 +78,9 @@ describe('the npm package', () => {
       workflows: ['mcpToolCall', 'executeMcpTool', 'mcpPipeline', 'answerSignal'],
       client: ['DurableMcpClient', 'ToolCallFailedError', 'UnknownServerFailure'],
       internal: [],
+      rootInternal: [],
+      clientInternal: [],
+      failureTypes: true,
       taskQueue: 'durable-mcp',
       bundled: true,
     });

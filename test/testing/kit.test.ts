@@ -103,7 +103,7 @@ describe('durable-mcp/testing: the environment', () => {
     const server = await restaurant('legacy', 'stdio');
     const t = await createTestEnvironment({ servers: { diner: server } });
     await t.client.workflow.execute(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-teardown-${Date.now()}`, args: [{ server: 'diner', tool: 'find', arguments: { restaurant: 'x' } }] });
-    assert.ok(childPids().length >= before + 2, 'the dev server and the relay of the MCP session run as children of this process');
+    assert.ok(childPids().length >= before + 2, 'the dev server and the stdio-socket bridge of the MCP session run as children of this process');
     await t.teardown();
     assert.equal(childPids().length, before, 'no child process left');
   });

@@ -1,7 +1,8 @@
 /**
- * The stdio command of a scripted MCP server: the worker spawns it as it spawns any stdio server, and it
- * pipes its stdin and stdout to the kit's socket (`node relay.js <port>`), where the scripted tools run.
- * It exits when either side closes, so no process outlives the worker's session or the kit.
+ * The stdio-socket bridge: the stdio command of a scripted MCP server. The worker spawns it as it spawns any
+ * stdio server, and it pipes its stdin and stdout to the kit's socket (`node stdio-socket-bridge.js <port>`),
+ * where the scripted tools run. It exits when either side closes, so no process outlives the worker's session
+ * or the kit. (Its stderr messages keep their earlier wording, "scripted relay".)
  */
 import { connect } from 'node:net';
 

@@ -5,7 +5,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { accept, answerWith, createTestEnvironment, decline, nextPending, replayHistories, scriptedServer, type DurableMcpTestEnvironment, type Era, type ScriptedServer, type ScriptedTransport } from '../../src/testing/index.js';
-import { childPids } from '../helpers/processes.js';
+import { childPids } from '../../bench/processes.js';
 
 /** What a person reads of a tool result (a modern-era server adds its server info under metadata). */
 const seen = (r: { output: string; isError: boolean }) => ({ output: r.output, isError: r.isError });

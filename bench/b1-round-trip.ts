@@ -2,8 +2,32 @@
 import { WithStartWorkflowOperation, WorkflowUpdateStage } from '@temporalio/client';
 import { McpSource } from '../src/mcp/index.js';
 import { benchAnswerUpdate, benchPing, benchPingUpdate, benchRelay, benchStopSignal, benchWatchUpdate } from './workflows.js';
-import { benchWorkerEntry, botAnswer, botStartAndAnswer, now, p50, p95, round, scaled, startHolderProcess, startWorkerProcess, type BenchResult } from './lib.js';
-import { HOLD_LONG, askInput, benchSetup, callTool, countEvents, echoInput, expectOutput, lastElicitationRoundTrip, taskQueueFor, wid, type Benchmark } from './setup.js';
+import {
+  benchWorkerEntry,
+  botAnswer,
+  botStartAndAnswer,
+  now,
+  p50,
+  p95,
+  round,
+  scaled,
+  startHolderProcess,
+  startWorkerProcess,
+  type BenchResult,
+} from './lib.js';
+import {
+  HOLD_LONG,
+  askInput,
+  benchSetup,
+  callTool,
+  countEvents,
+  echoInput,
+  expectOutput,
+  lastElicitationRoundTrip,
+  taskQueueFor,
+  wid,
+  type Benchmark,
+} from './setup.js';
 
 const B1_POLL_MS = 5;
 /** B1's target: what the bridge adds to the server's wait, at most this many bare update round trips. */

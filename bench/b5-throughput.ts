@@ -1,6 +1,19 @@
 /** B5: throughput with one elicitation per call (B5, and B5b with a roomier pool), against calls without. */
 import { botStartAndAnswer, now, round, runLanes, scaled, startWorkerProcess, type BenchResult } from './lib.js';
-import { HOLD_LONG, askInput, callTool, countEvents, deferFixtureCheck, echoInput, expectOutput, fixtureSetup, startDevServer, taskQueueFor, wid, type Benchmark } from './setup.js';
+import {
+  HOLD_LONG,
+  askInput,
+  callTool,
+  countEvents,
+  deferFixtureCheck,
+  echoInput,
+  expectOutput,
+  fixtureSetup,
+  startDevServer,
+  taskQueueFor,
+  wid,
+  type Benchmark,
+} from './setup.js';
 
 const B5_LANES = 50;
 

@@ -1,17 +1,17 @@
-/** Shared pieces of the benchmarks: statistics, the result shape, child processes, clean-up. */
+/**
+ * The benchmarks' measuring tools: statistics, the result shape, clean-up, the worker and holder processes,
+ * RSS, the answering bots, lanes, and the machine the run is on. (Their setup: bench/setup.ts.)
+ */
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { McpToolCallInput } from '../src/workflows/mcp-tool-call.js';
 import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
 import { pendingQuery, submitAnswerUpdate, waitForPendingUpdate } from '../src/workflows/messages.js';
-import { fixtureServerPath, readFixtureLog } from '../test/fixtures/paths.js';
-import { fixtureConfig, tempDir } from '../test/helpers/temporal.js';
-import { childPids, livePids, spawnNode, type SpawnedProcess } from '../test/helpers/processes.js';
+import { spawnNode, type SpawnedProcess } from '../scripts/processes.js';
 
 /** MALLOC_ARENA_MAX of every worker process a benchmark starts (the report states the value used). */
 export const workerMallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
@@ -118,48 +118,6 @@ export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): P
   }
 }
 
-/** A fixture MCP config (stdio fixture server logging to its own file) written to a temp dir. */
-export function fixtureSetup(prefix: string, fx: Record<string, unknown> = {}) {
-  const dir = tempDir(`durable-mcp-bench-${prefix}-`);
-  const logPath = join(dir, 'fixture.jsonl');
-  const config = fixtureConfig(logPath, {}, fx);
-  const configPath = join(dir, 'mcp.json');
-  writeFileSync(configPath, JSON.stringify(config));
-  return { dir, logPath, config, configPath };
-}
-
-/** Fixture server processes started for `logPath` (every one logs `initialized`) that are still alive. */
-export function liveFixturePids(logPath: string): number[] {
-  const ours = new Set(readFixtureLog(logPath).map((e) => e.pid as number));
-  return livePids(fixtureServerPath).filter((p) => ours.has(p));
-}
-
-/**
- * Registers a check that no fixture server of `logPath` outlives the benchmark; kills (by pid) and reports
- * any. Removes the benchmark's temp dir (config and fixture log) when none is left.
- */
-export function deferFixtureCheck(cleanup: Cleanup, logPath: string, details: Record<string, number | string>): void {
-  cleanup.defer('fixture server processes', async () => {
-    let left = liveFixturePids(logPath);
-    for (let i = 0; i < 20 && left.length > 0; i++) {
-      await sleep(250);
-      left = liveFixturePids(logPath);
-    }
-    if (left.length === 0) rmSync(dirname(logPath), { recursive: true, force: true });
-    if (left.length > 0) {
-      details.leftoverMcpServers = left.length;
-      for (const pid of left) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // gone
-        }
-      }
-      throw new Error(`${left.length} MCP server process(es) outlived the benchmark (killed: ${left.join(', ')})`);
-    }
-  });
-}
-
 export interface WorkerProcess {
   proc: SpawnedProcess;
   pid: number;
@@ -250,12 +208,6 @@ export async function steadyRssMiB(pid: number): Promise<number> {
     await sleep(200);
   }
   return p50(samples);
-}
-
-/** Live MCP fixture server processes that are children of `pid`. */
-export function fixtureChildren(pid: number): number[] {
-  const fixtures = new Set(livePids(fixtureServerPath));
-  return childPids(pid).filter((p) => fixtures.has(p));
 }
 
 // ---- the bot ----

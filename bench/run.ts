@@ -8,9 +8,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { B1_TARGET_RATIO, benchmarks } from './benchmarks.js';
+import { B1_TARGET_RATIO } from './b1-round-trip.js';
+import { benchmarks } from './benchmarks.js';
 import { Cleanup, errorResult, machine, now, round, SCALE, withTimeout, workerMallocArenaMax, type BenchResult, type Machine } from './lib.js';
-import { childPids } from '../test/helpers/processes.js';
+import { childPids } from '../scripts/processes.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const docsPath = resolve(repoRoot, 'docs', 'benchmarks.md');

@@ -6,14 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { DurableMcpClient } from '../client/index.js';
 import type { McpConfig, PoolOptions } from '../mcp/index.js';
-import { findTemporalBinary } from '../cli/temporal-binaries.js';
-import { awaitingInputKey } from '../workflows/messages.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../worker.js';
 import type { ScriptedServer } from './scripted.js';
+import { installQuietRuntime, startTemporalServer, type TestLogLevel } from './temporal-server.js';
 
 export interface TestEnvironmentOptions {
   /** The time-skipping test server (timers fire as soon as the workflow only waits on them). Default: the local dev server. */
@@ -35,7 +34,7 @@ export interface TestEnvironmentOptions {
   /** Register the `DurableMcpAwaitingInput` search attribute (local dev server only; default true). */
   searchAttributes?: boolean;
   /** Log level of the Temporal runtime, if this call installs it (default `WARN`). */
-  logLevel?: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  logLevel?: TestLogLevel;
 }
 
 export interface DurableMcpTestEnvironment {
@@ -59,14 +58,6 @@ export interface DurableMcpTestEnvironment {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-function installQuietRuntime(level: TestEnvironmentOptions['logLevel']): void {
-  try {
-    Runtime.install({ logger: new DefaultLogger(level ?? 'WARN'), shutdownSignals: [] });
-  } catch {
-    // a runtime was installed already (by the test file or an earlier environment)
-  }
-}
-
 const isScripted = (s: unknown): s is ScriptedServer => !!s && typeof s === 'object' && 'config' in s && typeof (s as ScriptedServer).close === 'function';
 
 function buildConfig(options: TestEnvironmentOptions): McpConfig | Record<string, unknown> | string {
@@ -88,15 +79,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
   const mcpConfig = buildConfig(options);
   const scripted = Object.values(options.servers ?? {}).filter(isScripted);
   // Never a download when the binaries are here; a clear "what to install" when they are not.
-  const env = options.timeSkipping
-    ? await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: findTemporalBinary('test-server', { allowDownload: false }).executable } })
-    : await TestWorkflowEnvironment.createLocal({
-        server: {
-          executable: findTemporalBinary('cli', { allowDownload: false }).executable,
-          ...(options.namespace ? { namespace: options.namespace } : {}),
-          ...(searchAttributes ? { searchAttributes: [awaitingInputKey] } : {}),
-        },
-      });
+  const env = await startTemporalServer({ timeSkipping: options.timeSkipping, namespace: options.namespace, searchAttributes, allowDownload: false });
   const namespace = env.namespace ?? options.namespace ?? 'default';
   // Your workflows are bundled once: the worker and every restart of it reuse the bundle.
   let workflowBundle: CreateWorkerOptions['workflowBundle'];

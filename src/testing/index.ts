@@ -2,7 +2,7 @@
 export { createTestEnvironment, type DurableMcpTestEnvironment, type TestEnvironmentOptions } from './environment.js';
 export {
   scriptedServer,
-  relayPath,
+  stdioSocketBridgePath,
   type AskParams,
   type RecordedAnswer,
   type RecordedCall,

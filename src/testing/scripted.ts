@@ -1,7 +1,7 @@
 /**
  * Scripted MCP servers for tests: a tool is an async function of its arguments and an `ask(params)` that
  * elicits and resolves to the person's result. The kit serves the tools to the worker over real stdio
- * (the worker spawns a small relay process whose stdin/stdout are piped to a socket of this process, so
+ * (the worker spawns a small stdio-socket bridge process whose stdin/stdout are piped to a socket of this process, so
  * the tools stay closures of the test) or over real streamable HTTP, in either MCP era:
  *
  * - `legacy` (≤ 2025-11-25): `ask` sends `elicitation/create` on the live session (MCP SDK v1 server).
@@ -89,8 +89,8 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-/** The relay the worker runs as the stdio server's command: it pipes its stdin/stdout to the kit's socket. */
-export const relayPath: string = fileURLToPath(new URL('./relay.js', import.meta.url));
+/** The stdio-socket bridge the worker runs as the stdio server's command: it pipes its stdin/stdout to the kit's socket. */
+export const stdioSocketBridgePath: string = fileURLToPath(new URL('./stdio-socket-bridge.js', import.meta.url));
 
 const LEGACY_ELICIT_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
@@ -244,7 +244,7 @@ export async function scriptedServer(options: ScriptedServerOptions): Promise<Sc
     const listener: NetServer = createNetServer((socket) => {
       sockets.add(socket);
       socket.on('error', () => socket.destroy());
-      // The stdio transports do not watch their stream's end: when the worker closes the session (the relay
+      // The stdio transports do not watch their stream's end: when the worker closes the session (the bridge
       // exits), the server is closed here, so a request it still waits on (an elicitation of a released call)
       // is dropped with its timer instead of keeping this process alive.
       let closeServer: () => Promise<unknown> = async () => undefined;
@@ -266,7 +266,7 @@ export async function scriptedServer(options: ScriptedServerOptions): Promise<Sc
       listener.listen(0, '127.0.0.1', () => resolve());
     });
     const { port } = listener.address() as AddressInfo;
-    config = { command: [process.execPath, relayPath, String(port)] };
+    config = { command: [process.execPath, stdioSocketBridgePath, String(port)] };
     closers.push(async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => listener.close(() => resolve()));

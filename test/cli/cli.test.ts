@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { livePids, spawnNode, type SpawnedProcess } from '../helpers/processes.js';
+import { livePids, spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { tempDir } from '../helpers/temporal.js';
 import { freePort } from '../helpers/ports.js';
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { fixtureServerPath } from '../fixtures/paths.js';
-import { spawnNode, type SpawnedProcess } from '../helpers/processes.js';
+import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

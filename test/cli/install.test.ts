@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs
 import { delimiter, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { PIP_PACKAGES } from '../../src/cli/temporal-binaries.js';
-import { livePids, spawnNode, type SpawnedProcess } from '../helpers/processes.js';
+import { livePids, spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { tempDir } from '../helpers/temporal.js';
 import { cli, run } from './harness.js';
 import { freePort } from '../helpers/ports.js';

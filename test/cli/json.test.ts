@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { fixtureServerPath } from '../fixtures/paths.js';
-import { livePids, spawnNode, type SpawnedProcess } from '../helpers/processes.js';
+import { livePids, spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { cli, EXIT, run } from './harness.js';
 import { freePort } from '../helpers/ports.js';

@@ -12,7 +12,7 @@ import type { Request } from '../../src/contract/index.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { spawnNode, type SpawnedProcess } from '../helpers/processes.js';
+import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { watchPending } from '../helpers/watch.js';
 import { fixtureEntry, randInt, rng, secs, sleep, subSeed, until, within, writeJson } from './lib.js';
 import { isUpdateProtocolRace, workflowTaskFailures, type CaseContext, type FaultCase } from './suite.js';

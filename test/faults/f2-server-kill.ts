@@ -11,7 +11,7 @@ import type { Request } from '../../src/contract/index.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { spawnNode, type SpawnedProcess } from '../helpers/processes.js';
+import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { watchPending } from '../helpers/watch.js';
 import { workerEntry } from './f1-worker-kill.js';
 import { DevServer, fixtureEntry, secs, sleep, until, within, writeJson } from './lib.js';

@@ -19,7 +19,7 @@ import { RetryState } from '@temporalio/common';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { livePids } from '../helpers/processes.js';
+import { livePids } from '../../scripts/processes.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { describePid, fixtureEntry, isAlive, secs, sleep, taggedPids, until, within, type FixtureOptions } from './lib.js';
 import { activityOutcomes, causeChain, inProcessWorker, workflowTaskFailures, type CaseContext, type FaultCase } from './suite.js';

@@ -17,7 +17,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
-import { childPids } from '../helpers/processes.js';
+import { childPids } from '../../scripts/processes.js';
 import { f1 } from './f1-worker-kill.js';
 import { f2 } from './f2-server-kill.js';
 import { f3Cases } from './f3-mcp-faults.js';

@@ -1,32 +1,26 @@
-/** Real Temporal servers for tests: the CLI dev server and the Java time-skipping test server, never downloaded. */
+/**
+ * The tests' Temporal servers and workers, built on the testing kit's server (src/testing/temporal-server.ts):
+ * the CLI dev server and the Java time-skipping test server, never downloaded, plus what the repository's
+ * suites add (the stdio fixture server's config, the no-cache mode of the fault suite, suite hooks).
+ */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { Next, WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Runtime, DefaultLogger } from '@temporalio/worker';
-import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
-import { awaitingInputKey } from '../../src/workflows/messages.js';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { installQuietRuntime, startTemporalServer, type TestLogLevel } from '../../src/testing/temporal-server.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 
-let runtimeInstalled = false;
-/** Keep the SDK's logs to warnings and errors, so test output stays readable. */
+/** Keep the SDK's logs to warnings and errors (TEST_LOG_LEVEL overrides), so test output stays readable. */
 export function quietRuntime(): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  try {
-    Runtime.install({ logger: new DefaultLogger(process.env.TEST_LOG_LEVEL as any ?? 'WARN'), shutdownSignals: [] });
-  } catch {
-    // already installed
-  }
+  installQuietRuntime(process.env.TEST_LOG_LEVEL as TestLogLevel | undefined);
 }
 
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   quietRuntime();
-  const bin = findTemporalBinary('test-server');
-  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: bin.executable } });
+  return startTemporalServer({ timeSkipping: true });
 }
 
 /** DURABLE_MCP_TEST_NO_CACHE=1: the fault suite's F5b runs the integration tests with the workflow cache disabled. */
@@ -63,14 +57,10 @@ export class OneQueryAtATime implements WorkflowClientInterceptor {
 
 export async function createLocalEnv(opts: { searchAttributes?: boolean; dbFilename?: string } = {}): Promise<TestWorkflowEnvironment> {
   quietRuntime();
-  const bin = findTemporalBinary('cli');
-  return TestWorkflowEnvironment.createLocal({
+  return startTemporalServer({
     ...(noCacheMode() ? { client: { interceptors: { workflow: [new OneQueryAtATime()] } } } : {}),
-    server: {
-      executable: bin.executable,
-      dbFilename: opts.dbFilename,
-      searchAttributes: opts.searchAttributes ? [awaitingInputKey] : undefined,
-    },
+    dbFilename: opts.dbFilename,
+    searchAttributes: opts.searchAttributes,
   });
 }
 

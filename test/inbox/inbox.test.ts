@@ -16,7 +16,7 @@ import type { Request } from '../../src/contract/index.js';
 import { startInbox, InboxTokenRequiredError, type InboxHandle } from '../../src/inbox/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { spawnNode } from '../helpers/processes.js';
+import { spawnNode } from '../../scripts/processes.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 

@@ -5,7 +5,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { accept, answerWith, createTestEnvironment, decline, nextPending, replayHistories, scriptedServer, type DurableMcpTestEnvironment, type ProtocolEra, type ScriptedServer, type ScriptedTransport } from '../../src/testing/index.js';
-import { childPids } from '../helpers/processes.js';
+import { childPids } from '../../scripts/processes.js';
 
 /** What a person reads of a tool result (a modern-era server adds its server info under metadata). */
 const seen = (r: { output: string; isError: boolean }) => ({ output: r.output, isError: r.isError });
@@ -103,7 +103,7 @@ describe('durable-mcp/testing: the environment', () => {
     const server = await restaurant('legacy', 'stdio');
     const t = await createTestEnvironment({ servers: { diner: server } });
     await t.client.workflow.execute(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-teardown-${Date.now()}`, args: [{ server: 'diner', tool: 'find', arguments: { restaurant: 'x' } }] });
-    assert.ok(childPids().length >= before + 2, 'the dev server and the relay of the MCP session run as children of this process');
+    assert.ok(childPids().length >= before + 2, 'the dev server and the stdio-socket bridge of the MCP session run as children of this process');
     await t.teardown();
     assert.equal(childPids().length, before, 'no child process left');
   });

@@ -11,7 +11,7 @@ import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { DevServer, writeJson } from '../faults/lib.js';
-import { spawnNode, type SpawnedProcess } from '../helpers/processes.js';
+import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { eventually, tempDir } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { fileURLToPath } from 'node:url';

@@ -10,7 +10,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { spawnNode } from '../helpers/processes.js';
+import { spawnNode } from '../../scripts/processes.js';
 import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 

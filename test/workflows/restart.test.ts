@@ -7,7 +7,7 @@ import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { livePids, spawnNode } from '../helpers/processes.js';
+import { livePids, spawnNode } from '../../scripts/processes.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,8 @@
+/**
+ * Processes of the machine, for the benchmarks and the tests alike (bench/ imports nothing from test/, and test/ nothing from bench/, so the one
+ * copy lives here): spawn a node script and collect its output, list live processes by command line or by parent
+ * (Linux /proc).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 

@@ -3,9 +3,35 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = [
-  'assert', 'async_hooks', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs',
-  'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream',
-  'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
+  'assert',
+  'async_hooks',
+  'buffer',
+  'child_process',
+  'cluster',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'readline',
+  'stream',
+  'timers',
+  'tls',
+  'url',
+  'util',
+  'v8',
+  'vm',
+  'worker_threads',
+  'zlib',
 ];
 
 export default tseslint.config(
@@ -13,6 +39,11 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**', 'examples/testing/**', 'examples/testing-vitest/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Prettier formats (printWidth 160, `npm run lint` checks it); this catches what it leaves long (comments, strings).
+    files: ['src/**/*.ts'],
+    rules: { 'max-len': ['error', { code: 160, ignoreUrls: true }] },
+  },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
@@ -24,76 +55,132 @@ export default tseslint.config(
     // The workflow side of telemetry (metric names, the workflow metric meter and sinks) is bundled with it.
     files: ['src/workflows/**/*.ts', 'src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not import Node builtins.' })),
-        patterns: [
-          { group: ['node:*'], message: 'Workflow code must not import Node builtins.' },
-          { group: ['@modelcontextprotocol/*'], message: 'Workflow code must not import the MCP SDK.' },
-          { regex: '^(\\.\\.?/)+(activities|mcp)(/|\\.js$|$)', allowTypeImports: true, message: 'Workflow code may only `import type` from activities and mcp.' },
-          { group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client'], message: 'Workflow code may only use @temporalio/workflow.' },
-          { regex: '^(\\.\\.?/)+(client|inbox|cli|testing|worker)(/|\\.js$|$)', allowTypeImports: true, message: 'Workflow code may only `import type` from the client, inbox, cli, testing and worker planes.' },
-          { regex: '^(\\.\\.?/)+telemetry/(?!workflow-metrics\\.js$|metric-names\\.js$)', allowTypeImports: true, message: 'Workflow code uses only the workflow side of telemetry (workflow-metrics, metric-names).' },
-          // The reusable V8 context evaluates workflow modules once per cached workflow: zod there cost ~0.7 MB each.
-          { group: ['zod', 'zod/*'], message: 'Workflow code must not load zod (it is evaluated again for every cached workflow).' },
-          {
-            group: ['**/contract/index.js', '**/contract/schemas.js'],
-            allowTypeImports: true,
-            message: 'Workflow code imports values from the zod-free contract modules (all but index and schemas), types from anywhere.',
-          },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not import Node builtins.' })),
+          patterns: [
+            { group: ['node:*'], message: 'Workflow code must not import Node builtins.' },
+            { group: ['@modelcontextprotocol/*'], message: 'Workflow code must not import the MCP SDK.' },
+            {
+              regex: '^(\\.\\.?/)+(activities|mcp)(/|\\.js$|$)',
+              allowTypeImports: true,
+              message: 'Workflow code may only `import type` from activities and mcp.',
+            },
+            { group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client'], message: 'Workflow code may only use @temporalio/workflow.' },
+            {
+              regex: '^(\\.\\.?/)+(client|inbox|cli|testing|worker)(/|\\.js$|$)',
+              allowTypeImports: true,
+              message: 'Workflow code may only `import type` from the client, inbox, cli, testing and worker planes.',
+            },
+            {
+              regex: '^(\\.\\.?/)+telemetry/(?!workflow-metrics\\.js$|metric-names\\.js$)',
+              allowTypeImports: true,
+              message: 'Workflow code uses only the workflow side of telemetry (workflow-metrics, metric-names).',
+            },
+            // The reusable V8 context evaluates workflow modules once per cached workflow: zod there cost ~0.7 MB each.
+            { group: ['zod', 'zod/*'], message: 'Workflow code must not load zod (it is evaluated again for every cached workflow).' },
+            {
+              group: ['**/contract/index.js', '**/contract/schemas.js'],
+              allowTypeImports: true,
+              message: 'Workflow code imports values from the zod-free contract modules (all but index and schemas), types from anywhere.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // The MCP plane: config, sessions, both eras' wire formats. It knows nothing of Temporal's workflow side or of its callers.
     files: ['src/mcp/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/workflows', '**/workflows/*'], allowTypeImports: true, message: 'mcp may only `import type` from workflows.' },
-          { regex: '^(\\.\\.?/)+(activities|client|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)', message: 'mcp imports only the contract (DESIGN.md §2); its callers import it.' },
-          { group: ['@temporalio/workflow', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'], message: 'mcp does not use Temporal: activities wrap it.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/workflows', '**/workflows/*'], allowTypeImports: true, message: 'mcp may only `import type` from workflows.' },
+            {
+              regex: '^(\\.\\.?/)+(activities|client|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',
+              message: 'mcp imports only the contract (DESIGN.md §2); its callers import it.',
+            },
+            {
+              group: ['@temporalio/workflow', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'],
+              message: 'mcp does not use Temporal: activities wrap it.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // Activities talk to their workflow by message name (contract), never through workflow code.
     files: ['src/activities/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/workflows', '**/workflows/*'], allowTypeImports: true, message: 'Activities may only `import type` from workflows.' },
-          { group: ['@temporalio/workflow', '@temporalio/worker'], message: 'Activities must not import the workflow SDK or the worker.' },
-          { regex: '^(\\.\\.?/)+(client|inbox|cli|testing|worker)(/|\\.js$|$)', message: 'Activities import contract, mcp and telemetry only (DESIGN.md §2).' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/workflows', '**/workflows/*'], allowTypeImports: true, message: 'Activities may only `import type` from workflows.' },
+            { group: ['@temporalio/workflow', '@temporalio/worker'], message: 'Activities must not import the workflow SDK or the worker.' },
+            {
+              regex: '^(\\.\\.?/)+(client|inbox|cli|testing|worker)(/|\\.js$|$)',
+              message: 'Activities import contract, mcp and telemetry only (DESIGN.md §2).',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // The one path from a Temporal client to durable-mcp: contract and the workflows' message definitions (and their pure input checks).
     files: ['src/client/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/workflows/*', '**/workflows/**/*', '!**/workflows/messages.js', '!**/workflows/duration.js', '!**/workflows/input.js'], allowTypeImports: true, message: 'The client imports values only from workflows/messages, duration and input (types from anywhere).' },
-          { regex: '^(\\.\\.?/)+(mcp|activities|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)', message: 'The client imports contract and workflow messages only (DESIGN.md §2).' },
-          { group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'], message: 'The client is a Temporal client: no MCP SDK, worker, activity or workflow SDK.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workflows/*', '**/workflows/**/*', '!**/workflows/messages.js', '!**/workflows/duration.js', '!**/workflows/input.js'],
+              allowTypeImports: true,
+              message: 'The client imports values only from workflows/messages, duration and input (types from anywhere).',
+            },
+            {
+              regex: '^(\\.\\.?/)+(mcp|activities|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',
+              message: 'The client imports contract and workflow messages only (DESIGN.md §2).',
+            },
+            {
+              group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'],
+              message: 'The client is a Temporal client: no MCP SDK, worker, activity or workflow SDK.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // The inbox is a Temporal client with a web page: it goes through src/client.
     files: ['src/inbox/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/workflows/*', '**/workflows/**/*', '!**/workflows/messages.js'], allowTypeImports: true, message: 'The inbox imports values only from workflows/messages (types from anywhere).' },
-          { regex: '^(\\.\\.?/)+(mcp|activities|cli|testing|worker|telemetry)(/|\\.js$|$)', message: 'The inbox imports client and contract only (DESIGN.md §2).' },
-          { group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'], message: 'The inbox is a Temporal client: no MCP SDK, worker, activity or workflow SDK.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workflows/*', '**/workflows/**/*', '!**/workflows/messages.js'],
+              allowTypeImports: true,
+              message: 'The inbox imports values only from workflows/messages (types from anywhere).',
+            },
+            {
+              regex: '^(\\.\\.?/)+(mcp|activities|cli|testing|worker|telemetry)(/|\\.js$|$)',
+              message: 'The inbox imports client and contract only (DESIGN.md §2).',
+            },
+            {
+              group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'],
+              message: 'The inbox is a Temporal client: no MCP SDK, worker, activity or workflow SDK.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -101,25 +188,35 @@ export default tseslint.config(
     files: ['src/telemetry/**/*.ts'],
     ignores: ['src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { regex: '^(\\.\\.?/)+(mcp|activities|client|inbox|workflows)(/|\\.js$|$)', allowTypeImports: true, message: 'Telemetry may only `import type` from other planes.' },
-          { regex: '^(\\.\\.?/)+(cli|testing|worker)(/|\\.js$|$)', message: 'Telemetry is used by the worker and the CLI, not the other way round.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\.?/)+(mcp|activities|client|inbox|workflows)(/|\\.js$|$)',
+              allowTypeImports: true,
+              message: 'Telemetry may only `import type` from other planes.',
+            },
+            { regex: '^(\\.\\.?/)+(cli|testing|worker)(/|\\.js$|$)', message: 'Telemetry is used by the worker and the CLI, not the other way round.' },
+          ],
+        },
+      ],
     },
   },
   {
     // The contract plane is pure: zod only.
     files: ['src/contract/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: nodeBuiltins.map((name) => ({ name, message: 'The contract is pure: zod only.' })),
-        patterns: [
-          { group: ['node:*', '@modelcontextprotocol/*', '@temporalio/*'], message: 'The contract is pure: zod only.' },
-          { group: ['../*'], message: 'The contract imports nothing from other planes.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'The contract is pure: zod only.' })),
+          patterns: [
+            { group: ['node:*', '@modelcontextprotocol/*', '@temporalio/*'], message: 'The contract is pure: zod only.' },
+            { group: ['../*'], message: 'The contract imports nothing from other planes.' },
+          ],
+        },
+      ],
     },
   },
 );

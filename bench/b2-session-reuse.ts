@@ -38,13 +38,19 @@ export const b2: Benchmark = {
       };
       await runLanes(B2_LANES, B2_LANES, one); // warm-up
       // Tool calls as activities of one workflow: a pipeline of stages of B2_LANES parallel echo steps.
-      const stage = (k: number) => ({ parallel: Array.from({ length: B2_LANES }, (_, i) => ({ name: `s${k}-${i}`, server: 'fx', tool: 'echo', arguments: { text: 'x' } })) });
+      const stage = (k: number) => ({
+        parallel: Array.from({ length: B2_LANES }, (_, i) => ({ name: `s${k}-${i}`, server: 'fx', tool: 'echo', arguments: { text: 'x' } })),
+      });
       // Warm-up of the pipeline shape too: one stage, so the pool holds as many sessions as a stage uses.
       const warm = await env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: wid(`b2-${label}-warm`), args: [{ steps: [stage(-1)] }] });
       if (warm.status !== 'completed') throw new Error(`B2 warm-up pipeline (${label}) did not complete`);
       const pipeOpenedBefore = countEvents(fx.logPath).sessions;
       const tp = now();
-      const piped = await env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: wid(`b2-${label}-pipeline`), args: [{ steps: Array.from({ length: pipeStages }, (_, k) => stage(k)) }] });
+      const piped = await env.client.workflow.execute(mcpPipeline, {
+        taskQueue,
+        workflowId: wid(`b2-${label}-pipeline`),
+        args: [{ steps: Array.from({ length: pipeStages }, (_, k) => stage(k)) }],
+      });
       const pipeSeconds = (now() - tp) / 1000;
       const pipeCalls = pipeStages * B2_LANES;
       const pipeOk = Object.values(piped.steps).filter((o) => o.status === 'completed' && o.result?.output === 'echo: x').length;
@@ -103,7 +109,15 @@ export const b2: Benchmark = {
       `worker process with \`pool: { idleTimeoutMs: 0 }\`, so a session is closed as soon as it is idle and (almost) every ` +
       `call spawns and initializes a new MCP server process; "sessions opened" counts the fixture servers that initialized.`;
     // Reuse against spawn-per-call, with the same figures for both shapes of calls.
-    const ratioResult = (id: string, name: string, r: { perSecond: number; opened: number }, sp: { perSecond: number; opened: number }, note: string, samples: number, extra: Record<string, number | string>): BenchResult => ({
+    const ratioResult = (
+      id: string,
+      name: string,
+      r: { perSecond: number; opened: number },
+      sp: { perSecond: number; opened: number },
+      note: string,
+      samples: number,
+      extra: Record<string, number | string>,
+    ): BenchResult => ({
       id,
       name,
       measured: { 'reuse calls/s': round(r.perSecond), 'sessions opened': r.opened },

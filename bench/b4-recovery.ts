@@ -32,7 +32,7 @@ export const b4: Benchmark = {
       const h = await callTool(client, taskQueue, askInput(HOLD_LONG, B4_HEARTBEAT_MS), 'b4');
       let request;
       // A query before the workflow's first task may fail: poll (bounded), and report the last error if it never shows.
-      for (const deadline = Date.now() + 60_000; ; ) {
+      for (const deadline = Date.now() + 60_000; ;) {
         let pending: Request[] = [];
         try {
           pending = await h.query(pendingQuery);
@@ -101,7 +101,7 @@ export const b4: Benchmark = {
         details: {
           'worker start-up p50 ms': Math.round(p50(startup)),
           'activity retry started after kill p50 ms': retryAfterKill.length ? Math.round(p50(retryAfterKill)) : 'none',
-          'workflow tasks timed out on the dead worker\'s sticky queue': stickyTimeouts,
+          "workflow tasks timed out on the dead worker's sticky queue": stickyTimeouts,
           'sticky timeout after kill p50 ms': stickyAfterKill.length ? Math.round(p50(stickyAfterKill)) : 'none',
           'ask_name runs of the tool': counts.askCalls,
           'ask_name calls': n,

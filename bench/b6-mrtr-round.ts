@@ -18,7 +18,11 @@ export const b6: Benchmark = {
     for (let i = 0; i < warmup + n; i++) {
       // Baseline: a plain tool call through the same worker: start → result (one activity round trip).
       const ts = now();
-      const p = await client.workflow.start(mcpToolCall, { taskQueue, workflowId: wid('b6-plain'), args: [{ server: 'm', tool: 'plain', arguments: { label: 'x' } }] });
+      const p = await client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: wid('b6-plain'),
+        args: [{ server: 'm', tool: 'plain', arguments: { label: 'x' } }],
+      });
       const pr = await p.result();
       const plainMs = now() - ts;
       if (pr.output !== 'plain x') throw new Error(`plain: unexpected result ${JSON.stringify(pr)}`);

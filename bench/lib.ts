@@ -266,7 +266,8 @@ export async function botAnswer(handle: WorkflowHandle, data: Record<string, unk
       // Before its first workflow task a workflow cannot be queried yet; keep polling.
       lastError = err;
     }
-    if (Date.now() > deadline) throw new Error(`bot: no pending request on ${handle.workflowId} after ${timeoutMs} ms${lastError ? `: ${(lastError as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`bot: no pending request on ${handle.workflowId} after ${timeoutMs} ms${lastError ? `: ${(lastError as Error).message}` : ''}`);
     await sleep(pollMs);
   }
 }

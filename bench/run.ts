@@ -175,12 +175,16 @@ async function settle(): Promise<{ seconds: number; idle: number }> {
 }
 
 async function main(): Promise<number> {
-  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+  const only = process.env.BENCH_ONLY?.split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean);
   const selected = only ? benchmarks.filter((b) => only.includes(b.id.toUpperCase())) : benchmarks;
   const m = machine();
   const date = new Date();
   const started = now();
-  console.error(`durable-mcp benchmarks: ${m.cpuModel} × ${m.cores}, ${m.memoryGiB} GiB, node ${m.node}, ${m.temporalCli.split('\n')[0]}; BENCH_SCALE ${SCALE}`);
+  console.error(
+    `durable-mcp benchmarks: ${m.cpuModel} × ${m.cores}, ${m.memoryGiB} GiB, node ${m.node}, ${m.temporalCli.split('\n')[0]}; BENCH_SCALE ${SCALE}`,
+  );
   const results: BenchResult[] = [];
   for (const b of selected) {
     const calm = await settle();
@@ -199,7 +203,9 @@ async function main(): Promise<number> {
       console.error(`[${b.id}] clean-up problems: ${cleanup.problems.join(' / ')}`);
     }
     for (const r of out) {
-      console.error(`[${b.id}] ${r.error ? `ERROR: ${r.error.split('\n')[0]}` : `${r.id} ratio ${r.ratio} (${r.ratioLabel}), met: ${metText(r)}`} (${round((now() - t) / 1000, 1)} s)`);
+      console.error(
+        `[${b.id}] ${r.error ? `ERROR: ${r.error.split('\n')[0]}` : `${r.id} ratio ${r.ratio} (${r.ratioLabel}), met: ${metText(r)}`} (${round((now() - t) / 1000, 1)} s)`,
+      );
     }
     for (const r of out) r.details['machine idle before it (waited s)'] = `${Math.round(calm.idle * 100)}% (${calm.seconds})`;
     results.push(...out);
@@ -221,7 +227,13 @@ async function main(): Promise<number> {
   console.log('');
   printTable(results);
   console.log('');
-  console.log(JSON.stringify({ date: date.toISOString(), machine: m, loadAverageEnd: loadEnd, scale: SCALE, seconds: round(totalS, 1), leftoverChildren: left.length, results }, null, 2));
+  console.log(
+    JSON.stringify(
+      { date: date.toISOString(), machine: m, loadAverageEnd: loadEnd, scale: SCALE, seconds: round(totalS, 1), leftoverChildren: left.length, results },
+      null,
+      2,
+    ),
+  );
   if (only) {
     console.error(`BENCH_ONLY is set: ${docsPath} is left as it was (${Math.round(totalS)} s in all)`);
   } else {

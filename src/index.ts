@@ -2,7 +2,17 @@
 // (no Node there); Temporal clients may import just `durable-mcp/client`; tests `durable-mcp/testing`.
 
 // The contract: Request/Answer/ElicitResult shapes and the seed mappings (src/contract/index.ts has the tables).
-export { AnswerSchema, ElicitResultSchema, RequestSchema, ToolResultSchema, type Answer, type ElicitParams, type ElicitResult, type Request, type ToolResult } from './contract/schemas.js';
+export {
+  AnswerSchema,
+  ElicitResultSchema,
+  RequestSchema,
+  ToolResultSchema,
+  type Answer,
+  type ElicitParams,
+  type ElicitResult,
+  type Request,
+  type ToolResult,
+} from './contract/schemas.js';
 export { answerToElicitResult, elicitationToRequest } from './contract/mapping.js';
 export { deriveRequestId } from './contract/id.js';
 export { validateElicitationContent, type ContentValidation, type ValidationIssue } from './contract/content.js';
@@ -21,7 +31,15 @@ export { SessionPool, type PoolOptions } from './mcp/pool.js';
 export { createActivities, type ActivityDeps, type CallMcpToolInput, type CallMcpToolOutcome } from './activities/index.js';
 
 // The worker.
-export { createWorker, connectFromEnv, workflowsPath, workflowBundlePath, DEFAULT_TASK_QUEUE, type CreateWorkerOptions, type DurableMcpWorker } from './worker.js';
+export {
+  createWorker,
+  connectFromEnv,
+  workflowsPath,
+  workflowBundlePath,
+  DEFAULT_TASK_QUEUE,
+  type CreateWorkerOptions,
+  type DurableMcpWorker,
+} from './worker.js';
 
 // The client (also `durable-mcp/client`).
 export {

@@ -31,11 +31,11 @@ export function prebuiltBundle({ traced = false }: { traced?: boolean } = {}): {
   return existsSync(path) ? { codePath: path } : undefined;
 }
 
-
 /**
  * Workflows kept in the worker's cache. Most durable-mcp workflows sit waiting for a human, and each cached
  * one costs a few hundred KB (about 300 KB for a tool call that waits), so the cache is small: an evicted
- * workflow replays its (short) history on its next task. Raise it (`workerOptions.maxCachedWorkflows` or DURABLE_MCP_MAX_CACHED_WORKFLOWS) for many busy workflows.
+ * workflow replays its (short) history on its next task. Raise it (`workerOptions.maxCachedWorkflows` or
+ * DURABLE_MCP_MAX_CACHED_WORKFLOWS) for many busy workflows.
  */
 export const DEFAULT_MAX_CACHED_WORKFLOWS = 50;
 
@@ -121,7 +121,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   // A custom workflows module is bundled at start, with the tracing workflow interceptors when tracing is on.
   const bundle = prebuiltBundle({ traced: !!tracing });
   const envCache = Number(process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS);
-  const maxCachedWorkflows = Number.isInteger(envCache) && envCache >= 0 && process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS ? envCache : DEFAULT_MAX_CACHED_WORKFLOWS;
+  const maxCachedWorkflows =
+    Number.isInteger(envCache) && envCache >= 0 && process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS ? envCache : DEFAULT_MAX_CACHED_WORKFLOWS;
   const cacheWarning = zeroCacheWarning(options.workerOptions?.maxCachedWorkflows ?? maxCachedWorkflows);
   if (cacheWarning) warnings.push(cacheWarning);
   const worker = await Worker.create({
@@ -134,16 +135,30 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     sinks: { ...durableMcpSinks(), ...traced?.sinks, ...options.workerOptions?.sinks },
     interceptors: {
       ...options.workerOptions?.interceptors,
-      client: { ...options.workerOptions?.interceptors?.client, workflow: [...((traced?.interceptors?.client?.workflow as WorkflowClientInterceptor[] | undefined) ?? []), ...((options.workerOptions?.interceptors?.client?.workflow as WorkflowClientInterceptor[] | undefined) ?? [])] },
+      client: {
+        ...options.workerOptions?.interceptors?.client,
+        workflow: [
+          ...((traced?.interceptors?.client?.workflow as WorkflowClientInterceptor[] | undefined) ?? []),
+          ...((options.workerOptions?.interceptors?.client?.workflow as WorkflowClientInterceptor[] | undefined) ?? []),
+        ],
+      },
       activity: [...(traced?.interceptors?.activity ?? []), ...(options.workerOptions?.interceptors?.activity ?? [])],
       // A prebuilt bundle has its workflow interceptors built in (the traced one when tracing is on).
-      ...(!options.workflowBundle && (options.workflowsPath || !bundle) ? { workflowModules: [...(traced?.interceptors?.workflowModules ?? []), ...(options.workerOptions?.interceptors?.workflowModules ?? [])] } : {}),
+      ...(!options.workflowBundle && (options.workflowsPath || !bundle)
+        ? { workflowModules: [...(traced?.interceptors?.workflowModules ?? []), ...(options.workerOptions?.interceptors?.workflowModules ?? [])] }
+        : {}),
     },
     connection,
     namespace: ns,
     taskQueue,
     activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute, ...(config.notify ? { notify: config.notify } : {}) }),
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : options.workflowsPath ? { workflowsPath: options.workflowsPath } : bundle ? { workflowBundle: bundle } : { workflowsPath }),
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle }
+      : options.workflowsPath
+        ? { workflowsPath: options.workflowsPath }
+        : bundle
+          ? { workflowBundle: bundle }
+          : { workflowsPath }),
   });
   const stopWatchingSessions = watchSessions(pool, taskQueue);
   const cleanup = async () => {
@@ -191,6 +206,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
  */
 export function zeroCacheWarning(maxCachedWorkflows: number | undefined): string | undefined {
   if (maxCachedWorkflows !== 0) return undefined;
-  return 'maxCachedWorkflows is 0 (the workflow cache is off): Temporal Core then drops queries sent to one workflow at the same time, so `pending` and the inbox can time out. Use it for replay testing only; the default is ' + DEFAULT_MAX_CACHED_WORKFLOWS;
+  return (
+    'maxCachedWorkflows is 0 (the workflow cache is off): Temporal Core then drops queries sent to one workflow at the same time,' +
+    ' so `pending` and the inbox can time out.' +
+    ' Use it for replay testing only; the default is ' +
+    DEFAULT_MAX_CACHED_WORKFLOWS
+  );
 }
-

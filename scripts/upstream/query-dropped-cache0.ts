@@ -77,16 +77,20 @@ async function main(): Promise<number> {
   try {
     const handle = await env.client.workflow.start(queried, { taskQueue, workflowId: `queried-${Date.now()}` });
     // The first workflow task: the query handler is registered once the workflow has run once.
-    for (let ok = false; !ok; ) ok = (await env.client.connection.withDeadline(Date.now() + deadlineMs, () => handle.query(stateQuery)).catch(() => -1)) >= 0;
-    console.log(`@temporalio/worker ${workerVersion()}, maxCachedWorkflows ${cache}, ${rounds} round(s) of ${concurrency} concurrent queries${signals ? ' and one signal' : ''}, query deadline ${deadlineMs} ms`);
+    for (let ok = false; !ok;) ok = (await env.client.connection.withDeadline(Date.now() + deadlineMs, () => handle.query(stateQuery)).catch(() => -1)) >= 0;
+    console.log(
+      `@temporalio/worker ${workerVersion()}, maxCachedWorkflows ${cache}, ${rounds} round(s) of ${concurrency} concurrent queries${signals ? ' and one signal' : ''}, query deadline ${deadlineMs} ms`,
+    );
     for (let round = 1; round <= rounds; round++) {
       const before = coreDrops();
       const t0 = Date.now();
       const queries = Array.from({ length: concurrency }, () =>
-        env.client.connection.withDeadline(Date.now() + deadlineMs, () => handle.query(stateQuery)).then(
-          () => 'ok' as const,
-          (err: Error) => `${err.name}: ${err.message.split('\n')[0]}`,
-        ),
+        env.client.connection
+          .withDeadline(Date.now() + deadlineMs, () => handle.query(stateQuery))
+          .then(
+            () => 'ok' as const,
+            (err: Error) => `${err.name}: ${err.message.split('\n')[0]}`,
+          ),
       );
       if (signals) await handle.signal(bumpSignal);
       const outcomes = await Promise.all(queries);
@@ -111,7 +115,9 @@ async function main(): Promise<number> {
     await env.teardown();
   }
   const total = answered + unanswered;
-  console.log(`total: ${answered}/${total} queries answered, ${unanswered} unanswered (${((100 * unanswered) / Math.max(1, total)).toFixed(1)}%); Core logged "${CORE_LINE}" ${coreDrops()}x; workflow tasks timed out (dropped) in the history: ${wftTimeouts}`);
+  console.log(
+    `total: ${answered}/${total} queries answered, ${unanswered} unanswered (${((100 * unanswered) / Math.max(1, total)).toFixed(1)}%); Core logged "${CORE_LINE}" ${coreDrops()}x; workflow tasks timed out (dropped) in the history: ${wftTimeouts}`,
+  );
   console.log(unanswered ? 'REPRODUCED: queries were dropped' : 'not reproduced: every query was answered');
   return unanswered ? 1 : 0;
 }

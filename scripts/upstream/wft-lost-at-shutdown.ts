@@ -100,7 +100,10 @@ async function main(): Promise<number> {
   return lost ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (err) => {
-  console.error(err);
-  process.exit(2);
-});
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(2);
+  },
+);

@@ -16,11 +16,15 @@ export function failure(err: unknown, server: string): never {
   if (err instanceof MissingEnvVarError) throw ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
   if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, FailureTypes.McpConfigInvalid);
   if (err instanceof McpConnectError) {
-    throw err.permanent ? ApplicationFailure.nonRetryable(err.message, FailureTypes.McpServerUnavailable) : ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
+    throw err.permanent
+      ? ApplicationFailure.nonRetryable(err.message, FailureTypes.McpServerUnavailable)
+      : ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
   }
   // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
-  if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound) throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.UnknownTool);
-  if (err instanceof ProtocolError && err.code === ProtocolErrorCode.InvalidParams) throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.InvalidArguments);
+  if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound)
+    throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.UnknownTool);
+  if (err instanceof ProtocolError && err.code === ProtocolErrorCode.InvalidParams)
+    throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.InvalidArguments);
   if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, FailureTypes.WorkerShuttingDown);
   if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
   throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, FailureTypes.ToolCallFailed);

@@ -18,7 +18,10 @@ export function inputRequiredOutcome(input: CallMcpToolInput, round: InputRequir
   if (round.requestState !== undefined) {
     const size = jsonByteLength(round.requestState);
     if (size > MAX_REQUEST_STATE_BYTES) {
-      throw ApplicationFailure.nonRetryable(`${where} sent a requestState of ${size} bytes, over the limit of ${MAX_REQUEST_STATE_BYTES} bytes`, FailureTypes.RequestStateTooLarge);
+      throw ApplicationFailure.nonRetryable(
+        `${where} sent a requestState of ${size} bytes, over the limit of ${MAX_REQUEST_STATE_BYTES} bytes`,
+        FailureTypes.RequestStateTooLarge,
+      );
     }
   }
   const inputRequests: ElicitationRequests = {};
@@ -33,7 +36,10 @@ export function inputRequiredOutcome(input: CallMcpToolInput, round: InputRequir
   }
   const size = jsonByteLength(inputRequests);
   if (size > MAX_RESULT_BYTES) {
-    throw ApplicationFailure.nonRetryable(`${where} sent input requests of ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`, FailureTypes.InputRequestsTooLarge);
+    throw ApplicationFailure.nonRetryable(
+      `${where} sent input requests of ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`,
+      FailureTypes.InputRequestsTooLarge,
+    );
   }
   return { status: 'input_required', form: 'mrtr', inputRequests, ...(round.requestState !== undefined ? { requestState: round.requestState } : {}), ...flags };
 }

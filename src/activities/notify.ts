@@ -28,7 +28,13 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
     ];
     return { text: lines.join('\n') };
   }
-  return { type: 'durable-mcp.request.pending', workflowId: input.workflowId, request: input.request, context: input.context, ...(inboxUrl ? { inboxUrl } : {}) };
+  return {
+    type: 'durable-mcp.request.pending',
+    workflowId: input.workflowId,
+    request: input.request,
+    context: input.context,
+    ...(inboxUrl ? { inboxUrl } : {}),
+  };
 }
 
 /**
@@ -65,7 +71,8 @@ export function notifyPendingActivity(deps: ActivityDeps) {
         FailureTypes.NotifyFailed,
       );
     }
-    if (status < 200 || status >= 300) throw ApplicationFailure.retryable(`webhook ${new URL(notify.url).origin} answered HTTP ${status}`, FailureTypes.NotifyFailed);
+    if (status < 200 || status >= 300)
+      throw ApplicationFailure.retryable(`webhook ${new URL(notify.url).origin} answered HTTP ${status}`, FailureTypes.NotifyFailed);
     return { sent: true, status };
   };
 }

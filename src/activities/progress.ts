@@ -41,11 +41,14 @@ export function progressReporter(deps: ActivityDeps, ctx: Context, workflowId: s
       const wait = PROGRESS_EVERY_MS - (Date.now() - last);
       if (wait <= 0 && !timer) return send(p);
       queued = p;
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        if (queued && !stopped) send(queued);
-        queued = undefined;
-      }, Math.max(0, wait));
+      timer ??= setTimeout(
+        () => {
+          timer = undefined;
+          if (queued && !stopped) send(queued);
+          queued = undefined;
+        },
+        Math.max(0, wait),
+      );
     },
     stop() {
       stopped = true;

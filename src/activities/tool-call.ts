@@ -27,7 +27,11 @@ export function callMcpToolActivity(deps: ActivityDeps) {
   return async function callMcpTool(input: CallMcpToolInput): Promise<CallMcpToolOutcome> {
     const ctx = Context.current();
     const execution = ctx.info.workflowExecution;
-    if (!execution) throw ApplicationFailure.nonRetryable('callMcpTool must run as an activity of a workflow (it hands elicitations to that workflow)', FailureTypes.NoWorkflow);
+    if (!execution)
+      throw ApplicationFailure.nonRetryable(
+        'callMcpTool must run as an activity of a workflow (it hands elicitations to that workflow)',
+        FailureTypes.NoWorkflow,
+      );
     const { workflowId, runId } = execution;
     let server;
     try {
@@ -36,7 +40,10 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       failure(err, input.server);
     }
     if (server.tools && !server.tools.includes(input.tool)) {
-      throw ApplicationFailure.nonRetryable(`tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`, FailureTypes.ToolNotAllowed);
+      throw ApplicationFailure.nonRetryable(
+        `tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`,
+        FailureTypes.ToolNotAllowed,
+      );
     }
 
     // The call's phase, shared with the legacy elicitation handler (it waits for a human while the call holds on).

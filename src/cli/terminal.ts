@@ -40,11 +40,15 @@ const CONTINUATION = '    | ';
 export function pendingEntryLines(workflowId: string, request: Request, context: PendingContext): string[] {
   const lines: string[] = [];
   const step = context.step !== undefined ? ` (step ${terminalSafe(context.step)})` : '';
-  lines.push(`${terminalSafe(workflowId)}  ${terminalSafe(request.id)}  ${terminalSafe(request.kind)}  ${terminalSafe(context.server)}/${terminalSafe(context.tool)}${step}`);
+  lines.push(
+    `${terminalSafe(workflowId)}  ${terminalSafe(request.id)}  ${terminalSafe(request.kind)}` +
+      `  ${terminalSafe(context.server)}/${terminalSafe(context.tool)}${step}`,
+  );
   const [first, ...rest] = request.prompt.split('\n');
   lines.push(`${DETAIL}${terminalSafe(first)}`);
   for (const line of rest) lines.push(`${CONTINUATION}${terminalSafe(line)}`);
-  if (request.url !== undefined) lines.push(`${DETAIL}url: ${terminalSafe(request.url)}${context.host !== undefined ? `  (host: ${terminalSafe(context.host)})` : ''}`);
+  if (request.url !== undefined)
+    lines.push(`${DETAIL}url: ${terminalSafe(request.url)}${context.host !== undefined ? `  (host: ${terminalSafe(context.host)})` : ''}`);
   const schema = (request.data as { schema?: { properties?: Record<string, { type?: unknown }>; required?: unknown } } | undefined)?.schema;
   if (schema?.properties && typeof schema.properties === 'object') {
     const required = Array.isArray(schema.required) ? schema.required : [];

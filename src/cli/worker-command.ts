@@ -54,7 +54,10 @@ function workerEventText(e: WorkerProcessEvent): string {
     case 'note':
       return `durable-mcp worker: ${e.message}`;
     case 'ready':
-      return `durable-mcp worker: Temporal ${e.temporal.address} namespace ${e.temporal.namespace}, task queue ${e.taskQueue}, MCP servers ${e.mcpServers.join(', ') || '(none)'}`;
+      return (
+        `durable-mcp worker: Temporal ${e.temporal.address} namespace ${e.temporal.namespace}` +
+        `, task queue ${e.taskQueue}, MCP servers ${e.mcpServers.join(', ') || '(none)'}`
+      );
     case 'stopping':
       return `durable-mcp worker: ${e.signal}, shutting down (waiting calls are released)`;
     case 'stopped':
@@ -67,7 +70,12 @@ function workerEventText(e: WorkerProcessEvent): string {
  * server process closed). Temporal's runtime installs the signal handlers. What it reports goes to `event`
  * (default: a line of text each, to `log`, stderr by default).
  */
-export async function runWorkerProcess(options: { mcpConfigPath: string; taskQueue?: string; log?: (line: string) => void; event?: (e: WorkerProcessEvent) => void }): Promise<void> {
+export async function runWorkerProcess(options: {
+  mcpConfigPath: string;
+  taskQueue?: string;
+  log?: (line: string) => void;
+  event?: (e: WorkerProcessEvent) => void;
+}): Promise<void> {
   const log = options.log ?? ((line: string) => console.error(line));
   const report = options.event ?? ((e: WorkerProcessEvent) => log(workerEventText(e)));
   installRuntime();
@@ -83,8 +91,15 @@ export async function runWorkerProcess(options: { mcpConfigPath: string; taskQue
   const hint = mallocArenaHint();
   if (hint) report({ event: 'note', message: hint });
   for (const warning of w.warnings) report({ event: 'warning', message: warning });
-  if (!Object.values(config.servers).some((srv) => srv.enabled)) report({ event: 'warning', message: `${options.mcpConfigPath} has no enabled MCP server: every tool call will fail with UnknownServer` });
-  report({ event: 'ready', temporal: { address, namespace }, taskQueue: w.taskQueue, mcpServers: Object.keys(config.servers), mcpConfig: options.mcpConfigPath });
+  if (!Object.values(config.servers).some((srv) => srv.enabled))
+    report({ event: 'warning', message: `${options.mcpConfigPath} has no enabled MCP server: every tool call will fail with UnknownServer` });
+  report({
+    event: 'ready',
+    temporal: { address, namespace },
+    taskQueue: w.taskQueue,
+    mcpServers: Object.keys(config.servers),
+    mcpConfig: options.mcpConfigPath,
+  });
   try {
     await w.run();
   } finally {

@@ -108,7 +108,10 @@ export class DurableMcpClient {
    * that records it. `pending` is empty when the call finished without asking anything, or when nothing
    * was asked within `timeoutMs` (default 60 s, at most 10 min).
    */
-  async startToolCallAndWaitForPending(options: StartToolCallOptions, wait: { timeoutMs?: number } = {}): Promise<{ handle: WorkflowHandle; pending: Request[] }> {
+  async startToolCallAndWaitForPending(
+    options: StartToolCallOptions,
+    wait: { timeoutMs?: number } = {},
+  ): Promise<{ handle: WorkflowHandle; pending: Request[] }> {
     const startWorkflowOperation = new WithStartWorkflowOperation('mcpToolCall', { ...(await this.startOptions(options)), workflowIdConflictPolicy: 'FAIL' });
     const pending = await this.client.workflow.executeUpdateWithStart(waitForPendingUpdate, {
       args: [wait.timeoutMs !== undefined ? { timeoutMs: wait.timeoutMs } : {}],
@@ -144,8 +147,17 @@ export class DurableMcpClient {
    * Run `fn` with a gRPC deadline; a missed deadline becomes a NoWorkerError naming the task queue.
    * `unconfirmed` is added to the error when a missed deadline may leave work behind (an update a worker may still apply).
    */
-  private async withWorker<R>(workflowId: string, taskQueue: string, what: string, timeoutMs: number, fn: () => Promise<R>, hint = '', unconfirmed = ''): Promise<R> {
-    if ((await this.workerPolls(taskQueue)) === false) throw new NoWorkerError(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
+  private async withWorker<R>(
+    workflowId: string,
+    taskQueue: string,
+    what: string,
+    timeoutMs: number,
+    fn: () => Promise<R>,
+    hint = '',
+    unconfirmed = '',
+  ): Promise<R> {
+    if ((await this.workerPolls(taskQueue)) === false)
+      throw new NoWorkerError(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
     const deadline = Date.now() + timeoutMs;
     try {
       return await this.client.withDeadline(deadline, fn);
@@ -180,7 +192,9 @@ export class DurableMcpClient {
   async waitForPending(workflowId: string, options: { seen?: string[]; timeoutMs?: number } = {}): Promise<Request[]> {
     const handle = await this.handle(workflowId);
     try {
-      return await handle.executeUpdate(waitForPendingUpdate, { args: [{ ...(options.seen ? { seen: options.seen } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) }] });
+      return await handle.executeUpdate(waitForPendingUpdate, {
+        args: [{ ...(options.seen ? { seen: options.seen } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) }],
+      });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) throw new Error(`workflow "${workflowId}": ${updateFailureReason(err)}`);
       throw updateLimit(err, workflowId) ?? err;
@@ -206,7 +220,15 @@ export class DurableMcpClient {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
     try {
-      return await this.withWorker(workflowId, taskQueue, 'take the answer', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }), 'Or send it as a durable signal (`--signal`), validated when a worker picks it up', ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)');
+      return await this.withWorker(
+        workflowId,
+        taskQueue,
+        'take the answer',
+        options.timeoutMs ?? WORKER_WAIT_MS,
+        () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }),
+        'Or send it as a durable signal (`--signal`), validated when a worker picks it up',
+        ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)',
+      );
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
         const root = rootFailure(err);
@@ -246,7 +268,9 @@ export class DurableMcpClient {
     try {
       const res = await this.client.workflowService.getWorkflowExecutionHistory({ namespace: this.namespace, execution: { workflowId }, maximumPageSize: 1 });
       const payload = res.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
-      const input = payload ? (this.client.options.loadedDataConverter.payloadConverter.fromPayload(payload) as { server?: unknown; tool?: unknown; steps?: unknown }) : undefined;
+      const input = payload
+        ? (this.client.options.loadedDataConverter.payloadConverter.fromPayload(payload) as { server?: unknown; tool?: unknown; steps?: unknown })
+        : undefined;
       return { ...(typeof input?.server === 'string' ? { server: input.server } : {}), ...(typeof input?.tool === 'string' ? { tool: input.tool } : {}) };
     } catch {
       return {};

@@ -35,7 +35,11 @@ export async function connectClient(
     throw new TemporalUnreachableError(address, err);
   }
   const ns = overrides.namespace ?? env.namespace;
-  return { client: new Client({ connection, namespace: ns, ...(overrides.interceptors ? { interceptors: overrides.interceptors } : {}) }), address, namespace: ns };
+  return {
+    client: new Client({ connection, namespace: ns, ...(overrides.interceptors ? { interceptors: overrides.interceptors } : {}) }),
+    address,
+    namespace: ns,
+  };
 }
 
 /**

@@ -74,7 +74,12 @@ export class AnswerRejectedError extends Error {
 /** No request with that id is pending (type UnknownRequest). */
 export class NoSuchPendingRequestError extends AnswerRejectedError {
   override name = 'NoSuchPendingRequestError';
-  constructor(workflowId: string, requestId: string, readonly detail: string, type: FailureType = 'UnknownRequest') {
+  constructor(
+    workflowId: string,
+    requestId: string,
+    readonly detail: string,
+    type: FailureType = 'UnknownRequest',
+  ) {
     super(workflowId, requestId, type, detail, `workflow "${workflowId}": ${detail}`);
   }
 }
@@ -169,7 +174,8 @@ export class NoWorkerError extends Error {
   ) {
     super(
       `workflow "${workflowId}": could not ${what}: ${detail}. ` +
-        `Likely cause: no worker polls task queue "${taskQueue ?? '?'}" (start one with \`durable-mcp worker\` or \`durable-mcp dev\`)${hint ? `. ${hint}` : ''}`,
+        `Likely cause: no worker polls task queue "${taskQueue ?? '?'}"` +
+        ` (start one with \`durable-mcp worker\` or \`durable-mcp dev\`)${hint ? `. ${hint}` : ''}`,
     );
   }
 }
@@ -191,7 +197,10 @@ export class TemporalUnreachableError extends Error {
     readonly address: string,
     cause: unknown,
   ) {
-    super(`cannot reach Temporal at ${address}: ${(cause as Error)?.message ?? String(cause)}. Is a server running there? Set TEMPORAL_ADDRESS, or start one with \`durable-mcp dev\`.`);
+    super(
+      `cannot reach Temporal at ${address}: ${(cause as Error)?.message ?? String(cause)}.` +
+        ` Is a server running there? Set TEMPORAL_ADDRESS, or start one with \`durable-mcp dev\`.`,
+    );
   }
 }
 export class UnknownWorkflowError extends Error {
@@ -241,9 +250,10 @@ export class UpdateLimitError extends Error {
 
 /** The UpdateLimitError for an update Temporal refused by a per-run limit, else undefined. */
 export function updateLimit(err: unknown, workflowId: string, answer?: Answer): UpdateLimitError | undefined {
-  const message = `${(err as Error)?.message ?? ''} ${((err as { cause?: Error })?.cause?.message) ?? ''}`;
+  const message = `${(err as Error)?.message ?? ''} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
   if (/limit on the total number of distinct updates/i.test(message)) return new UpdateLimitError(workflowId, 'total-updates', message.trim(), answer);
-  if (/in-flight updates|concurrent in-flight|limit on number of (concurrent )?in-?flight/i.test(message)) return new UpdateLimitError(workflowId, 'in-flight-updates', message.trim(), answer);
+  if (/in-flight updates|concurrent in-flight|limit on number of (concurrent )?in-?flight/i.test(message))
+    return new UpdateLimitError(workflowId, 'in-flight-updates', message.trim(), answer);
   return undefined;
 }
 

@@ -64,9 +64,10 @@ export async function listAwaitingInput(client: Client, options: { timeoutMs?: n
       try {
         row.pending = await client.withDeadline(deadline, () => client.workflow.getHandle(wf.workflowId, wf.runId).query(pendingDetailsQuery));
       } catch (err) {
-        row.unreachable = isDeadlineExceeded(err) || Date.now() >= deadline
-          ? `no worker answered within ${Math.round(timeoutMs / 1000)} s (task queue "${wf.taskQueue}")`
-          : `query failed: ${causeMessages(err)}`;
+        row.unreachable =
+          isDeadlineExceeded(err) || Date.now() >= deadline
+            ? `no worker answered within ${Math.round(timeoutMs / 1000)} s (task queue "${wf.taskQueue}")`
+            : `query failed: ${causeMessages(err)}`;
       }
       return row;
     }),

@@ -36,9 +36,7 @@ export interface AdmissionContext {
   host?: string;
 }
 
-export type Admission =
-  | { ok: true; params: ElicitParams; context: AdmissionContext }
-  | { ok: false; code: typeof INVALID_PARAMS; message: string };
+export type Admission = { ok: true; params: ElicitParams; context: AdmissionContext } | { ok: false; code: typeof INVALID_PARAMS; message: string };
 
 function refuse(message: string): Admission {
   return { ok: false, code: INVALID_PARAMS, message: `elicitation refused: ${message}` };
@@ -81,7 +79,8 @@ export function admitElicitation(raw: unknown, limits: { maxBytes?: number } = {
     return { ok: true, params, context: { host: checked.host } };
   }
   const problems = checkRequestedSchema(requestedSchema);
-  if (problems.length > 0) return refuse(`requestedSchema ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''}`);
+  if (problems.length > 0)
+    return refuse(`requestedSchema ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''}`);
   return { ok: true, params: { ...raw } as ElicitParams, context: {} };
 }
 

@@ -110,4 +110,3 @@ function readRequired(schema: unknown): string[] {
 function setOwn(target: Record<string, FieldValue>, key: string, value: FieldValue): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
-

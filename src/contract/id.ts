@@ -31,7 +31,7 @@ export function fnv1a64(text: string): string {
  */
 export function elicitationFingerprint(params: ElicitParams): string {
   const mode = params.mode === 'url' ? 'url' : 'form';
-  return fnv1a64(canonicalJson({ mode, message: params.message ?? '', schema: mode === 'form' ? params.requestedSchema ?? null : null }));
+  return fnv1a64(canonicalJson({ mode, message: params.message ?? '', schema: mode === 'form' ? (params.requestedSchema ?? null) : null }));
 }
 
 /**

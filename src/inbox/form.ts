@@ -50,7 +50,12 @@ export function schemaFields(schema: unknown): Field[] {
   const fields: Field[] = [];
   for (const [key, raw] of Object.entries(schema.properties)) {
     const p = isPlainObject(raw) ? raw : {};
-    const base: FieldBase = { key, title: str(p.title) ?? key, required: required.has(key), ...(str(p.description) !== undefined ? { description: str(p.description) } : {}) };
+    const base: FieldBase = {
+      key,
+      title: str(p.title) ?? key,
+      required: required.has(key),
+      ...(str(p.description) !== undefined ? { description: str(p.description) } : {}),
+    };
     const type = str(p.type);
     if (type === 'string') {
       const choices = enumChoices(p.enum, p.enumNames) ?? titledChoices(p.oneOf) ?? titledChoices(p.anyOf);

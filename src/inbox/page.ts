@@ -70,33 +70,63 @@ function fieldHtml(f: Field, values: Posted, error: string | undefined): H {
   const mark = f.required ? html`<span class="required" title="required">*</span>` : '';
   const label = html`<label for="${id}">${f.title}${mark}</label>`;
   const desc = f.description ? html`<p class="description" id="${id}-d">${f.description}</p>` : '';
-  const err = html`<p class="field-error" data-error-for="${f.key}" role="alert"${error ? '' : html` hidden`}>${error ?? ''}</p>`;
+  const err = html`<p class="field-error" data-error-for="${f.key}" role="alert" ${error ? '' : html` hidden`}>${error ?? ''}</p>`;
   const described = f.description ? html` aria-describedby="${id}-d"` : '';
   let control: H;
   switch (f.kind) {
     case 'text': {
-      const type = f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : f.format === 'date-time' ? 'datetime-local' : 'text';
+      const type =
+        f.format === 'email' ? 'email' : f.format === 'uri' ? 'url' : f.format === 'date' ? 'date' : f.format === 'date-time' ? 'datetime-local' : 'text';
       // A date-time is shown and sent in UTC (datetime-local has no zone): "2026-12-24T10:30:00Z" shows as 2026-12-24T10:30.
       const shown = f.format === 'date-time' ? (v[0] ?? '').replace(/(:\d{2})?(\.\d+)?Z$/, '') : (v[0] ?? '');
-      control = html`<input id="${id}" type="${type}" name="${f.key}" value="${shown}"${f.minLength !== undefined ? html` minlength="${f.minLength}"` : ''}${f.maxLength !== undefined ? html` maxlength="${f.maxLength}"` : ''}${f.required ? html` required` : ''}${described}>${f.format === 'date-time' ? html` <span class="hint">UTC</span>` : ''}`;
+      control = html`<input
+          id="${id}"
+          type="${type}"
+          name="${f.key}"
+          value="${shown}"
+          ${f.minLength !== undefined ? html` minlength="${f.minLength}"` : ''}
+          ${f.maxLength !== undefined ? html` maxlength="${f.maxLength}"` : ''}
+          ${f.required ? html` required` : ''}${described}
+        />${f.format === 'date-time' ? html` <span class="hint">UTC</span>` : ''}`;
       break;
     }
     case 'number':
-      control = html`<input id="${id}" type="number" name="${f.key}" value="${v[0] ?? ''}" step="${f.integer ? '1' : 'any'}"${f.minimum !== undefined ? html` min="${f.minimum}"` : ''}${f.maximum !== undefined ? html` max="${f.maximum}"` : ''}${f.required ? html` required` : ''}${described}>`;
+      control = html`<input
+        id="${id}"
+        type="number"
+        name="${f.key}"
+        value="${v[0] ?? ''}"
+        step="${f.integer ? '1' : 'any'}"
+        ${f.minimum !== undefined ? html` min="${f.minimum}"` : ''}
+        ${f.maximum !== undefined ? html` max="${f.maximum}"` : ''}
+        ${f.required ? html` required` : ''}${described}
+      />`;
       break;
     case 'boolean':
-      return html`<div class="field boolean"><input id="${id}" type="checkbox" name="${f.key}" value="true"${v.includes('true') ? html` checked` : ''}${described}> ${label}${desc}${err}</div>`;
+      return html`<div class="field boolean">
+        <input id="${id}" type="checkbox" name="${f.key}" value="true" ${v.includes('true') ? html` checked` : ''}${described} /> ${label}${desc}${err}
+      </div>`;
     case 'select': {
       const chosen = v[0];
-      const empty = chosen === undefined || !f.required ? html`<option value=""${chosen === undefined ? html` selected` : ''}>—</option>` : '';
-      control = html`<select id="${id}" name="${f.key}"${f.required ? html` required` : ''}${described}>${empty}${f.choices.map((c) => html`<option value="${c.value}"${c.value === chosen ? html` selected` : ''}>${c.label}</option>`)}</select>`;
+      const empty = chosen === undefined || !f.required ? html`<option value="" ${chosen === undefined ? html` selected` : ''}>—</option>` : '';
+      control = html`<select id="${id}" name="${f.key}" ${f.required ? html` required` : ''}${described}>
+        ${empty}${f.choices.map((c) => html`<option value="${c.value}" ${c.value === chosen ? html` selected` : ''}>${c.label}</option>`)}
+      </select>`;
       break;
     }
     case 'multi': {
-      const limits = [f.minItems !== undefined ? `at least ${f.minItems}` : '', f.maxItems !== undefined ? `at most ${f.maxItems}` : ''].filter(Boolean).join(', ');
-      return html`<fieldset class="field multi"${described}><legend>${f.title}${mark}</legend>${desc}${limits ? html`<p class="hint">choose ${limits}</p>` : ''}${f.choices.map(
-        (c, i) => html`<label class="choice"><input id="${id}-${i}" type="checkbox" name="${f.key}" value="${c.value}"${v.includes(c.value) ? html` checked` : ''}> ${c.label}</label>`,
-      )}${err}</fieldset>`;
+      const limits = [f.minItems !== undefined ? `at least ${f.minItems}` : '', f.maxItems !== undefined ? `at most ${f.maxItems}` : '']
+        .filter(Boolean)
+        .join(', ');
+      return html`<fieldset class="field multi" ${described}>
+        <legend>${f.title}${mark}</legend>
+        ${desc}${limits ? html`<p class="hint">choose ${limits}</p>` : ''}${f.choices.map(
+          (c, i) =>
+            html`<label class="choice"
+              ><input id="${id}-${i}" type="checkbox" name="${f.key}" value="${c.value}" ${v.includes(c.value) ? html` checked` : ''} /> ${c.label}</label
+            >`,
+        )}${err}
+      </fieldset>`;
     }
     case 'unsupported':
       control = html`<p class="hint">This field (type ${f.type}) cannot be answered here; use the CLI or the client library.</p>`;
@@ -106,45 +136,90 @@ function fieldHtml(f: Field, values: Posted, error: string | undefined): H {
 }
 
 function buttons(kind: 'input' | 'authorization'): H {
-  return html`<div class="actions"><button type="submit" name="${ACTION_FIELD}" value="accept" class="primary">${kind === 'input' ? 'Accept' : 'Done'}</button><button type="submit" name="${ACTION_FIELD}" value="decline">Decline</button><button type="submit" name="${ACTION_FIELD}" value="cancel">Cancel</button></div>`;
+  return html`<div class="actions">
+    <button type="submit" name="${ACTION_FIELD}" value="accept" class="primary">${kind === 'input' ? 'Accept' : 'Done'}</button
+    ><button type="submit" name="${ACTION_FIELD}" value="decline">Decline</button><button type="submit" name="${ACTION_FIELD}" value="cancel">Cancel</button>
+  </div>`;
 }
 
 function pendingRow(row: PendingRow, state: PageState): H {
   const { request, context } = row;
   const rejected = state.rejected && state.rejected.workflowId === row.workflowId && state.rejected.requestId === request.id ? state.rejected : undefined;
   const action = `/answer?workflow=${encodeURIComponent(row.workflowId)}&request=${encodeURIComponent(request.id)}`;
-  const meta = html`<header class="meta"><span class="tool"><span class="server">${context.server}</span> / <span class="toolname">${context.tool}</span></span>${context.step !== undefined ? html` <span class="step">step ${context.step}</span>` : ''} <span class="wf">${workflowLink(row.workflowId, state)}</span> <span class="left">expires in <time class="countdown" datetime="${request.expiresAt ?? ''}" data-expires-at="${request.expiresAt ?? ''}">${timeLeft(request.expiresAt)}</time></span></header>`;
+  const meta = html`<header class="meta">
+    <span class="tool"><span class="server">${context.server}</span> / <span class="toolname">${context.tool}</span></span
+    >${context.step !== undefined ? html` <span class="step">step ${context.step}</span>` : ''} <span class="wf">${workflowLink(row.workflowId, state)}</span>
+    <span class="left"
+      >expires in
+      <time class="countdown" datetime="${request.expiresAt ?? ''}" data-expires-at="${request.expiresAt ?? ''}">${timeLeft(request.expiresAt)}</time></span
+    >
+  </header>`;
   const general = rejected?.general ? html`<p class="form-error" role="alert">${rejected.general}</p>` : '';
   let body: H;
   if (request.kind === 'authorization') {
     const url = request.url ?? '';
     const link = clickableUrl(url);
     body = link
-      ? html`<div class="link"><p class="host">Opens <strong>${link.host}</strong></p><a class="url" href="${link.href}" rel="noopener noreferrer nofollow" referrerpolicy="no-referrer" target="_blank">${url}</a></div>`
-      : html`<div class="link unsafe"><p class="host">This link is not a safe https: link, so it is not clickable:</p><code class="url">${url}</code></div>`;
+      ? html`<div class="link">
+          <p class="host">Opens <strong>${link.host}</strong></p>
+          <a class="url" href="${link.href}" rel="noopener noreferrer nofollow" referrerpolicy="no-referrer" target="_blank">${url}</a>
+        </div>`
+      : html`<div class="link unsafe">
+          <p class="host">This link is not a safe https: link, so it is not clickable:</p>
+          <code class="url">${url}</code>
+        </div>`;
   } else {
     const fields = schemaFields((request.data as { schema?: unknown } | undefined)?.schema);
     const values = rejected?.posted ?? initialValues(fields);
     body = html`${fields.map((f) => fieldHtml(f, values, rejected?.fields[f.key]))}`;
   }
-  return html`<article class="request ${request.kind}" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}">${meta}<p class="prompt">${request.prompt}</p><form data-request-id="${request.id}" data-workflow-id="${row.workflowId}" method="post" action="${action}" novalidate>${body}${general}${buttons(request.kind === 'authorization' ? 'authorization' : 'input')}</form></article>`;
+  return html`<article class="request ${request.kind}" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}">
+    ${meta}
+    <p class="prompt">${request.prompt}</p>
+    <form data-request-id="${request.id}" data-workflow-id="${row.workflowId}" method="post" action="${action}" novalidate>
+      ${body}${general}${buttons(request.kind === 'authorization' ? 'authorization' : 'input')}
+    </form>
+  </article>`;
 }
 
 function unreachableRow(row: Extract<InboxRow, { kind: 'unreachable' }>, state: PageState): H {
-  return html`<article class="request unreachable" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}"><header class="meta"><span class="wf">${workflowLink(row.workflowId, state)}</span></header><p class="prompt">This workflow awaits input but cannot be queried: <span class="reason">${row.reason}</span></p></article>`;
+  return html`<article class="request unreachable" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}">
+    <header class="meta"><span class="wf">${workflowLink(row.workflowId, state)}</span></header>
+    <p class="prompt">This workflow awaits input but cannot be queried: <span class="reason">${row.reason}</span></p>
+  </article>`;
 }
 
 /** The list of rows (what live updates fetch and merge). */
 export function rowsHtml(state: PageState): H {
   const pending = state.rows.filter((r) => r.kind === 'pending').length;
-  return html`<div id="rows" data-count="${pending}">${state.problem ? html`<p class="problem" role="alert">${state.problem}</p>` : ''}${state.rows.length === 0 ? html`<p class="empty">No pending requests.</p>` : ''}${state.rows.map((r) => (r.kind === 'pending' ? pendingRow(r, state) : unreachableRow(r, state)))}</div>`;
+  return html`<div id="rows" data-count="${pending}">
+    ${state.problem ? html`<p class="problem" role="alert">${state.problem}</p>` : ''}
+    ${state.rows.length === 0 ? html`<p class="empty">No pending requests.</p>` : ''}
+    ${state.rows.map((r) => (r.kind === 'pending' ? pendingRow(r, state) : unreachableRow(r, state)))}
+  </div>`;
 }
 
 export function pageHtml(state: PageState): H {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>durable-mcp inbox</title><link rel="stylesheet" href="/static/inbox.css"><script src="/static/inbox.js" defer></script></head>
-<body><header class="top"><h1>durable-mcp inbox</h1><span class="namespace">namespace <code>${state.namespace}</code></span> <span id="live" class="live">live updates need JavaScript; reload to refresh</span></header>
-${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}<main>${rowsHtml(state)}</main></body></html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>durable-mcp inbox</title>
+        <link rel="stylesheet" href="/static/inbox.css" />
+        <script src="/static/inbox.js" defer></script>
+      </head>
+      <body>
+        <header class="top">
+          <h1>durable-mcp inbox</h1>
+          <span class="namespace">namespace <code>${state.namespace}</code></span>
+          <span id="live" class="live">live updates need JavaScript; reload to refresh</span>
+        </header>
+        ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+        <main>${rowsHtml(state)}</main>
+      </body>
+    </html>`;
 }
 
 export const INBOX_CSS = `
@@ -169,7 +244,8 @@ body { max-width: 52rem; margin: 0 auto; padding: 1rem; }
 .required { color: #b3261e; margin-left: .15rem; }
 fieldset.multi { border: 1px solid #d7dbe0; border-radius: 6px; }
 .field > label.choice { display: block; font-weight: normal; }
-input[type=text], input[type=email], input[type=url], input[type=number], input[type=date], input[type=datetime-local], select { padding: .3rem; min-width: 16rem; }
+input[type=text], input[type=email], input[type=url], input[type=number], input[type=date], input[type=datetime-local],
+select { padding: .3rem; min-width: 16rem; }
 .field-error { color: #b3261e; font-size: .85rem; margin: .2rem 0; }
 .link .host strong { font-size: 1.15rem; }
 .link .url { display: block; overflow-wrap: anywhere; font-family: ui-monospace, monospace; }

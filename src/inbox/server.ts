@@ -99,7 +99,8 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
       // Without a token the inbox is for this machine only: a page of another site whose name resolves to
       // 127.0.0.1 (DNS rebinding) reaches it under a foreign Host, and is refused.
       const hostname = new URL(c.req.url).hostname;
-      if (!isLoopback(hostname)) return c.text(`this inbox answers only under a loopback name (127.0.0.1, localhost, [::1]), not ${JSON.stringify(hostname)}`, 421);
+      if (!isLoopback(hostname))
+        return c.text(`this inbox answers only under a loopback name (127.0.0.1, localhost, [::1]), not ${JSON.stringify(hostname)}`, 421);
       return next();
     }
     const fromQuery = c.req.query('token');
@@ -167,7 +168,8 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     for (const [k, v] of form.entries()) if (typeof v === 'string') (posted[k] ??= []).push(v);
     const action = posted[ACTION_FIELD]?.[0];
     delete posted[ACTION_FIELD];
-    if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return c.text(`field "${ACTION_FIELD}" must be accept, decline or cancel, got ${JSON.stringify(action ?? null)}`, 400);
+    if (action !== 'accept' && action !== 'decline' && action !== 'cancel')
+      return c.text(`field "${ACTION_FIELD}" must be accept, decline or cancel, got ${JSON.stringify(action ?? null)}`, 400);
     let answer: Answer;
     let fieldKeys: string[] = [];
     if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
@@ -186,7 +188,10 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     if (verdict.ok) return c.redirect(`/?answered=${encodeURIComponent(requestId)}&action=${verdict.result.action}`, 303);
     if (verdict.status !== 422) return rejectedPage(c, verdict.status, `Request ${requestId}: ${verdict.reason}`);
     const split = rejectionByField(verdict.reason, fieldKeys);
-    return c.html(pageHtml(await state({ rejected: { workflowId, requestId, posted, fields: split.fields, ...(split.general ? { general: split.general } : {}) } })), 422);
+    return c.html(
+      pageHtml(await state({ rejected: { workflowId, requestId, posted, fields: split.fields, ...(split.general ? { general: split.general } : {}) } })),
+      422,
+    );
   });
   const rejectedPage = async (c: Context, status: 404 | 409, notice: string) => c.html(pageHtml(await state({ notice })), status);
 
@@ -211,7 +216,8 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
 export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
   const host = options.host ?? DEFAULT_INBOX_HOST;
   const port = options.port ?? DEFAULT_INBOX_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InboxOptionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InboxOptionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   const token = options.token ?? (process.env[INBOX_TOKEN_ENV] || undefined);
   if (!isLoopback(host) && !token) throw new InboxTokenRequiredError(host);
   const app = createInboxApp({ ...options, token });

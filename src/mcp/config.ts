@@ -74,7 +74,11 @@ function parseNotify(raw: unknown, source: string): NotifyConfig {
   const issue = parsed.error.issues[0];
   const key = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
-    throw new McpConfigError(`${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl`, undefined, 'notify');
+    throw new McpConfigError(
+      `${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl`,
+      undefined,
+      'notify',
+    );
   }
   const top = String(issue.path[0] ?? '');
   const value = (raw as Record<string, unknown>)[top];
@@ -222,7 +226,8 @@ function parseServer(name: string, value: unknown, source: string): ServerConfig
   if (s.url !== undefined) {
     if (s.type && ['stdio', 'local'].includes(s.type)) fail('type', `is "${s.type}" but the server has a "url" (remote)`);
     if (!/^https?:$/.test(new URL(s.url).protocol)) fail('url', `must be an http or https URL, got ${describe(s.url)}`);
-    if (s.env || s.environment || s.cwd || s.args) fail(s.env ? 'env' : s.environment ? 'environment' : s.cwd ? 'cwd' : 'args', 'only applies to local (command) servers');
+    if (s.env || s.environment || s.cwd || s.args)
+      fail(s.env ? 'env' : s.environment ? 'environment' : s.cwd ? 'cwd' : 'args', 'only applies to local (command) servers');
     return { ...common, transport: 'http', url: s.url, headers: s.headers };
   }
   return fail('command', 'or "url" is required: a local server needs a command, a remote one a url');
@@ -253,7 +258,12 @@ export function expandEnv(value: string, where: { server: string; field: string 
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
     const v = env[name];
     if (v === undefined) {
-      throw new MissingEnvVarError(`server "${where.server}": field "${where.field}" refers to \${${name}}, which is not set in the environment`, where.server, where.field, name);
+      throw new MissingEnvVarError(
+        `server "${where.server}": field "${where.field}" refers to \${${name}}, which is not set in the environment`,
+        where.server,
+        where.field,
+        name,
+      );
     }
     return v;
   });

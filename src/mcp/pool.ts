@@ -91,7 +91,10 @@ export class SessionPool {
   ) {
     const idle = options.idleTimeoutMs;
     if (idle !== undefined && !(typeof idle === 'number' && Number.isInteger(idle) && idle >= 0 && idle <= MAX_TIMER_MS)) {
-      throw new RangeError(`pool option "idleTimeoutMs" must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (about 24.8 days), got ${JSON.stringify(idle) ?? String(idle)}`);
+      throw new RangeError(
+        `pool option "idleTimeoutMs" must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}` +
+          ` (about 24.8 days), got ${JSON.stringify(idle) ?? String(idle)}`,
+      );
     }
   }
 

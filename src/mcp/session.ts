@@ -161,7 +161,8 @@ export class McpSession {
       } catch (sseErr) {
         await sse.close();
         throw new McpConnectError(
-          `server "${server.name}": cannot connect to ${url.origin}${url.pathname} over streamable HTTP (${(err as Error).message}) nor SSE (${(sseErr as Error).message})`,
+          `server "${server.name}": cannot connect to ${url.origin}${url.pathname} over streamable HTTP (${(err as Error).message})` +
+            ` nor SSE (${(sseErr as Error).message})`,
           server.name,
           'connect',
         );
@@ -208,13 +209,22 @@ export class McpSession {
       const code = (err as NodeJS.ErrnoException)?.code;
       if (this.server.transport === 'stdio' && code && PERMANENT_SPAWN_ERRORS.has(code)) {
         const what = code === 'ENOENT' ? 'not found' : 'not executable';
-        throw new McpConnectError(`server "${name}": cannot start command ${JSON.stringify(this.server.command)} (${what}: ${code}); check its "command" and "cwd"`, name, 'connect', true);
+        throw new McpConnectError(
+          `server "${name}": cannot start command ${JSON.stringify(this.server.command)} (${what}: ${code}); check its "command" and "cwd"`,
+          name,
+          'connect',
+          true,
+        );
       }
       throw new McpConnectError(`server "${name}": failed to connect: ${(err as Error).message}${stderr}`, name, 'connect');
     }
     elicitations?.admitArrivals(this.transport);
     try {
-      this.tools = await withTimeout(this.listAllTools(timeoutMs), timeoutMs, () => new McpConnectError(`server "${name}": tools/list timed out after ${timeoutMs} ms`, name, 'list'));
+      this.tools = await withTimeout(
+        this.listAllTools(timeoutMs),
+        timeoutMs,
+        () => new McpConnectError(`server "${name}": tools/list timed out after ${timeoutMs} ms`, name, 'list'),
+      );
     } catch (err) {
       await this.close();
       if (err instanceof McpConnectError) throw err;
@@ -239,8 +249,13 @@ export class McpSession {
   async callTool(tool: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<ToolResult> {
     const outcome = await this.callToolRound(tool, args, {}, options);
     if (outcome.kind === 'complete') return outcome.result;
-    if (outcome.kind === 'url_required') throw new McpToolCallError(`server "${this.server.name}": tool "${tool}" requires URL elicitation: ${outcome.message}`, this.server.name, tool);
-    throw new McpToolCallError(`server "${this.server.name}": tool "${tool}" requires input (input_required); call it through callToolRound`, this.server.name, tool);
+    if (outcome.kind === 'url_required')
+      throw new McpToolCallError(`server "${this.server.name}": tool "${tool}" requires URL elicitation: ${outcome.message}`, this.server.name, tool);
+    throw new McpToolCallError(
+      `server "${this.server.name}": tool "${tool}" requires input (input_required); call it through callToolRound`,
+      this.server.name,
+      tool,
+    );
   }
 
   /**
@@ -263,7 +278,13 @@ export class McpSession {
     try {
       raw = await this.client.request(
         { method: 'tools/call', params },
-        { timeout: timeoutMs, signal: options.signal, maxTotalTimeout: timeoutMs, ...MODERN_REQUEST_OPTIONS, ...(options.onProgress ? { onprogress: options.onProgress } : {}) },
+        {
+          timeout: timeoutMs,
+          signal: options.signal,
+          maxTotalTimeout: timeoutMs,
+          ...MODERN_REQUEST_OPTIONS,
+          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+        },
       );
     } catch (err) {
       const urlRequired = readUrlElicitationRequired(err);

@@ -95,7 +95,9 @@ export class McpSource implements AsyncDisposable {
         const exposed = exposedToolName(name, t.name);
         const taken = byName.get(exposed);
         if (taken) {
-          warnings.push(`tool "${t.name}" of server "${name}" is not exposed: its name "${exposed}" is taken by tool "${taken.originalName}" of server "${taken.server}"`);
+          warnings.push(
+            `tool "${t.name}" of server "${name}" is not exposed: its name "${exposed}" is taken by tool "${taken.originalName}" of server "${taken.server}"`,
+          );
           continue;
         }
         const tool = { ...t, name: exposed, originalName: t.name, server: name };
@@ -134,7 +136,10 @@ export class McpSource implements AsyncDisposable {
         e.params = admission.params;
       }
       const unsupported = entries.find((e) => e.kind === 'unsupported');
-      if (unsupported && unsupported.kind === 'unsupported') throw new UnsupportedInputRequestError(`${where} asked for input of kind "${unsupported.method}" (key "${unsupported.key}"), which this client never declared`);
+      if (unsupported && unsupported.kind === 'unsupported')
+        throw new UnsupportedInputRequestError(
+          `${where} asked for input of kind "${unsupported.method}" (key "${unsupported.key}"), which this client never declared`,
+        );
       const waitFor = this.waitFor;
       if (entries.length > 0 && !waitFor) throw new UnsupportedInputRequestError(`${where} asked for input, but this source has no waitFor`);
       const answers = await Promise.all(
@@ -147,7 +152,12 @@ export class McpSource implements AsyncDisposable {
       if (outcome.kind === 'url_required') {
         // Legacy era: every URL completed, the call is made again from the start.
         const refused = answers.find(([, r]) => r.action !== 'accept');
-        if (refused) throw new McpToolCallError(`${where} requires URL elicitation "${refused[0]}", which was not completed (${refused[1].action})`, tool.server, tool.originalName);
+        if (refused)
+          throw new McpToolCallError(
+            `${where} requires URL elicitation "${refused[0]}", which was not completed (${refused[1].action})`,
+            tool.server,
+            tool.originalName,
+          );
         round = {};
         continue;
       }

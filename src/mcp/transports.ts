@@ -11,7 +11,9 @@ export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 
 /** Spawns the server's command; `onStderrLine` gets each non-empty line of its stderr. */
 export function stdioTransport(server: StdioServerConfig, onStderrLine: (line: string) => void): StdioClientTransport {
-  const env = server.env ? Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, expandEnv(v, { server: server.name, field: `env.${k}` })])) : undefined;
+  const env = server.env
+    ? Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, expandEnv(v, { server: server.name, field: `env.${k}` })]))
+    : undefined;
   const transport = new StdioClientTransport({
     command: server.command,
     args: server.args,

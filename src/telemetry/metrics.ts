@@ -37,7 +37,20 @@ const s = 1000;
 const min = 60 * s;
 /** Bucket boundaries (ms) of durable-mcp's histograms: a person answers in seconds to days, a tool call in ms to minutes. */
 export const HISTOGRAM_BUCKETS_MS: Record<string, number[]> = {
-  [METRIC_TIME_TO_ANSWER]: [1 * s, 10 * s, 30 * s, 1 * min, 5 * min, 15 * min, 60 * min, 4 * 60 * min, 12 * 60 * min, 24 * 60 * min, 72 * 60 * min, 7 * 24 * 60 * min],
+  [METRIC_TIME_TO_ANSWER]: [
+    1 * s,
+    10 * s,
+    30 * s,
+    1 * min,
+    5 * min,
+    15 * min,
+    60 * min,
+    4 * 60 * min,
+    12 * 60 * min,
+    24 * 60 * min,
+    72 * 60 * min,
+    7 * 24 * 60 * min,
+  ],
   [METRIC_TOOL_CALL_DURATION]: [5, 10, 25, 50, 100, 250, 500, 1 * s, 2.5 * s, 5 * s, 10 * s, 30 * s, 1 * min, 5 * min, 15 * min, 60 * min],
 };
 

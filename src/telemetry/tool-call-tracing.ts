@@ -11,7 +11,11 @@ const tracer = () => trace.getTracer('durable-mcp');
  * Run `fn` (the `tools/call`) inside a span. `fn` gets the trace context to put in the request's `_meta`
  * (`traceparent`, absent when nothing is traced) and the span's context, the parent of its elicitations.
  */
-export function tracedToolCall<T>(server: string, tool: string, fn: (meta: Record<string, string> | undefined, spanContext: Context) => Promise<T>): Promise<T> {
+export function tracedToolCall<T>(
+  server: string,
+  tool: string,
+  fn: (meta: Record<string, string> | undefined, spanContext: Context) => Promise<T>,
+): Promise<T> {
   return tracer().startActiveSpan(
     `mcp tools/call ${server}/${tool}`,
     { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'mcp', 'rpc.method': 'tools/call', 'mcp.server': server, 'mcp.tool': tool } },

@@ -60,6 +60,10 @@ export type RoundKind = 'input' | 'request-state' | 'url-error';
 
 /** A modern-era (MRTR) round ended `input_required` (counted once per round, replay-safe through the workflow meter). */
 export function mrtrRound(server: string, kind: RoundKind): void {
-  rounds ??= metricMeter.createCounter(METRIC_MRTR_ROUNDS, '1', 'Modern-era (MRTR) rounds that ended input_required, by server and kind (input, request-state, url-error)');
+  rounds ??= metricMeter.createCounter(
+    METRIC_MRTR_ROUNDS,
+    '1',
+    'Modern-era (MRTR) rounds that ended input_required, by server and kind (input, request-state, url-error)',
+  );
   rounds.add(1, { server, kind });
 }

@@ -117,7 +117,10 @@ export function answerWith(
           // Resolved meanwhile (expired, answered elsewhere) is not an error of the test's answerer.
           if (err instanceof WorkflowUpdateFailedError && /no longer pending|no pending request/.test(String((err.cause as Error)?.message))) continue;
           if (await closed(handle)) return;
-          throw new Error(`answerWith: workflow "${handle.workflowId}" refused the answer to ${request.id}: ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`);
+          throw new Error(
+            `answerWith: workflow "${handle.workflowId}"` +
+              ` refused the answer to ${request.id}: ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`,
+          );
         }
       }
     }

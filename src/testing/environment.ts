@@ -63,7 +63,8 @@ const isScripted = (s: unknown): s is ScriptedServer => !!s && typeof s === 'obj
 function buildConfig(options: TestEnvironmentOptions): McpConfig | Record<string, unknown> | string {
   const extra = Object.entries(options.servers ?? {}).map(([name, s]) => [name, isScripted(s) ? s.config : s] as const);
   if (extra.length === 0) return options.mcpConfig ?? { mcpServers: {} };
-  if (typeof options.mcpConfig === 'string') throw new TypeError('createTestEnvironment: "servers" cannot be combined with a config file path in "mcpConfig"; pass the config object instead');
+  if (typeof options.mcpConfig === 'string')
+    throw new TypeError('createTestEnvironment: "servers" cannot be combined with a config file path in "mcpConfig"; pass the config object instead');
   const base = (options.mcpConfig ?? {}) as Record<string, unknown>;
   const key = ['mcpServers', 'servers', 'mcp'].find((k) => k in base) ?? 'mcpServers';
   const entries = (base[key] ?? {}) as Record<string, unknown>;

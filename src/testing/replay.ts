@@ -24,7 +24,11 @@ function protobufAdvice<T>(what: string, fn: () => T): T {
     return fn();
   } catch (err) {
     if (/type must be a Type/.test((err as Error)?.message ?? '')) {
-      throw new Error(`${what}: two copies of protobufjs are installed, and the Temporal SDK's history JSON needs one. Add "protobufjs": "^8.8.1" to your project's devDependencies and reinstall.`, { cause: err });
+      throw new Error(
+        `${what}: two copies of protobufjs are installed, and the Temporal SDK's history JSON needs one.` +
+          ` Add "protobufjs": "^8.8.1" to your project's devDependencies and reinstall.`,
+        { cause: err },
+      );
     }
     throw err;
   }
@@ -33,7 +37,10 @@ function protobufAdvice<T>(what: string, fn: () => T): T {
 export class ReplayFailedError extends Error {
   override name = 'ReplayFailedError';
   constructor(readonly failures: ReplayOutcome[]) {
-    super(`${failures.length} histor${failures.length === 1 ? 'y' : 'ies'} did not replay: ${failures.map((f) => `${f.workflowId}: ${f.error?.message}`).join('; ')}`);
+    super(
+      `${failures.length} histor${failures.length === 1 ? 'y' : 'ies'}` +
+        ` did not replay: ${failures.map((f) => `${f.workflowId}: ${f.error?.message}`).join('; ')}`,
+    );
   }
 }
 
@@ -69,5 +76,8 @@ export async function replayHistories(workflowsPath: string, histories: HistoryS
 /** Write a workflow's history to `path` in Temporal's JSON history format (what `temporal workflow show --output json` writes), for `replayHistories`. */
 export async function saveHistory(handle: { fetchHistory(): Promise<unknown> }, path: string): Promise<void> {
   const history = await handle.fetchHistory();
-  writeFileSync(path, protobufAdvice('saveHistory', () => historyToJSON(history as Parameters<typeof historyToJSON>[0])));
+  writeFileSync(
+    path,
+    protobufAdvice('saveHistory', () => historyToJSON(history as Parameters<typeof historyToJSON>[0])),
+  );
 }

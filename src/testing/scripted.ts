@@ -28,8 +28,7 @@ export type ScriptedTransport = 'stdio' | 'http';
 
 /** What a tool asks: the params of an MCP `elicitation/create` (form mode, or `mode: "url"`). */
 export type AskParams =
-  | { mode?: 'form'; message: string; requestedSchema: Record<string, unknown> }
-  | { mode: 'url'; message: string; url: string; elicitationId?: string };
+  { mode?: 'form'; message: string; requestedSchema: Record<string, unknown> } | { mode: 'url'; message: string; url: string; elicitationId?: string };
 
 export interface ToolContext {
   /** Ask the person (through the client's elicitation); resolves to the result the server receives. */
@@ -107,7 +106,11 @@ function toolsOf(options: ScriptedServerOptions): Map<string, ScriptedTool> {
 
 function listTools(tools: Map<string, ScriptedTool>) {
   return {
-    tools: [...tools].map(([name, t]) => ({ name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema ?? { type: 'object' } })),
+    tools: [...tools].map(([name, t]) => ({
+      name,
+      ...(t.description ? { description: t.description } : {}),
+      inputSchema: t.inputSchema ?? { type: 'object' },
+    })),
   };
 }
 
@@ -151,7 +154,8 @@ export async function scriptedServer(options: ScriptedServerOptions): Promise<Sc
   const era: ProtocolEra = options.era ?? 'modern';
   const transport: ScriptedTransport = options.transport ?? 'stdio';
   if (era !== 'legacy' && era !== 'modern') throw new TypeError(`scriptedServer: "era" must be "legacy" or "modern", got ${JSON.stringify(era)}`);
-  if (transport !== 'stdio' && transport !== 'http') throw new TypeError(`scriptedServer: "transport" must be "stdio" or "http", got ${JSON.stringify(transport)}`);
+  if (transport !== 'stdio' && transport !== 'http')
+    throw new TypeError(`scriptedServer: "transport" must be "stdio" or "http", got ${JSON.stringify(transport)}`);
   const tools = toolsOf(options);
   const info = { name: options.name ?? 'scripted', version: '1.0.0' };
   const calls: RecordedCall[] = [];
@@ -173,7 +177,9 @@ export async function scriptedServer(options: ScriptedServerOptions): Promise<Sc
         let asked = 0;
         const ask = async (params: AskParams): Promise<ElicitResult> => {
           const index = ++asked;
-          const r = (await extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, { timeout: LEGACY_ELICIT_TIMEOUT_MS })) as ElicitResult;
+          const r = (await extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, {
+            timeout: LEGACY_ELICIT_TIMEOUT_MS,
+          })) as ElicitResult;
           answers.push({ tool: name, ask: index, params, result: r });
           return r;
         };
@@ -226,7 +232,10 @@ export async function scriptedServer(options: ScriptedServerOptions): Promise<Sc
       } catch (err) {
         if (err instanceof NeedsInput) {
           calls.push({ tool: name, arguments: args, round, outcome: { inputRequired: [askKey(err.index)] } });
-          return inputRequired({ inputRequests: { [askKey(err.index)]: inputRequestFor(err.params) }, requestState: encodeState({ answers: known, round: round + 1 }) }) as never;
+          return inputRequired({
+            inputRequests: { [askKey(err.index)]: inputRequestFor(err.params) },
+            requestState: encodeState({ answers: known, round: round + 1 }),
+          }) as never;
         }
         result = errorResult(err);
       }

@@ -11,7 +11,10 @@ export type { Duration };
 export const MAX_DURATION_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** What is wrong with a duration value, or its milliseconds. */
-export function durationProblem(value: unknown, { allowZero = true, maxMs = MAX_DURATION_MS }: { allowZero?: boolean; maxMs?: number } = {}): { ms: number } | { problem: string } {
+export function durationProblem(
+  value: unknown,
+  { allowZero = true, maxMs = MAX_DURATION_MS }: { allowZero?: boolean; maxMs?: number } = {},
+): { ms: number } | { problem: string } {
   const range = `${allowZero ? 'from 0' : 'above 0'} up to ${maxMs} ms (one year)`;
   const expected = `a Temporal Duration: a number of milliseconds or a string like "4s", "24h", "1 day", ${range}`;
   let ms: number;

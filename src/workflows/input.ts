@@ -57,16 +57,34 @@ export const FIELD_CHECKS = {
   // the `waitForPending` update
   seen: (v) => (v === undefined || (Array.isArray(v) && v.every((id) => typeof id === 'string')) ? undefined : 'must be an array of request ids'),
   timeoutMs: (v) =>
-    v === undefined || (typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= MAX_WATCH_MS) ? undefined : `must be a number of milliseconds above 0 and at most ${MAX_WATCH_MS}`,
+    v === undefined || (typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= MAX_WATCH_MS)
+      ? undefined
+      : `must be a number of milliseconds above 0 and at most ${MAX_WATCH_MS}`,
 } satisfies Record<string, Check>;
 
 export type InputField = keyof typeof FIELD_CHECKS;
 export type DurationField = 'toolTimeout' | 'heartbeatTimeout' | 'elicitation.expiresIn' | 'elicitation.holdFor';
 
 /** The fields of a tool call's input that `mcpToolCall` checks before it starts, in this order (the host checks `elicitation`). */
-export const TOOL_CALL_FIELDS = ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds'] as const satisfies readonly InputField[];
+export const TOOL_CALL_FIELDS = [
+  'server',
+  'tool',
+  'arguments',
+  'toolTimeout',
+  'heartbeatTimeout',
+  'maxAttempts',
+  'maxRounds',
+] as const satisfies readonly InputField[];
 /** The fields of a pipeline step that `mcpPipeline` checks before its first step, in this order. */
-export const STEP_FIELDS = ['server', 'tool', 'elicitation.expiresIn', 'elicitation.holdFor', 'maxAttempts', 'maxRounds', 'onFailure'] as const satisfies readonly InputField[];
+export const STEP_FIELDS = [
+  'server',
+  'tool',
+  'elicitation.expiresIn',
+  'elicitation.holdFor',
+  'maxAttempts',
+  'maxRounds',
+  'onFailure',
+] as const satisfies readonly InputField[];
 /** … and, since `durable-mcp:strict-step-checks` (pipelines started before it replay without them), these too. */
 export const STRICT_STEP_FIELDS = [...STEP_FIELDS, 'retries', 'toolTimeout', 'heartbeatTimeout', 'arguments'] as const satisfies readonly InputField[];
 

@@ -1,4 +1,14 @@
-import { CancellationScope, ContinueAsNew, allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, isCancellation, log, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  ContinueAsNew,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  isCancellation,
+  log,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
 import { useElicitationHost, type HostSnapshot } from './host/index.js';
 import { childDoneSignal } from './messages.js';
@@ -27,7 +37,10 @@ export async function mcpToolCall(input: McpToolCallInput): Promise<ToolResult> 
   if (reportTo) host.reportToParent(reportTo.workflowId, reportTo.step, reportTo.callIdPrefix);
   let result: ToolResult;
   try {
-    const call = executeMcpTool(input, { step: reportTo?.step, ...(input?.continued ? { callId: input.continued.callId, resumeAfter: input.continued.waitingFor } : {}) });
+    const call = executeMcpTool(input, {
+      step: reportTo?.step,
+      ...(input?.continued ? { callId: input.continued.callId, resumeAfter: input.continued.waitingFor } : {}),
+    });
     // A long wait for a person continues as new (bounded history and updates); older runs replay without it.
     // A call waiting in a modern-era (MRTR) round is carried at its round (see continueWhileWaiting).
     result = host.bounded ? await Promise.race([call, continueWhileWaiting(input, call)]) : await call;
@@ -78,7 +91,8 @@ async function continueWhileWaiting(input: McpToolCallInput, call: Promise<ToolR
     const id = callId();
     return id !== undefined && host.waitingFor(id) !== undefined;
   };
-  const nearLimits = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= TOOL_CALL_MAX_HISTORY_EVENTS || host.updatesHandled >= TOOL_CALL_MAX_UPDATES;
+  const nearLimits = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= TOOL_CALL_MAX_HISTORY_EVENTS || host.updatesHandled >= TOOL_CALL_MAX_UPDATES;
   // Only the call ends the workflow (or this loop's continue-as-new): a cancellation reaches the call, which
   // withdraws its requests before the run ends, so this loop just stops waiting.
   const never = () => new Promise<never>(() => undefined);

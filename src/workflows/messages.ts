@@ -4,7 +4,16 @@
  */
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { ANSWER_SIGNAL, ELICIT_UPDATE, PENDING_DETAILS_QUERY, PENDING_QUERY, PROGRESS_QUERY, PROGRESS_SIGNAL, SUBMIT_ANSWER_UPDATE, WAIT_FOR_PENDING_UPDATE } from '../contract/message-names.js';
+import {
+  ANSWER_SIGNAL,
+  ELICIT_UPDATE,
+  PENDING_DETAILS_QUERY,
+  PENDING_QUERY,
+  PROGRESS_QUERY,
+  PROGRESS_SIGNAL,
+  SUBMIT_ANSWER_UPDATE,
+  WAIT_FOR_PENDING_UPDATE,
+} from '../contract/message-names.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 
 /** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */

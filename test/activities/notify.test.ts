@@ -5,20 +5,37 @@ import { McpConfigError, parseMcpConfig } from '../../src/mcp/config.js';
 
 const input = {
   workflowId: 'wf-1',
-  request: { id: 'c1.1.abc', kind: 'input' as const, prompt: 'Who <@U123> & <!channel>?', data: { schema: { type: 'object', properties: {} } }, expiresAt: '2026-01-01T00:00:00.000Z' },
+  request: {
+    id: 'c1.1.abc',
+    kind: 'input' as const,
+    prompt: 'Who <@U123> & <!channel>?',
+    data: { schema: { type: 'object', properties: {} } },
+    expiresAt: '2026-01-01T00:00:00.000Z',
+  },
   context: { callId: 'c1', server: 'fx', tool: 'ask' },
 };
 
 describe('notify: the webhook config and what it is sent', () => {
   it('reads `notify` from the worker config', () => {
-    const config = parseMcpConfig({ mcpServers: {}, notify: { url: 'https://hooks.example.test/x', headers: { Authorization: 'Bearer ${TOKEN}' }, format: 'slack', inboxUrl: 'http://127.0.0.1:8787/' } });
-    assert.deepEqual(config.notify, { url: 'https://hooks.example.test/x', headers: { Authorization: 'Bearer ${TOKEN}' }, format: 'slack', inboxUrl: 'http://127.0.0.1:8787/' });
+    const config = parseMcpConfig({
+      mcpServers: {},
+      notify: { url: 'https://hooks.example.test/x', headers: { Authorization: 'Bearer ${TOKEN}' }, format: 'slack', inboxUrl: 'http://127.0.0.1:8787/' },
+    });
+    assert.deepEqual(config.notify, {
+      url: 'https://hooks.example.test/x',
+      headers: { Authorization: 'Bearer ${TOKEN}' },
+      format: 'slack',
+      inboxUrl: 'http://127.0.0.1:8787/',
+    });
     assert.equal(parseMcpConfig({ mcpServers: {} }).notify, undefined);
   });
 
   it('rejects a bad notify config naming the field, without showing header values', () => {
     const bad = (notify: unknown, pattern: RegExp) =>
-      assert.throws(() => parseMcpConfig({ mcpServers: {}, notify }), (err: unknown) => err instanceof McpConfigError && pattern.test(err.message));
+      assert.throws(
+        () => parseMcpConfig({ mcpServers: {}, notify }),
+        (err: unknown) => err instanceof McpConfigError && pattern.test(err.message),
+      );
     bad('https://x', /"notify" must be an object/);
     bad({}, /field "notify\.url"/);
     bad({ url: 'ftp://x.test/' }, /field "notify\.url" must be an http or https URL/);
@@ -40,7 +57,7 @@ describe('notify: the webhook config and what it is sent', () => {
     });
   });
 
-  it('sends Slack text in which the server\'s words cannot mention, link or format', () => {
+  it("sends Slack text in which the server's words cannot mention, link or format", () => {
     const body = notificationBody(input, { url: 'https://x.test/', format: 'slack' }) as { text: string };
     assert.match(body.text, /Who &lt;@U123&gt; &amp; &lt;!channel&gt;\?/);
     assert.doesNotMatch(body.text, /<@U123>|<!channel>/);

@@ -13,7 +13,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '..', '..', 'src', 'cli', 'main.js');
 const repo = resolve(here, '..', '..', '..');
 
-
 interface Run {
   code: number;
   stdout: string;

@@ -56,5 +56,4 @@ describe('the CLI says why a call fails, with documented exit codes (dev server,
     assert.equal(missingJson.code, EXIT.REFUSED);
     assert.equal(JSON.parse(missingJson.stdout).error, 'UnknownWorkflow');
   });
-
 });

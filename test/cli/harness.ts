@@ -20,9 +20,14 @@ export interface Run {
 export function run(args: string[], env: Record<string, string>, input?: string): Promise<Run> {
   const start = Date.now();
   return new Promise((res) => {
-    const child = execFile(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, ms: Date.now() - start });
-    });
+    const child = execFile(
+      process.execPath,
+      [cli, ...args],
+      { env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, ms: Date.now() - start });
+      },
+    );
     if (input !== undefined) child.stdin!.end(input);
     else child.stdin!.end();
   });
@@ -33,7 +38,12 @@ export const EXIT = { CALL_FAILED: 1, USAGE: 2, TEMPORAL_UNREACHABLE: 3, NO_WORK
 
 /** Registers before/after: a dev server, an MCP config (fixture server fx, a server whose command does not exist), a task queue; workers are started with `startWorkerProcess`. */
 export function cliHarness() {
-  const state = {} as { env: TestWorkflowEnvironment; cliEnv: Record<string, string>; workers: SpawnedProcess[]; startWorkerProcess: () => Promise<SpawnedProcess> };
+  const state = {} as {
+    env: TestWorkflowEnvironment;
+    cliEnv: Record<string, string>;
+    workers: SpawnedProcess[];
+    startWorkerProcess: () => Promise<SpawnedProcess>;
+  };
   let configPath: string;
   const workers: SpawnedProcess[] = [];
   state.workers = workers;

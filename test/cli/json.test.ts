@@ -24,7 +24,6 @@ function jsonLines(stdout: string): Array<Record<string, any>> {
     });
 }
 
-
 describe('--json on the commands that run until stopped (dev, worker, inbox): one JSON object a line on stdout', () => {
   let env: TestWorkflowEnvironment;
   let fxConfig: string;
@@ -39,7 +38,10 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     env = await createLocalEnv({ searchAttributes: true });
     const dir = tempDir('cli-json-');
     fxConfig = join(dir, 'fx.json');
-    writeFileSync(fxConfig, JSON.stringify({ mcpServers: { fx: { command: [process.execPath, fixtureServerPath], env: { FIXTURE_LOG: join(dir, 'fx.jsonl') } } } }));
+    writeFileSync(
+      fxConfig,
+      JSON.stringify({ mcpServers: { fx: { command: [process.execPath, fixtureServerPath], env: { FIXTURE_LOG: join(dir, 'fx.jsonl') } } } }),
+    );
     noneConfig = join(dir, 'none.json');
     writeFileSync(noneConfig, JSON.stringify({ mcpServers: { off: { command: [process.execPath, fixtureServerPath], disabled: true } } }));
   });
@@ -63,8 +65,15 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     await worker.kill('SIGTERM');
     assert.equal(await worker.exited, 0, worker.output().slice(-1500));
     const lines = jsonLines(worker.stdout());
-    assert.ok(lines.some((e) => e.event === 'note' && /MALLOC_ARENA_MAX is not set/.test(e.message)), `the tuning hint is a JSON note, not text:\n${worker.stdout()}`);
-    assert.deepEqual(lines.filter((e) => e.event === 'warning'), [], 'a config with an enabled server: no warning');
+    assert.ok(
+      lines.some((e) => e.event === 'note' && /MALLOC_ARENA_MAX is not set/.test(e.message)),
+      `the tuning hint is a JSON note, not text:\n${worker.stdout()}`,
+    );
+    assert.deepEqual(
+      lines.filter((e) => e.event === 'warning'),
+      [],
+      'a config with an enabled server: no warning',
+    );
     assert.deepEqual(lines.slice(-2), [{ event: 'stopping', signal: 'SIGTERM' }, { event: 'stopped' }]);
   });
 
@@ -99,7 +108,10 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     const warnings = lines.filter((e) => e.event === 'warning');
     assert.equal(warnings.length, 1, devJson.stdout());
     assert.match(warnings[0].message, /none\.json has no enabled server: every tool call will fail with UnknownServer/);
-    assert.ok(lines.some((e) => e.event === 'note' && /TEMPORAL_ADDRESS is set \(.*\): using that Temporal server, not starting one/.test(e.message)), devJson.stdout());
+    assert.ok(
+      lines.some((e) => e.event === 'note' && /TEMPORAL_ADDRESS is set \(.*\): using that Temporal server, not starting one/.test(e.message)),
+      devJson.stdout(),
+    );
     const ready = lines.find((e) => e.event === 'ready')!;
     assert.match(ready.inboxUrl, /^http:\/\/127\.0\.0\.1:\d+\/$/);
     assert.deepEqual(ready, {
@@ -122,7 +134,10 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     let dev: SpawnedProcess;
     // The dev server also binds ports of its own choosing; another test's server can take one in between.
     for (let attempt = 1; ; attempt++) {
-      dev = spawnCli(['dev', '--json', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort), '--inbox-port', '0'], { TEMPORAL_ADDRESS: undefined, DURABLE_MCP_TASK_QUEUE: taskQueue });
+      dev = spawnCli(['dev', '--json', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort), '--inbox-port', '0'], {
+        TEMPORAL_ADDRESS: undefined,
+        DURABLE_MCP_TASK_QUEUE: taskQueue,
+      });
       try {
         await dev.waitFor(/"event":"ready"/, 90_000);
         break;
@@ -172,7 +187,9 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     }
     const badFlag = await run(['dev', '--json', '--port', 'abc'], {});
     assert.equal(badFlag.code, EXIT.USAGE);
-    assert.deepEqual(jsonLines(badFlag.stdout), [{ event: 'error', error: 'Usage', message: `option '--port <port>' argument 'abc' is invalid. --port must be a positive integer, got "abc"` }]);
+    assert.deepEqual(jsonLines(badFlag.stdout), [
+      { event: 'error', error: 'Usage', message: `option '--port <port>' argument 'abc' is invalid. --port must be a positive integer, got "abc"` },
+    ]);
     const badDuration = await run(['call', 'fx', 'echo', '--json', '--expires-in', '4 parsecs'], {});
     assert.equal(badDuration.code, EXIT.USAGE);
     const usage = JSON.parse(badDuration.stdout);

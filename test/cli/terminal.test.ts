@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pendingEntryLines, terminalSafe } from '../../src/cli/terminal.js';
 
-const hostilePrompt = 'Confirm\u001b]0;pwned\u0007 the \u001b[2Ktransfer\r\nwf-forged  c9.9.ffff  input  evil/tool\n    url: https://evil.test\n\u009b31mred\u202eevil';
+const hostilePrompt =
+  'Confirm\u001b]0;pwned\u0007 the \u001b[2Ktransfer\r\nwf-forged  c9.9.ffff  input  evil/tool\n    url: https://evil.test\n\u009b31mred\u202eevil';
 
 describe('terminal output of server text', () => {
   it('shows ESC, BEL, CR, C1 and bidi controls as visible escapes', () => {
@@ -11,7 +12,13 @@ describe('terminal output of server text', () => {
   it('prints a hostile prompt so that no line begins like an entry or forges a detail line, with field names quoted', () => {
     const lines = pendingEntryLines(
       'wf-1',
-      { id: 'c1.1.abc', kind: 'input', prompt: hostilePrompt, data: { schema: { type: 'object', properties: { 'ok\u001b[31m': { type: 'boolean' } }, required: ['ok\u001b[31m'] } }, expiresAt: '2026-12-01T00:00:00.000Z' },
+      {
+        id: 'c1.1.abc',
+        kind: 'input',
+        prompt: hostilePrompt,
+        data: { schema: { type: 'object', properties: { 'ok\u001b[31m': { type: 'boolean' } }, required: ['ok\u001b[31m'] } },
+        expiresAt: '2026-12-01T00:00:00.000Z',
+      },
       { callId: 'c1', server: 'hostile', tool: 'control_prompt' },
     );
     const output = lines.join('\n');
@@ -28,10 +35,18 @@ describe('terminal output of server text', () => {
     ]);
     const entries = lines.filter((l) => !l.startsWith(' '));
     assert.deepEqual(entries, [lines[0]], 'only the real entry line starts at column 0');
-    assert.deepEqual(lines.filter((l) => /^ {4}url: /.test(l)), [], 'no forged url: detail line');
+    assert.deepEqual(
+      lines.filter((l) => /^ {4}url: /.test(l)),
+      [],
+      'no forged url: detail line',
+    );
   });
   it('shows a URL-mode request with its host', () => {
-    const lines = pendingEntryLines('wf-2', { id: 'r', kind: 'authorization', prompt: 'Sign in', url: 'https://login.example.test/x' }, { callId: 'c', server: 's', tool: 't', host: 'login.example.test' });
+    const lines = pendingEntryLines(
+      'wf-2',
+      { id: 'r', kind: 'authorization', prompt: 'Sign in', url: 'https://login.example.test/x' },
+      { callId: 'c', server: 's', tool: 't', host: 'login.example.test' },
+    );
     assert.equal(lines[2], '    url: https://login.example.test/x  (host: login.example.test)');
   });
 });

@@ -29,11 +29,17 @@ describe('client helpers, with the search attribute registered', () => {
   it('starts a tool call, lists it among the workflows awaiting input while it waits, and no longer once answered', async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
-    const listed = await eventually(async () => (await c.listAwaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the call to be listed');
+    const listed = await eventually(
+      async () => (await c.listAwaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1),
+      'the call to be listed',
+    );
     assert.equal(listed.pending[0].context.tool, 'ask_name');
     const requestId = listed.pending[0].request.id;
 
-    await assert.rejects(c.accept(handle.workflowId, requestId, { name: 42 }), (err: unknown) => err instanceof InvalidAnswerError && /field "name"/.test(err.message));
+    await assert.rejects(
+      c.accept(handle.workflowId, requestId, { name: 42 }),
+      (err: unknown) => err instanceof InvalidAnswerError && /field "name"/.test(err.message),
+    );
     await assert.rejects(c.accept(handle.workflowId, 'nope', { name: 'x' }), NoSuchPendingRequestError);
     await assert.rejects(c.pendingDetails('no-such-workflow'), UnknownWorkflowError);
     assert.deepEqual(await c.accept(handle.workflowId, requestId, { name: 'Ada' }), { id: requestId, action: 'accept' });
@@ -55,7 +61,10 @@ describe('client helpers, with the search attribute registered', () => {
   it('startToolCallAndWaitForPending starts a call and returns its first request in one request; a call that asks nothing returns none', async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const { handle, pending } = await c.startToolCallAndWaitForPending({ server: 'fx', tool: 'ask_name' }, { timeoutMs: 120_000 });
-    assert.deepEqual(pending.map((r) => r.prompt), ['What is your name?']);
+    assert.deepEqual(
+      pending.map((r) => r.prompt),
+      ['What is your name?'],
+    );
     await c.accept(handle.workflowId, pending[0].id, { name: 'Ada' });
     assert.equal((await c.result(handle.workflowId)).output, 'hello Ada');
 
@@ -66,8 +75,15 @@ describe('client helpers, with the search attribute registered', () => {
 
   it('lists a workflow started without the helper too: the worker sets the search attribute', async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue });
-    const handle = await suite.env.client.workflow.start('mcpToolCall', { taskQueue, workflowId: `plain-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });
-    const listed = await eventually(async () => (await c.listAwaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1), 'the plain call to be listed');
+    const handle = await suite.env.client.workflow.start('mcpToolCall', {
+      taskQueue,
+      workflowId: `plain-${Date.now()}`,
+      args: [{ server: 'fx', tool: 'ask_name' }],
+    });
+    const listed = await eventually(
+      async () => (await c.listAwaitingInput()).find((w) => w.workflowId === handle.workflowId && w.pending.length === 1),
+      'the plain call to be listed',
+    );
     await c.decline(handle.workflowId, listed.pending[0].request.id);
     assert.equal((await c.result(handle.workflowId)).output, 'declined');
   });
@@ -99,7 +115,12 @@ describe('client helpers, without the search attribute', () => {
           const pending = await c.pendingDetails(handle.workflowId);
           return pending.length ? pending : undefined;
         }, 'a pending request');
-        await assert.rejects(c.listAwaitingInput(), (err: unknown) => err instanceof SearchAttributeNotRegisteredError && /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message));
+        await assert.rejects(
+          c.listAwaitingInput(),
+          (err: unknown) =>
+            err instanceof SearchAttributeNotRegisteredError &&
+            /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message),
+        );
         await c.cancelRequest(handle.workflowId, p.request.id);
         assert.equal((await c.result(handle.workflowId)).output, 'cancelled');
         const history = await handle.fetchHistory();
@@ -122,7 +143,11 @@ describe('client error classes, chosen by failure type (never by message text)',
       [{ server: 'fx', tool: 'echo', heartbeatTimeout: 'soon' }, InvalidInputFailure, 'InvalidInput'],
     ];
     for (const [input, Cls, type] of cases) {
-      const handle = await suite.env.client.workflow.start('mcpToolCall', { taskQueue: suite.taskQueue, workflowId: `client-fail-${type}-${Date.now()}`, args: [input] });
+      const handle = await suite.env.client.workflow.start('mcpToolCall', {
+        taskQueue: suite.taskQueue,
+        workflowId: `client-fail-${type}-${Date.now()}`,
+        args: [input],
+      });
       await assert.rejects(c.result(handle.workflowId), (err: unknown) => {
         assert.ok(err instanceof Cls, `${type}: ${String(err)}`);
         assert.ok(err instanceof ToolCallFailedError);
@@ -133,7 +158,10 @@ describe('client error classes, chosen by failure type (never by message text)',
         return true;
       });
     }
-    await assert.rejects(c.startToolCall({ server: 'fx', tool: 'echo', elicitation: { expiresIn: '4 parsecs' as never } }), /field "elicitation.expiresIn" must be a Temporal Duration.*got "4 parsecs"/);
+    await assert.rejects(
+      c.startToolCall({ server: 'fx', tool: 'echo', elicitation: { expiresIn: '4 parsecs' as never } }),
+      /field "elicitation.expiresIn" must be a Temporal Duration.*got "4 parsecs"/,
+    );
   });
 
   it('a second answer to a request throws RequestAlreadyResolvedError (type AlreadyResolved)', async () => {
@@ -142,7 +170,10 @@ describe('client error classes, chosen by failure type (never by message text)',
     const [first] = await c.waitForPending(handle.workflowId, { timeoutMs: 120_000 });
     await c.accept(handle.workflowId, first.id, { first: 'Ada' });
     await c.waitForPending(handle.workflowId, { seen: [first.id], timeoutMs: 120_000 });
-    await assert.rejects(c.decline(handle.workflowId, first.id), (err: unknown) => err instanceof RequestAlreadyResolvedError && err.type === 'AlreadyResolved' && err.requestId === first.id);
+    await assert.rejects(
+      c.decline(handle.workflowId, first.id),
+      (err: unknown) => err instanceof RequestAlreadyResolvedError && err.type === 'AlreadyResolved' && err.requestId === first.id,
+    );
     const [second] = await c.waitForPending(handle.workflowId, { seen: [first.id], timeoutMs: 120_000 });
     await c.decline(handle.workflowId, second.id);
     await c.result(handle.workflowId);

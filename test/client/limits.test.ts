@@ -12,7 +12,9 @@ import { eventually, fixtureConfig, quietRuntime, startWorker, tempDir, uniqueTa
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 function run(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
-    execFile(file, args, { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(file, args, { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) =>
+      res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -28,7 +30,9 @@ describe('updates refused by a Temporal limit', () => {
   const taskQueue = uniqueTaskQueue('limits');
   before(async () => {
     quietRuntime();
-    env = await TestWorkflowEnvironment.createLocal({ server: { executable: findTemporalBinary('cli').executable, extraArgs: ['--dynamic-config-value', 'history.maxTotalUpdates=1'] } });
+    env = await TestWorkflowEnvironment.createLocal({
+      server: { executable: findTemporalBinary('cli').executable, extraArgs: ['--dynamic-config-value', 'history.maxTotalUpdates=1'] },
+    });
     worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'fx.jsonl')) });
     running = worker.run();
   });
@@ -41,7 +45,10 @@ describe('updates refused by a Temporal limit', () => {
   it('the client and the CLI name the limit and give the `answer` signal command, which then works', async () => {
     const c = new DurableMcpClient(env.client, { taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
-    const [pending] = await eventually(async () => { const p = await c.pendingDetails(handle.workflowId); return p.length ? p : undefined; }, 'the request to be pending');
+    const [pending] = await eventually(async () => {
+      const p = await c.pendingDetails(handle.workflowId);
+      return p.length ? p : undefined;
+    }, 'the request to be pending');
     const id = pending.request.id;
 
     const err = await c.accept(handle.workflowId, id, { name: 'Ada' }).then(
@@ -53,7 +60,10 @@ describe('updates refused by a Temporal limit', () => {
     assert.match(err.message, /limit on the total number of updates \(history\.maxTotalUpdates, default 2,000\)/);
     assert.match(err.message, /`answer` signal/);
 
-    const printed = await run(process.execPath, [cli, 'answer', handle.workflowId, id, '--data', '{"name":"Ada"}'], { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default' });
+    const printed = await run(process.execPath, [cli, 'answer', handle.workflowId, id, '--data', '{"name":"Ada"}'], {
+      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_NAMESPACE: 'default',
+    });
     assert.equal(printed.code, 5, 'the documented exit code of a refused answer');
     assert.ok(!/ServiceError|Workflow Update failed/.test(printed.stderr), printed.stderr);
     assert.match(printed.stderr, /^durable-mcp: workflow ".*": this run has reached Temporal's limit on the total number of updates/);
@@ -61,7 +71,18 @@ describe('updates refused by a Temporal limit', () => {
     // What to do: the signal command in the message, run as printed (with this server's address).
     const command = /temporal workflow signal --workflow-id (\S+) --name answer --input '(.*)'/.exec(printed.stderr);
     assert.ok(command, printed.stderr);
-    const sent = await run(findTemporalBinary('cli').path!, ['workflow', 'signal', '--address', env.address, '--workflow-id', command[1], '--name', 'answer', '--input', command[2]]);
+    const sent = await run(findTemporalBinary('cli').path!, [
+      'workflow',
+      'signal',
+      '--address',
+      env.address,
+      '--workflow-id',
+      command[1],
+      '--name',
+      'answer',
+      '--input',
+      command[2],
+    ]);
     assert.equal(sent.code, 0, sent.stderr);
     assert.deepEqual(await c.result(handle.workflowId), { output: 'hello Ada', isError: false });
   });

@@ -44,7 +44,12 @@ describe('admitElicitation: size', () => {
 
 describe('admitElicitation: faithful schema', () => {
   it('keeps requestedSchema exactly as sent, every keyword included', () => {
-    const schema = { type: 'object', properties: { pin: { type: 'string', pattern: '^[0-9]{4}$', 'x-ui': { widget: 'pin' } } }, required: ['pin'], additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { pin: { type: 'string', pattern: '^[0-9]{4}$', 'x-ui': { widget: 'pin' } } },
+      required: ['pin'],
+      additionalProperties: false,
+    };
     const a = admitted(form(schema));
     assert.deepEqual(a.params.requestedSchema, schema);
   });
@@ -91,7 +96,20 @@ describe('admitElicitation: answerable or refused', () => {
 
 describe('admitElicitation: URL mode', () => {
   const url = (u: unknown) => ({ mode: 'url', message: 'Sign in', url: u, elicitationId: 'e1' });
-  for (const bad of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,<script>alert(1)</script>', 'http://example.com/login', 'https:///nohost', 'https://bank.com@evil.example/', 'https://evil.example/\u001b]8;;x\u0007', 'https://exa mple.com/', 'https://ex\\ample.com/', 'ftp://example.com/', '', 42]) {
+  for (const bad of [
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    'data:text/html,<script>alert(1)</script>',
+    'http://example.com/login',
+    'https:///nohost',
+    'https://bank.com@evil.example/',
+    'https://evil.example/\u001b]8;;x\u0007',
+    'https://exa mple.com/',
+    'https://ex\\ample.com/',
+    'ftp://example.com/',
+    '',
+    42,
+  ]) {
     it(`refuses ${JSON.stringify(bad)}`, () => void refused(url(bad), 'url'));
   }
   it('admits an https: URL and shows its host; http: only for loopback hosts', () => {

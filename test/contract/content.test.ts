@@ -124,8 +124,7 @@ describe('validateElicitationContent', () => {
     });
     it('rejects a string longer than maxLength', () => void rejectField('name', 'A'.repeat(11), 'at most 10 characters'));
     it('counts code points, not UTF-16 units, for length', () => acceptField('name', '😀😀'));
-    it('rejects a non-string value for a string field', () =>
-      assert.equal(rejectField('name', 42).message, 'field "name": must be a string, got 42'));
+    it('rejects a non-string value for a string field', () => assert.equal(rejectField('name', 42).message, 'field "name": must be a string, got 42'));
   });
 
   describe('string formats', () => {
@@ -151,8 +150,7 @@ describe('validateElicitationContent', () => {
 
   describe('number with minimum/maximum', () => {
     it('accepts a fractional number within bounds', () => acceptField('score', 0.5));
-    it('rejects a number above maximum and names the field', () =>
-      assert.equal(rejectField('score', 10.5).message, 'field "score": must be <= 10, got 10.5'));
+    it('rejects a number above maximum and names the field', () => assert.equal(rejectField('score', 10.5).message, 'field "score": must be <= 10, got 10.5'));
     it('rejects a number below minimum', () => void rejectField('score', -1, 'must be >= 0, got -1'));
     it('rejects a numeric string', () => void rejectField('score', '5', 'must be a number, got "5"'));
     it('rejects NaN', () => void rejectField('score', Number.NaN, 'got NaN'));
@@ -163,8 +161,7 @@ describe('validateElicitationContent', () => {
     it('accepts an integer within bounds', () => acceptField('age', 120));
     it('rejects an integer field given 3.5 and names the field', () =>
       assert.equal(rejectField('age', 3.5).message, 'field "age": must be an integer, got 3.5'));
-    it('rejects an integer below minimum', () =>
-      assert.equal(rejectField('age', 0).message, 'field "age": must be >= 1, got 0'));
+    it('rejects an integer below minimum', () => assert.equal(rejectField('age', 0).message, 'field "age": must be >= 1, got 0'));
     it('rejects an integer above maximum', () => void rejectField('age', 121, 'must be <= 120, got 121'));
   });
 
@@ -184,8 +181,7 @@ describe('validateElicitationContent', () => {
       void rejectField('size', 'Large', 'must be one of "s", "m", "l", got "Large"'));
 
     it('accepts a const from a titled oneOf enum', () => acceptField('priority', 'low'));
-    it('rejects a title (not a const) for a titled oneOf enum', () =>
-      void rejectField('priority', 'High', 'must be one of "low", "high", got "High"'));
+    it('rejects a title (not a const) for a titled oneOf enum', () => void rejectField('priority', 'High', 'must be one of "low", "high", got "High"'));
 
     it('accepts a const from a titled anyOf enum', () => acceptField('tone', 'formal'));
     it('rejects a value outside a titled anyOf enum', () => void rejectField('tone', 'rude', 'must be one of "formal", "casual"'));
@@ -193,8 +189,7 @@ describe('validateElicitationContent', () => {
 
   describe('multi-select arrays', () => {
     it('accepts items from items.enum within minItems/maxItems', () => acceptField('tags', ['b']));
-    it('rejects an item outside items.enum and names the field', () =>
-      void rejectField('tags', ['a', 'z'], 'item 1 must be one of "a", "b", "c", got "z"'));
+    it('rejects an item outside items.enum and names the field', () => void rejectField('tags', ['a', 'z'], 'item 1 must be one of "a", "b", "c", got "z"'));
     it('rejects fewer than minItems', () => void rejectField('tags', [], 'at least 1 item'));
     it('rejects more than maxItems', () => void rejectField('tags', ['a', 'b', 'c'], 'at most 2 items'));
     it('rejects a bare string instead of an array', () => void rejectField('tags', 'a', 'must be an array of strings, got "a"'));
@@ -204,10 +199,7 @@ describe('validateElicitationContent', () => {
     it('rejects more than maxItems for items.anyOf', () => void rejectField('features', ['x', 'y', 'x'], 'at most 2 items'));
 
     it('rejects duplicate items in a multi-select', () =>
-      assert.equal(
-        rejectField('tags', ['a', 'a']).message,
-        'field "tags": must not contain duplicates, got "a" more than once',
-      ));
+      assert.equal(rejectField('tags', ['a', 'a']).message, 'field "tags": must not contain duplicates, got "a" more than once'));
   });
 
   describe('defaults and required', () => {
@@ -264,7 +256,10 @@ describe('validateElicitationContent', () => {
     it('rejects an own __proto__ key as unknown without touching the prototype', () => {
       const content = JSON.parse('{"name":"Ada","email":"ada@example.com","age":36,"__proto__":{"x":1}}') as unknown;
       const issues = expectIssues(validate(content));
-      assert.deepEqual(issues.map((i) => i.field), ['__proto__']);
+      assert.deepEqual(
+        issues.map((i) => i.field),
+        ['__proto__'],
+      );
     });
 
     it('rejects array content with a single issue on field ""', () => {
@@ -285,10 +280,7 @@ describe('validateElicitationContent', () => {
       const result = validate({ ...VALID, age: 3.5, color: 'blue' });
       assert.equal(result.ok, false);
       if (!result.ok) {
-        assert.equal(
-          result.message,
-          'field "age": must be an integer, got 3.5; field "color": must be one of "red", "green", got "blue"',
-        );
+        assert.equal(result.message, 'field "age": must be an integer, got 3.5; field "color": must be one of "red", "green", got "blue"');
       }
     });
   });
@@ -319,7 +311,10 @@ describe('validateElicitationContent', () => {
         },
       };
       const issues = expectIssues(validate({}, schema));
-      assert.deepEqual(issues.map((i) => i.field), ['a', 'b', 'c', 'd']);
+      assert.deepEqual(
+        issues.map((i) => i.field),
+        ['a', 'b', 'c', 'd'],
+      );
       for (const i of issues) assert.ok(i.message.startsWith(`field "${i.field}": `), i.message);
     });
 

@@ -41,11 +41,142 @@ function rng(seed: number) {
 type Rng = ReturnType<typeof rng>;
 
 const PATTERNS = ['^[0-9]{4}$', '^a', 'b$', '\\d', '^[a-z]+$', '^\\p{L}+$', '^.{2}$', '^[^@]+$', 'x|y', '^(ab)+$', '^\\w*$', '^$', '😀'];
-const WORDS = ['', 'a', 'ab', 'b', 'abc', '1234', '12345', '123', 'abcd', 'x', 'y', 'xy', 'ÄÖ', 'é', '😀', '😀😀', 'a😀', 'ababab', 'A B', ' ', 'Z9', 'q@r', 'hello world', 'αβγ', '\n', 'a\u0000b'];
-const EMAILS = ['ada@example.com', 'a.b@c.d', 'a..b@c.de', '.a@b.cd', 'a.@b.cd', 'a@b', 'a@-b.cd', 'a@b-.cd', 'a@b.c-d.ef', "o'neil+x@ex-ample.co.uk", 'a b@c.de', 'a@b@c.de', 'A@B.CO', 'a@1.2', 'a@b..c', '@b.cd', 'a@', 'ü@b.cd', 'a@b.cd.', 'x{y}@z.io', 'a"b@c.de', 'a@[1.2.3.4]'];
-const URIS = ['https://example.com/a?b=c#d', 'http://[::1]:8080/', 'http://[2001:db8::7]/c', 'http://[v1.fe:x]/', 'http://[::ffff:1.2.3.4]/', 'http://[1:2:3:4:5:6:7:8]/', 'http://[1:2:3:4:5:6:7:8:9]/', 'http://[1::2::3]/', 'http://[::g]/', 'http://[1.2.3.4]/', 'mailto:ada@example.com', 'urn:isbn:0451450523', 'a:', 'a:b', 'a:/', 'a://', 'a:?q', 'a:#f', '1a:b', 'example.com', '//example.com', 'https://exa mple.com', 'https://example.com/%zz', 'https://example.com/%7e', 'https://u:p@host:/p', 'https://host:99999999/', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,<b>', 'https://例え.jp/', 'HTTP://EXAMPLE.COM', 'a:b/c/d?e#f', 'a:/[::1]', 'x+y.z-w:q', 'https://a.b/c d', 'http://a/b\\c', 'tel:+1-201-555-0123', 'https://host/#a#b', 'https://[::1'];
-const DATES = ['2025-01-31', '2024-02-29', '2023-02-29', '2025-13-01', '2025-00-10', '2025-04-31', '2025-1-01', '20250101', '0000-01-01', '9999-12-31', '2025-01-31T00:00:00Z', '1900-02-29', '2000-02-29', ' 2025-01-01', '２０２５-01-01'];
-const DATE_TIMES = ['2025-01-31T09:30:00Z', '2025-01-31t09:30:00z', '2025-01-31 09:30:00Z', '2025-01-31T09:30:00', '2025-01-31T09:30:00+01:00', '2025-01-31T09:30:00+0100', '2025-01-31T09:30:00+01', '2025-01-31T09:30:00.123456Z', '2025-01-31T24:00:00Z', '2025-01-31T23:59:60Z', '2025-01-31T22:59:60-01:00', '2025-01-31T23:59:60+01:00', '2025-01-31T12:60:00Z', '2025-01-31T12:00:61Z', '2025-02-30T12:00:00Z', '2025-01-31T12:00:00+24:00', '2025-01-31T12:00:00+23:60', '2025-01-31TT12:00:00Z', '2025-01-31T12:00Z', '2025-01-31T9:30:00Z', '2025-01-31T09:30:00.Z', '2025-01-31\t09:30:00Z', '2025-01-31T00:59:60+01:00', '2025-01-31T23:59:59.999-00:00'];
+const WORDS = [
+  '',
+  'a',
+  'ab',
+  'b',
+  'abc',
+  '1234',
+  '12345',
+  '123',
+  'abcd',
+  'x',
+  'y',
+  'xy',
+  'ÄÖ',
+  'é',
+  '😀',
+  '😀😀',
+  'a😀',
+  'ababab',
+  'A B',
+  ' ',
+  'Z9',
+  'q@r',
+  'hello world',
+  'αβγ',
+  '\n',
+  'a\u0000b',
+];
+const EMAILS = [
+  'ada@example.com',
+  'a.b@c.d',
+  'a..b@c.de',
+  '.a@b.cd',
+  'a.@b.cd',
+  'a@b',
+  'a@-b.cd',
+  'a@b-.cd',
+  'a@b.c-d.ef',
+  "o'neil+x@ex-ample.co.uk",
+  'a b@c.de',
+  'a@b@c.de',
+  'A@B.CO',
+  'a@1.2',
+  'a@b..c',
+  '@b.cd',
+  'a@',
+  'ü@b.cd',
+  'a@b.cd.',
+  'x{y}@z.io',
+  'a"b@c.de',
+  'a@[1.2.3.4]',
+];
+const URIS = [
+  'https://example.com/a?b=c#d',
+  'http://[::1]:8080/',
+  'http://[2001:db8::7]/c',
+  'http://[v1.fe:x]/',
+  'http://[::ffff:1.2.3.4]/',
+  'http://[1:2:3:4:5:6:7:8]/',
+  'http://[1:2:3:4:5:6:7:8:9]/',
+  'http://[1::2::3]/',
+  'http://[::g]/',
+  'http://[1.2.3.4]/',
+  'mailto:ada@example.com',
+  'urn:isbn:0451450523',
+  'a:',
+  'a:b',
+  'a:/',
+  'a://',
+  'a:?q',
+  'a:#f',
+  '1a:b',
+  'example.com',
+  '//example.com',
+  'https://exa mple.com',
+  'https://example.com/%zz',
+  'https://example.com/%7e',
+  'https://u:p@host:/p',
+  'https://host:99999999/',
+  'file:///etc/passwd',
+  'javascript:alert(1)',
+  'data:text/html,<b>',
+  'https://例え.jp/',
+  'HTTP://EXAMPLE.COM',
+  'a:b/c/d?e#f',
+  'a:/[::1]',
+  'x+y.z-w:q',
+  'https://a.b/c d',
+  'http://a/b\\c',
+  'tel:+1-201-555-0123',
+  'https://host/#a#b',
+  'https://[::1',
+];
+const DATES = [
+  '2025-01-31',
+  '2024-02-29',
+  '2023-02-29',
+  '2025-13-01',
+  '2025-00-10',
+  '2025-04-31',
+  '2025-1-01',
+  '20250101',
+  '0000-01-01',
+  '9999-12-31',
+  '2025-01-31T00:00:00Z',
+  '1900-02-29',
+  '2000-02-29',
+  ' 2025-01-01',
+  '２０２５-01-01',
+];
+const DATE_TIMES = [
+  '2025-01-31T09:30:00Z',
+  '2025-01-31t09:30:00z',
+  '2025-01-31 09:30:00Z',
+  '2025-01-31T09:30:00',
+  '2025-01-31T09:30:00+01:00',
+  '2025-01-31T09:30:00+0100',
+  '2025-01-31T09:30:00+01',
+  '2025-01-31T09:30:00.123456Z',
+  '2025-01-31T24:00:00Z',
+  '2025-01-31T23:59:60Z',
+  '2025-01-31T22:59:60-01:00',
+  '2025-01-31T23:59:60+01:00',
+  '2025-01-31T12:60:00Z',
+  '2025-01-31T12:00:61Z',
+  '2025-02-30T12:00:00Z',
+  '2025-01-31T12:00:00+24:00',
+  '2025-01-31T12:00:00+23:60',
+  '2025-01-31TT12:00:00Z',
+  '2025-01-31T12:00Z',
+  '2025-01-31T9:30:00Z',
+  '2025-01-31T09:30:00.Z',
+  '2025-01-31\t09:30:00Z',
+  '2025-01-31T00:59:60+01:00',
+  '2025-01-31T23:59:59.999-00:00',
+];
 
 function stringValue(r: Rng, format?: string): unknown {
   if (r.chance(0.08)) return r.pick([1, true, null, ['a'], { a: 1 }, 2.5]);
@@ -155,7 +286,8 @@ function withDefaults(schema: Record<string, unknown>, content: Record<string, u
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(content)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
   for (const [k, p] of Object.entries(schema.properties as Record<string, Record<string, unknown>>)) {
-    if (!Object.hasOwn(out, k) && p.default !== undefined) Object.defineProperty(out, k, { value: structuredClone(p.default), enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(out, k) && p.default !== undefined)
+      Object.defineProperty(out, k, { value: structuredClone(p.default), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -208,6 +340,8 @@ describe('differential: durable-mcp validation against the MCP SDK server check 
     assert.ok(compared >= 5000, `compared ${compared}`);
     assert.ok(verdicts.accepted > 1000 && verdicts.rejected > 1000, JSON.stringify(verdicts));
     assert.ok(refusedSchemas < cases / 3, `refused ${refusedSchemas} of ${cases} schemas`);
-    console.log(`# differential: ${compared} answers compared (${verdicts.accepted} accepted, ${verdicts.rejected} rejected), ${oneWay} one-way, ${refusedSchemas} schemas refused at arrival`);
+    console.log(
+      `# differential: ${compared} answers compared (${verdicts.accepted} accepted, ${verdicts.rejected} rejected), ${oneWay} one-way, ${refusedSchemas} schemas refused at arrival`,
+    );
   });
 });

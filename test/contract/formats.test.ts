@@ -19,8 +19,14 @@ describe('string formats (formats.ts)', () => {
   });
   it('uri: RFC 3986, a scheme required, IP literals checked', () => {
     assert.deepEqual(
-      verdicts('uri', ['mailto:ada@example.com', 'example.com/path', 'https://exa mple.com', 'http://[::1]:8080/', 'http://[1::2::3]/',
-        'http://[::ffff:1.2.3.4]/']),
+      verdicts('uri', [
+        'mailto:ada@example.com',
+        'example.com/path',
+        'https://exa mple.com',
+        'http://[::1]:8080/',
+        'http://[1::2::3]/',
+        'http://[::ffff:1.2.3.4]/',
+      ]),
       [true, false, false, true, false, true],
     );
   });
@@ -30,8 +36,14 @@ describe('string formats (formats.ts)', () => {
   });
   it('date-time: RFC 3339 with a zone; a leap second only at 23:59 UTC', () => {
     assert.deepEqual(
-      verdicts('date-time', ['2025-01-31T23:59:60Z', '2025-01-31T09:30:00', '2025-01-31T24:00:00Z', '2025-01-31T22:59:60-01:00',
-        '2025-01-31T23:59:60+01:00', '2025-01-31 09:30:00+0100']),
+      verdicts('date-time', [
+        '2025-01-31T23:59:60Z',
+        '2025-01-31T09:30:00',
+        '2025-01-31T24:00:00Z',
+        '2025-01-31T22:59:60-01:00',
+        '2025-01-31T23:59:60+01:00',
+        '2025-01-31 09:30:00+0100',
+      ]),
       [true, false, false, true, false, true],
     );
   });

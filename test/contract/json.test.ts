@@ -20,7 +20,10 @@ describe('json helpers (json.ts)', () => {
     assert.equal(preview(Number.NaN), 'NaN');
     assert.equal(preview(5n), '5n');
     assert.equal(preview(undefined), 'undefined');
-    assert.equal(preview(() => 1), 'function');
+    assert.equal(
+      preview(() => 1),
+      'function',
+    );
     assert.equal(preview('a'.repeat(61)), `"${'a'.repeat(60)}…"`);
     assert.equal(preview([1, 'x']), '[1,"x"]');
     const cycle: Record<string, unknown> = {};
@@ -34,9 +37,15 @@ describe('json helpers (json.ts)', () => {
     assert.equal(preview(undefined, { raw: true }), 'undefined');
     assert.equal(preview({ a: 'x'.repeat(100) }, { raw: true, max: Infinity }), JSON.stringify({ a: 'x'.repeat(100) }));
   });
-  it('describeKind: bare, or with the answer check\'s articles', () => {
-    assert.deepEqual([null, [], new Date(0), 'x', 1].map((v) => describeKind(v)), ['null', 'array', 'date', 'string', 'number']);
-    assert.deepEqual([null, [], 'x', 1, true].map((v) => describeKind(v, { article: true })), ['null', 'an array', 'a string', 'number', 'boolean']);
+  it("describeKind: bare, or with the answer check's articles", () => {
+    assert.deepEqual(
+      [null, [], new Date(0), 'x', 1].map((v) => describeKind(v)),
+      ['null', 'array', 'date', 'string', 'number'],
+    );
+    assert.deepEqual(
+      [null, [], 'x', 1, true].map((v) => describeKind(v, { article: true })),
+      ['null', 'an array', 'a string', 'number', 'boolean'],
+    );
   });
 });
 

@@ -37,7 +37,7 @@ describe('deriveRoundRequestId', () => {
 });
 
 describe('readInputRequests', () => {
-  it('keeps elicitations in the server\'s order with their params exactly as sent (every schema keyword)', () => {
+  it("keeps elicitations in the server's order with their params exactly as sent (every schema keyword)", () => {
     const read = readInputRequests({
       b: { method: 'elicitation/create', params: form },
       a: { method: 'elicitation/create', params: { mode: 'url', message: 'Log in', url: 'https://x.example' } },

@@ -85,7 +85,10 @@ function runsText(s: Service): string {
 const dockerfile = read('Dockerfile');
 /** Dockerfile instructions (comments dropped, `\` continuations joined), split into stages at FROM. */
 const stages: { from: string; lines: string[] }[] = [];
-for (const line of dockerfile.replace(/\\\r?\n/g, ' ').split(/\r?\n/).map((l) => l.trim())) {
+for (const line of dockerfile
+  .replace(/\\\r?\n/g, ' ')
+  .split(/\r?\n/)
+  .map((l) => l.trim())) {
   if (!line || line.startsWith('#')) continue;
   if (/^FROM\s/i.test(line)) stages.push({ from: line, lines: [] });
   else stages.at(-1)?.lines.push(line);
@@ -118,7 +121,7 @@ describe('docker-compose.yml', () => {
   it('runs Postgres with a data volume and a pg_isready healthcheck', () => {
     const pg = service('postgresql');
     assert.match(pg.image!, /^postgres:/);
-    assert.ok((pg.volumes ?? []).some((v) => (typeof v === 'string' ? v : v.target ?? '').includes('/var/lib/postgresql/data')));
+    assert.ok((pg.volumes ?? []).some((v) => (typeof v === 'string' ? v : (v.target ?? '')).includes('/var/lib/postgresql/data')));
     assert.match(JSON.stringify(pg.healthcheck?.test), /pg_isready/);
   });
 
@@ -166,7 +169,11 @@ describe('docker-compose.yml', () => {
     for (const name of ['temporal', 'temporal-ui']) {
       for (const p of service(name).ports ?? []) {
         assert.equal(typeof p, 'string', `${name}: ports in the short form`);
-        assert.match(String(p), /^\$\{PUBLISH_ADDRESS:-127\.0\.0\.1\}:\d+:\d+$/, `${name} publishes ${String(p)} on 127.0.0.1 unless PUBLISH_ADDRESS says otherwise`);
+        assert.match(
+          String(p),
+          /^\$\{PUBLISH_ADDRESS:-127\.0\.0\.1\}:\d+:\d+$/,
+          `${name} publishes ${String(p)} on 127.0.0.1 unless PUBLISH_ADDRESS says otherwise`,
+        );
       }
     }
   });
@@ -266,11 +273,20 @@ describe('Dockerfile', () => {
 
   it('runs the worker as a non-root user in the final stage with production deps only', () => {
     const last = stages.at(-1)!;
-    assert.ok(instr(last, 'RUN').some((r) => /npm ci\b.*--omit=dev/.test(r)), 'production dependencies only');
-    assert.ok(instr(last, 'COPY').some((c) => /--from=\S+.*\bdist\b/.test(c)), 'dist/ from the build stage');
+    assert.ok(
+      instr(last, 'RUN').some((r) => /npm ci\b.*--omit=dev/.test(r)),
+      'production dependencies only',
+    );
+    assert.ok(
+      instr(last, 'COPY').some((c) => /--from=\S+.*\bdist\b/.test(c)),
+      'dist/ from the build stage',
+    );
     assert.ok(instr(last, 'ENV').some((e) => /NODE_ENV[= ]production/.test(e)));
     // glibc's per-thread malloc arenas otherwise let the worker's RSS grow with every tool call (benchmark B3).
-    assert.ok(instr(last, 'ENV').some((e) => /MALLOC_ARENA_MAX[= ]2\b/.test(e)), 'MALLOC_ARENA_MAX=2 in the final stage');
+    assert.ok(
+      instr(last, 'ENV').some((e) => /MALLOC_ARENA_MAX[= ]2\b/.test(e)),
+      'MALLOC_ARENA_MAX=2 in the final stage',
+    );
     const user = instr(last, 'USER').at(-1);
     assert.ok(user, 'the final stage sets USER');
     assert.doesNotMatch(user, /^USER\s+(root|0)(:|\s*$)/i);
@@ -285,7 +301,9 @@ describe('Dockerfile', () => {
 
 describe('.dockerignore', () => {
   it('keeps node_modules and dist out of the build context', () => {
-    const lines = read('.dockerignore').split(/\r?\n/).map((l) => l.trim().replace(/^\/|\/$/g, ''));
+    const lines = read('.dockerignore')
+      .split(/\r?\n/)
+      .map((l) => l.trim().replace(/^\/|\/$/g, ''));
     for (const p of ['node_modules', 'dist']) assert.ok(lines.includes(p), p);
   });
 });

@@ -89,7 +89,9 @@ export const f1: FaultCase = {
     });
     const span = calls * spacing + 2000;
     const killAt = Array.from({ length: kills }, (_, k) => Math.round(((k + 0.15 + 0.7 * r()) * span) / kills));
-    ctx.note(`seed ${seed} (suite seed ${ctx.seed}); ${calls} calls (${plans.filter((p) => p.tool === 'counter').length} counter, ${plans.filter((p) => p.tool === 'ask_name').length} ask_name), kills planned at ${killAt.map((t) => secs(t)).join(', ')}`);
+    ctx.note(
+      `seed ${seed} (suite seed ${ctx.seed}); ${calls} calls (${plans.filter((p) => p.tool === 'counter').length} counter, ${plans.filter((p) => p.tool === 'ask_name').length} ask_name), kills planned at ${killAt.map((t) => secs(t)).join(', ')}`,
+    );
 
     const startups = [await startWorkerProcess()];
     const t0 = Date.now();
@@ -135,8 +137,7 @@ export const f1: FaultCase = {
             if (/no longer pending: it was already accepted/.test(reason)) {
               s.answered = true;
               s.answeredAt = Date.now();
-            }
-            else s.answerErrors.push(reason.slice(0, 120));
+            } else s.answerErrors.push(reason.slice(0, 120));
           }
         }
         await sleep(150);
@@ -186,7 +187,9 @@ export const f1: FaultCase = {
         await worker!.kill('SIGKILL');
         killsDone++;
         const down = randInt(r, 0, 1500);
-        killLog.push(`kill ${k + 1} at ${secs(Date.now() - t0)}: ${started.length} started (${phase.notAsked} not yet asked, ${phase.pending} pending, ${phase.answered} answered not done, ${phase.done} done), down ${down} ms`);
+        killLog.push(
+          `kill ${k + 1} at ${secs(Date.now() - t0)}: ${started.length} started (${phase.notAsked} not yet asked, ${phase.pending} pending, ${phase.answered} answered not done, ${phase.done} done), down ${down} ms`,
+        );
         await sleep(down);
         startups.push(await startWorkerProcess());
         readyAt = Date.now();
@@ -195,11 +198,7 @@ export const f1: FaultCase = {
 
     killer.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
     const botRuns = await starter;
-    const [outputs] = await within(
-      Promise.all([Promise.all(results), killer]),
-      ctx.sample ? 120_000 : 420_000,
-      'every call completes',
-    );
+    const [outputs] = await within(Promise.all([Promise.all(results), killer]), ctx.sample ? 120_000 : 420_000, 'every call completes');
     for (const b of bots) b.done = true;
     await Promise.all(botRuns);
     const elapsed = Date.now() - t0;
@@ -231,8 +230,15 @@ export const f1: FaultCase = {
       for (const e of events) maxAttempt = Math.max(maxAttempt, e.activityTaskStartedEventAttributes?.attempt ?? 0);
     }
     const races = failures.filter(isUpdateProtocolRace);
-    if (races.length) ctx.note(`tolerated ${races.length} transient workflow task failure(s) from Temporal's update protocol (a completed update re-delivered, then retried fine): ${races[0].slice(0, 220)}`);
-    assert.deepEqual(failures.filter((f) => !isUpdateProtocolRace(f)), [], 'no workflow task failed');
+    if (races.length)
+      ctx.note(
+        `tolerated ${races.length} transient workflow task failure(s) from Temporal's update protocol (a completed update re-delivered, then retried fine): ${races[0].slice(0, 220)}`,
+      );
+    assert.deepEqual(
+      failures.filter((f) => !isUpdateProtocolRace(f)),
+      [],
+      'no workflow task failed',
+    );
 
     // The last worker stops cleanly on SIGTERM.
     const last = worker!;
@@ -252,9 +258,15 @@ export const f1: FaultCase = {
       const closed = (await handles[i]!.describe()).closeTime?.getTime() ?? b.completedAt ?? 0;
       answerToDone.push(closed - (b.answeredAt ?? 0));
     }
-    ctx.note(`per call: start→answered median ${secs(med([...toAnswer]))} (max ${secs(Math.max(...toAnswer))}), answered→completed median ${secs(med([...answerToDone]))} (max ${secs(Math.max(...answerToDone))})`);
-    ctx.note(`worker startups ${startups.map((t) => secs(t)).join(', ')}; fixture processes ${pids}; MCP 'asked' ${asked}x for ${calls} human requests (re-runs answered from the record); 'received' ${received.length}`);
-    ctx.note(`activities scheduled ${scheduled} (re-runs after release), max attempt ${maxAttempt}; bot: ${bots.reduce((n, b) => n + b.answerAttempts, 0)} submitAnswer calls, ${answerErrors} failed while the worker was down, ${bots.reduce((n, b) => n + b.queryErrors, 0)} query timeouts`);
+    ctx.note(
+      `per call: start→answered median ${secs(med([...toAnswer]))} (max ${secs(Math.max(...toAnswer))}), answered→completed median ${secs(med([...answerToDone]))} (max ${secs(Math.max(...answerToDone))})`,
+    );
+    ctx.note(
+      `worker startups ${startups.map((t) => secs(t)).join(', ')}; fixture processes ${pids}; MCP 'asked' ${asked}x for ${calls} human requests (re-runs answered from the record); 'received' ${received.length}`,
+    );
+    ctx.note(
+      `activities scheduled ${scheduled} (re-runs after release), max attempt ${maxAttempt}; bot: ${bots.reduce((n, b) => n + b.answerAttempts, 0)} submitAnswer calls, ${answerErrors} failed while the worker was down, ${bots.reduce((n, b) => n + b.queryErrors, 0)} query timeouts`,
+    );
     return `${calls} calls, ${kills} SIGKILLs: all completed as expected in ${secs(elapsed)}, one request id per workflow`;
   },
 };

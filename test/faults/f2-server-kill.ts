@@ -67,19 +67,27 @@ export const f2: FaultCase = {
     const pendingOf = (h: WorkflowHandle, c: Client = client) =>
       c.connection.withDeadline(Date.now() + 3000, () => c.workflow.getHandle(h.workflowId).query(pendingQuery));
     for (const h of answered) {
-      const [req] = await until(async () => {
-        const p = await pendingOf(h);
-        return p.length === 1 ? p : undefined;
-      }, `${h.workflowId} pending`, 60_000);
+      const [req] = await until(
+        async () => {
+          const p = await pendingOf(h);
+          return p.length === 1 ? p : undefined;
+        },
+        `${h.workflowId} pending`,
+        60_000,
+      );
       before.set(h.workflowId, req.id);
     }
     // b is released: no activity runs for it.
     await until(async () => ((await hb.describe()).raw.pendingActivities ?? []).length === 0, 'b released', 30_000);
     const hc = await start('c', 'ask_name', { holdFor: HOLD, expiresIn: 4000 });
-    const [reqC] = await until(async () => {
-      const p = await pendingOf(hc);
-      return p.length === 1 ? p : undefined;
-    }, 'c pending', 30_000);
+    const [reqC] = await until(
+      async () => {
+        const p = await pendingOf(hc);
+        return p.length === 1 ? p : undefined;
+      },
+      'c pending',
+      30_000,
+    );
     const watchers1 = [ha, hb].map((h) => watchPending(h, 100));
 
     // ---- the crash ----
@@ -120,8 +128,16 @@ export const f2: FaultCase = {
       worker = await startWorkerProcess();
     }
     ctx.note(observation);
-    if (errorLines.length) ctx.note(`worker log sample while the server was away: ${errorLines.slice(0, 3).map((l) => l.trim().slice(0, 200)).join(' | ')}`);
-    ctx.note(`server SIGKILLed, down ${secs(downFor)}, restart took ${secs(restartTook)} (same file ${server.dbFile.split('/').pop()} and port ${server.port})`);
+    if (errorLines.length)
+      ctx.note(
+        `worker log sample while the server was away: ${errorLines
+          .slice(0, 3)
+          .map((l) => l.trim().slice(0, 200))
+          .join(' | ')}`,
+      );
+    ctx.note(
+      `server SIGKILLed, down ${secs(downFor)}, restart took ${secs(restartTook)} (same file ${server.dbFile.split('/').pop()} and port ${server.port})`,
+    );
 
     // ---- nothing lost ----
     const watchers2 = [ha, hb].map((h) => watchPending(client.workflow.getHandle(h.workflowId), 100));
@@ -140,12 +156,18 @@ export const f2: FaultCase = {
     assert.deepEqual(resC, { output: 'cancelled', isError: false }, 'c expired into cancel');
     const receivedC = readFixtureLog(logPath).filter((e) => e.server === 'c' && e.event === 'received');
     assert.ok(receivedC.length >= 1, 'server c received a result');
-    assert.deepEqual(receivedC.map((e) => e.result), receivedC.map(() => ({ action: 'cancel' })), 'server c received cancel');
+    assert.deepEqual(
+      receivedC.map((e) => e.result),
+      receivedC.map(() => ({ action: 'cancel' })),
+      'server c received cancel',
+    );
 
     // Answers complete the calls: a by signal, b by submitAnswer.
     await client.workflow.getHandle(ha.workflowId).signal(answerSignal, { id: before.get(ha.workflowId)!, ok: true, data: { name: 'Ada' } });
     const upd = await within(
-      client.workflow.getHandle(hb.workflowId).executeUpdate(submitAnswerUpdate, { args: [{ id: before.get(hb.workflowId)!, ok: true, data: { confirm: true } }] }),
+      client.workflow
+        .getHandle(hb.workflowId)
+        .executeUpdate(submitAnswerUpdate, { args: [{ id: before.get(hb.workflowId)!, ok: true, data: { confirm: true } }] }),
       30_000,
       'b submitAnswer',
     ).catch((err) => {
@@ -173,13 +195,24 @@ export const f2: FaultCase = {
     const failures: string[] = [];
     for (const h of [ha, hb, hc, ...(hd ? [hd] : [])]) failures.push(...(await workflowTaskFailures(client.workflow.getHandle(h.workflowId))));
     const races = failures.filter(isUpdateProtocolRace);
-    if (races.length) ctx.note(`tolerated ${races.length} transient workflow task failure(s) from Temporal's update protocol (a completed update re-delivered, then retried fine): ${races[0].slice(0, 220)}`);
-    assert.deepEqual(failures.filter((f) => !isUpdateProtocolRace(f)), [], 'no workflow task failed');
+    if (races.length)
+      ctx.note(
+        `tolerated ${races.length} transient workflow task failure(s) from Temporal's update protocol (a completed update re-delivered, then retried fine): ${races[0].slice(0, 220)}`,
+      );
+    assert.deepEqual(
+      failures.filter((f) => !isUpdateProtocolRace(f)),
+      [],
+      'no workflow task failed',
+    );
 
-    ctx.note(`activity outcomes: a ${(await activityOutcomes(client.workflow.getHandle(ha.workflowId))).join(', ')}; b ${(await activityOutcomes(client.workflow.getHandle(hb.workflowId))).join(', ')}; c ${(await activityOutcomes(client.workflow.getHandle(hc.workflowId))).join(', ')}`);
+    ctx.note(
+      `activity outcomes: a ${(await activityOutcomes(client.workflow.getHandle(ha.workflowId))).join(', ')}; b ${(await activityOutcomes(client.workflow.getHandle(hb.workflowId))).join(', ')}; c ${(await activityOutcomes(client.workflow.getHandle(hc.workflowId))).join(', ')}`,
+    );
     await worker.kill('SIGTERM');
     const exit = await worker.exited;
-    ctx.note(`c (expiresIn 4 s, request ${reqC.id}) came due while the server was down and ended in cancel after the restart${dNote}; worker exit on SIGTERM: ${exit}`);
+    ctx.note(
+      `c (expiresIn 4 s, request ${reqC.id}) came due while the server was down and ended in cancel after the restart${dNote}; worker exit on SIGTERM: ${exit}`,
+    );
     assert.equal(exit, 0, `worker exits 0 on SIGTERM:\n${worker.output().slice(-1500)}`);
     await server.kill('SIGTERM');
     return `nothing lost across a server SIGKILL: same request ids, answers completed a (signal) and b (update), expiry fired after the restart`;

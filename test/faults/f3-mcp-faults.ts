@@ -41,7 +41,9 @@ async function setup(ctx: CaseContext, server: string, opts: FixtureOptions = {}
       () => [],
       () => mine(),
     );
-    ctx.note(`MCP server processes: ${ours.size} logged pid(s); after the case ${left.length} alive (${livePids(script).length} of the script system-wide, ${before} before)`);
+    ctx.note(
+      `MCP server processes: ${ours.size} logged pid(s); after the case ${left.length} alive (${livePids(script).length} of the script system-wide, ${before} before)`,
+    );
     assert.deepEqual(left.map(describePid), [], 'no orphaned MCP server process');
   });
   await inProcessWorker(ctx, taskQueue, { mcpServers: { [server]: fixtureEntry(server, ctx.tag, logPath, opts) } });
@@ -82,10 +84,14 @@ async function expectRetriedFailure(ctx: CaseContext, handle: WorkflowHandle, se
   const t0 = Date.now();
   const named = new RegExp(`server "${server}"`);
   if (ctx.sample) {
-    const act = await until(async () => {
-      const a = (await handle.describe()).raw.pendingActivities?.[0];
-      return a && (a.attempt ?? 0) >= 2 && a.lastFailure?.message ? a : undefined;
-    }, 'a failed first attempt and a scheduled retry', 60_000);
+    const act = await until(
+      async () => {
+        const a = (await handle.describe()).raw.pendingActivities?.[0];
+        return a && (a.attempt ?? 0) >= 2 && a.lastFailure?.message ? a : undefined;
+      },
+      'a failed first attempt and a scheduled retry',
+      60_000,
+    );
     const message = act.lastFailure!.message!;
     assert.match(message, named, 'the failure names the server');
     assert.match(message, detail, 'the failure says what went wrong');
@@ -153,7 +159,10 @@ const crashMidElicitation: FaultCase = {
     const { logPath, start } = await setup(ctx, 'fx');
     // Two calls: one answered after the retry asked again, one answered while no MCP server process exists.
     const run = async (label: string, answerEarly: boolean) => {
-      const askedSince = (mark: number) => readFixtureLog(logPath).slice(mark).find((e) => e.event === 'asked');
+      const askedSince = (mark: number) =>
+        readFixtureLog(logPath)
+          .slice(mark)
+          .find((e) => e.event === 'asked');
       const mark = readFixtureLog(logPath).length;
       const handle = await start('ask_name');
       const watch = watchPending(handle, 100);
@@ -170,7 +179,11 @@ const crashMidElicitation: FaultCase = {
         // releases the call (as when a server gives up): no activity runs, the request stays pending.
         await until(async () => ((await handle.describe()).raw.pendingActivities ?? []).length === 0, 'the call released after the kill', 30_000);
         const p = await handle.query(pendingQuery);
-        assert.deepEqual(p.map((q) => q.id), [req.id], 'the request is still pending after the MCP server died');
+        assert.deepEqual(
+          p.map((q) => q.id),
+          [req.id],
+          'the request is still pending after the MCP server died',
+        );
       }
       await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: req.id, ok: true, data: { name: label } }] });
       const result = await within(handle.result(), 60_000, `${label} completes`);
@@ -183,7 +196,11 @@ const crashMidElicitation: FaultCase = {
       const reasked = after.find((e) => e.event === 'asked');
       const received = after.filter((e) => e.event === 'received');
       assert.ok(reasked && reasked.pid !== pid, 'the re-run asked from a new MCP server process');
-      assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { name: label } }], 'the new process received the answer');
+      assert.deepEqual(
+        received.map((e) => e.result),
+        [{ action: 'accept', content: { name: label } }],
+        'the new process received the answer',
+      );
       const outcomes = await activityOutcomes(handle);
       assert.deepEqual(await workflowTaskFailures(handle), []);
       if (!answerEarly) assert.match(outcomes[0] ?? '', /^released/, 'the first attempt released the call');
@@ -214,7 +231,10 @@ const garbageThenBehave: FaultCase = {
     const events = (await handle.fetchHistory()).events ?? [];
     const attempts = Math.max(...events.map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0));
     const log = readFixtureLog(logPath);
-    assert.ok(log.some((e) => e.event === 'garbage'), 'the server did write garbage');
+    assert.ok(
+      log.some((e) => e.event === 'garbage'),
+      'the server did write garbage',
+    );
     return `garbage lines (non-JSON, non-JSON-RPC, unknown response ids) are skipped; the call completed (activity attempts: ${attempts})`;
   },
 };

@@ -117,7 +117,11 @@ function validData(r: Rand): Record<string, unknown> {
   return d;
 }
 
-function generate(r: Rand, n: number, t: { forms: Target[]; twice: Target; pipe: Target; done: Target; firstTwiceId: string; expId: string; doneId: string; otherIds: string[] }): BadAnswer[] {
+function generate(
+  r: Rand,
+  n: number,
+  t: { forms: Target[]; twice: Target; pipe: Target; done: Target; firstTwiceId: string; expId: string; doneId: string; otherIds: string[] },
+): BadAnswer[] {
   const out: BadAnswer[] = [];
   let oversize = 0;
   const maxOversize = Math.max(2, Math.round(n / 100));
@@ -308,7 +312,11 @@ export const f4: FaultCase = {
     const second = await until(async () => (await twice.handle.query(pendingQuery)).find((q) => q.id !== first.id), 'second question of ask_twice', 30_000);
     twice.pending.set(second.id, second);
     const [exp] = await waitForPending(pipe.handle, 1, 30_000);
-    const next = await until(async () => (await pipe.handle.query(pendingQuery)).find((q) => q.id !== exp.id), 'the pipeline step after the expired one', 30_000);
+    const next = await until(
+      async () => (await pipe.handle.query(pendingQuery)).find((q) => q.id !== exp.id),
+      'the pipeline step after the expired one',
+      30_000,
+    );
     pipe.resolved.set(exp.id, 'expired');
     pipe.pending.set(next.id, next);
     const [doneReq] = await waitForPending(done.handle, 1, 30_000);
@@ -357,7 +365,12 @@ export const f4: FaultCase = {
         }
         if (!reason) problems.push(`${label}: rejected without a reason`);
         updatesRejected++;
-        reasons.add(reason.replace(/"[^"]*"/g, '"…"').replace(/\d+/g, 'N').slice(0, 80));
+        reasons.add(
+          reason
+            .replace(/"[^"]*"/g, '"…"')
+            .replace(/\d+/g, 'N')
+            .slice(0, 80),
+        );
       }
       // signal
       try {
@@ -375,13 +388,17 @@ export const f4: FaultCase = {
     // ---- nothing was resolved; the signals were logged and dropped ----
     for (const t of [form1, form2, twice, pipe]) {
       const p = await t.handle.query(pendingQuery);
-      assert.deepEqual(p.map((q) => q.id), [...t.pending.keys()], `${t.name}: still pending after ${n} bad answers`);
+      assert.deepEqual(
+        p.map((q) => q.id),
+        [...t.pending.keys()],
+        `${t.name}: still pending after ${n} bad answers`,
+      );
     }
     const running = new Set([form1, form2, twice, pipe].map((t) => t.handle.workflowId));
     const expectedDrops = answers.filter((a) => !a.target.closed).length;
     const drops = () => captured.filter((e) => e.message === 'answer signal dropped' && running.has(String(e.meta?.workflowId))).length;
     // Wait for the warnings to arrive (bounded), then compare: too few and too many both fail with the counts.
-    for (const deadline = Date.now() + 15_000; drops() < expectedDrops && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 150));
+    for (const deadline = Date.now() + 15_000; drops() < expectedDrops && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 150));
     assert.equal(drops(), expectedDrops, 'every bad signal was logged as dropped, once');
     const failures: string[] = [];
     for (const t of [form1, form2, twice, pipe, done]) failures.push(...(await workflowTaskFailures(t.handle)));
@@ -394,12 +411,17 @@ export const f4: FaultCase = {
     );
 
     // ---- every request is still answerable ----
-    const ans = (t: Target, data: Record<string, unknown>) => t.handle.executeUpdate(submitAnswerUpdate, { args: [{ id: [...t.pending.keys()][0], ok: true, data }] });
+    const ans = (t: Target, data: Record<string, unknown>) =>
+      t.handle.executeUpdate(submitAnswerUpdate, { args: [{ id: [...t.pending.keys()][0], ok: true, data }] });
     await ans(form1, VALID_FULL);
     await ans(form2, { name: 'Grace Hopper', age: 85 });
     await ans(twice, { last: 'Lovelace' });
     await ans(pipe, { name: 'Next' });
-    const [r1, r2, r3, r4] = await within(Promise.all([form1.handle.result(), form2.handle.result(), twice.handle.result(), pipe.handle.result()]), 60_000, 'results');
+    const [r1, r2, r3, r4] = await within(
+      Promise.all([form1.handle.result(), form2.handle.result(), twice.handle.result(), pipe.handle.result()]),
+      60_000,
+      'results',
+    );
     assert.deepEqual(JSON.parse(r1.output), { action: 'accept', content: VALID_FULL });
     assert.deepEqual(JSON.parse(r2.output), { action: 'accept', content: { name: 'Grace Hopper', age: 85, subscribe: false, size: 'm' } });
     assert.equal(r3.output, 'Ada Lovelace');
@@ -407,7 +429,9 @@ export const f4: FaultCase = {
     assert.equal(r4.steps.exp.result?.output, 'cancelled');
     assert.equal(r4.steps.next.result?.output, 'hello Next');
     const signals = ((await form1.handle.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
-    ctx.note(`sent in ${secs(sendTime)}: ${updatesRejected} updates rejected (${reasons.size} distinct reason shapes), ${signalsSent} signals delivered and dropped, ${signalsRefused} refused by the server (completed workflow); form1 history holds ${signals} signals`);
+    ctx.note(
+      `sent in ${secs(sendTime)}: ${updatesRejected} updates rejected (${reasons.size} distinct reason shapes), ${signalsSent} signals delivered and dropped, ${signalsRefused} refused by the server (completed workflow); form1 history holds ${signals} signals`,
+    );
     return `${n} bad answers: every update rejected with the contract's reason, every signal dropped; no workflow task failure; all requests answered validly afterwards`;
   },
 };

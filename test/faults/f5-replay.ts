@@ -27,7 +27,9 @@ export const f5Replay: FaultCase = {
     // recorded under (child workflow ids derive from it); every other .json file is a history.
     const idsPath = join(historiesDir, 'workflow-ids.json');
     const workflowIds: Record<string, string> = existsSync(idsPath) ? JSON.parse(readFileSync(idsPath, 'utf8')) : {};
-    const files = readdirSync(historiesDir).filter((f) => f.endsWith('.json') && f !== 'workflow-ids.json').sort();
+    const files = readdirSync(historiesDir)
+      .filter((f) => f.endsWith('.json') && f !== 'workflow-ids.json')
+      .sort();
     assert.ok(files.length > 0, `histories under ${historiesDir}`);
     const bundle = prebuiltBundle();
     const histories = files.map((f) => {
@@ -38,7 +40,10 @@ export const f5Replay: FaultCase = {
     });
     const failures: string[] = [];
     let count = 0;
-    for await (const result of Worker.runReplayHistories({ ...(bundle ? { workflowBundle: bundle } : { workflowsPath }), sinks: durableMcpSinks() }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { ...(bundle ? { workflowBundle: bundle } : { workflowsPath }), sinks: durableMcpSinks() },
+      histories,
+    )) {
       count++;
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message.slice(0, 400)}`);
     }
@@ -102,7 +107,8 @@ async function runTestsNoCache(ctx: CaseContext, filters: string[], attempt: num
   const logFile = join(ctx.dir, `run-tests-${attempt}.log`);
   writeFileSync(logFile, out);
   const count = (k: string) => out.match(new RegExp(`^# ${k} (\\d+)`, 'm'))?.[1] ?? '?';
-  const summary = code === 'timeout' ? `did not finish within ${secs(budget)}` : `exit ${code}: tests ${count('tests')}, pass ${count('pass')}, fail ${count('fail')}`;
+  const summary =
+    code === 'timeout' ? `did not finish within ${secs(budget)}` : `exit ${code}: tests ${count('tests')}, pass ${count('pass')}, fail ${count('fail')}`;
   const ok = code === 0 && Number(count('tests')) > 0 && count('pass') === count('tests');
   if (!ok) {
     const failing = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((t) => !t.startsWith('/'));
@@ -129,7 +135,9 @@ const SCALE_TESTS = ['long-wait.test.js', 'long-wait-mrtr.test.js'];
 /** The compiled test files of test/workflows (this file is dist/test/faults/f5-replay.js). */
 function workflowTestFiles(): string[] {
   const dir = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'workflows');
-  return readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort();
 }
 
 export const f5NoCache: FaultCase = {
@@ -137,11 +145,18 @@ export const f5NoCache: FaultCase = {
   title: 'integration tests pass with the workflow cache disabled',
   timeoutMs: (sample) => (sample ? 250_000 : 900_000),
   async run(ctx: CaseContext) {
-    const filters = ctx.sample ? ['elicitation', 'pipeline'] : workflowTestFiles().filter((f) => !SCALE_TESTS.includes(f)).map((f) => `workflows/${f}`);
+    const filters = ctx.sample
+      ? ['elicitation', 'pipeline']
+      : workflowTestFiles()
+          .filter((f) => !SCALE_TESTS.includes(f))
+          .map((f) => `workflows/${f}`);
     // Full: 13 files, 99 tests; they took 288 s and 382 s here (2 cores shared, load average 10 to 26).
     const budget = ctx.sample ? 130_000 : 780_000;
     const command = `DURABLE_MCP_TEST_NO_CACHE=1 node dist/scripts/run-tests.js ${filters.join(' ')}`;
-    if (!ctx.sample) ctx.note(`left out: ${SCALE_TESTS.join(', ')} (without a cache n waits replay O(n²) events: 72 waits took 45 s, 144 took 167 s here; F7 and npm test run them with the cache)`);
+    if (!ctx.sample)
+      ctx.note(
+        `left out: ${SCALE_TESTS.join(', ')} (without a cache n waits replay O(n²) events: 72 waits took 45 s, 144 took 167 s here; F7 and npm test run them with the cache)`,
+      );
     const run = await runTestsNoCache(ctx, filters, 1, budget);
     const drops = run.out.split(CORE_DROPPED_TASK).length - 1;
     const coreNote = drops ? `; Temporal Core logged "${CORE_DROPPED_TASK}" ${drops}x (zero-cache dropped task)` : '';

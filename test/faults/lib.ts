@@ -158,7 +158,6 @@ export function writeJson(path: string, value: unknown): string {
 // Temporal dev server, spawned by us
 // ---------------------------------------------------------------------------
 
-
 /**
  * `temporal server start-dev --db-filename <dir>/t.db --ip 127.0.0.1 --port P --ui-port U --headless`: a real
  * dev server with a SQLite file, so it can be SIGKILLed and started again on the same file and port.
@@ -203,16 +202,25 @@ export class DevServer {
     const child = spawn(
       bin.path!,
       [
-        'server', 'start-dev',
-        '--db-filename', this.dbFile,
-        '--ip', '127.0.0.1',
-        '--port', String(this.port),
-        '--ui-port', String(this.uiPort),
+        'server',
+        'start-dev',
+        '--db-filename',
+        this.dbFile,
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(this.port),
+        '--ui-port',
+        String(this.uiPort),
         '--headless',
-        '--log-level', 'error',
-        '--search-attribute', `${AWAITING_INPUT_SEARCH_ATTRIBUTE}=Bool`,
-        '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
-        '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+        '--log-level',
+        'error',
+        '--search-attribute',
+        `${AWAITING_INPUT_SEARCH_ATTRIBUTE}=Bool`,
+        '--dynamic-config-value',
+        'frontend.enableUpdateWorkflowExecution=true',
+        '--dynamic-config-value',
+        'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
       ],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DURABLE_MCP_FAULT_TAG: this.tag } },
     );

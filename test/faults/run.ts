@@ -38,7 +38,10 @@ const value = (name: string): string | undefined => {
 const sample = flag('--sample');
 const verbose = flag('--verbose');
 const seed = value('--seed') !== undefined ? Number(value('--seed')) >>> 0 : (Date.now() ^ (process.pid << 12)) >>> 0;
-const only = value('--only')?.split(',').map((s) => s.trim()).filter(Boolean);
+const only = value('--only')
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 const runTag = `dmfaults${process.pid}x${Date.now().toString(36)}`;
 installCapturingRuntime(verbose);
@@ -162,7 +165,7 @@ async function main(): Promise<number> {
   console.log(`durable-mcp fault suite (${sample ? 'sample' : 'full'}): seed ${seed} (rerun with --seed ${seed}), ${cases.length} case(s), work dir ${root}`);
   console.log(`processes before: ${childrenBefore} child(ren) of this runner, ${taggedBefore} tagged`);
   const outcomes: Outcome[] = [];
-  for (let i = 0; i < cases.length; ) {
+  for (let i = 0; i < cases.length;) {
     const group = cases[i].group;
     const batch = [cases[i++]];
     while (group && i < cases.length && cases[i].group === group) batch.push(cases[i++]);
@@ -206,7 +209,9 @@ async function main(): Promise<number> {
 
   const passed = outcomes.filter((o) => o.ok).length;
   const failed = outcomes.length - passed;
-  console.log(`total ${secs(Date.now() - t0)}, seed ${seed}${strays ? `, ${strays} stray error(s) reported on stderr` : ''}${failed ? `, work dir kept: ${root}` : ''}`);
+  console.log(
+    `total ${secs(Date.now() - t0)}, seed ${seed}${strays ? `, ${strays} stray error(s) reported on stderr` : ''}${failed ? `, work dir kept: ${root}` : ''}`,
+  );
   if (!failed) rmSync(root, { recursive: true, force: true });
   console.log(`${passed} passed, ${failed} failed`);
   return failed ? 1 : 0;

@@ -78,7 +78,8 @@ export { workflowTaskFailures } from '../helpers/history.js';
  * a duplicate, and the server refused that rejection. The next workflow task succeeds. Seen after worker
  * SIGKILLs while a client keeps re-sending the same update id; reported, not counted as a failure.
  */
-export const isUpdateProtocolRace = (failure: string) => /BadUpdateWorkflowExecutionMessage: invalid state transition attempted for Update .*while in state Completed/.test(failure);
+export const isUpdateProtocolRace = (failure: string) =>
+  /BadUpdateWorkflowExecutionMessage: invalid state transition attempted for Update .*while in state Completed/.test(failure);
 
 /** The message at the bottom of an error's cause chain, and the chain's messages. */
 export function causeChain(err: unknown): string[] {

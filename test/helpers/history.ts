@@ -16,7 +16,11 @@ export async function recordHistory(handle: WorkflowHandle, name: string, addres
   if (process.env.RECORD_HISTORIES !== '1') return;
   // The Temporal CLI writes the standard JSON history format (what `temporal workflow show` gives users).
   const cli = findTemporalBinary('cli').path!;
-  const json = execFileSync(cli, ['workflow', 'show', '--address', address, '--workflow-id', handle.workflowId, ...(runId ? ['--run-id', runId] : []), '--output', 'json'], { encoding: 'utf8' });
+  const json = execFileSync(
+    cli,
+    ['workflow', 'show', '--address', address, '--workflow-id', handle.workflowId, ...(runId ? ['--run-id', runId] : []), '--output', 'json'],
+    { encoding: 'utf8' },
+  );
   mkdirSync(historiesDir, { recursive: true });
   writeFileSync(join(historiesDir, `${name}.json`), json);
   // Workflow ids matter on replay (e.g. child workflow ids derive from them): keep them beside the histories.
@@ -58,7 +62,9 @@ export async function timersOf(handle: WorkflowHandle): Promise<Array<{ ms: numb
  * The input of every continue-as-new of a workflow, run by run from its first run (decoded JSON, with its
  * size in bytes as Temporal stored it): what each run carried into the next.
  */
-export async function continueAsNewInputs(handle: WorkflowHandle & { firstExecutionRunId: string }): Promise<Array<{ runId: string; bytes: number; input: any }>> {
+export async function continueAsNewInputs(
+  handle: WorkflowHandle & { firstExecutionRunId: string },
+): Promise<Array<{ runId: string; bytes: number; input: any }>> {
   const out: Array<{ runId: string; bytes: number; input: any }> = [];
   // The handle of a started workflow knows its first run; follow the chain from there.
   let runId: string | undefined = handle.firstExecutionRunId;

@@ -30,10 +30,14 @@ describe('test client in no-cache mode', () => {
   });
 
   it('with the workflow cache disabled, every one of many concurrent queries to one workflow is answered', async () => {
-    assert.ok(worker.warnings.some((w) => /maxCachedWorkflows is 0/.test(w)), `the worker warns that its cache is off: ${worker.warnings.join('; ')}`);
+    assert.ok(
+      worker.warnings.some((w) => /maxCachedWorkflows is 0/.test(w)),
+      `the worker warns that its cache is off: ${worker.warnings.join('; ')}`,
+    );
     const client = new Client({ connection: env.connection, namespace: env.namespace, interceptors: { workflow: [new OneQueryAtATime()] } });
     const handle = client.workflow.getHandle(
-      (await env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `one-query-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] })).workflowId,
+      (await env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `one-query-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] }))
+        .workflowId,
     );
     const [request] = await waitForPending(handle);
     const outcomes: string[] = [];
@@ -48,7 +52,11 @@ describe('test client in no-cache mode', () => {
       );
       outcomes.push(...answers);
     }
-    assert.deepEqual(outcomes, outcomes.map(() => request.id), 'each of the 32 queries answered with the pending request');
+    assert.deepEqual(
+      outcomes,
+      outcomes.map(() => request.id),
+      'each of the 32 queries answered with the pending request',
+    );
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
     assert.deepEqual(await handle.result(), { output: 'hello Ada', isError: false });
   });

@@ -89,7 +89,12 @@ export function uniqueTaskQueue(name = 'test'): string {
  */
 export async function startWorker(env: TestWorkflowEnvironment, options: Omit<CreateWorkerOptions, 'connection' | 'namespace'>): Promise<DurableMcpWorker> {
   const noCache = noCacheMode() ? { maxCachedWorkflows: 0 } : {};
-  return createWorker({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', ...options, workerOptions: { ...noCache, ...options.workerOptions } });
+  return createWorker({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    ...options,
+    workerOptions: { ...noCache, ...options.workerOptions },
+  });
 }
 
 /** Poll `fn` until it returns a truthy value (real time; for conditions, not for measuring). */

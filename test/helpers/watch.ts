@@ -42,7 +42,9 @@ export function watchPending(handle: WorkflowHandle, everyMs = 100) {
       stopped = true;
       await loop;
       if (answered === 0) {
-        throw new Error(`watchPending(${handle.workflowId}): none of ${failed} pending queries was answered${lastError ? `; last error: ${(lastError as Error).message}` : ''}`);
+        throw new Error(
+          `watchPending(${handle.workflowId}): none of ${failed} pending queries was answered${lastError ? `; last error: ${(lastError as Error).message}` : ''}`,
+        );
       }
       return seen;
     },

@@ -14,7 +14,16 @@ const schema = {
     ok: { type: 'boolean', default: true },
     color: { type: 'string', enum: ['r', 'g'], enumNames: ['Red', 'Green'] },
     size: { type: 'string', oneOf: [{ const: 's', title: 'Small' }], default: 's' },
-    tags: { type: 'array', items: { anyOf: [{ const: 'a', title: 'A' }, { const: 'b', title: 'B' }] }, default: ['b'] },
+    tags: {
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'a', title: 'A' },
+          { const: 'b', title: 'B' },
+        ],
+      },
+      default: ['b'],
+    },
   },
   required: ['name'],
 };
@@ -22,16 +31,22 @@ const schema = {
 describe('inbox form: requestedSchema as fields, a posted form as content', () => {
   it('reads every restricted type, with titles, required marks, labels and defaults', () => {
     const fields = schemaFields(schema);
-    assert.deepEqual(fields.map((f) => [f.key, f.kind, f.required]), [
-      ['name', 'text', true],
-      ['when', 'text', false],
-      ['age', 'number', false],
-      ['ok', 'boolean', false],
-      ['color', 'select', false],
-      ['size', 'select', false],
-      ['tags', 'multi', false],
+    assert.deepEqual(
+      fields.map((f) => [f.key, f.kind, f.required]),
+      [
+        ['name', 'text', true],
+        ['when', 'text', false],
+        ['age', 'number', false],
+        ['ok', 'boolean', false],
+        ['color', 'select', false],
+        ['size', 'select', false],
+        ['tags', 'multi', false],
+      ],
+    );
+    assert.deepEqual((fields[4] as { choices: unknown }).choices, [
+      { value: 'r', label: 'Red' },
+      { value: 'g', label: 'Green' },
     ]);
-    assert.deepEqual((fields[4] as { choices: unknown }).choices, [{ value: 'r', label: 'Red' }, { value: 'g', label: 'Green' }]);
     assert.deepEqual(initialValues(fields), { ok: ['true'], size: ['s'], tags: ['b'] });
   });
 
@@ -48,7 +63,10 @@ describe('inbox form: requestedSchema as fields, a posted form as content', () =
     assert.deepEqual(content, { age: 'forty', ok: false });
     const check = validateElicitationContent(schema, content);
     assert.equal(check.ok, false);
-    const split = rejectionByField(`answer data does not match the requested schema: ${check.ok ? '' : check.message}`, fields.map((f) => f.key));
+    const split = rejectionByField(
+      `answer data does not match the requested schema: ${check.ok ? '' : check.message}`,
+      fields.map((f) => f.key),
+    );
     assert.deepEqual(Object.keys(split.fields).sort(), ['age', 'name']);
     assert.equal(split.general, undefined);
   });
@@ -61,7 +79,18 @@ describe('inbox form: requestedSchema as fields, a posted form as content', () =
     assert.deepEqual(clickableUrl('https://example.test/a?b=1'), { href: 'https://example.test/a?b=1', host: 'example.test' });
     assert.deepEqual(clickableUrl('http://127.0.0.1:8080/cb'), { href: 'http://127.0.0.1:8080/cb', host: '127.0.0.1:8080' });
     // The arrival rules (contract/admit.ts) again: http: only to a loopback host, no user info, printable ASCII.
-    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<script>', 'vbscript:x', 'file:///etc/passwd', 'not a url', ' javascript:alert(1)', 'http://evil.example/', 'https://bank@evil.example/', 'https://ex\u001bample.test/']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,<script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      'not a url',
+      ' javascript:alert(1)',
+      'http://evil.example/',
+      'https://bank@evil.example/',
+      'https://ex\u001bample.test/',
+    ]) {
       assert.equal(clickableUrl(bad), undefined, bad);
     }
   });

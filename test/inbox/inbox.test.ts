@@ -28,7 +28,16 @@ export const testOutput = resolve(here, '..', '..', '..', 'test-output');
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Without the background-networking flags Chromium's own connections are refused on a closed network. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
@@ -155,12 +164,22 @@ describe('the inbox in a browser', () => {
       assert.equal(await emailError.isVisible(), true, 'the rejection is shown');
       assert.match(await emailError.innerText(), /email/i);
       // Next to its field: inside the email field's own block, and no other field shows an error.
-      assert.equal(await form().locator('.field', { has: page.locator('[name=email]') }).locator('[data-error-for=email]').count(), 1);
+      assert.equal(
+        await form()
+          .locator('.field', { has: page.locator('[name=email]') })
+          .locator('[data-error-for=email]')
+          .count(),
+        1,
+      );
       assert.equal(await form().locator('.field-error:visible').count(), 1);
       assert.equal(await form().locator('[name=name]').inputValue(), 'Ada', 'what was typed is kept');
       assert.equal(await form().locator('[name=email]').inputValue(), 'not-an-email');
       assert.equal(await form().locator('[name=tags][value=b]').isChecked(), true);
-      assert.deepEqual((await dmc.pendingDetails(workflowId)).map((p) => p.request.id), [request.id], 'the request stays pending');
+      assert.deepEqual(
+        (await dmc.pendingDetails(workflowId)).map((p) => p.request.id),
+        [request.id],
+        'the request stays pending',
+      );
 
       await form().locator('[name=email]').fill('ada@example.org');
       assert.equal(await press(page, c, 'accept'), 303);
@@ -228,7 +247,12 @@ describe('the inbox in a browser', () => {
     const page = await open();
     try {
       await page.evaluate(() => ((globalThis as any).sameDocument = true));
-      const expiring = await dmc.startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `inbox-expiring-${Date.now()}`, elicitation: { expiresIn: 2_000 } });
+      const expiring = await dmc.startToolCall({
+        server: 'fx',
+        tool: 'ask_name',
+        workflowId: `inbox-expiring-${Date.now()}`,
+        elicitation: { expiresIn: 2_000 },
+      });
       const [expiringRequest] = await waitForPending(expiring);
       const signalled = await call('fx', 'ask_name');
       const expiringForm = page.locator(formOf({ workflowId: expiring.workflowId, request: expiringRequest }));
@@ -285,13 +309,19 @@ describe('the inbox in a browser', () => {
       await page.waitForFunction(() => Number((globalThis as any).document.documentElement.dataset.refreshes || 0) >= 2);
       assert.equal(await page.evaluate(() => (globalThis as any).__pwned), undefined, 'no script ran');
       assert.deepEqual(dialogs, []);
-      assert.equal(await page.locator('script').count(), 1, 'the only script element is the inbox\'s own');
+      assert.equal(await page.locator('script').count(), 1, "the only script element is the inbox's own");
       assert.equal(await page.locator('img').count(), 0);
       assert.equal(await page.locator('a[href^="javascript:" i]').count(), 0, 'no javascript: link is clickable');
       const formArticle = page.locator('article', { has: page.locator(formOf(form)) });
       assert.match(await formArticle.locator('.prompt').innerText(), /<script>window\.__pwned='script'<\/script>/, 'the message shows as text');
       assert.match(await formArticle.locator('label').first().innerText(), /Title <img src=x/);
-      assert.match(await formArticle.locator('option').allInnerTexts().then((t) => t.join('\n')), /Label <img src=x/);
+      assert.match(
+        await formArticle
+          .locator('option')
+          .allInnerTexts()
+          .then((t) => t.join('\n')),
+        /Label <img src=x/,
+      );
       assert.equal(await page.locator(`form[data-workflow-id="${refused.workflowId}"]`).count(), 0, 'the refused request is not listed');
       assert.equal(await formArticle.locator('[name=note]').inputValue(), `"><script>window.__pwned='default'</script>`, 'a hostile default stays a value');
 
@@ -299,8 +329,15 @@ describe('the inbox in a browser', () => {
       assert.equal(await page.evaluate(() => (globalThis as any).__pwned), undefined);
       await dmc.result(form.workflowId);
       const received = readFixtureLog(hostileLog);
-      assert.deepEqual(received.find((e) => e.tool === 'hostile_form')?.result, { action: 'accept', content: { note: `"><script>window.__pwned='default'</script>` } });
-      assert.equal(received.find((e) => e.tool === 'hostile_url'), undefined, 'the server got no result for its refused elicitation');
+      assert.deepEqual(received.find((e) => e.tool === 'hostile_form')?.result, {
+        action: 'accept',
+        content: { note: `"><script>window.__pwned='default'</script>` },
+      });
+      assert.equal(
+        received.find((e) => e.tool === 'hostile_url'),
+        undefined,
+        'the server got no result for its refused elicitation',
+      );
     } finally {
       await page.close();
     }
@@ -310,7 +347,12 @@ describe('the inbox in a browser', () => {
     const lonelyQueue = uniqueTaskQueue('inbox-lonely');
     const lonely = await startWorker(env, { taskQueue: lonelyQueue, mcpConfig: fixtureConfig(join(dir, 'lonely.jsonl')) });
     const lonelyRun = lonely.run();
-    const handle = await new DurableMcpClient(env.client, { taskQueue: lonelyQueue }).startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `inbox-lonely-${Date.now()}`, elicitation: { holdFor: 1 } });
+    const handle = await new DurableMcpClient(env.client, { taskQueue: lonelyQueue }).startToolCall({
+      server: 'fx',
+      tool: 'ask_name',
+      workflowId: `inbox-lonely-${Date.now()}`,
+      elicitation: { holdFor: 1 },
+    });
     await waitForPending(handle);
     lonely.shutdown();
     await lonelyRun;
@@ -412,7 +454,11 @@ describe('the inbox in a browser', () => {
           .end();
       });
       assert.equal(rebound, 421);
-      assert.deepEqual((await dmc.pendingDetails(workflowId)).map((p) => p.request.id), [request.id], 'the request is still pending');
+      assert.deepEqual(
+        (await dmc.pendingDetails(workflowId)).map((p) => p.request.id),
+        [request.id],
+        'the request is still pending',
+      );
     } finally {
       await dmc.decline(workflowId, request.id);
     }
@@ -422,7 +468,12 @@ describe('the inbox in a browser', () => {
     const { workflowId, request } = await call('fx', 'ask_name');
     const list = (await (await fetch(new URL('/api/requests', inbox.url))).json()) as { rows: Array<{ workflowId: string; request: Request }> };
     assert.deepEqual(list.rows.find((r) => r.workflowId === workflowId)?.request, request);
-    const post = (answer: unknown) => fetch(new URL('/api/answer', inbox.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowId, answer }) });
+    const post = (answer: unknown) =>
+      fetch(new URL('/api/answer', inbox.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowId, answer }),
+      });
     const bad = await post({ id: request.id, ok: true, data: { name: 7 } });
     assert.equal(bad.status, 422);
     assert.match(((await bad.json()) as { error: string }).error, /field "name"/);
@@ -456,7 +507,10 @@ describe('the inbox in a browser', () => {
       assert.equal(await served.kill('SIGTERM'), 0, served.output());
     }
 
-    const dev = spawnNode([cli, 'dev', '--data-dir', join(dir, 'dev'), '--inbox-port', '0'], { ...temporal, DURABLE_MCP_TASK_QUEUE: uniqueTaskQueue('inbox-dev') });
+    const dev = spawnNode([cli, 'dev', '--data-dir', join(dir, 'dev'), '--inbox-port', '0'], {
+      ...temporal,
+      DURABLE_MCP_TASK_QUEUE: uniqueTaskQueue('inbox-dev'),
+    });
     try {
       await dev.waitFor(/Ctrl-C stops everything/, 90_000);
       const url = /Inbox:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(dev.output())?.[1];

@@ -21,8 +21,22 @@ const cases: { plane: string; file: string; forbidden: string[]; allowed: string
   {
     plane: 'workflows',
     file: 'src/workflows/x.ts',
-    forbidden: ["import 'node:fs';", "import '@modelcontextprotocol/client';", "import { createActivities } from '../activities/index.js';", "import { SessionPool } from '../mcp/index.js';", "import 'zod';", "import { createWorker } from '../worker.js';", "import { connectClient } from '../client/index.js';", "import { startDev } from '../cli/dev.js';", "import { durableMcpSinks } from '../telemetry/metrics.js';"],
-    allowed: ["import type { createActivities } from '../activities/index.js';", "import { requestPending } from '../telemetry/workflow-metrics.js';", "import { checkAnswer } from '../contract/answer.js';"],
+    forbidden: [
+      "import 'node:fs';",
+      "import '@modelcontextprotocol/client';",
+      "import { createActivities } from '../activities/index.js';",
+      "import { SessionPool } from '../mcp/index.js';",
+      "import 'zod';",
+      "import { createWorker } from '../worker.js';",
+      "import { connectClient } from '../client/index.js';",
+      "import { startDev } from '../cli/dev.js';",
+      "import { durableMcpSinks } from '../telemetry/metrics.js';",
+    ],
+    allowed: [
+      "import type { createActivities } from '../activities/index.js';",
+      "import { requestPending } from '../telemetry/workflow-metrics.js';",
+      "import { checkAnswer } from '../contract/answer.js';",
+    ],
   },
   {
     plane: 'workflows (nested folder)',
@@ -45,26 +59,67 @@ const cases: { plane: string; file: string; forbidden: string[]; allowed: string
   {
     plane: 'mcp',
     file: 'src/mcp/x.ts',
-    forbidden: ["import { createActivities } from '../activities/index.js';", "import { connectClient } from '../client/index.js';", "import { Context } from '@temporalio/activity';", "import { mcpToolCall } from '../workflows/index.js';", "import { watchSessions } from '../telemetry/metrics.js';"],
-    allowed: ["import { Client } from '@modelcontextprotocol/client';", "import { checkAnswer } from '../contract/index.js';", "import { readFileSync } from 'node:fs';"],
+    forbidden: [
+      "import { createActivities } from '../activities/index.js';",
+      "import { connectClient } from '../client/index.js';",
+      "import { Context } from '@temporalio/activity';",
+      "import { mcpToolCall } from '../workflows/index.js';",
+      "import { watchSessions } from '../telemetry/metrics.js';",
+    ],
+    allowed: [
+      "import { Client } from '@modelcontextprotocol/client';",
+      "import { checkAnswer } from '../contract/index.js';",
+      "import { readFileSync } from 'node:fs';",
+    ],
   },
   {
     plane: 'activities',
     file: 'src/activities/x.ts',
-    forbidden: ["import { connectClient } from '../client/index.js';", "import { startInbox } from '../inbox/index.js';", "import { condition } from '@temporalio/workflow';", "import { answerSignal } from '../workflows/messages.js';", "import { createWorker } from '../worker.js';"],
-    allowed: ["import { SessionPool } from '../mcp/index.js';", "import { Context } from '@temporalio/activity';", "import { tracedToolCall } from '../telemetry/tool-call-tracing.js';", "import type { ElicitInput } from '../workflows/messages.js';"],
+    forbidden: [
+      "import { connectClient } from '../client/index.js';",
+      "import { startInbox } from '../inbox/index.js';",
+      "import { condition } from '@temporalio/workflow';",
+      "import { answerSignal } from '../workflows/messages.js';",
+      "import { createWorker } from '../worker.js';",
+    ],
+    allowed: [
+      "import { SessionPool } from '../mcp/index.js';",
+      "import { Context } from '@temporalio/activity';",
+      "import { tracedToolCall } from '../telemetry/tool-call-tracing.js';",
+      "import type { ElicitInput } from '../workflows/messages.js';",
+    ],
   },
   {
     plane: 'client',
     file: 'src/client/x.ts',
-    forbidden: ["import { SessionPool } from '../mcp/index.js';", "import { createActivities } from '../activities/index.js';", "import { startInbox } from '../inbox/index.js';", "import '@modelcontextprotocol/client';", "import { Worker } from '@temporalio/worker';", "import { mcpPipeline } from '../workflows/index.js';"],
-    allowed: ["import { submitAnswerUpdate } from '../workflows/messages.js';", "import { Client } from '@temporalio/client';", "import type { ExecuteMcpToolInput } from '../workflows/index.js';"],
+    forbidden: [
+      "import { SessionPool } from '../mcp/index.js';",
+      "import { createActivities } from '../activities/index.js';",
+      "import { startInbox } from '../inbox/index.js';",
+      "import '@modelcontextprotocol/client';",
+      "import { Worker } from '@temporalio/worker';",
+      "import { mcpPipeline } from '../workflows/index.js';",
+    ],
+    allowed: [
+      "import { submitAnswerUpdate } from '../workflows/messages.js';",
+      "import { Client } from '@temporalio/client';",
+      "import type { ExecuteMcpToolInput } from '../workflows/index.js';",
+    ],
   },
   {
     plane: 'inbox',
     file: 'src/inbox/x.ts',
-    forbidden: ["import { SessionPool } from '../mcp/index.js';", "import { createWorker } from '../worker.js';", "import { startDev } from '../cli/dev.js';", "import { Worker } from '@temporalio/worker';"],
-    allowed: ["import { DurableMcpClient } from '../client/index.js';", "import { Hono } from 'hono';", "import { checkElicitationUrl } from '../contract/admit.js';"],
+    forbidden: [
+      "import { SessionPool } from '../mcp/index.js';",
+      "import { createWorker } from '../worker.js';",
+      "import { startDev } from '../cli/dev.js';",
+      "import { Worker } from '@temporalio/worker';",
+    ],
+    allowed: [
+      "import { DurableMcpClient } from '../client/index.js';",
+      "import { Hono } from 'hono';",
+      "import { checkElicitationUrl } from '../contract/admit.js';",
+    ],
   },
   {
     plane: 'telemetry',
@@ -82,7 +137,8 @@ describe('lint keeps the planes apart', () => {
     });
   }
   it('the CLI, the testing kit and src/worker.ts may import every plane', async () => {
-    const all = "import { SessionPool } from '../mcp/index.js';\nimport { createActivities } from '../activities/index.js';\nimport { connectClient } from '../client/index.js';";
+    const all =
+      "import { SessionPool } from '../mcp/index.js';\nimport { createActivities } from '../activities/index.js';\nimport { connectClient } from '../client/index.js';";
     assert.deepEqual(await restricted('src/cli/x.ts', all), []);
     assert.deepEqual(await restricted('src/testing/x.ts', all), []);
     assert.deepEqual(await restricted('src/worker.ts', all.replaceAll('../', './')), []);

@@ -213,7 +213,12 @@ describe('parseMcpConfig: errors name the server and the field', () => {
   });
 
   it('rejects a negative timeout', () => {
-    rejects({ mcpServers: { fx: { command: ['x'], timeout: -1 } } }, 'fx', 'timeout', /positive integer number of milliseconds, at most 2147483647 \(about 24.8 days\), got number -1/);
+    rejects(
+      { mcpServers: { fx: { command: ['x'], timeout: -1 } } },
+      'fx',
+      'timeout',
+      /positive integer number of milliseconds, at most 2147483647 \(about 24.8 days\), got number -1/,
+    );
   });
 
   it('rejects a zero, fractional or non-Duration timeout', () => {
@@ -242,7 +247,12 @@ describe('parseMcpConfig: errors name the server and the field', () => {
   });
 
   it('never shows a headers or env value in an error (it may hold a secret), only what kind of value is wrong', () => {
-    const h = rejects({ servers: { remote: { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: 'Authorization: Bearer ghp_abc123secret' } } }, 'remote', 'headers', /not shown/);
+    const h = rejects(
+      { servers: { remote: { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: 'Authorization: Bearer ghp_abc123secret' } } },
+      'remote',
+      'headers',
+      /not shown/,
+    );
     assert.doesNotMatch(h.message, /ghp_abc123secret/);
     const e = rejects({ mcpServers: { fx: { command: ['x'], env: 'TOKEN=sk-live-secret' } } }, 'fx', 'env', /not shown/);
     assert.doesNotMatch(e.message, /sk-live-secret/);
@@ -346,33 +356,42 @@ describe('loadMcpConfigFile', () => {
 
   it('errors for a missing file, naming the path', () => {
     const path = join(dir, 'does-not-exist.json');
-    assert.throws(() => loadMcpConfigFile(path), (err: unknown) => {
-      assert.ok(err instanceof McpConfigError);
-      assert.ok(err.message.includes(path), err.message);
-      assert.match(err.message, /ENOENT/);
-      return true;
-    });
+    assert.throws(
+      () => loadMcpConfigFile(path),
+      (err: unknown) => {
+        assert.ok(err instanceof McpConfigError);
+        assert.ok(err.message.includes(path), err.message);
+        assert.match(err.message, /ENOENT/);
+        return true;
+      },
+    );
   });
 
   it('errors for invalid JSON, naming the path', () => {
     const path = join(dir, 'bad.json');
     writeFileSync(path, '{ "mcpServers": { ');
-    assert.throws(() => loadMcpConfigFile(path), (err: unknown) => {
-      assert.ok(err instanceof McpConfigError);
-      assert.ok(err.message.includes(path), err.message);
-      assert.match(err.message, /not valid JSON/);
-      return true;
-    });
+    assert.throws(
+      () => loadMcpConfigFile(path),
+      (err: unknown) => {
+        assert.ok(err instanceof McpConfigError);
+        assert.ok(err.message.includes(path), err.message);
+        assert.match(err.message, /not valid JSON/);
+        return true;
+      },
+    );
   });
 
   it('names the path in a config error of a server', () => {
     const path = join(dir, 'bad-server.json');
     writeFileSync(path, JSON.stringify({ mcpServers: { fx: { command: 1 } } }));
-    assert.throws(() => loadMcpConfigFile(path), (err: unknown) => {
-      assert.ok(err instanceof McpConfigError);
-      assert.ok(err.message.includes(path), err.message);
-      assert.match(err.message, /server "fx": field "command"/);
-      return true;
-    });
+    assert.throws(
+      () => loadMcpConfigFile(path),
+      (err: unknown) => {
+        assert.ok(err instanceof McpConfigError);
+        assert.ok(err.message.includes(path), err.message);
+        assert.match(err.message, /server "fx": field "command"/);
+        return true;
+      },
+    );
   });
 });

@@ -20,7 +20,10 @@ const tick = (ms = 50): Promise<void> => new Promise((r) => setTimeout(r, ms));
 describe('SessionPool', () => {
   it('refuses an idleTimeoutMs that is negative, not an integer or past what Node timers can wait, naming the option', () => {
     for (const bad of [-1, 1.5, 2 ** 31, '300000']) {
-      assert.throws(() => new SessionPool(parseMcpConfig({ mcpServers: {} }), { idleTimeoutMs: bad as number }), /pool option "idleTimeoutMs" must be an integer .* got /);
+      assert.throws(
+        () => new SessionPool(parseMcpConfig({ mcpServers: {} }), { idleTimeoutMs: bad as number }),
+        /pool option "idleTimeoutMs" must be an integer .* got /,
+      );
     }
     assert.doesNotThrow(() => new SessionPool(parseMcpConfig({ mcpServers: {} }), { idleTimeoutMs: 0 }));
   });

@@ -9,18 +9,21 @@ describe('the tool result shape { output, isError, metadata }', () => {
   });
 
   it('an error result is its joined text, never the structured content', () => {
-    const r = toToolResult({ content: [{ type: 'text', text: 'bad' }, { type: 'text', text: 'worse' }], structuredContent: { x: 1 }, isError: true });
+    const r = toToolResult({
+      content: [
+        { type: 'text', text: 'bad' },
+        { type: 'text', text: 'worse' },
+      ],
+      structuredContent: { x: 1 },
+      isError: true,
+    });
     assert.deepEqual(r, { output: 'bad\nworse', isError: true });
   });
 
   it('keeps annotations of text parts, the parts that are not text, and _meta in metadata', () => {
     const image = { type: 'image', data: 'AAAA', mimeType: 'image/png' };
     const r = toToolResult({
-      content: [
-        { type: 'text', text: 'for you', annotations: { audience: ['user'], priority: 1 } },
-        image,
-        { type: 'text', text: 'plain' },
-      ],
+      content: [{ type: 'text', text: 'for you', annotations: { audience: ['user'], priority: 1 } }, image, { type: 'text', text: 'plain' }],
       _meta: { trace: 'x' },
     });
     assert.deepEqual(r, {

@@ -71,8 +71,14 @@ for (const transport of ['stdio', 'streamable-http'] as const) {
     });
 
     it('the round cap and an undeclared sampling request fail with their own errors', async () => {
-      await assert.rejects(src.callTool('m_never_done', {}, { maxRounds: 2 }), (err: unknown) => err instanceof RoundLimitExceededError && /after 2 rounds/.test((err as Error).message));
-      await assert.rejects(src.callTool('m_sampling'), (err: unknown) => err instanceof UnsupportedInputRequestError && /sampling\/createMessage/.test((err as Error).message));
+      await assert.rejects(
+        src.callTool('m_never_done', {}, { maxRounds: 2 }),
+        (err: unknown) => err instanceof RoundLimitExceededError && /after 2 rounds/.test((err as Error).message),
+      );
+      await assert.rejects(
+        src.callTool('m_sampling'),
+        (err: unknown) => err instanceof UnsupportedInputRequestError && /sampling\/createMessage/.test((err as Error).message),
+      );
     });
 
     it('without a waitFor no elicitation capability is declared: the compliant server never asks, and the call fails at once instead of hanging', async () => {

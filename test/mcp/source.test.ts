@@ -247,8 +247,14 @@ describe('McpSource server status', () => {
   it('exposes the first of two tools whose sanitized names collide (in config order) and says which one is hidden', async () => {
     await using src = await McpSource.load({ mcpServers: { 'fx.a': stdioFixture(newLog()), fx_a: stdioFixture(newLog()) } });
     const echo = src.tools.filter((t) => t.name === 'fx_a_echo');
-    assert.deepEqual(echo.map((t) => t.server), ['fx.a']);
-    assert.ok(src.warnings.includes('tool "echo" of server "fx_a" is not exposed: its name "fx_a_echo" is taken by tool "echo" of server "fx.a"'), src.warnings.join('\n'));
+    assert.deepEqual(
+      echo.map((t) => t.server),
+      ['fx.a'],
+    );
+    assert.ok(
+      src.warnings.includes('tool "echo" of server "fx_a" is not exposed: its name "fx_a_echo" is taken by tool "echo" of server "fx.a"'),
+      src.warnings.join('\n'),
+    );
     assert.equal(src.warnings.length, src.tools.length);
   });
 

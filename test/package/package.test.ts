@@ -11,8 +11,16 @@ const repo = resolve(here, '..', '..', '..');
 
 function sh(cmd: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
-    execFile(cmd, args, { cwd, timeout: 600_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } }, (err, stdout, stderr) =>
-      res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      cmd,
+      args,
+      {
+        cwd,
+        timeout: 600_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+      },
+      (err, stdout, stderr) => res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -24,8 +32,17 @@ describe('the npm package', () => {
     assert.equal(pack.code, 0, pack.stderr);
     const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const paths = info.files.map((f) => f.path);
-    for (const p of paths) assert.doesNotMatch(p, /^(test|bench|scripts|src)\/|^dist\/(test|bench|scripts)\/|histories|\.tools|\.data/, `not in the package: ${p}`);
-    for (const p of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/cli/main.js', 'dist/src/workflows/index.js', 'dist/src/client/index.js', 'dist/workflow-bundle.js']) {
+    for (const p of paths)
+      assert.doesNotMatch(p, /^(test|bench|scripts|src)\/|^dist\/(test|bench|scripts)\/|histories|\.tools|\.data/, `not in the package: ${p}`);
+    for (const p of [
+      'package.json',
+      'README.md',
+      'dist/src/index.js',
+      'dist/src/cli/main.js',
+      'dist/src/workflows/index.js',
+      'dist/src/client/index.js',
+      'dist/workflow-bundle.js',
+    ]) {
       assert.ok(paths.includes(p), `${p} is in the package`);
     }
 
@@ -63,7 +80,7 @@ describe('the npm package', () => {
         "  internal: ['elicitUpdate', 'childPendingSignal', 'childDoneSignal', 'progressSignal', 'callMcpTool', 'executeMcpToolOn', 'resolveArguments'].filter((k) => k in workflows),",
         "  rootInternal: ['notificationBody', 'sanitize', 'rootFailure', 'toolCallFailure', 'PoolClosedError', 'ServerDisabledError', 'UnknownServerError'].filter((k) => k in root),",
         "  clientInternal: ['rootFailure', 'toolCallFailure', 'answerRejection', 'CALL_FAILURE_CLASSES', 'WORKER_WAIT_MS', 'FAILURES'].filter((k) => k in client),",
-        "  failureTypes: root.FailureTypes === client.FailureTypes && client.FailureTypes === workflows.FailureTypes,",
+        '  failureTypes: root.FailureTypes === client.FailureTypes && client.FailureTypes === workflows.FailureTypes,',
         '  taskQueue: root.DEFAULT_TASK_QUEUE,',
         '  bundled: code.includes("bookDinner") && code.includes("executeMcpTool"),',
         '}));',

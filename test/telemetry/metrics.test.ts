@@ -15,7 +15,6 @@ import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { freePort } from '../helpers/ports.js';
 
-
 const bind = `127.0.0.1:${await freePort()}`;
 // Installed before the suite's helpers try to install their quiet runtime (which then finds this one).
 Runtime.install(runtimeOptionsFromEnv({ logger: new DefaultLogger('WARN'), shutdownSignals: [] }, { [METRICS_BIND_ENV]: bind }));
@@ -48,12 +47,18 @@ function total(samples: Sample[], suffix: string, labels: Record<string, string>
 }
 
 describe('metrics (DURABLE_MCP_METRICS_BIND)', () => {
-  const suite = suiteWorker({ name: 'metrics', extraServers: { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: join(tempDir(), 'modern.jsonl') } } } });
+  const suite = suiteWorker({
+    name: 'metrics',
+    extraServers: { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: join(tempDir(), 'modern.jsonl') } } },
+  });
   const start = (workflowId: string, elicitation: { expiresIn?: number; holdFor?: number }) =>
     suite.env.client.workflow.start(mcpToolCall, { taskQueue: suite.taskQueue, workflowId, args: [{ server: 'fx', tool: 'ask_name', elicitation }] });
 
   it('a bad DURABLE_MCP_METRICS_BIND is an error naming the variable and the value', () => {
-    assert.throws(() => metricsBindFromEnv({ [METRICS_BIND_ENV]: 'localhost' }), (err: Error) => err instanceof TelemetryConfigError && /DURABLE_MCP_METRICS_BIND must be host:port.*"localhost"/.test(err.message));
+    assert.throws(
+      () => metricsBindFromEnv({ [METRICS_BIND_ENV]: 'localhost' }),
+      (err: Error) => err instanceof TelemetryConfigError && /DURABLE_MCP_METRICS_BIND must be host:port.*"localhost"/.test(err.message),
+    );
     assert.throws(() => metricsBindFromEnv({ [METRICS_BIND_ENV]: '0.0.0.0:99999' }), /got "0.0.0.0:99999"/);
     assert.equal(metricsBindFromEnv({}), undefined);
     assert.equal(metricsBindFromEnv({ [METRICS_BIND_ENV]: '0.0.0.0:9464' }), '0.0.0.0:9464');
@@ -72,42 +77,82 @@ describe('metrics (DURABLE_MCP_METRICS_BIND)', () => {
     await eventually(async () => total(await scrape(), 'durable_mcp_requests_pending', fx) === 1, 'durable_mcp_requests_pending 1', 30_000);
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
     assert.equal((await handle.result()).output, 'hello Ada');
-    const after = await eventually(async () => {
-      const s = await scrape();
-      return total(s, 'durable_mcp_requests_pending', fx) === 0 ? s : undefined;
-    }, 'durable_mcp_requests_pending back to 0', 30_000);
+    const after = await eventually(
+      async () => {
+        const s = await scrape();
+        return total(s, 'durable_mcp_requests_pending', fx) === 0 ? s : undefined;
+      },
+      'durable_mcp_requests_pending back to 0',
+      30_000,
+    );
     assert.equal(total(after, 'durable_mcp_time_to_answer_count', fx), answeredBefore + 1, 'one more answer timed');
     assert.equal(total(after, 'durable_mcp_requests_resolved', { ...fx, outcome: 'accept' }), acceptedBefore + 1, 'one more accept');
-    assert.ok(total(after, 'durable_mcp_tool_call_duration_count', { server: 'fx', tool: 'ask_name', outcome: 'completed' }) >= 1, 'the completed attempt was timed');
+    assert.ok(
+      total(after, 'durable_mcp_tool_call_duration_count', { server: 'fx', tool: 'ask_name', outcome: 'completed' }) >= 1,
+      'the completed attempt was timed',
+    );
     // The gauge is sampled from the pool (every second).
-    await eventually(async () => total(await scrape(), 'durable_mcp_sessions_open', { server: 'fx' }) >= 1, 'the fixture session counted open (kept idle by the pool)', 30_000);
+    await eventually(
+      async () => total(await scrape(), 'durable_mcp_sessions_open', { server: 'fx' }) >= 1,
+      'the fixture session counted open (kept idle by the pool)',
+      30_000,
+    );
 
     // Released at once, expires after a second: counted as expired, not as an answer.
     const expiring = await start(`metrics-expire-${Date.now()}`, { holdFor: 0, expiresIn: 1000 });
     assert.equal((await expiring.result()).output, 'cancelled');
-    const expired = await eventually(async () => {
-      const s = await scrape();
-      return total(s, 'durable_mcp_requests_resolved', { ...fx, outcome: 'expired' }) === expiredBefore + 1 ? s : undefined;
-    }, 'one expired request counted', 30_000);
+    const expired = await eventually(
+      async () => {
+        const s = await scrape();
+        return total(s, 'durable_mcp_requests_resolved', { ...fx, outcome: 'expired' }) === expiredBefore + 1 ? s : undefined;
+      },
+      'one expired request counted',
+      30_000,
+    );
     assert.equal(total(expired, 'durable_mcp_requests_pending', fx), 0);
     assert.equal(total(expired, 'durable_mcp_time_to_answer_count', fx), answeredBefore + 1, 'an expiry is not an answer');
     assert.ok(total(expired, 'durable_mcp_calls_released', { server: 'fx', reason: 'hold-expired' }) >= 1, 'the released call was counted with its reason');
-    assert.ok(expired.some((s) => /^temporal_/.test(s.name) && !s.name.includes('durable_mcp')), "Temporal Core's own metrics are on the same endpoint");
-    if (process.env.DUMP_METRICS) console.log(expired.filter((s) => s.name.includes('durable_mcp')).map((s) => `${s.name} ${JSON.stringify(s.labels)} ${s.value}`).join('\n'));
+    assert.ok(
+      expired.some((s) => /^temporal_/.test(s.name) && !s.name.includes('durable_mcp')),
+      "Temporal Core's own metrics are on the same endpoint",
+    );
+    if (process.env.DUMP_METRICS)
+      console.log(
+        expired
+          .filter((s) => s.name.includes('durable_mcp'))
+          .map((s) => `${s.name} ${JSON.stringify(s.labels)} ${s.value}`)
+          .join('\n'),
+      );
   });
 
   it('a modern-era (MRTR) call counts its rounds that asked for input, and its round attempts as input_required', async () => {
-    const rounds = (samples: Sample[]) => total(samples, 'durable_mcp_mrtr_rounds', { server: 'mfx', kind: 'input' }) + total(samples, 'durable_mcp_mrtr_rounds_total', { server: 'mfx', kind: 'input' });
+    const rounds = (samples: Sample[]) =>
+      total(samples, 'durable_mcp_mrtr_rounds', { server: 'mfx', kind: 'input' }) +
+      total(samples, 'durable_mcp_mrtr_rounds_total', { server: 'mfx', kind: 'input' });
     const before = rounds(await scrape());
-    const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue: suite.taskQueue, workflowId: `metrics-mrtr-${Date.now()}`, args: [{ server: 'mfx', tool: 'ask_name' }] });
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue: suite.taskQueue,
+      workflowId: `metrics-mrtr-${Date.now()}`,
+      args: [{ server: 'mfx', tool: 'ask_name' }],
+    });
     const [request] = await waitForPending(handle);
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
     assert.equal((await handle.result()).output, 'Hello Ada');
-    const after = await eventually(async () => {
-      const s = await scrape();
-      return rounds(s) === before + 1 ? s : undefined;
-    }, 'one more MRTR round counted (round 1 asked; round 2 completed)', 30_000);
-    assert.ok(total(after, 'durable_mcp_tool_call_duration_count', { server: 'mfx', tool: 'ask_name', outcome: 'input_required' }) >= 1, 'the round that asked was timed as input_required');
-    assert.ok(total(after, 'durable_mcp_requests_resolved', { server: 'mfx', kind: 'input', outcome: 'accept' }) >= 1, "the round's request counted as accepted");
+    const after = await eventually(
+      async () => {
+        const s = await scrape();
+        return rounds(s) === before + 1 ? s : undefined;
+      },
+      'one more MRTR round counted (round 1 asked; round 2 completed)',
+      30_000,
+    );
+    assert.ok(
+      total(after, 'durable_mcp_tool_call_duration_count', { server: 'mfx', tool: 'ask_name', outcome: 'input_required' }) >= 1,
+      'the round that asked was timed as input_required',
+    );
+    assert.ok(
+      total(after, 'durable_mcp_requests_resolved', { server: 'mfx', kind: 'input', outcome: 'accept' }) >= 1,
+      "the round's request counted as accepted",
+    );
   });
 });

@@ -37,7 +37,10 @@ describe('finding the Temporal binaries without a download', () => {
 
   it('rejects an env var that names no executable, naming the variable', () => {
     process.env.TEMPORAL_TEST_SERVER_PATH = '/nonexistent/temporal-test-server';
-    assert.throws(() => findTemporalBinary('test-server', { install: false, allowDownload: false }), /TEMPORAL_TEST_SERVER_PATH=\/nonexistent\/temporal-test-server is not an executable file/);
+    assert.throws(
+      () => findTemporalBinary('test-server', { install: false, allowDownload: false }),
+      /TEMPORAL_TEST_SERVER_PATH=\/nonexistent\/temporal-test-server is not an executable file/,
+    );
   });
 
   it('then looks on PATH', () => {

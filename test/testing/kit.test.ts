@@ -4,7 +4,19 @@ import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
-import { accept, answerWith, createTestEnvironment, decline, nextPending, replayHistories, scriptedServer, type DurableMcpTestEnvironment, type ProtocolEra, type ScriptedServer, type ScriptedTransport } from '../../src/testing/index.js';
+import {
+  accept,
+  answerWith,
+  createTestEnvironment,
+  decline,
+  nextPending,
+  replayHistories,
+  scriptedServer,
+  type DurableMcpTestEnvironment,
+  type ProtocolEra,
+  type ScriptedServer,
+  type ScriptedTransport,
+} from '../../src/testing/index.js';
 import { childPids } from '../../scripts/processes.js';
 
 /** What a person reads of a tool result (a modern-era server adds its server info under metadata). */
@@ -52,7 +64,11 @@ for (const [era, transport] of cases) {
     it('answerWith accepts the one request of a user workflow, and the server records the calls and exactly that answer', async () => {
       const answersBefore = server.answers.length;
       const callsBefore = server.calls.length;
-      const handle = await t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-accept-${era}-${transport}-${Date.now()}`, args: [{ server: 'diner', restaurant: 'Chez Temporal' }] });
+      const handle = await t.client.workflow.start('bookDinner', {
+        taskQueue: t.taskQueue,
+        workflowId: `kit-accept-${era}-${transport}-${Date.now()}`,
+        args: [{ server: 'diner', restaurant: 'Chez Temporal' }],
+      });
       const answerer = answerWith(handle, (request, context) => {
         assert.equal(request.kind, 'input');
         assert.equal(request.prompt, 'Who is coming to table 7 at Chez Temporal?');
@@ -62,22 +78,42 @@ for (const [era, transport] of cases) {
       assert.equal(await handle.result(), 'booked table 7 at Chez Temporal for 2 under Ada');
       await answerer.stop();
       assert.equal(answerer.answered.length, 1, 'the person was asked once');
-      assert.deepEqual(server.answers.slice(answersBefore).map((a) => a.result), [{ action: 'accept', content: { name: 'Ada', guests: 2 } }]);
-      assert.deepEqual(server.calls.slice(callsBefore).filter((c) => 'result' in c.outcome).map((c) => c.tool), ['find', 'book']);
+      assert.deepEqual(
+        server.answers.slice(answersBefore).map((a) => a.result),
+        [{ action: 'accept', content: { name: 'Ada', guests: 2 } }],
+      );
+      assert.deepEqual(
+        server.calls
+          .slice(callsBefore)
+          .filter((c) => 'result' in c.outcome)
+          .map((c) => c.tool),
+        ['find', 'book'],
+      );
     });
 
     it('nextPending hands over the request step by step; a decline reaches the server as decline', async () => {
       const answersBefore = server.answers.length;
-      const handle = await t.client.workflow.start(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-decline-${era}-${transport}-${Date.now()}`, args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 9' } }] });
+      const handle = await t.client.workflow.start(mcpToolCall, {
+        taskQueue: t.taskQueue,
+        workflowId: `kit-decline-${era}-${transport}-${Date.now()}`,
+        args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 9' } }],
+      });
       const { request, context } = await nextPending(handle, { timeout: '30s' });
       assert.equal(context?.tool, 'book');
       await t.durable.submit(handle.workflowId, { id: request.id, ...decline() } as never);
       assert.deepEqual(seen(await handle.result()), { output: 'not booked (decline)', isError: false });
-      assert.deepEqual(server.answers.slice(answersBefore).map((a) => a.result), [{ action: 'decline' }]);
+      assert.deepEqual(
+        server.answers.slice(answersBefore).map((a) => a.result),
+        [{ action: 'decline' }],
+      );
     });
 
-    it('a tool that throws is the call\'s error result, with its message', async () => {
-      const result = await t.client.workflow.execute(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-broken-${era}-${transport}-${Date.now()}`, args: [{ server: 'diner', tool: 'broken' }] });
+    it("a tool that throws is the call's error result, with its message", async () => {
+      const result = await t.client.workflow.execute(mcpToolCall, {
+        taskQueue: t.taskQueue,
+        workflowId: `kit-broken-${era}-${transport}-${Date.now()}`,
+        args: [{ server: 'diner', tool: 'broken' }],
+      });
       assert.deepEqual(seen(result), { output: 'the kitchen is on fire', isError: true });
     });
   });
@@ -95,31 +131,56 @@ describe('durable-mcp/testing: the environment', () => {
     const started = await t.env.currentTimeMs();
     assert.deepEqual(seen(await handle.result()), { output: 'not booked (cancel)', isError: false });
     assert.ok((await t.env.currentTimeMs()) - started >= 24 * 60 * 60 * 1000 - 1000, 'a day of workflow time was skipped');
-    assert.deepEqual(server.answers.map((a) => a.result), [{ action: 'cancel' }]);
+    assert.deepEqual(
+      server.answers.map((a) => a.result),
+      [{ action: 'cancel' }],
+    );
   });
 
   it('teardown leaves no process behind: the Temporal server, the worker and every MCP server process are gone', async () => {
     const before = childPids().length;
     const server = await restaurant('legacy', 'stdio');
     const t = await createTestEnvironment({ servers: { diner: server } });
-    await t.client.workflow.execute(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-teardown-${Date.now()}`, args: [{ server: 'diner', tool: 'find', arguments: { restaurant: 'x' } }] });
+    await t.client.workflow.execute(mcpToolCall, {
+      taskQueue: t.taskQueue,
+      workflowId: `kit-teardown-${Date.now()}`,
+      args: [{ server: 'diner', tool: 'find', arguments: { restaurant: 'x' } }],
+    });
     assert.ok(childPids().length >= before + 2, 'the dev server and the stdio-socket bridge of the MCP session run as children of this process');
     await t.teardown();
     assert.equal(childPids().length, before, 'no child process left');
   });
 
-  describe('one environment for a user\'s workflows', () => {
+  describe("one environment for a user's workflows", () => {
     let t: DurableMcpTestEnvironment;
     let server: ScriptedServer;
     before(async () => {
       server = await restaurant('legacy', 'stdio');
-      t = await createTestEnvironment({ servers: { diner: server, failing: await scriptedServer({ era: 'legacy', tools: { find: async () => { throw new Error('no such restaurant'); }, book: async () => 'never' } }) }, workflowsPath: userWorkflows });
+      t = await createTestEnvironment({
+        servers: {
+          diner: server,
+          failing: await scriptedServer({
+            era: 'legacy',
+            tools: {
+              find: async () => {
+                throw new Error('no such restaurant');
+              },
+              book: async () => 'never',
+            },
+          }),
+        },
+        workflowsPath: userWorkflows,
+      });
     });
     after(() => t?.teardown());
 
     it('a pending request survives a worker restart, and the person is asked once', async () => {
       const answersBefore = server.answers.length;
-      const handle = await t.client.workflow.start(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `kit-restart-${Date.now()}`, args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 1' } }] });
+      const handle = await t.client.workflow.start(mcpToolCall, {
+        taskQueue: t.taskQueue,
+        workflowId: `kit-restart-${Date.now()}`,
+        args: [{ server: 'diner', tool: 'book', arguments: { table: 'table 1' } }],
+      });
       const first = await nextPending(handle);
       await t.restartWorker();
       const again = await nextPending(handle, { seen: [] });
@@ -130,13 +191,20 @@ describe('durable-mcp/testing: the environment', () => {
     });
 
     it('replayHistories replays a recorded history, and names one that does not match the code', async () => {
-      const handle = await t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-replay-${Date.now()}`, args: [{ server: 'diner', restaurant: 'Noma' }] });
+      const handle = await t.client.workflow.start('bookDinner', {
+        taskQueue: t.taskQueue,
+        workflowId: `kit-replay-${Date.now()}`,
+        args: [{ server: 'diner', restaurant: 'Noma' }],
+      });
       const answerer = answerWith(handle, () => accept({ name: 'Ada', guests: 4 }));
       await handle.result();
       await answerer.stop();
       const history = await handle.fetchHistory();
       const ok = await replayHistories(userWorkflows, [{ workflowId: handle.workflowId, history }]);
-      assert.deepEqual(ok.map((o) => [o.workflowId, o.error]), [[handle.workflowId, undefined]]);
+      assert.deepEqual(
+        ok.map((o) => [o.workflowId, o.error]),
+        [[handle.workflowId, undefined]],
+      );
       // The same history against a workflow type that does something else: nondeterminism, named.
       const tampered = JSON.parse(historyToJSON(history));
       const started = tampered.events.find((e: any) => e.workflowExecutionStartedEventAttributes);
@@ -144,11 +212,13 @@ describe('durable-mcp/testing: the environment', () => {
       await assert.rejects(replayHistories(userWorkflows, [{ workflowId: 'tampered', history: tampered }]), /tampered/);
     });
 
-    it('a workflow failure of the user\'s workflow carries the failing tool\'s message', async () => {
-      const err = await t.client.workflow.execute('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-fail-${Date.now()}`, args: [{ server: 'failing', restaurant: 'Nowhere' }] }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    it("a workflow failure of the user's workflow carries the failing tool's message", async () => {
+      const err = await t.client.workflow
+        .execute('bookDinner', { taskQueue: t.taskQueue, workflowId: `kit-fail-${Date.now()}`, args: [{ server: 'failing', restaurant: 'Nowhere' }] })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       assert.ok(err instanceof WorkflowFailedError);
       assert.match(String((err.cause as Error)?.message), /find failed: no such restaurant/);
     });

@@ -7,7 +7,13 @@ export * from '../../src/workflows/index.js';
 export async function bookDinner(input: { server: string; restaurant: string; expiresIn?: number }): Promise<string> {
   const found = await executeMcpTool({ server: input.server, tool: 'find', arguments: { restaurant: input.restaurant } });
   if (found.isError) throw ApplicationFailure.nonRetryable(`find failed: ${found.output}`, 'ToolFailed');
-  const booked = await executeMcpTool({ server: input.server, tool: 'book', arguments: { table: found.output }, elicitation: { expiresIn: input.expiresIn, holdFor: 1_000 }, maxAttempts: 1 });
+  const booked = await executeMcpTool({
+    server: input.server,
+    tool: 'book',
+    arguments: { table: found.output },
+    elicitation: { expiresIn: input.expiresIn, holdFor: 1_000 },
+    maxAttempts: 1,
+  });
   if (booked.isError) throw ApplicationFailure.nonRetryable(`book failed: ${booked.output}`, 'ToolFailed');
   return booked.output;
 }

@@ -30,7 +30,11 @@ describe('traces (OpenTelemetry)', () => {
   let running: Promise<void>;
   before(async () => {
     env = await createLocalEnv();
-    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath, { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: modernLogPath } } }), tracing: setup });
+    worker = await startWorker(env, {
+      taskQueue,
+      mcpConfig: fixtureConfig(logPath, { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: modernLogPath } } }),
+      tracing: setup,
+    });
     running = worker.run();
   });
   after(async () => {
@@ -46,7 +50,11 @@ describe('traces (OpenTelemetry)', () => {
   });
 
   it('one trace: client → workflow → activity → MCP tools/call → elicitation (with its request id), and the server gets the traceparent', async () => {
-    const client = new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors: { workflow: tracingClientInterceptors(setup) } });
+    const client = new Client({
+      connection: env.connection,
+      namespace: env.namespace ?? 'default',
+      interceptors: { workflow: tracingClientInterceptors(setup) },
+    });
     const handle = await client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `traced-${Date.now()}`,
@@ -57,10 +65,14 @@ describe('traces (OpenTelemetry)', () => {
     assert.equal((await handle.result()).output, 'hello Ada');
 
     const byName = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
-    const spans = await eventually(() => {
-      const all = exporter.getFinishedSpans();
-      return byName(all, 'RunWorkflow:mcpToolCall').length > 0 && byName(all, 'mcp elicitation').length > 0 ? all : undefined;
-    }, 'the workflow and elicitation spans exported', 30_000);
+    const spans = await eventually(
+      () => {
+        const all = exporter.getFinishedSpans();
+        return byName(all, 'RunWorkflow:mcpToolCall').length > 0 && byName(all, 'mcp elicitation').length > 0 ? all : undefined;
+      },
+      'the workflow and elicitation spans exported',
+      30_000,
+    );
     const one = (name: string) => {
       const found = byName(spans, name);
       assert.equal(found.length, 1, `one span ${name} (spans: ${spans.map((s) => s.name).join(', ')})`);
@@ -73,7 +85,8 @@ describe('traces (OpenTelemetry)', () => {
     const mcpCall = one('mcp tools/call fx/ask_name');
     const elicitation = one('mcp elicitation');
     const traceId = clientSpan.spanContext().traceId;
-    for (const s of [workflowSpan, scheduled, activity, mcpCall, elicitation]) assert.equal(s.spanContext().traceId, traceId, `${s.name} is in the client's trace`);
+    for (const s of [workflowSpan, scheduled, activity, mcpCall, elicitation])
+      assert.equal(s.spanContext().traceId, traceId, `${s.name} is in the client's trace`);
     const chain: Array<[ReadableSpan, ReadableSpan]> = [
       [workflowSpan, clientSpan],
       [scheduled, workflowSpan],
@@ -88,20 +101,32 @@ describe('traces (OpenTelemetry)', () => {
     const call = readFixtureLog(logPath).find((e) => e.event === 'call' && e.tool === 'ask_name');
     const traceparent = (call?.meta as { traceparent?: string } | undefined)?.traceparent;
     assert.equal(traceparent?.split('-')[1], traceId, 'the MCP server got the trace id in _meta.traceparent');
-    assert.equal(traceparent?.split('-')[2], mcpCall.spanContext().spanId, "… with the tools/call span as parent");
+    assert.equal(traceparent?.split('-')[2], mcpCall.spanContext().spanId, '… with the tools/call span as parent');
   });
 
   it("modern era (MRTR): each round is its own tools/call span, and each round's tools/call carries its traceparent in _meta", async () => {
-    const client = new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors: { workflow: tracingClientInterceptors(setup) } });
-    const handle = await client.workflow.start(mcpToolCall, { taskQueue, workflowId: `traced-modern-${Date.now()}`, args: [{ server: 'mfx', tool: 'ask_name' }] });
+    const client = new Client({
+      connection: env.connection,
+      namespace: env.namespace ?? 'default',
+      interceptors: { workflow: tracingClientInterceptors(setup) },
+    });
+    const handle = await client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `traced-modern-${Date.now()}`,
+      args: [{ server: 'mfx', tool: 'ask_name' }],
+    });
     const [request] = await waitForPending(handle);
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
     assert.equal((await handle.result()).output, 'Hello Ada');
 
-    const spans = await eventually(() => {
-      const all = exporter.getFinishedSpans();
-      return all.filter((s) => s.name === 'mcp tools/call mfx/ask_name').length === 2 ? all : undefined;
-    }, 'both rounds exported', 30_000);
+    const spans = await eventually(
+      () => {
+        const all = exporter.getFinishedSpans();
+        return all.filter((s) => s.name === 'mcp tools/call mfx/ask_name').length === 2 ? all : undefined;
+      },
+      'both rounds exported',
+      30_000,
+    );
     const rounds = spans.filter((s) => s.name === 'mcp tools/call mfx/ask_name');
     const traceId = rounds[0].spanContext().traceId;
     assert.equal(rounds[1].spanContext().traceId, traceId, 'both rounds are in one trace');
@@ -109,6 +134,10 @@ describe('traces (OpenTelemetry)', () => {
     assert.equal(calls.length, 2, 'two rounds reached the server');
     const parents = calls.map((c) => String(c.traceparent ?? '').split('-'));
     for (const p of parents) assert.equal(p[1], traceId, 'each round got the trace id in _meta.traceparent');
-    assert.deepEqual(new Set(parents.map((p) => p[2])), new Set(rounds.map((r) => r.spanContext().spanId)), "… each with its own round's tools/call span as parent");
+    assert.deepEqual(
+      new Set(parents.map((p) => p[2])),
+      new Set(rounds.map((r) => r.spanContext().spanId)),
+      "… each with its own round's tools/call span as parent",
+    );
   });
 });

@@ -137,7 +137,11 @@ describe('durable elicitation on the dev server', () => {
     await released.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Bob' } });
     assert.deepEqual(await released.result(), { output: 'hello Bob', isError: false });
     const timers = await timersOf(released);
-    assert.deepEqual(timers.map((t) => t.ended), ['fired', 'canceled'], JSON.stringify(timers));
+    assert.deepEqual(
+      timers.map((t) => t.ended),
+      ['fired', 'canceled'],
+      JSON.stringify(timers),
+    );
     assert.equal(timers[0].ms, 300);
     assert.ok(timers[1].ms <= expiresIn && timers[1].ms > expiresIn - 60_000, `the expiry timer waits for the rest of expiresIn, got ${timers[1].ms} ms`);
   });
@@ -155,7 +159,10 @@ describe('durable elicitation on the dev server', () => {
     const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'ask_name');
     assert.equal(JSON.stringify(received.at(-1)?.result), JSON.stringify({ action: 'cancel' }));
     assert.deepEqual(await timersOf(handle), [{ ms: expiresIn, ended: 'fired' }], 'one timer, at the expiry');
-    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] }), /completed|not found|expired/i);
+    await assert.rejects(
+      handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] }),
+      /completed|not found|expired/i,
+    );
   });
 
   it('a call released before its request expires keeps only the rest of expiresIn, then expires into cancel', async () => {
@@ -167,7 +174,11 @@ describe('durable elicitation on the dev server', () => {
     await waitForPending(handle);
     assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
     const timers = await timersOf(handle);
-    assert.deepEqual(timers.map((t) => t.ended), ['canceled', 'fired'], JSON.stringify(timers));
+    assert.deepEqual(
+      timers.map((t) => t.ended),
+      ['canceled', 'fired'],
+      JSON.stringify(timers),
+    );
     assert.equal(timers[0].ms, expiresIn);
     assert.ok(timers[1].ms < expiresIn - 500 && timers[1].ms > 0, `the released request waits for the rest of expiresIn, got ${timers[1].ms} ms`);
   });
@@ -185,7 +196,10 @@ describe('durable elicitation on the dev server', () => {
       if (errors.length > 0 && (d.raw.pendingActivities ?? []).length === 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id]);
+    assert.deepEqual(
+      (await handle.query(pendingQuery)).map((r) => r.id),
+      [request.id],
+    );
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Linus' } });
     assert.deepEqual(await handle.result(), { output: 'hello Linus', isError: false });
     await recordHistory(handle, 'release-server-gave-up', suite.env.address);
@@ -202,8 +216,12 @@ describe('durable elicitation on the dev server', () => {
     for (let i = 0; i < 200 && !readFixtureLog(logPath).some((e) => e.event === 'call' && e.tool === 'hang'); i++) await new Promise((r) => setTimeout(r, 50));
     await handle.cancel();
     await assert.rejects(handle.result(), /cancel/i);
-    for (let i = 0; i < 200 && !readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'), 'the MCP server saw the call cancelled');
+    for (let i = 0; i < 200 && !readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    assert.ok(
+      readFixtureLog(logPath).some((e) => e.event === 'aborted' && e.tool === 'hang'),
+      'the MCP server saw the call cancelled',
+    );
   });
 
   for (const holdFor of [10 * 60_000, 0]) {
@@ -217,15 +235,26 @@ describe('durable elicitation on the dev server', () => {
         return true;
       });
       const { events } = await handle.fetchHistory();
-      assert.deepEqual((await workflowTaskFailures(handle)).filter((f) => !isUnhandledCommandRetry(f)), [], 'no workflow task failed on the way');
-      assert.ok(events!.some((e) => e.workflowExecutionCanceledEventAttributes), 'the run ended as cancelled');
+      assert.deepEqual(
+        (await workflowTaskFailures(handle)).filter((f) => !isUnhandledCommandRetry(f)),
+        [],
+        'no workflow task failed on the way',
+      );
+      assert.ok(
+        events!.some((e) => e.workflowExecutionCanceledEventAttributes),
+        'the run ended as cancelled',
+      );
       await recordHistory(handle, holdFor ? 'cancel-pending-inline' : 'cancel-pending-released', suite.env.address);
       await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] }), /completed|not found/i);
     });
   }
 
   it('a server whose command does not exist fails the call at once, naming the command (no retries)', async () => {
-    const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `missing-${Math.random().toString(36).slice(2)}`, args: [{ server: 'missing', tool: 'echo' }] });
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `missing-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'missing', tool: 'echo' }],
+    });
     await assert.rejects(handle.result(), (err: unknown) => {
       const app = (err as any).cause?.cause;
       assert.equal(app?.nonRetryable, true);
@@ -234,7 +263,10 @@ describe('durable elicitation on the dev server', () => {
     });
     const { events } = await handle.fetchHistory();
     const started = events!.filter((e) => e.activityTaskStartedEventAttributes);
-    assert.deepEqual(started.map((e) => e.activityTaskStartedEventAttributes!.attempt), [1]);
+    assert.deepEqual(
+      started.map((e) => e.activityTaskStartedEventAttributes!.attempt),
+      [1],
+    );
   });
 
   it('a holdFor longer than Node timers can wait (30 days) does not time the tool call out at once', async () => {
@@ -247,8 +279,15 @@ describe('durable elicitation on the dev server', () => {
   });
 
   it('a server whose ${VAR} is unset fails its calls (retryably, naming the variable) while the worker serves the others', async () => {
-    assert.ok(suite.worker.warnings.some((w) => /server "needsvar": field "env.TOKEN" refers to \$\{DURABLE_MCP_TEST_UNSET_TOKEN\}/.test(w)), suite.worker.warnings.join('\n'));
-    const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `needsvar-${Math.random().toString(36).slice(2)}`, args: [{ server: 'needsvar', tool: 'echo', maxAttempts: 2 }] });
+    assert.ok(
+      suite.worker.warnings.some((w) => /server "needsvar": field "env.TOKEN" refers to \$\{DURABLE_MCP_TEST_UNSET_TOKEN\}/.test(w)),
+      suite.worker.warnings.join('\n'),
+    );
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `needsvar-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'needsvar', tool: 'echo', maxAttempts: 2 }],
+    });
     await assert.rejects(handle.result(), (err: unknown) => {
       const app = (err as any).cause?.cause;
       assert.equal(app?.nonRetryable, false);
@@ -256,20 +295,41 @@ describe('durable elicitation on the dev server', () => {
       return true;
     });
     const { events } = await handle.fetchHistory();
-    assert.deepEqual(events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt), [2], 'retried up to maxAttempts');
-    const echo = await suite.env.client.workflow.execute(mcpToolCall, { taskQueue, workflowId: `needsvar-other-${Math.random().toString(36).slice(2)}`, args: [{ server: 'fx', tool: 'echo', arguments: { text: 'ok' } }] });
+    assert.deepEqual(
+      events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt),
+      [2],
+      'retried up to maxAttempts',
+    );
+    const echo = await suite.env.client.workflow.execute(mcpToolCall, {
+      taskQueue,
+      workflowId: `needsvar-other-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'fx', tool: 'echo', arguments: { text: 'ok' } }],
+    });
     assert.equal(echo.output, 'echo: ok');
   });
 
   it('maxAttempts bounds how often a server that crashes on start is tried, and a bad value is refused naming the field', async () => {
     const id = `crashy-${Math.random().toString(36).slice(2)}`;
-    const handle = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: id, args: [{ server: 'crashy', tool: 'echo', maxAttempts: 2 }] });
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: id,
+      args: [{ server: 'crashy', tool: 'echo', maxAttempts: 2 }],
+    });
     await assert.rejects(handle.result(), (err: unknown) => /server "crashy": failed to connect/.test(String((err as any).cause?.cause?.message)));
     const { events } = await handle.fetchHistory();
-    assert.deepEqual(events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt), [2]);
+    assert.deepEqual(
+      events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt),
+      [2],
+    );
 
-    const bad = await suite.env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `${id}-bad`, args: [{ server: 'fx', tool: 'echo', maxAttempts: 0 }] });
-    await assert.rejects(bad.result(), (err: unknown) => /field "maxAttempts" must be a whole number from 1 to 100, got 0/.test(String((err as any).cause?.message)));
+    const bad = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `${id}-bad`,
+      args: [{ server: 'fx', tool: 'echo', maxAttempts: 0 }],
+    });
+    await assert.rejects(bad.result(), (err: unknown) =>
+      /field "maxAttempts" must be a whole number from 1 to 100, got 0/.test(String((err as any).cause?.message)),
+    );
   });
 
   describe('waitForPending (a push for bots and UIs)', () => {
@@ -279,7 +339,10 @@ describe('durable elicitation on the dev server', () => {
       assert.equal(first.prompt, 'First name?');
       await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { first: 'Ada' } }] });
       const next = await handle.executeUpdate(waitForPendingUpdate, { args: [{ seen: [first.id], timeoutMs: 120_000 }] });
-      assert.deepEqual(next.map((r) => r.prompt), ['Last name?']);
+      assert.deepEqual(
+        next.map((r) => r.prompt),
+        ['Last name?'],
+      );
       await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: next[0].id, ok: true, data: { last: 'Lovelace' } }] });
       assert.equal((await handle.result()).output, 'Ada Lovelace');
       await recordHistory(handle, 'wait-for-pending', suite.env.address);
@@ -289,7 +352,10 @@ describe('durable elicitation on the dev server', () => {
       const handle = await start('ask_name');
       const [request] = await waitForPending(handle);
       const same = await handle.executeUpdate(waitForPendingUpdate, { args: [{ seen: [request.id], timeoutMs: 300 }] });
-      assert.deepEqual(same.map((r) => r.id), [request.id]);
+      assert.deepEqual(
+        same.map((r) => r.id),
+        [request.id],
+      );
       await handle.signal(answerSignal, { id: request.id, ok: false, reason: 'declined' });
       assert.equal((await handle.result()).output, 'declined');
     });

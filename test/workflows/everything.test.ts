@@ -29,9 +29,8 @@ describe('@modelcontextprotocol/server-everything (legacy era) through the v2 cl
     assert.deepEqual((request.data as any).schema.required, ['name']);
     // The v2 client hands the raw requestedSchema on: every keyword the server sent is there.
     assert.equal((request.data as any).schema.properties.integer.default, 42);
-    await assert.rejects(
-      handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada', integer: 500 } }] }),
-      (err: any) => /field "integer"/.test(String(err.cause?.message)),
+    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada', integer: 500 } }] }), (err: any) =>
+      /field "integer"/.test(String(err.cause?.message)),
     );
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
     const result = await handle.result();

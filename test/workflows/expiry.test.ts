@@ -38,7 +38,10 @@ describe('expiry on the time-skipping server', () => {
       await recordHistory(handle, 'expiry', env.address);
       assert.ok((await env.currentTimeMs()) - startedAt >= expiresIn - 1000, 'time was skipped past expiresIn');
       const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-      assert.deepEqual(received.map((e) => e.result), [{ action: 'cancel' }]);
+      assert.deepEqual(
+        received.map((e) => e.result),
+        [{ action: 'cancel' }],
+      );
       assert.deepEqual(await handle.query(pendingQuery), [], 'the expired request is no longer pending');
     });
   });
@@ -57,7 +60,12 @@ describe('expiry on the time-skipping server', () => {
       const startedAt = await env.currentTimeMs();
       assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + 4000)) < 4000, `expiresAt is workflow time + 4 s: ${request.expiresAt}`);
       assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
-      assert.deepEqual(readFixtureLog(logPath).filter((e) => e.event === 'received').map((e) => e.result), [{ action: 'cancel' }]);
+      assert.deepEqual(
+        readFixtureLog(logPath)
+          .filter((e) => e.event === 'received')
+          .map((e) => e.result),
+        [{ action: 'cancel' }],
+      );
 
       for (const [input, field, shown] of [
         [{ elicitation: { expiresIn: '4 parsecs' } }, 'elicitation.expiresIn', '"4 parsecs"'],
@@ -65,11 +73,20 @@ describe('expiry on the time-skipping server', () => {
         [{ toolTimeout: '0s' }, 'toolTimeout', '"0s"'],
         [{ heartbeatTimeout: 'soon' }, 'heartbeatTimeout', '"soon"'],
       ] as const) {
-        const bad = env.client.workflow.execute(mcpToolCall, { taskQueue, workflowId: `expiry-bad-${Math.random().toString(36).slice(2)}`, args: [{ server: 'fx', tool: 'ask_name', ...(input as object) }] });
+        const bad = env.client.workflow.execute(mcpToolCall, {
+          taskQueue,
+          workflowId: `expiry-bad-${Math.random().toString(36).slice(2)}`,
+          args: [{ server: 'fx', tool: 'ask_name', ...(input as object) }],
+        });
         await assert.rejects(bad, (err: Error) => {
           const cause = (err as { cause?: { message?: string; type?: string } }).cause;
           assert.equal(cause?.type, 'InvalidInput');
-          assert.match(cause?.message ?? '', new RegExp(`field "${field.replace('.', '\\.')}" must be a Temporal Duration: a number of milliseconds or a string like "4s".*, got ${shown.replace(/[."]/g, (c) => `\\${c}`)}`));
+          assert.match(
+            cause?.message ?? '',
+            new RegExp(
+              `field "${field.replace('.', '\\.')}" must be a Temporal Duration: a number of milliseconds or a string like "4s".*, got ${shown.replace(/[."]/g, (c) => `\\${c}`)}`,
+            ),
+          );
           return true;
         });
       }
@@ -88,7 +105,12 @@ describe('expiry on the time-skipping server', () => {
       });
       await waitForPending(handle);
       assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
-      assert.deepEqual(readFixtureLog(logPath).filter((e) => e.event === 'received').map((e) => e.result), [{ action: 'cancel' }]);
+      assert.deepEqual(
+        readFixtureLog(logPath)
+          .filter((e) => e.event === 'received')
+          .map((e) => e.result),
+        [{ action: 'cancel' }],
+      );
     });
   });
 
@@ -106,7 +128,11 @@ describe('expiry on the time-skipping server', () => {
       assert.equal((await handle.result()).output, 'cancelled at 1');
       await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { first: 'Ada' } }] }), /completed|not found/i);
       const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-      assert.deepEqual(received.map((e) => e.result), [{ action: 'cancel' }], 'the server saw cancel once, never the late answer');
+      assert.deepEqual(
+        received.map((e) => e.result),
+        [{ action: 'cancel' }],
+        'the server saw cancel once, never the late answer',
+      );
     });
   });
 });

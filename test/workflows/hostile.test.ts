@@ -13,8 +13,11 @@ import { waitForPending } from '../helpers/watch.js';
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 function runCli(args: string[], address: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
-    execFile(process.execPath, [cli, ...args], { env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default' }, timeout: 60_000 }, (err, stdout, stderr) =>
-      res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { env: { ...process.env, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default' }, timeout: 60_000 },
+      (err, stdout, stderr) => res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -81,9 +84,8 @@ describe('hostile servers: what a person sees is safe, faithful, answerable, and
     const handle = await start('pattern_pin');
     const [request] = await waitForPending(handle);
     assert.deepEqual((request.data as any).schema, { type: 'object', properties: { pin: { type: 'string', pattern: '^[0-9]{4}$' } }, required: ['pin'] });
-    await assert.rejects(
-      handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { pin: 'abc' } }] }),
-      (err: Error) => /field "pin": must match pattern "\^\[0-9\]\{4\}\$"/.test(`${err.message} ${(err.cause as Error | undefined)?.message ?? ''}`),
+    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { pin: 'abc' } }] }), (err: Error) =>
+      /field "pin": must match pattern "\^\[0-9\]\{4\}\$"/.test(`${err.message} ${(err.cause as Error | undefined)?.message ?? ''}`),
     );
     assert.equal((await handle.query(pendingQuery)).length, 1, 'still pending after the rejection');
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { pin: '1234' } }] });
@@ -110,7 +112,11 @@ describe('hostile servers: what a person sees is safe, faithful, answerable, and
     // eslint-disable-next-line no-control-regex
     assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f]/.test(text.stdout), `no raw control character: ${JSON.stringify(text.stdout)}`);
     const lines = text.stdout.trimEnd().split('\n');
-    assert.deepEqual(lines.filter((l) => !l.startsWith(' ')), [`${handle.workflowId}  ${request.id}  input  hostile/control_prompt`], 'one entry line: the real one');
+    assert.deepEqual(
+      lines.filter((l) => !l.startsWith(' ')),
+      [`${handle.workflowId}  ${request.id}  input  hostile/control_prompt`],
+      'one entry line: the real one',
+    );
     assert.equal(lines[1], '    Confirm\\e]0;pwned\\a the \\e[2Ktransfer\\r');
     assert.ok(lines.includes('    | wf-forged  c9.9.ffff  input  evil/tool'), text.stdout);
     assert.ok(!lines.some((l) => l.startsWith('    url: ')), 'no forged url: line');
@@ -140,7 +146,10 @@ describe('hostile servers: what a person sees is safe, faithful, answerable, and
       }
       const result = await handle.result();
       assert.equal(result.isError, false, result.output);
-      assert.deepEqual(result.output.split('\n'), Array.from({ length: 15 }, (_, i) => `accept {"n":${i + 1}}`));
+      assert.deepEqual(
+        result.output.split('\n'),
+        Array.from({ length: 15 }, (_, i) => `accept {"n":${i + 1}}`),
+      );
       await new Promise((r) => setImmediate(r));
       assert.deepEqual(warnings, []);
     } finally {

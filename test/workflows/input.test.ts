@@ -35,7 +35,18 @@ describe('the shared input check (src/workflows/input.ts)', () => {
     const ok = { server: 'fx', tool: 'echo' };
     it('accepts a call with every option in range', () => {
       assert.equal(toolCallInputProblem(ok), undefined);
-      assert.equal(toolCallInputProblem({ ...ok, arguments: {}, toolTimeout: '1h', heartbeatTimeout: 30_000, maxAttempts: 100, maxRounds: 1, elicitation: { expiresIn: '4s' } }), undefined);
+      assert.equal(
+        toolCallInputProblem({
+          ...ok,
+          arguments: {},
+          toolTimeout: '1h',
+          heartbeatTimeout: 30_000,
+          maxAttempts: 100,
+          maxRounds: 1,
+          elicitation: { expiresIn: '4s' },
+        }),
+        undefined,
+      );
     });
 
     it('names each bad field, what is wrong and the value given', () => {
@@ -94,7 +105,10 @@ describe('the shared input check (src/workflows/input.ts)', () => {
       assert.match(expiry, /^step "a": field "elicitation\.expiresIn" /);
       assert.match(expiry, DURATION);
       assert.ok(expiry.endsWith(', got -1'), expiry);
-      assert.match(stepInputProblem({ ...step, heartbeatTimeout: '30 parsecs' }, true) ?? '', /^step "a": field "heartbeatTimeout" must be a Temporal Duration: .*above 0.*, got "30 parsecs"$/);
+      assert.match(
+        stepInputProblem({ ...step, heartbeatTimeout: '30 parsecs' }, true) ?? '',
+        /^step "a": field "heartbeatTimeout" must be a Temporal Duration: .*above 0.*, got "30 parsecs"$/,
+      );
     });
 
     it('names a missing server or tool without a value, as pipelines always have', () => {
@@ -126,24 +140,34 @@ describe('the shared input check (src/workflows/input.ts)', () => {
       assert.ok(expiry.message.endsWith(', got "4 parsecs"'), expiry.message);
       const hold = failure(() => durationOption('elicitation.holdFor', true, 1));
       assert.match(hold.message, /^field "elicitation\.holdFor" .*, got true$/);
-      assert.match(failure(() => durationOption('toolTimeout', 0, undefined, 'mcpToolCall: ')).message, /^mcpToolCall: field "toolTimeout" .*above 0.*, got 0$/);
+      assert.match(
+        failure(() => durationOption('toolTimeout', 0, undefined, 'mcpToolCall: ')).message,
+        /^mcpToolCall: field "toolTimeout" .*above 0.*, got 0$/,
+      );
     });
 
     it('throws the InvalidInput failure every check uses', () => {
-      assert.equal(failure(() => invalidInput('mcpPipeline: field "steps" must be a non-empty array')).message, 'mcpPipeline: field "steps" must be a non-empty array');
+      assert.equal(
+        failure(() => invalidInput('mcpPipeline: field "steps" must be a non-empty array')).message,
+        'mcpPipeline: field "steps" must be a non-empty array',
+      );
     });
   });
 
   describe('the waitForPending update', () => {
     it('accepts no input, an empty one, and one in range', () => {
-      for (const input of [undefined, null, {}, { seen: [], timeoutMs: MAX_WATCH_MS }, { seen: ['r1'], timeoutMs: 0.5 }]) assert.equal(watchInputProblem(input), undefined, JSON.stringify(input));
+      for (const input of [undefined, null, {}, { seen: [], timeoutMs: MAX_WATCH_MS }, { seen: ['r1'], timeoutMs: 0.5 }])
+        assert.equal(watchInputProblem(input), undefined, JSON.stringify(input));
     });
 
     it('names each bad field and the value given', () => {
       assert.equal(watchInputProblem({ seen: 'x' }), 'field "seen" must be an array of request ids, got "x"');
       assert.equal(watchInputProblem({ seen: ['a', 1] }), 'field "seen" must be an array of request ids, got ["a",1]');
       assert.equal(watchInputProblem({ timeoutMs: -1 }), `field "timeoutMs" must be a number of milliseconds above 0 and at most ${MAX_WATCH_MS}, got -1`);
-      assert.equal(watchInputProblem({ timeoutMs: MAX_WATCH_MS + 1 }), `field "timeoutMs" must be a number of milliseconds above 0 and at most ${MAX_WATCH_MS}, got ${MAX_WATCH_MS + 1}`);
+      assert.equal(
+        watchInputProblem({ timeoutMs: MAX_WATCH_MS + 1 }),
+        `field "timeoutMs" must be a number of milliseconds above 0 and at most ${MAX_WATCH_MS}, got ${MAX_WATCH_MS + 1}`,
+      );
       assert.equal(watchInputProblem({ seen: [], wait: 5, x: 1 }), 'unknown field(s) "wait", "x"; the input has only seen, timeoutMs');
       assert.equal(watchInputProblem([1]), 'input must be an object like {"seen":[…],"timeoutMs":…}, got [1]');
     });

@@ -27,9 +27,16 @@ describe('a modern-era round watched past the updates that continue a run as new
   it(`${TOOL_CALL_MAX_UPDATES + 1} waitForPending updates during a round: continued as new at the round, still answerable, two rounds at the server`, async () => {
     const taskQueue = uniqueTaskQueue('long-wait-mrtr');
     const logPath = join(tempDir(), 'modern.jsonl');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'fx.jsonl'), { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } }) });
+    const worker = await startWorker(env, {
+      taskQueue,
+      mcpConfig: fixtureConfig(join(tempDir(), 'fx.jsonl'), { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } }),
+    });
     await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `long-wait-mrtr-${Date.now()}`, args: [{ server: 'mfx', tool: 'ask_name' }] });
+      const handle = await env.client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: `long-wait-mrtr-${Date.now()}`,
+        args: [{ server: 'mfx', tool: 'ask_name' }],
+      });
       let id: string | undefined;
       while (!id) {
         const [first] = await handle.executeUpdate(waitForPendingUpdate, { args: [{ timeoutMs: 1000 }] });
@@ -38,15 +45,26 @@ describe('a modern-era round watched past the updates that continue a run as new
       // Each returns at once (nothing seen yet), but counts as an update the run handled.
       for (let i = 0; i < TOOL_CALL_MAX_UPDATES + 1; i++) {
         const pending = await handle.executeUpdate(waitForPendingUpdate, { args: [{ seen: [] }] });
-        assert.deepEqual(pending.map((r) => r.id), [id]);
+        assert.deepEqual(
+          pending.map((r) => r.id),
+          [id],
+        );
       }
-      assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [id], 'the round\'s request is still pending');
+      assert.deepEqual(
+        (await handle.query(pendingQuery)).map((r) => r.id),
+        [id],
+        "the round's request is still pending",
+      );
       const carried = await continueAsNewInputs(handle);
       assert.ok(carried.length >= 1, `continued as new at least once (did ${carried.length})`);
       for (const c of carried) {
         assert.equal(c.input.continued.waitingFor, id, 'each run carried the waiting call');
         const rounds = c.input.continued.host.rounds as Array<{ callId: string; round: number; requests: Array<{ id: string }> }>;
-        assert.deepEqual(rounds.map((r) => [r.callId, r.round, r.requests.map((q) => q.id)]), [[c.input.continued.callId, 1, [id]]], 'and the round it waits in');
+        assert.deepEqual(
+          rounds.map((r) => [r.callId, r.round, r.requests.map((q) => q.id)]),
+          [[c.input.continued.callId, 1, [id]]],
+          'and the round it waits in',
+        );
       }
       await handle.executeUpdate(submitAnswerUpdate, { args: [{ id, ok: true, data: { name: 'Ada' } }] });
       assert.equal((await handle.result()).output, 'Hello Ada');

@@ -55,19 +55,31 @@ describe(`a request watched for ${DAYS} days (time-skipping)`, () => {
         for (const r of pending) seenIds.add(r.id);
       }
       assert.deepEqual([...seenIds], [id], 'only the one request was ever pending');
-      assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [id], 'still pending after the month');
+      assert.deepEqual(
+        (await handle.query(pendingQuery)).map((r) => r.id),
+        [id],
+        'still pending after the month',
+      );
       const carried = await continueAsNewInputs(handle);
       // At least once per TOOL_CALL_MAX_UPDATES waits (Temporal's own suggestion, by history size, comes sooner).
       const atLeast = Math.max(1, Math.floor(waits / TOOL_CALL_MAX_UPDATES));
       assert.ok(carried.length >= atLeast, `continued as new at least ${atLeast} times over ${waits} waits (did ${carried.length})`);
       for (const c of carried) {
         assert.equal(c.input.continued.waitingFor, id, 'each run carried the waiting call');
-        assert.deepEqual(c.input.continued.host.pending.map((e: { request: { id: string } }) => e.request.id), [id], 'and the pending request');
+        assert.deepEqual(
+          c.input.continued.host.pending.map((e: { request: { id: string } }) => e.request.id),
+          [id],
+          'and the pending request',
+        );
       }
       await handle.executeUpdate(submitAnswerUpdate, { args: [{ id, ok: true, data: { name: 'Ada' } }] });
       assert.deepEqual(await handle.result(), { output: 'hello Ada', isError: false });
       const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'ask_name');
-      assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { name: 'Ada' } }], 'the server got one answer: the person was asked once');
+      assert.deepEqual(
+        received.map((e) => e.result),
+        [{ action: 'accept', content: { name: 'Ada' } }],
+        'the server got one answer: the person was asked once',
+      );
       console.log(`long wait: ${waits} waits, ${carried.length} continue-as-new, carried input bytes ${carried.map((c) => c.bytes).join(', ')}`);
     });
   });

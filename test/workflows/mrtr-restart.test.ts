@@ -34,7 +34,11 @@ async function withDevServer(fn: (server: DevServer, client: Client, dir: string
 }
 
 function workerProcess(server: DevServer, configPath: string, taskQueue: string): SpawnedProcess {
-  return spawnNode([workerEntry, '--mcp-config', configPath], { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue });
+  return spawnNode([workerEntry, '--mcp-config', configPath], {
+    TEMPORAL_ADDRESS: server.address,
+    TEMPORAL_NAMESPACE: 'default',
+    DURABLE_MCP_TASK_QUEUE: taskQueue,
+  });
 }
 
 const toolRuns = (logPath: string) => readFixtureLog(logPath).filter((e) => e.event === 'tool' && e.tool === 'ask_name');
@@ -47,7 +51,9 @@ describe('modern era (MRTR) across crashes', () => {
   it('worker SIGKILLed while a modern-era request is pending; answered while no worker runs; a new worker finishes the call; asked once', async () => {
     await withDevServer(async (server, client, dir) => {
       const logPath = join(dir, 'modern.jsonl');
-      const configPath = writeJson(join(dir, 'mcp.json'), { mcpServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } } });
+      const configPath = writeJson(join(dir, 'mcp.json'), {
+        mcpServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } },
+      });
       const taskQueue = `mrtr-kill-${process.pid}-${Date.now()}`;
       const first = workerProcess(server, configPath, taskQueue);
       await first.waitFor(/durable-mcp worker: Temporal/, 60_000);
@@ -76,7 +82,9 @@ describe('modern era (MRTR) across crashes', () => {
   it('Temporal dev server SIGKILLed and restarted on its file while a modern-era request is pending: the same request, answered once, reaches the server', async () => {
     await withDevServer(async (server, client, dir) => {
       const logPath = join(dir, 'modern.jsonl');
-      const configPath = writeJson(join(dir, 'mcp.json'), { mcpServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } } });
+      const configPath = writeJson(join(dir, 'mcp.json'), {
+        mcpServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } },
+      });
       const taskQueue = `mrtr-server-${process.pid}-${Date.now()}`;
       const worker = workerProcess(server, configPath, taskQueue);
       await worker.waitFor(/durable-mcp worker: Temporal/, 60_000);

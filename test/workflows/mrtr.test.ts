@@ -59,11 +59,19 @@ describe('modern era (MRTR) through the worker', () => {
         assert.deepEqual(Object.keys(request).sort(), ['data', 'expiresAt', 'id', 'kind', 'prompt']);
         assert.equal(request.kind, 'input');
         assert.equal(request.prompt, 'What is your name?');
-        assert.deepEqual((request.data as any).schema, { type: 'object', properties: { name: { type: 'string', title: 'Name', minLength: 1 } }, required: ['name'] });
+        assert.deepEqual((request.data as any).schema, {
+          type: 'object',
+          properties: { name: { type: 'string', title: 'Name', minLength: 1 } },
+          required: ['name'],
+        });
         assert.match(request.id, /^c1\.r1\.name\.[0-9a-f]{10}$/);
         await noActivityNoSession(handle);
         await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
-        assert.deepEqual(await handle.result(), { output: 'Hello Ada', isError: false, metadata: { _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '1.0.0' } } } });
+        assert.deepEqual(await handle.result(), {
+          output: 'Hello Ada',
+          isError: false,
+          metadata: { _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '1.0.0' } } },
+        });
         const r = runs('ask_name', t0);
         assert.equal(r.length, 2, 'one tool body run per round');
         assert.deepEqual(r[0].inputResponses, null);
@@ -79,8 +87,9 @@ describe('modern era (MRTR) through the worker', () => {
         const byPrompt = Object.fromEntries(requests.map((q) => [q.prompt, q]));
         assert.deepEqual(Object.keys(byPrompt).sort(), ['Favourite colour?', 'What is your name?']);
         // A bad answer is rejected and the request stays pending.
-        await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byPrompt['Favourite colour?'].id, ok: true, data: { color: 'pink' } }] }), (err: any) =>
-          /field "color"/.test(String(err.cause?.message)),
+        await assert.rejects(
+          handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byPrompt['Favourite colour?'].id, ok: true, data: { color: 'pink' } }] }),
+          (err: any) => /field "color"/.test(String(err.cause?.message)),
         );
         await handle.signal(answerSignal, { id: byPrompt['What is your name?'].id, ok: true, data: { name: 'Grace' } });
         const res = await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byPrompt['Favourite colour?'].id, ok: true, data: { color: 'blue' } }] });
@@ -89,7 +98,10 @@ describe('modern era (MRTR) through the worker', () => {
         await record(handle, 'mrtr-two-questions');
         const r = runs('two_questions', t0);
         assert.equal(r.length, 2);
-        assert.deepEqual(r[1].inputResponses, { name: { action: 'accept', content: { name: 'Grace' } }, color: { action: 'accept', content: { color: 'blue' } } });
+        assert.deepEqual(r[1].inputResponses, {
+          name: { action: 'accept', content: { name: 'Grace' } },
+          color: { action: 'accept', content: { color: 'blue' } },
+        });
       });
 
       it('two rounds: the second question carries the first answer, and the requestState comes back as sent', async () => {
@@ -256,7 +268,10 @@ describe('modern era (MRTR) through the worker', () => {
     assert.deepEqual(Object.keys(byStep).sort(), ['child', 'inline']);
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { name: 'Kid' } }] });
     await handle.signal(answerSignal, { id: byStep.inline.request.id, ok: true, data: { name: 'Ann' } });
-    const second = await eventually(async () => (await handle.query(pendingQuery)).find((q) => q.prompt === 'How old are you, Ann?'), 'the inline step\'s second round');
+    const second = await eventually(
+      async () => (await handle.query(pendingQuery)).find((q) => q.prompt === 'How old are you, Ann?'),
+      "the inline step's second round",
+    );
     await handle.signal(answerSignal, { id: second.id, ok: true, data: { age: 7 } });
     const result = await handle.result();
     assert.equal(result.status, 'completed');
@@ -275,7 +290,11 @@ describe('modern era (MRTR) through the worker', () => {
     const [request] = await waitForPending(handle);
     watch.seen.set(request.id, request);
     await eventually(async () => (await handle.describe()).runId !== firstRunId, 'continue-as-new');
-    assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id], 'same request pending in the new run');
+    assert.deepEqual(
+      (await handle.query(pendingQuery)).map((r) => r.id),
+      [request.id],
+      'same request pending in the new run',
+    );
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
     const result = await handle.result();
     assert.equal(result.steps.who.result?.output, 'Hello Ada');

@@ -55,7 +55,7 @@ async function activityEvents(handle: WorkflowHandle, type: string): Promise<{ s
   return { scheduled: ids.size, completed, attempts };
 }
 
-describe('notifications of pending requests (the worker config\'s webhook)', () => {
+describe("notifications of pending requests (the worker config's webhook)", () => {
   let env: TestWorkflowEnvironment;
   before(async () => {
     env = await createLocalEnv();
@@ -72,7 +72,10 @@ describe('notifications of pending requests (the worker config\'s webhook)', () 
     const configPath = join(dir, 'mcp.json');
     writeFileSync(
       configPath,
-      JSON.stringify({ ...fixtureConfig(logPath), notify: { url: hook.url, headers: { 'X-Hook-Secret': '${HOOK_SECRET}' }, inboxUrl: 'http://127.0.0.1:8787/' } }),
+      JSON.stringify({
+        ...fixtureConfig(logPath),
+        notify: { url: hook.url, headers: { 'X-Hook-Secret': '${HOOK_SECRET}' }, inboxUrl: 'http://127.0.0.1:8787/' },
+      }),
     );
     const workerEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue, HOOK_SECRET: 's3cret' };
     const first = spawnNode([workerEntry, '--mcp-config', configPath], workerEnv);
@@ -95,7 +98,7 @@ describe('notifications of pending requests (the worker config\'s webhook)', () 
         context: { callId: 'c1', server: 'fx', tool: 'ask_twice' },
         inboxUrl: 'http://127.0.0.1:8787/',
       });
-      assert.equal(hook.received[0].headers['x-hook-secret'], 's3cret', 'header ${VAR}s are expanded from the worker\'s environment');
+      assert.equal(hook.received[0].headers['x-hook-secret'], 's3cret', "header ${VAR}s are expanded from the worker's environment");
       assert.equal(hook.received[0].headers['idempotency-key'], `${workflowId}/${r1.id}`);
 
       // The worker dies while the call waits inline; a new worker's retried attempt asks the same request again.
@@ -134,7 +137,11 @@ describe('notifications of pending requests (the worker config\'s webhook)', () 
     const worker = await startWorker(env, { taskQueue, mcpConfig: { ...fixtureConfig(logPath), notify: { url: hook.url } } });
     try {
       await worker.runUntil(async () => {
-        const handle = await env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `notify-retry-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });
+        const handle = await env.client.workflow.start(mcpToolCall, {
+          taskQueue,
+          workflowId: `notify-retry-${Date.now()}`,
+          args: [{ server: 'fx', tool: 'ask_name' }],
+        });
         const [request] = await waitForPending(handle);
         await eventually(async () => (await activityEvents(handle, 'notifyPending')).completed === 1, 'the notification to succeed');
         assert.deepEqual(
@@ -160,7 +167,11 @@ describe('notifications of pending requests (the worker config\'s webhook)', () 
     const logPath = join(tempDir(), 'fixture.jsonl');
     const worker = await startWorker(env, { taskQueue, mcpConfig: { ...fixtureConfig(logPath), notify: { url: down.url } } });
     await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: `notify-down-${Date.now()}`, args: [{ server: 'fx', tool: 'ask_name' }] });
+      const handle = await env.client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: `notify-down-${Date.now()}`,
+        args: [{ server: 'fx', tool: 'ask_name' }],
+      });
       const [request] = await waitForPending(handle);
       await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
       assert.deepEqual(await handle.result(), { output: 'hello Ada', isError: false });
@@ -168,7 +179,10 @@ describe('notifications of pending requests (the worker config\'s webhook)', () 
       assert.equal(events.scheduled, 1, 'the notification was scheduled');
       assert.equal(events.completed, 0, 'and never succeeded, yet the call completed');
       const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-      assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { name: 'Ada' } }]);
+      assert.deepEqual(
+        received.map((e) => e.result),
+        [{ action: 'accept', content: { name: 'Ada' } }],
+      );
     });
   });
 });

@@ -47,7 +47,9 @@ describe('pipelines: many tool calls, one inbox', () => {
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-25-${Date.now()}`,
-      args: [{ steps: [{ parallel: Array.from({ length: n }, (_, i) => ({ name: `ask${i}`, server: 'fx', tool: 'ask_name', elicitation: { holdFor: 60_000 } })) }] }],
+      args: [
+        { steps: [{ parallel: Array.from({ length: n }, (_, i) => ({ name: `ask${i}`, server: 'fx', tool: 'ask_name', elicitation: { holdFor: 60_000 } })) }] },
+      ],
     });
     const pending = await waitForPending(handle, n, 120_000);
     assert.equal(pending.length, n, 'all pending at the same time');
@@ -80,7 +82,11 @@ describe('pipelines: many tool calls, one inbox', () => {
       described = await handle.describe();
     }
     assert.notEqual(described.runId, firstRunId, 'continued as new');
-    assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id], 'same request pending in the new run');
+    assert.deepEqual(
+      (await handle.query(pendingQuery)).map((r) => r.id),
+      [request.id],
+      'same request pending in the new run',
+    );
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { confirm: true } }] });
     const result = await handle.result();
     assert.equal(result.status, 'completed');
@@ -89,7 +95,10 @@ describe('pipelines: many tool calls, one inbox', () => {
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'the human was asked once');
     const received = readFixtureLog(logPath).filter((e) => e.event === 'received' && e.tool === 'counter');
-    assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { confirm: true } }]);
+    assert.deepEqual(
+      received.map((e) => e.result),
+      [{ action: 'accept', content: { confirm: true } }],
+    );
     await recordHistory(handle, 'pipeline-continue-as-new-run1', suite.env.address, firstRunId);
     await recordHistory(handle, 'pipeline-continue-as-new-run2', suite.env.address);
   });
@@ -133,7 +142,15 @@ describe('pipelines: many tool calls, one inbox', () => {
       suite.env.client.workflow.execute(mcpPipeline, {
         taskQueue,
         workflowId: `pipeline-fail-${onFailure}-${Date.now()}`,
-        args: [{ onFailure, steps: [{ name: 'bad', server: 'fx', tool: 'fails', retries: 1 }, { name: 'after', server: 'fx', tool: 'echo', arguments: { text: 'x' } }] }],
+        args: [
+          {
+            onFailure,
+            steps: [
+              { name: 'bad', server: 'fx', tool: 'fails', retries: 1 },
+              { name: 'after', server: 'fx', tool: 'echo', arguments: { text: 'x' } },
+            ],
+          },
+        ],
       });
     const stop = await run('stop');
     assert.equal(stop.status, 'stopped');
@@ -153,7 +170,14 @@ describe('pipelines: many tool calls, one inbox', () => {
       const result = await suite.env.client.workflow.execute(mcpPipeline, {
         taskQueue,
         workflowId: `pipeline-badref-${child}-${Date.now()}`,
-        args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', child, arguments: { text: { $ref: 'steps.typo.output' } } }, { name: 'b', server: 'fx', tool: 'echo' }] }],
+        args: [
+          {
+            steps: [
+              { name: 'a', server: 'fx', tool: 'echo', child, arguments: { text: { $ref: 'steps.typo.output' } } },
+              { name: 'b', server: 'fx', tool: 'echo' },
+            ],
+          },
+        ],
       });
       assert.equal(result.status, 'stopped');
       assert.match(result.steps.a.error ?? '', /reference "steps\.typo\.output" names step "typo", which has not run before it/);
@@ -213,8 +237,14 @@ describe('pipelines: many tool calls, one inbox', () => {
     // The continue-as-new inputs: the steps still to run, and nothing of the finished calls in the host.
     const carried = await continueAsNewInputs(handle);
     assert.equal(carried.length, 2);
-    assert.deepEqual(carried.map((c) => c.input.steps.map((s: { name: string }) => s.name)), [['b', 'c'], ['c']]);
-    assert.deepEqual(carried.map((c) => Object.keys(c.input.state.outcomes)), [['a'], ['a']]);
+    assert.deepEqual(
+      carried.map((c) => c.input.steps.map((s: { name: string }) => s.name)),
+      [['b', 'c'], ['c']],
+    );
+    assert.deepEqual(
+      carried.map((c) => Object.keys(c.input.state.outcomes)),
+      [['a'], ['a']],
+    );
     // After the answered call finished, the host holds nothing of it: no call record, answer or request (only
     // how its request ended, among the last few, to explain a late answer).
     for (const c of carried) {
@@ -227,15 +257,37 @@ describe('pipelines: many tool calls, one inbox', () => {
 
   it('rejects a bad pipeline naming the field', async () => {
     await assert.rejects(
-      suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }, { name: 'a', server: 'fx', tool: 'echo' }] }] }),
+      suite.env.client.workflow.execute(mcpPipeline, {
+        taskQueue,
+        workflowId: `pipeline-bad-${Date.now()}`,
+        args: [
+          {
+            steps: [
+              { name: 'a', server: 'fx', tool: 'echo' },
+              { name: 'a', server: 'fx', tool: 'echo' },
+            ],
+          },
+        ],
+      }),
       (err: Error) => /step name "a" is used twice/.test(String((err as { cause?: Error }).cause?.message)),
     );
     await assert.rejects(
-      suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad2-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: -1 } }] }] }),
-      (err: Error) => /step "a": field "elicitation.expiresIn" must be a Temporal Duration: a number of milliseconds or a string like "4s".*, got -1/.test(String((err as { cause?: Error }).cause?.message)),
+      suite.env.client.workflow.execute(mcpPipeline, {
+        taskQueue,
+        workflowId: `pipeline-bad2-${Date.now()}`,
+        args: [{ steps: [{ name: 'a', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: -1 } }] }],
+      }),
+      (err: Error) =>
+        /step "a": field "elicitation.expiresIn" must be a Temporal Duration: a number of milliseconds or a string like "4s".*, got -1/.test(
+          String((err as { cause?: Error }).cause?.message),
+        ),
     );
     await assert.rejects(
-      suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad3-${Date.now()}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', maxAttempts: 0 }] }] }),
+      suite.env.client.workflow.execute(mcpPipeline, {
+        taskQueue,
+        workflowId: `pipeline-bad3-${Date.now()}`,
+        args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', maxAttempts: 0 }] }],
+      }),
       (err: Error) => /step "a": field "maxAttempts" must be a whole number from 1 to 100, got 0/.test(String((err as { cause?: Error }).cause?.message)),
     );
     const cases: Array<[Record<string, unknown>, RegExp]> = [
@@ -248,7 +300,11 @@ describe('pipelines: many tool calls, one inbox', () => {
     ];
     for (const [extra, message] of cases) {
       await assert.rejects(
-        suite.env.client.workflow.execute(mcpPipeline, { taskQueue, workflowId: `pipeline-bad-${Math.random().toString(36).slice(2)}`, args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', ...extra } as never] }] }),
+        suite.env.client.workflow.execute(mcpPipeline, {
+          taskQueue,
+          workflowId: `pipeline-bad-${Math.random().toString(36).slice(2)}`,
+          args: [{ steps: [{ name: 'a', server: 'fx', tool: 'echo', ...extra } as never] }],
+        }),
         (err: Error) => message.test(String((err as { cause?: Error }).cause?.message)),
         `${JSON.stringify(extra)} is refused`,
       );
@@ -267,7 +323,11 @@ describe('the example user workflow', () => {
         mcpConfig: { mcpServers: { demo: { command: [process.execPath, demoServerPath] } } },
       });
       await worker.runUntil(async () => {
-        const handle = await env.client.workflow.start('planDinner', { taskQueue, workflowId: `example-${Date.now()}`, args: [{ restaurant: 'Chez Example', guests: 3 }] });
+        const handle = await env.client.workflow.start('planDinner', {
+          taskQueue,
+          workflowId: `example-${Date.now()}`,
+          args: [{ restaurant: 'Chez Example', guests: 3 }],
+        });
         const [request] = await waitForPending(handle);
         assert.match(request.prompt, /Chez Example/);
         await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada', guests: 3, date: '2026-12-24' } }] });
@@ -308,9 +368,15 @@ describe('pipeline steps as child workflows', () => {
     assert.equal(byStep.child.context.tool, 'ask_name');
     // The child request is answered through the pipeline (update: validated there, then forwarded).
     const causeMatches = (re: RegExp) => (err: unknown) => re.test(String((err as { cause?: Error }).cause?.message));
-    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { nom: 'x' } }] }), causeMatches(/field "nom"/));
+    await assert.rejects(
+      handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { nom: 'x' } }] }),
+      causeMatches(/field "nom"/),
+    );
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { name: 'Kid' } }] });
-    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { name: 'Again' } }] }), causeMatches(/no longer pending/));
+    await assert.rejects(
+      handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { name: 'Again' } }] }),
+      causeMatches(/no longer pending/),
+    );
     await handle.signal(answerSignal, { id: byStep.inline.request.id, ok: true, data: { name: 'Parent' } });
     const result = await handle.result();
     assert.equal(result.steps.child.result?.output, 'hello Kid');
@@ -323,7 +389,18 @@ describe('pipeline steps as child workflows', () => {
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `pipeline-cancel-${Date.now()}`,
-      args: [{ steps: [{ parallel: [{ name: 'inline', server: 'fx', tool: 'ask_name' }, { name: 'child', server: 'fx', tool: 'ask_name', child: true }] }] }],
+      args: [
+        {
+          steps: [
+            {
+              parallel: [
+                { name: 'inline', server: 'fx', tool: 'ask_name' },
+                { name: 'child', server: 'fx', tool: 'ask_name', child: true },
+              ],
+            },
+          ],
+        },
+      ],
     });
     await waitForPending(handle, 2);
     const childId = (await handle.query(pendingDetailsQuery)).find((d) => d.context.step === 'child')!.context;
@@ -331,11 +408,20 @@ describe('pipeline steps as child workflows', () => {
     await handle.cancel();
     await assert.rejects(handle.result(), (err: unknown) => /CancelledFailure/.test(String((err as any).cause?.name)));
     const { events } = await handle.fetchHistory();
-    assert.deepEqual((await workflowTaskFailures(handle)).filter((f) => !isUnhandledCommandRetry(f)), [], 'no workflow task of the pipeline failed');
-    const started = events!.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)!.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!;
+    assert.deepEqual(
+      (await workflowTaskFailures(handle)).filter((f) => !isUnhandledCommandRetry(f)),
+      [],
+      'no workflow task of the pipeline failed',
+    );
+    const started = events!.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)!.startChildWorkflowExecutionInitiatedEventAttributes!
+      .workflowId!;
     const child = suite.env.client.workflow.getHandle(started);
     await assert.rejects(child.result(), (err: unknown) => /CancelledFailure/.test(String((err as any).cause?.name)));
-    assert.deepEqual((await workflowTaskFailures(child)).filter((f) => !isUnhandledCommandRetry(f)), [], 'no workflow task of the child failed');
+    assert.deepEqual(
+      (await workflowTaskFailures(child)).filter((f) => !isUnhandledCommandRetry(f)),
+      [],
+      'no workflow task of the child failed',
+    );
     assert.deepEqual(await handle.query(pendingQuery), []);
     assert.deepEqual(await child.query(pendingQuery), []);
   });
@@ -354,7 +440,10 @@ describe('pipeline steps as child workflows', () => {
       described = await handle.describe();
     }
     assert.notEqual(described.runId, firstRunId, 'continued as new');
-    assert.deepEqual((await handle.query(pendingQuery)).map((r) => r.id), [request.id]);
+    assert.deepEqual(
+      (await handle.query(pendingQuery)).map((r) => r.id),
+      [request.id],
+    );
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
     const result = await handle.result();
     assert.equal(result.steps.confirm.result?.output, 'confirmed');

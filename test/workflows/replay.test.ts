@@ -9,7 +9,9 @@ import { durableMcpSinks } from '../../src/telemetry/metrics.js';
 import { historiesDir } from '../helpers/history.js';
 import { quietRuntime } from '../helpers/temporal.js';
 
-const files = readdirSync(historiesDir).filter((f) => f.endsWith('.json') && f !== 'workflow-ids.json').sort();
+const files = readdirSync(historiesDir)
+  .filter((f) => f.endsWith('.json') && f !== 'workflow-ids.json')
+  .sort();
 const idsPath = join(historiesDir, 'workflow-ids.json');
 const workflowIds: Record<string, string> = existsSync(idsPath) ? JSON.parse(readFileSync(idsPath, 'utf8')) : {};
 
@@ -23,10 +25,16 @@ describe('committed workflow histories replay with the current workflow code', (
   it('replays every history without nondeterminism', async () => {
     quietRuntime();
     const bundle = prebuiltBundle();
-    const histories = files.map((f) => ({ workflowId: workflowIds[f.replace(/\.json$/, '')] ?? f.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(join(historiesDir, f), 'utf8'))) }));
+    const histories = files.map((f) => ({
+      workflowId: workflowIds[f.replace(/\.json$/, '')] ?? f.replace(/\.json$/, ''),
+      history: historyFromJSON(JSON.parse(readFileSync(join(historiesDir, f), 'utf8'))),
+    }));
     const failures: string[] = [];
     let count = 0;
-    for await (const result of Worker.runReplayHistories({ ...(bundle ? { workflowBundle: bundle } : { workflowsPath }), sinks: durableMcpSinks() }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { ...(bundle ? { workflowBundle: bundle } : { workflowsPath }), sinks: durableMcpSinks() },
+      histories,
+    )) {
       count++;
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }

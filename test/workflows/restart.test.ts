@@ -42,7 +42,11 @@ describe('a pending request survives the worker', () => {
     first.shutdown();
     await firstRun;
     const ours = new Set(readFixtureLog(logPath).map((e) => e.pid));
-    assert.deepEqual(livePids(fixtureServerPath).filter((p) => ours.has(p)), [], 'no MCP server process left behind by the shutdown');
+    assert.deepEqual(
+      livePids(fixtureServerPath).filter((p) => ours.has(p)),
+      [],
+      'no MCP server process left behind by the shutdown',
+    );
 
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
 
@@ -53,7 +57,11 @@ describe('a pending request survives the worker', () => {
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'pending never showed a second request');
     const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-    assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { confirm: true } }], 'the server saw the answer it expected');
+    assert.deepEqual(
+      received.map((e) => e.result),
+      [{ action: 'accept', content: { confirm: true } }],
+      'the server saw the answer it expected',
+    );
   });
 
   it('SIGTERM stops a worker process gracefully: the waiting call is released at once and no MCP server is left', async () => {
@@ -62,7 +70,11 @@ describe('a pending request survives the worker', () => {
     const logPath = join(dir, 'fixture.jsonl');
     const configPath = join(dir, 'mcp.json');
     writeFileSync(configPath, JSON.stringify(fixtureConfig(logPath)));
-    const proc = spawnNode([workerEntry, '--mcp-config', configPath], { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue });
+    const proc = spawnNode([workerEntry, '--mcp-config', configPath], {
+      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_NAMESPACE: 'default',
+      DURABLE_MCP_TASK_QUEUE: taskQueue,
+    });
     await proc.waitFor(/durable-mcp worker: Temporal/);
     const handle = await env.client.workflow.start(mcpToolCall, {
       taskQueue,
@@ -76,11 +88,18 @@ describe('a pending request survives the worker', () => {
     assert.match(proc.output(), /SIGTERM, shutting down/);
     assert.equal((await handle.describe()).raw.pendingActivities?.length ?? 0, 0, 'the call was released, not left to time out');
     const ours = new Set(readFixtureLog(logPath).map((e) => e.pid));
-    assert.deepEqual(livePids(fixtureServerPath).filter((p) => ours.has(p)), [], 'no MCP server process left behind');
+    assert.deepEqual(
+      livePids(fixtureServerPath).filter((p) => ours.has(p)),
+      [],
+      'no MCP server process left behind',
+    );
     // The request is still there for the next worker.
     const next = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
     await next.runUntil(async () => {
-      assert.deepEqual((await handle.query('pending') as { id: string }[]).map((r) => r.id), [request.id]);
+      assert.deepEqual(
+        ((await handle.query('pending')) as { id: string }[]).map((r) => r.id),
+        [request.id],
+      );
       await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
       assert.equal((await handle.result()).output, 'hello Ada');
     });
@@ -120,7 +139,14 @@ describe('a pending request survives the worker', () => {
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'pending never showed a second request');
     const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-    assert.deepEqual(received.map((e) => e.result), [{ action: 'accept', content: { confirm: true } }]);
-    assert.deepEqual(livePids(fixtureServerPath).filter((p) => readFixtureLog(logPath).some((e) => e.pid === p)), [], 'no orphaned MCP server');
+    assert.deepEqual(
+      received.map((e) => e.result),
+      [{ action: 'accept', content: { confirm: true } }],
+    );
+    assert.deepEqual(
+      livePids(fixtureServerPath).filter((p) => readFixtureLog(logPath).some((e) => e.pid === p)),
+      [],
+      'no orphaned MCP server',
+    );
   });
 });

@@ -19,7 +19,11 @@ for (const kind of ['time-skipping', 'dev-server'] as const) {
       const taskQueue = uniqueTaskQueue();
       const w = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')) });
       const result = await w.runUntil(
-        env.client.workflow.execute(mcpToolCall, { taskQueue, workflowId: `smoke-${Date.now()}`, args: [{ server: 'fx', tool: 'echo', arguments: { text: 'hi' } }] }),
+        env.client.workflow.execute(mcpToolCall, {
+          taskQueue,
+          workflowId: `smoke-${Date.now()}`,
+          args: [{ server: 'fx', tool: 'echo', arguments: { text: 'hi' } }],
+        }),
       );
       assert.deepEqual(result, { output: 'echo: hi', isError: false });
     });

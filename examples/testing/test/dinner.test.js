@@ -9,7 +9,11 @@ const workflowsPath = fileURLToPath(new URL('../workflows.js', import.meta.url))
 const historiesDir = fileURLToPath(new URL('../histories/', import.meta.url));
 const eras = ['legacy', 'modern'];
 const start = (t, era, id) =>
-  t.client.workflow.start('bookDinner', { taskQueue: t.taskQueue, workflowId: `${id}-${era}-${Date.now()}`, args: [{ restaurant: 'Chez Temporal', server: `diner_${era}` }] });
+  t.client.workflow.start('bookDinner', {
+    taskQueue: t.taskQueue,
+    workflowId: `${id}-${era}-${Date.now()}`,
+    args: [{ restaurant: 'Chez Temporal', server: `diner_${era}` }],
+  });
 
 // One environment for both eras: a scripted server of each era, `diner_legacy` and `diner_modern`.
 let t;
@@ -22,7 +26,6 @@ after(() => t?.teardown());
 
 for (const era of eras) {
   describe(`bookDinner with a ${era}-era MCP server`, () => {
-
     it('books the table when the person accepts', async () => {
       const server = servers[era];
       const handle = await start(t, era, 'accept');
@@ -56,7 +59,6 @@ for (const era of eras) {
       assert.equal(server.answers.length, asked + 1, 'one answer reached the server');
     });
   });
-
 }
 
 describe('bookDinner, time-skipped', () => {
@@ -68,7 +70,10 @@ describe('bookDinner, time-skipped', () => {
       for (const era of eras) {
         const handle = await start(ts, era, 'expiry');
         assert.equal(await handle.result(), 'not booked (cancel)');
-        assert.deepEqual(skipping[era].answers.map((a) => a.result), [{ action: 'cancel' }]);
+        assert.deepEqual(
+          skipping[era].answers.map((a) => a.result),
+          [{ action: 'cancel' }],
+        );
       }
     } finally {
       await ts.teardown();
@@ -80,7 +85,10 @@ describe('recorded histories', () => {
   it('replay with the current workflow code', async () => {
     const files = readdirSync(historiesDir).filter((f) => f.endsWith('.json'));
     assert.ok(files.length >= 2, 'the accept histories of both eras are committed');
-    const outcomes = await replayHistories(workflowsPath, files.map((f) => ({ workflowId: f, history: JSON.parse(readFileSync(`${historiesDir}/${f}`, 'utf8')) })));
+    const outcomes = await replayHistories(
+      workflowsPath,
+      files.map((f) => ({ workflowId: f, history: JSON.parse(readFileSync(`${historiesDir}/${f}`, 'utf8')) })),
+    );
     assert.equal(outcomes.length, files.length);
   });
 });

@@ -19,7 +19,11 @@ export function answerCommands(program: Command): void {
       }
       const rows: Array<{ workflowId: string; pending: Awaited<ReturnType<DurableMcpClient['pendingDetails']>>; unreachable?: string }> = workflowId
         ? [{ workflowId, pending: await c.pendingDetails(workflowId) }]
-        : (await c.listAwaitingInput()).map((w) => ({ workflowId: w.workflowId, pending: w.pending, ...(w.unreachable ? { unreachable: w.unreachable } : {}) }));
+        : (await c.listAwaitingInput()).map((w) => ({
+            workflowId: w.workflowId,
+            pending: w.pending,
+            ...(w.unreachable ? { unreachable: w.unreachable } : {}),
+          }));
       print(!!opts.json, rows, () => {
         const lines: string[] = [];
         for (const row of rows) {
@@ -37,19 +41,34 @@ export function answerCommands(program: Command): void {
       .description(description)
       .option('--signal', 'send it as the durable `answer` signal: works while no worker runs; validated when a worker picks it up (check with `pending`)')
       .option('--json', 'machine-readable output');
-    if (name === 'answer') cmd.option('--data <json>', 'the answer data, a JSON object matching the requested schema; @file reads a file, - reads stdin', jsonObject('--data', { stdin: true }));
+    if (name === 'answer')
+      cmd.option(
+        '--data <json>',
+        'the answer data, a JSON object matching the requested schema; @file reads a file, - reads stdin',
+        jsonObject('--data', { stdin: true }),
+      );
     cmd.action(async (workflowId: string, requestId: string, opts: { data?: Record<string, unknown>; json?: boolean; signal?: boolean }) => {
       const c = await client();
       const answer: Answer =
-        name === 'answer' ? { id: requestId, ok: true, ...(opts.data !== undefined ? { data: opts.data } : {}) } : { id: requestId, ok: false, reason: name === 'decline' ? 'declined' : 'cancelled' };
+        name === 'answer'
+          ? { id: requestId, ok: true, ...(opts.data !== undefined ? { data: opts.data } : {}) }
+          : { id: requestId, ok: false, reason: name === 'decline' ? 'declined' : 'cancelled' };
       if (opts.signal) {
         await c.signalAnswer(workflowId, answer);
-        return print(!!opts.json, { id: requestId, sent: 'signal' }, () => `${requestId}: sent as a signal; a worker validates it when it picks it up (check with: durable-mcp pending ${workflowId})`);
+        return print(
+          !!opts.json,
+          { id: requestId, sent: 'signal' },
+          () => `${requestId}: sent as a signal; a worker validates it when it picks it up (check with: durable-mcp pending ${workflowId})`,
+        );
       }
       if (opts.data !== undefined) {
         // A URL-mode request is answered once the person has been to the link: it carries no data.
         const request = (await c.pendingDetails(workflowId)).find((p) => p.request.id === requestId)?.request;
-        if (request?.kind === 'authorization') throw new UsageError(`request "${requestId}" is a URL-mode (authorization) request: it takes no --data; run \`durable-mcp answer ${workflowId} ${requestId}\` once the person has completed ${request.url ?? 'the link'}`);
+        if (request?.kind === 'authorization')
+          throw new UsageError(
+            `request "${requestId}" is a URL-mode (authorization) request: it takes no --data; run \`durable-mcp answer ${workflowId} ${requestId}\`` +
+              ` once the person has completed ${request.url ?? 'the link'}`,
+          );
       }
       const res = await c.submit(workflowId, answer);
       print(!!opts.json, res, () => `${requestId}: ${res.action}`);

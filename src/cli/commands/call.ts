@@ -42,7 +42,11 @@ export function callCommand(program: Command): void {
     .description('Start a tool call (the mcpToolCall workflow); prints its workflow id, or with --wait its result')
     .option('--args <json>', 'tool arguments: a JSON object, or @file to read it from a file', jsonObject('--args'))
     .option('--workflow-id <id>', 'workflow id (default: generated)')
-    .option('--expires-in <duration>', 'how long a request may wait for an answer: ms, or "4s", "24h", "1 day" (default 24h)', duration('--expires-in', 'elicitation.expiresIn'))
+    .option(
+      '--expires-in <duration>',
+      'how long a request may wait for an answer: ms, or "4s", "24h", "1 day" (default 24h)',
+      duration('--expires-in', 'elicitation.expiresIn'),
+    )
     .option('--hold-for <duration>', 'how long a waiting call holds its MCP session (default 3m)', duration('--hold-for', 'elicitation.holdFor'))
     .option('--tool-timeout <duration>', 'timeout of one tools/call (default 1h)', duration('--tool-timeout', 'toolTimeout'))
     .option('--heartbeat-timeout <duration>', 'how fast a dead worker is noticed (default 30s)', duration('--heartbeat-timeout', 'heartbeatTimeout'))
@@ -53,10 +57,21 @@ export function callCommand(program: Command): void {
       async (
         server: string,
         tool: string,
-        opts: { args?: Record<string, unknown>; workflowId?: string; expiresIn?: number | string; holdFor?: number | string; toolTimeout?: number | string; heartbeatTimeout?: number | string; maxAttempts?: number; wait?: boolean; json?: boolean },
+        opts: {
+          args?: Record<string, unknown>;
+          workflowId?: string;
+          expiresIn?: number | string;
+          holdFor?: number | string;
+          toolTimeout?: number | string;
+          heartbeatTimeout?: number | string;
+          maxAttempts?: number;
+          wait?: boolean;
+          json?: boolean;
+        },
       ) => {
         const c = await client();
-        const elicitation = opts.expiresIn !== undefined || opts.holdFor !== undefined ? { expiresIn: opts.expiresIn as any, holdFor: opts.holdFor as any } : undefined;
+        const elicitation =
+          opts.expiresIn !== undefined || opts.holdFor !== undefined ? { expiresIn: opts.expiresIn as any, holdFor: opts.holdFor as any } : undefined;
         const handle = await c.startToolCall({
           server,
           tool,

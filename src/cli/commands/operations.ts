@@ -8,14 +8,19 @@ import { client, EXIT, print } from './common.js';
 export function operationCommands(program: Command): void {
   program
     .command('health')
-    .description('Exit 0 when a worker polls the task queue ($DURABLE_MCP_TASK_QUEUE or durable-mcp), 4 when none does, 3 when Temporal is unreachable (a container health check)')
+    .description(
+      'Exit 0 when a worker polls the task queue ($DURABLE_MCP_TASK_QUEUE or durable-mcp), 4 when none does,' +
+        ' 3 when Temporal is unreachable (a container health check)',
+    )
     .option('--task-queue <name>', 'the task queue (default: $DURABLE_MCP_TASK_QUEUE or durable-mcp)')
     .option('--json', 'machine-readable output')
     .action(async (opts: { taskQueue?: string; json?: boolean }) => {
       const c = await client();
       const taskQueue = opts.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE ?? DEFAULT_TASK_QUEUE;
       const polls = await c.workerPolls(taskQueue);
-      print(!!opts.json, { taskQueue, workerPolls: polls === true }, () => (polls ? `a worker polls task queue "${taskQueue}"` : `no worker polls task queue "${taskQueue}"`));
+      print(!!opts.json, { taskQueue, workerPolls: polls === true }, () =>
+        polls ? `a worker polls task queue "${taskQueue}"` : `no worker polls task queue "${taskQueue}"`,
+      );
       if (!polls) process.exitCode = EXIT.NO_WORKER;
     });
 

@@ -45,7 +45,13 @@ export function serveCommands(program: Command): void {
           taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
           signal: starting.signal,
           // With --json the human text (addresses, the commands to try) gives way to one "ready" line.
-          ...(json ? { log: () => undefined, warn: (message: string) => jsonLine({ event: 'warning', message }), note: (message: string) => jsonLine({ event: 'note', message }) } : {}),
+          ...(json
+            ? {
+                log: () => undefined,
+                warn: (message: string) => jsonLine({ event: 'warning', message }),
+                note: (message: string) => jsonLine({ event: 'note', message }),
+              }
+            : {}),
         });
       } catch (err) {
         if (starting.signal.aborted) {
@@ -80,8 +86,14 @@ export function serveCommands(program: Command): void {
     .command('worker')
     .description('Run the worker against TEMPORAL_ADDRESS (envconfig), with the MCP config')
     .option('--mcp-config <path>', 'MCP config file (default: $MCP_CONFIG or mcp.json)')
-    .option('--json', 'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers), "warning", "note", "stopping", "stopped", "error"')
+    .option(
+      '--json',
+      'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers), "warning", "note", "stopping", "stopped", "error"',
+    )
     .action(async (opts: { mcpConfig?: string; json?: boolean }) => {
-      await runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(opts.mcpConfig ? ['--mcp-config', opts.mcpConfig] : []), ...(opts.json ? { event: (e) => jsonLine(e) } : {}) });
+      await runWorkerProcess({
+        mcpConfigPath: mcpConfigPathFrom(opts.mcpConfig ? ['--mcp-config', opts.mcpConfig] : []),
+        ...(opts.json ? { event: (e) => jsonLine(e) } : {}),
+      });
     });
 }

@@ -97,7 +97,10 @@ export class ChildLink {
       .catch((err) => {
         // The child is gone: the request is not answered after all.
         this.forwarded.delete(answer.id);
-        throw ApplicationFailure.nonRetryable(`request "${answer.id}" belongs to child workflow "${remote.child}", which could not take the answer: ${(err as Error).message}`, 'ChildUnreachable');
+        throw ApplicationFailure.nonRetryable(
+          `request "${answer.id}" belongs to child workflow "${remote.child}", which could not take the answer: ${(err as Error).message}`,
+          'ChildUnreachable',
+        );
       });
   }
 

@@ -91,7 +91,9 @@ export function installHandlers(host: HostPort): void {
       return;
     }
     // A forward to a child that has closed must not fail this workflow: log it, the request is gone.
-    return host.accept(check.answer)?.catch((err) => log.warn('could not forward the answer to the child workflow', { id: check.answer.id, error: String(err) }));
+    return host
+      .accept(check.answer)
+      ?.catch((err) => log.warn('could not forward the answer to the child workflow', { id: check.answer.id, error: String(err) }));
   });
   setHandler(
     submitAnswerUpdate,
@@ -127,7 +129,9 @@ export function installHandlers(host: HostPort): void {
         const problem = watchInputProblem(input);
         if (problem) throw new Error(`waitForPending: ${problem}`);
         if (host.watch.full) {
-          throw new Error(`waitForPending: ${MAX_PENDING_WATCHERS} callers already wait on this workflow (Temporal limits updates in flight); poll the pending query instead`);
+          throw new Error(
+            `waitForPending: ${MAX_PENDING_WATCHERS} callers already wait on this workflow (Temporal limits updates in flight); poll the pending query instead`,
+          );
         }
       },
       // A user's workflow that calls tools may return while a watcher waits: the watcher then learns that the

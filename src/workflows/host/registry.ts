@@ -231,7 +231,12 @@ export abstract class RequestRegistry {
         return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}`, type: how === 'expired' ? 'Expired' : 'AlreadyResolved' };
       }
       const gone = this.finished.find((f) => f.id === id);
-      if (gone) return { ok: false, reason: `request "${id}" is no longer pending: it was already ${gone.how}`, type: gone.how === 'expired' ? 'Expired' : 'AlreadyResolved' };
+      if (gone)
+        return {
+          ok: false,
+          reason: `request "${id}" is no longer pending: it was already ${gone.how}`,
+          type: gone.how === 'expired' ? 'Expired' : 'AlreadyResolved',
+        };
     }
     return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);
   }

@@ -45,9 +45,17 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
     if (patched('durable-mcp:withdraw-on-close')) await CancellationScope.nonCancellable(async () => useElicitationHost().finishAll());
     // Children are abandoned on close (so they survive continue-as-new): a cancelled pipeline cancels them.
     if (isCancellation(err)) {
-      const open = Object.values(input.state?.children ?? {}).map((c) => c.workflowId).concat(Object.values(liveChildren).map((c) => c.workflowId));
+      const open = Object.values(input.state?.children ?? {})
+        .map((c) => c.workflowId)
+        .concat(Object.values(liveChildren).map((c) => c.workflowId));
       await CancellationScope.nonCancellable(() =>
-        Promise.all([...new Set(open)].map((id) => getExternalWorkflowHandle(id).cancel().catch(() => undefined))),
+        Promise.all(
+          [...new Set(open)].map((id) =>
+            getExternalWorkflowHandle(id)
+              .cancel()
+              .catch(() => undefined),
+          ),
+        ),
       );
     }
     throw err;
@@ -76,7 +84,10 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
     const bytes = utf8ByteLength(JSON.stringify(next));
     if (bytes <= MAX_CARRY_BYTES) return true;
     carryTooLarge = true;
-    log.warn('mcpPipeline: not continuing as new: the state to carry (inputs, step results, answers) is too large for one payload; the pipeline goes on in this run', { bytes, limit: MAX_CARRY_BYTES });
+    log.warn(
+      'mcpPipeline: not continuing as new: the state to carry (inputs, step results, answers) is too large for one payload; the pipeline goes on in this run',
+      { bytes, limit: MAX_CARRY_BYTES },
+    );
     return false;
   };
 
@@ -90,7 +101,10 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
       const maxAttempts = policy === 'retry' ? 1 + (step.retries ?? 2) : 1;
       if (step.child ?? input.childWorkflows) return runChildStep(step, policy, maxAttempts);
       const callFor = (callId?: string) =>
-        host.newCall({ server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor }, callId).callId;
+        host.newCall(
+          { server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor },
+          callId,
+        ).callId;
       let flight = state.inflight[step.name];
       for (;;) {
         if (!flight) {
@@ -104,7 +118,16 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
           const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
           const result = await executeMcpToolOn(
             host,
-            { server: step.server, tool: step.tool, arguments: args, elicitation: step.elicitation, toolTimeout: step.toolTimeout, heartbeatTimeout: step.heartbeatTimeout, maxAttempts: step.maxAttempts, ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}) },
+            {
+              server: step.server,
+              tool: step.tool,
+              arguments: args,
+              elicitation: step.elicitation,
+              toolTimeout: step.toolTimeout,
+              heartbeatTimeout: step.heartbeatTimeout,
+              maxAttempts: step.maxAttempts,
+              ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}),
+            },
             { step: step.name, callId: flight.callId, resumeAfter: flight.waitingFor },
           );
           outcome = { status: result.isError ? 'failed' : 'completed', result, attempts: flight.attempts, ...(result.isError ? { error: result.output } : {}) };
@@ -179,7 +202,12 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
         delete childDone[id];
         host.forgetChild(id);
         const failed = !done.result || done.result.isError;
-        const outcome: StepOutcome = { status: failed ? 'failed' : 'completed', attempts: child.attempts, ...(done.result ? { result: done.result } : {}), ...(failed ? { error: done.error ?? done.result?.output ?? 'failed' } : {}) };
+        const outcome: StepOutcome = {
+          status: failed ? 'failed' : 'completed',
+          attempts: child.attempts,
+          ...(done.result ? { result: done.result } : {}),
+          ...(failed ? { error: done.error ?? done.result?.output ?? 'failed' } : {}),
+        };
         if (!failed || policy !== 'retry' || child.attempts >= maxAttempts) {
           state.outcomes[step.name] = outcome;
           if (failed && policy !== 'continue') stop();

@@ -8,7 +8,16 @@ import type { PipelineStage, StepOutcome } from '../../../src/workflows/pipeline
 const completed = (output: string, isError = false): StepOutcome => ({ status: 'completed', result: { output, isError }, attempts: 1 });
 const outcomes: Record<string, StepOutcome> = {
   fetch: completed('hello'),
-  data: completed(JSON.stringify({ items: [{ name: 'a', n: 1 }, { name: 'b', n: 2 }], flag: false, nothing: null })),
+  data: completed(
+    JSON.stringify({
+      items: [
+        { name: 'a', n: 1 },
+        { name: 'b', n: 2 },
+      ],
+      flag: false,
+      nothing: null,
+    }),
+  ),
   broken: { status: 'failed', error: 'boom', attempts: 2 },
   flagged: completed('warn', true),
 };

@@ -16,6 +16,10 @@ interface Ctx {
 }
 
 const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
+/** The answer the client sent for the question `key` of the previous round, if any. */
+const answerTo = (ctx: Ctx, key: string) => (ctx.mcpReq.inputResponses as Responses)?.[key];
+/** One question of a round: an elicitation in form or URL mode. */
+const elicit = (params: Record<string, unknown>) => ({ method: 'elicitation/create', params });
 /** An `input_required` result: the questions of this round (key → elicitation) and the state to echo. */
 const ask = (inputRequests: Record<string, unknown>, requestState?: string): any => ({
   resultType: 'input_required',
@@ -33,34 +37,31 @@ function factory(): McpServer {
       inputSchema: z.object({ restaurant: z.string().default('Chez Temporal') }),
     },
     (async ({ restaurant }: { restaurant: string }, ctx: Ctx) => {
-      const booking = (ctx.mcpReq.inputResponses as Responses)?.booking;
+      const booking = answerTo(ctx, 'booking');
       if (!booking) {
         return ask({
-          booking: {
-            method: 'elicitation/create',
-            params: {
-              mode: 'form',
-              message: `Booking a table at ${restaurant}. Who is coming, and when?`,
-              requestedSchema: {
-                type: 'object',
-                properties: {
-                  name: { type: 'string', title: 'Name on the booking', minLength: 1 },
-                  guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12 },
-                  date: { type: 'string', format: 'date', title: 'Date' },
-                  seating: {
-                    type: 'string',
-                    title: 'Seating',
-                    oneOf: [
-                      { const: 'inside', title: 'Inside' },
-                      { const: 'terrace', title: 'Terrace' },
-                    ],
-                    default: 'inside',
-                  },
+          booking: elicit({
+            mode: 'form',
+            message: `Booking a table at ${restaurant}. Who is coming, and when?`,
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                name: { type: 'string', title: 'Name on the booking', minLength: 1 },
+                guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12 },
+                date: { type: 'string', format: 'date', title: 'Date' },
+                seating: {
+                  type: 'string',
+                  title: 'Seating',
+                  oneOf: [
+                    { const: 'inside', title: 'Inside' },
+                    { const: 'terrace', title: 'Terrace' },
+                  ],
+                  default: 'inside',
                 },
-                required: ['name', 'guests', 'date'],
               },
+              required: ['name', 'guests', 'date'],
             },
-          },
+          }),
         });
       }
       if (booking.action !== 'accept') return text(`No booking (${booking.action}).`);
@@ -82,28 +83,22 @@ function factory(): McpServer {
         const where = r?.where;
         if (!where) {
           return ask({
-            where: {
-              method: 'elicitation/create',
-              params: {
-                mode: 'form',
-                message: 'Where to?',
-                requestedSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', minLength: 1 } }, required: ['city'] },
-              },
-            },
+            where: elicit({
+              mode: 'form',
+              message: 'Where to?',
+              requestedSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', minLength: 1 } }, required: ['city'] },
+            }),
           });
         }
         if (where.action !== 'accept') return text(`No trip (${where.action}).`);
         const city = String(where.content?.city);
         return ask(
           {
-            nights: {
-              method: 'elicitation/create',
-              params: {
-                mode: 'form',
-                message: `How many nights in ${city}?`,
-                requestedSchema: { type: 'object', properties: { nights: { type: 'integer', minimum: 1, maximum: 30 } }, required: ['nights'] },
-              },
-            },
+            nights: elicit({
+              mode: 'form',
+              message: `How many nights in ${city}?`,
+              requestedSchema: { type: 'object', properties: { nights: { type: 'integer', minimum: 1, maximum: 30 } }, required: ['nights'] },
+            }),
           },
           JSON.stringify({ city }),
         );
@@ -122,17 +117,14 @@ function factory(): McpServer {
       inputSchema: z.object({ provider: z.string().default('example') }),
     },
     (async ({ provider }: { provider: string }, ctx: Ctx) => {
-      const login = (ctx.mcpReq.inputResponses as Responses)?.login;
+      const login = answerTo(ctx, 'login');
       if (!login) {
         return ask({
-          login: {
-            method: 'elicitation/create',
-            params: {
-              mode: 'url',
-              message: `Sign in to ${provider} to connect your account.`,
-              url: `https://${provider}.example/oauth/authorize?state=${randomUUID()}`,
-            },
-          },
+          login: elicit({
+            mode: 'url',
+            message: `Sign in to ${provider} to connect your account.`,
+            url: `https://${provider}.example/oauth/authorize?state=${randomUUID()}`,
+          }),
         });
       }
       return text(login.action === 'accept' ? `Connected to ${provider}.` : `Not connected (${login.action}).`);

@@ -64,6 +64,12 @@ function workflowLink(workflowId: string, state: PageState): H {
 
 let controlCounter = 0;
 
+/** An input's bounds and its required mark, as attributes (the browser checks them before submitting). */
+function limits(f: Field, minName: string, maxName: string, min: number | undefined, max: number | undefined): H | string {
+  const attr = (name: string, value: number | undefined) => (value === undefined ? '' : html` ${name}="${value}"`);
+  return html`${attr(minName, min)}${attr(maxName, max)}${f.required ? html` required` : ''}`;
+}
+
 function fieldHtml(f: Field, values: Posted, error: string | undefined): H {
   const id = `f${++controlCounter}`;
   const v = values[f.key] ?? [];
@@ -84,9 +90,7 @@ function fieldHtml(f: Field, values: Posted, error: string | undefined): H {
           type="${type}"
           name="${f.key}"
           value="${shown}"
-          ${f.minLength !== undefined ? html` minlength="${f.minLength}"` : ''}
-          ${f.maxLength !== undefined ? html` maxlength="${f.maxLength}"` : ''}
-          ${f.required ? html` required` : ''}${described}
+          ${limits(f, 'minlength', 'maxlength', f.minLength, f.maxLength)}${described}
         />${f.format === 'date-time' ? html` <span class="hint">UTC</span>` : ''}`;
       break;
     }
@@ -97,9 +101,7 @@ function fieldHtml(f: Field, values: Posted, error: string | undefined): H {
         name="${f.key}"
         value="${v[0] ?? ''}"
         step="${f.integer ? '1' : 'any'}"
-        ${f.minimum !== undefined ? html` min="${f.minimum}"` : ''}
-        ${f.maximum !== undefined ? html` max="${f.maximum}"` : ''}
-        ${f.required ? html` required` : ''}${described}
+        ${limits(f, 'min', 'max', f.minimum, f.maximum)}${described}
       />`;
       break;
     case 'boolean':

@@ -2,11 +2,19 @@
  * The names of durable-mcp's metrics (Prometheus, through the Temporal runtime's exporter; see README,
  * "Operating it"). Counters are exported as `<name>_total` when the exporter adds that suffix.
  */
-export const METRIC_REQUESTS_PENDING = 'durable_mcp_requests_pending';
-export const METRIC_REQUESTS_RESOLVED = 'durable_mcp_requests_resolved';
-export const METRIC_TIME_TO_ANSWER = 'durable_mcp_time_to_answer';
-export const METRIC_CALLS_RELEASED = 'durable_mcp_calls_released';
-export const METRIC_SESSIONS_OPEN = 'durable_mcp_sessions_open';
-export const METRIC_TOOL_CALL_DURATION = 'durable_mcp_tool_call_duration';
-/** Modern-era (MCP 2026-07-28) rounds that ended `input_required`, by server and what the round asked for. */
-export const METRIC_MRTR_ROUNDS = 'durable_mcp_mrtr_rounds';
+export const MetricNames = {
+  /** Requests waiting for a person (up-down counter, by server and kind). */
+  requestsPending: 'durable_mcp_requests_pending',
+  /** Requests resolved (counter, by outcome). */
+  requestsResolved: 'durable_mcp_requests_resolved',
+  /** From a request being recorded to its answer (histogram, ms). */
+  timeToAnswer: 'durable_mcp_time_to_answer',
+  /** Tool calls released to wait for a person (counter, by reason). */
+  callsReleased: 'durable_mcp_calls_released',
+  /** MCP sessions open in a worker (gauge). */
+  sessionsOpen: 'durable_mcp_sessions_open',
+  /** One callMcpTool attempt (histogram, ms). */
+  toolCallDuration: 'durable_mcp_tool_call_duration',
+  /** Modern-era (MCP 2026-07-28) rounds that ended `input_required`, by server and what the round asked for. */
+  mrtrRounds: 'durable_mcp_mrtr_rounds',
+} as const;

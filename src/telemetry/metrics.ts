@@ -7,7 +7,7 @@
  */
 import { Runtime, type InjectedSinks, type RuntimeOptions } from '@temporalio/worker';
 import type { MetricGauge, MetricUpDownCounter } from '@temporalio/common';
-import { METRIC_REQUESTS_PENDING, METRIC_SESSIONS_OPEN, METRIC_TIME_TO_ANSWER, METRIC_TOOL_CALL_DURATION } from './metric-names.js';
+import { MetricNames } from './metric-names.js';
 import type { SessionPool } from '../mcp/index.js';
 import type { DurableMcpSinks } from './workflow-metrics.js';
 
@@ -37,7 +37,7 @@ const s = 1000;
 const min = 60 * s;
 /** Bucket boundaries (ms) of durable-mcp's histograms: a person answers in seconds to days, a tool call in ms to minutes. */
 export const HISTOGRAM_BUCKETS_MS: Record<string, number[]> = {
-  [METRIC_TIME_TO_ANSWER]: [
+  [MetricNames.timeToAnswer]: [
     1 * s,
     10 * s,
     30 * s,
@@ -51,7 +51,7 @@ export const HISTOGRAM_BUCKETS_MS: Record<string, number[]> = {
     72 * 60 * min,
     7 * 24 * 60 * min,
   ],
-  [METRIC_TOOL_CALL_DURATION]: [5, 10, 25, 50, 100, 250, 500, 1 * s, 2.5 * s, 5 * s, 10 * s, 30 * s, 1 * min, 5 * min, 15 * min, 60 * min],
+  [MetricNames.toolCallDuration]: [5, 10, 25, 50, 100, 250, 500, 1 * s, 2.5 * s, 5 * s, 10 * s, 30 * s, 1 * min, 5 * min, 15 * min, 60 * min],
 };
 
 /** The runtime's telemetry options from the environment (metrics only when DURABLE_MCP_METRICS_BIND is set). */
@@ -86,7 +86,7 @@ export function durableMcpSinks(): InjectedSinks<DurableMcpSinks> {
         fn(info, delta, tags) {
           const meter = Runtime.instance().metricMeter;
           if (!meter.createUpDownCounter) return;
-          pendingCounter ??= meter.createUpDownCounter(METRIC_REQUESTS_PENDING, '1', 'Requests waiting for a person, by server and kind');
+          pendingCounter ??= meter.createUpDownCounter(MetricNames.requestsPending, '1', 'Requests waiting for a person, by server and kind');
           pendingCounter.add(delta, { server: tags.server, kind: tags.kind, namespace: info.namespace, taskQueue: info.taskQueue });
         },
         // Replaying a history must not count its requests again.
@@ -103,7 +103,7 @@ export function durableMcpSinks(): InjectedSinks<DurableMcpSinks> {
 export function watchSessions(pool: SessionPool, taskQueue: string, everyMs = 1000): () => void {
   let gauge: MetricGauge | undefined;
   const sample = () => {
-    gauge ??= Runtime.instance().metricMeter.createGauge(METRIC_SESSIONS_OPEN, 'int', '1', 'MCP sessions open in this worker, by server');
+    gauge ??= Runtime.instance().metricMeter.createGauge(MetricNames.sessionsOpen, 'int', '1', 'MCP sessions open in this worker, by server');
     for (const [server, st] of Object.entries(pool.stats())) gauge.set(st.idle + st.leased, { server, taskQueue });
   };
   sample();

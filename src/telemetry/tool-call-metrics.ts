@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { MetricCounter, MetricHistogram, MetricMeter } from '@temporalio/common';
-import { METRIC_CALLS_RELEASED, METRIC_TOOL_CALL_DURATION } from './metric-names.js';
+import { MetricNames } from './metric-names.js';
 
 interface Measured {
   server: string;
@@ -34,7 +34,7 @@ export function measuredToolCall<I extends Measured, O extends Outcome>(fn: (inp
 /** The instruments on this attempt's meter (the SDK composes a meter per activity; its instruments are cheap handles). */
 function instruments(meter: MetricMeter): { released: MetricCounter; duration: MetricHistogram } {
   return {
-    released: meter.createCounter(METRIC_CALLS_RELEASED, '1', 'Tool calls released to wait for a person, by reason'),
-    duration: meter.createHistogram(METRIC_TOOL_CALL_DURATION, 'int', 'ms', 'Duration of one callMcpTool attempt, by server, tool and outcome'),
+    released: meter.createCounter(MetricNames.callsReleased, '1', 'Tool calls released to wait for a person, by reason'),
+    duration: meter.createHistogram(MetricNames.toolCallDuration, 'int', 'ms', 'Duration of one callMcpTool attempt, by server, tool and outcome'),
   };
 }

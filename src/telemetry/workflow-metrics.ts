@@ -9,7 +9,7 @@
 import type { MetricCounter, MetricHistogram } from '@temporalio/common';
 import { metricMeter, proxySinks, type Sinks } from '@temporalio/workflow';
 import type { Answer } from '../contract/index.js';
-import { METRIC_MRTR_ROUNDS, METRIC_REQUESTS_RESOLVED, METRIC_TIME_TO_ANSWER } from './metric-names.js';
+import { MetricNames } from './metric-names.js';
 
 /** The sink the worker registers (createWorker) for the metrics the workflow meter cannot express. */
 export interface DurableMcpSinks extends Sinks {
@@ -44,10 +44,10 @@ export function requestPending(server: string, kind: string): void {
  */
 export function requestResolved(server: string, kind: string, answer: Answer, answeredAfterMs?: number): void {
   durableMcpMetrics.pendingChanged(-1, { server, kind });
-  resolved ??= metricMeter.createCounter(METRIC_REQUESTS_RESOLVED, '1', 'Requests resolved, by outcome (accept, decline, cancel, expired)');
+  resolved ??= metricMeter.createCounter(MetricNames.requestsResolved, '1', 'Requests resolved, by outcome (accept, decline, cancel, expired)');
   resolved.add(1, { server, kind, outcome: outcomeOf(answer) });
   if (answeredAfterMs !== undefined) {
-    timeToAnswer ??= metricMeter.createHistogram(METRIC_TIME_TO_ANSWER, 'int', 'ms', 'Time from a request being recorded to its answer');
+    timeToAnswer ??= metricMeter.createHistogram(MetricNames.timeToAnswer, 'int', 'ms', 'Time from a request being recorded to its answer');
     timeToAnswer.record(Math.max(0, Math.round(answeredAfterMs)), { server, kind });
   }
 }
@@ -61,7 +61,7 @@ export type RoundKind = 'input' | 'request-state' | 'url-error';
 /** A modern-era (MRTR) round ended `input_required` (counted once per round, replay-safe through the workflow meter). */
 export function mrtrRound(server: string, kind: RoundKind): void {
   rounds ??= metricMeter.createCounter(
-    METRIC_MRTR_ROUNDS,
+    MetricNames.mrtrRounds,
     '1',
     'Modern-era (MRTR) rounds that ended input_required, by server and kind (input, request-state, url-error)',
   );

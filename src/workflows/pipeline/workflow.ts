@@ -23,7 +23,7 @@ import {
 import { useElicitationHost, type HostSnapshot } from '../host/index.js';
 import { mcpToolCall } from '../mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from '../messages.js';
-import { executeMcpToolOn } from '../tool-call/index.js';
+import { executeMcpToolOn, type ExecuteMcpToolInput } from '../tool-call/index.js';
 import { utf8ByteLength } from '../../contract/json.js';
 import { boundedNext, MAX_CARRY_BYTES } from './carry.js';
 import { validatePipelineInput } from './input-check.js';
@@ -63,6 +63,20 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
 }
 
 let liveChildren: Record<string, { workflowId: string }> = {};
+
+/** The tool call of a step, with its arguments resolved (the same input inline and as a child's `mcpToolCall`). */
+function stepCall(step: PipelineStep, args: Record<string, unknown>): ExecuteMcpToolInput {
+  return {
+    server: step.server,
+    tool: step.tool,
+    arguments: args,
+    elicitation: step.elicitation,
+    toolTimeout: step.toolTimeout,
+    heartbeatTimeout: step.heartbeatTimeout,
+    maxAttempts: step.maxAttempts,
+    ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}),
+  };
+}
 
 async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
   const state: PipelineState = input.state ?? { stage: 0, outcomes: {}, inflight: {}, host: undefined as unknown as HostSnapshot, runs: 1 };
@@ -116,20 +130,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
         let outcome: StepOutcome;
         try {
           const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
-          const result = await executeMcpToolOn(
-            host,
-            {
-              server: step.server,
-              tool: step.tool,
-              arguments: args,
-              elicitation: step.elicitation,
-              toolTimeout: step.toolTimeout,
-              heartbeatTimeout: step.heartbeatTimeout,
-              maxAttempts: step.maxAttempts,
-              ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}),
-            },
-            { step: step.name, callId: flight.callId, resumeAfter: flight.waitingFor },
-          );
+          const result = await executeMcpToolOn(host, stepCall(step, args), { step: step.name, callId: flight.callId, resumeAfter: flight.waitingFor });
           outcome = { status: result.isError ? 'failed' : 'completed', result, attempts: flight.attempts, ...(result.isError ? { error: result.output } : {}) };
         } catch (err) {
           outcome = { status: 'failed', error: (err as Error).message, attempts: flight.attempts };
@@ -172,14 +173,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
             parentClosePolicy: ParentClosePolicy.ABANDON,
             args: [
               {
-                server: step.server,
-                tool: step.tool,
-                arguments: args,
-                elicitation: step.elicitation,
-                toolTimeout: step.toolTimeout,
-                heartbeatTimeout: step.heartbeatTimeout,
-                maxAttempts: step.maxAttempts,
-                ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}),
+                ...stepCall(step, args),
                 reportTo: { workflowId: workflowInfo().workflowId, step: step.name, callIdPrefix: `${step.name}-${child.attempts}.` },
               },
             ],

@@ -1,7 +1,8 @@
 /** B6: a modern-era (MCP 2026-07-28) round as a person sees it, against a plain call through the same worker. */
 import { mcpToolCall } from '../src/workflows/index.js';
 import { botAnswer, now, p50, p95, round, scaled } from './lib.js';
-import { modernSetup, readFixtureLog, wid, type Benchmark } from './setup.js';
+import { readFixtureLog } from '../scripts/fixture-log.js';
+import { modernSetup, wid, type Benchmark } from './setup.js';
 
 export const b6: Benchmark = {
   id: 'B6',

@@ -4,7 +4,8 @@
  * The fixture servers are spawned by their compiled paths (dist/test/fixtures/server.js and modern-server.js);
  * nothing else of test/ is imported. Each piece registers its clean-up.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFixtureLog } from '../scripts/fixture-log.js';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,21 +66,6 @@ export async function startDevServer(cleanup: Cleanup, options: { searchAttribut
 export const fixtureServerPath: string = fileURLToPath(new URL('../test/fixtures/server.js', import.meta.url));
 /** The compiled modern-era (MCP 2026-07-28, SDK v2) fixture server (test/fixtures/modern-server.ts). */
 export const modernServerPath: string = fileURLToPath(new URL('../test/fixtures/modern-server.js', import.meta.url));
-
-/** The events a fixture server wrote to its FIXTURE_LOG (one JSON object a line; a torn last line is skipped). */
-export function readFixtureLog(path: string): Array<Record<string, unknown>> {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim().length > 0)
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as Record<string, unknown>];
-      } catch {
-        return []; // a torn last line (process killed mid-write)
-      }
-    });
-}
 
 /** A fixture MCP config (stdio fixture server `fx` logging to its own file) written to a temp dir. */
 export function fixtureSetup(prefix: string, fx: Record<string, unknown> = {}) {

@@ -6,7 +6,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { livePids, spawnNode } from '../../scripts/processes.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
@@ -38,6 +38,9 @@ describe('a pending request survives the worker', () => {
     const watch = watchPending(handle);
     const [request] = await waitForPending(handle);
     watch.seen.set(request.id, request);
+    // The watch is evidence only if it saw the workflow while a worker ran: on a loaded machine its first query can
+    // still be waiting when the worker stops (it then fails), and no later query finds a worker before the call ends.
+    await eventually(() => watch.counts.answered > 0, 'the watch answered by the first worker');
 
     first.shutdown();
     await firstRun;

@@ -1,5 +1,6 @@
-/** The commands that run until stopped: `dev`, `inbox` and `worker` (with `--json`, one JSON object a line). */
+/** The commands that run until stopped: `dev`, `inbox`, `codec-server` and `worker` (with `--json`, one JSON object a line). */
 import type { Command } from 'commander';
+import { runCodecServerCommand } from '../codec-command.js';
 import { startDev, type DevHandle } from '../dev.js';
 import { runInboxCommand } from '../inbox-command.js';
 import { mcpConfigPathFrom, runWorkerProcess } from '../worker-command.js';
@@ -81,6 +82,27 @@ export function serveCommands(program: Command): void {
     .option('--temporal-ui <url>', 'Temporal UI address, for links to workflows (default: $TEMPORAL_UI_URL)')
     .option('--json', 'one JSON object a line on stdout: "ready" (url, Temporal address), "stopped", "error"')
     .action((opts: { host: string; port: number; temporalUi?: string; json?: boolean }) => runInboxCommand(opts));
+
+  program
+    .command('codec-server')
+    .description(
+      'Serve the codec server (Temporal remote codec protocol: POST /encode, /decode) with the keys of DURABLE_MCP_ENCRYPTION_KEYS,' +
+        ' so the Temporal UI and CLI show decoded payloads',
+    )
+    .option('--host <address>', 'bind address; anything but loopback needs DURABLE_MCP_CODEC_TOKEN', '127.0.0.1')
+    .option('--port <port>', 'port', (v: string) => (v === '0' ? 0 : positiveInt('--port')(v)), 8081)
+    .option(
+      '--ui-origin <origin>',
+      'an origin of the Temporal UI allowed to call it from a browser (repeatable;' +
+        ' default: $DURABLE_MCP_CODEC_UI_ORIGINS, the origin of $TEMPORAL_UI_URL, else the UI of `dev`)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option('--namespace <name>', 'serve only this namespace (the X-Namespace header; repeatable; default: any)', (v: string, prev: string[] = []) => [
+      ...prev,
+      v,
+    ])
+    .option('--json', 'one JSON object a line on stdout: "ready" (url, key id, whether a token is required, UI origins), "stopped", "error"')
+    .action((opts: { host: string; port: number; uiOrigin?: string[]; namespace?: string[]; json?: boolean }) => runCodecServerCommand(opts));
 
   program
     .command('worker')

@@ -14,6 +14,7 @@ import {
   UpdateLimitError,
   WorkflowClosedError,
 } from '../client/index.js';
+import { EncryptionConfigError } from '../client/codec.js';
 import { causeMessages } from '../contract/causes.js';
 import { CodecOptionError, CodecTokenRequiredError } from '../inbox/codec-server.js';
 import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
@@ -51,6 +52,7 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
     err instanceof InboxOptionError ||
     err instanceof CodecTokenRequiredError ||
     err instanceof CodecOptionError ||
+    err instanceof EncryptionConfigError ||
     (err as { name?: string })?.name === 'InvalidDurationError'
   )
     return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };

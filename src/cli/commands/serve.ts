@@ -15,8 +15,17 @@ export function serveCommands(program: Command): void {
     .option('--port <port>', 'Temporal gRPC port', positiveInt('--port'), 7233)
     .option('--ui-port <port>', 'Temporal UI port', positiveInt('--ui-port'), 8233)
     .option('--inbox-port <port>', 'inbox web page port (0: any free port)', (v: string) => (v === '0' ? 0 : positiveInt('--inbox-port')(v)), 8787)
-    .option('--json', 'one JSON object a line on stdout: "ready" (addresses, task queue, database), "warning", "note", "stopping", "stopped", "error"')
-    .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number; inboxPort: number; json?: boolean }) => {
+    .option(
+      '--codec-port <port>',
+      'codec server port, when DURABLE_MCP_ENCRYPTION_KEYS is set (0: any free port)',
+      (v: string) => (v === '0' ? 0 : positiveInt('--codec-port')(v)),
+      8081,
+    )
+    .option(
+      '--json',
+      'one JSON object a line on stdout: "ready" (addresses, task queue, database, codec server), "warning", "note", "stopping", "stopped", "error"',
+    )
+    .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number; inboxPort: number; codecPort: number; json?: boolean }) => {
       const json = !!opts.json;
       const say = (text: string, event: Record<string, unknown>) => (json ? jsonLine(event) : console.log(text));
       // Signal handlers first: a signal during start-up stops the dev server too (nothing is left running).
@@ -43,6 +52,7 @@ export function serveCommands(program: Command): void {
           port: opts.port,
           uiPort: opts.uiPort,
           inboxPort: opts.inboxPort,
+          codecPort: opts.codecPort,
           taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
           signal: starting.signal,
           // With --json the human text (addresses, the commands to try) gives way to one "ready" line.
@@ -66,6 +76,7 @@ export function serveCommands(program: Command): void {
           event: 'ready',
           temporal: { address: dev.address, namespace: dev.namespace, external: dev.external, uiUrl: dev.uiAddress ?? null, database: dev.database ?? null },
           inboxUrl: dev.inboxUrl ?? null,
+          codecUrl: dev.codecUrl ?? null,
           taskQueue: dev.taskQueue,
           mcpServers: dev.mcpServers,
         });

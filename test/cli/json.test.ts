@@ -137,6 +137,8 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       dev = spawnCli(['dev', '--json', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort), '--inbox-port', '0'], {
         TEMPORAL_ADDRESS: undefined,
         DURABLE_MCP_TASK_QUEUE: taskQueue,
+        DURABLE_MCP_ENCRYPTION_KEYS: undefined,
+        DURABLE_MCP_ENCRYPTION_KEYS_FILE: undefined,
       });
       try {
         await dev.waitFor(/"event":"ready"/, 90_000);
@@ -152,9 +154,15 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       event: 'ready',
       temporal: { address: `127.0.0.1:${port}`, namespace: 'default', external: false, uiUrl: `http://127.0.0.1:${uiPort}`, database },
       inboxUrl: ready.inboxUrl,
+      // Without a key no codec server starts (test/inbox/codec-server.test.ts runs dev with one).
+      codecUrl: null,
       taskQueue,
       mcpServers: ['demo'],
     });
+    assert.ok(
+      jsonLines(dev.stdout()).some((e) => e.event === 'note' && /DURABLE_MCP_ENCRYPTION_KEYS=/.test(e.message)),
+      `without a key, dev says how to turn encryption on:\n${dev.stdout()}`,
+    );
     assert.ok(existsSync(database), 'the database it names exists');
     assert.equal((await fetch(ready.temporal.uiUrl)).status, 200, 'the UI it names answers');
     assert.equal((await fetch(ready.inboxUrl)).status, 200, 'the inbox it names answers');

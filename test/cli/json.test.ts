@@ -79,7 +79,12 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
 
   it('worker and dev warn when the MCP config has no enabled server: as text, and with --json as a warning line', async () => {
     const taskQueue = uniqueTaskQueue('cli-json-none');
-    const cliEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_MCP_TASK_QUEUE: taskQueue };
+    const cliEnv = {
+      TEMPORAL_ADDRESS: env.address,
+      DURABLE_MCP_TASK_QUEUE: taskQueue,
+      DURABLE_MCP_ENCRYPTION_KEYS: undefined,
+      DURABLE_MCP_ENCRYPTION_KEYS_FILE: undefined,
+    };
 
     const workerText = spawnCli(['worker', '--mcp-config', noneConfig], cliEnv);
     await workerText.waitFor(/task queue/);
@@ -118,6 +123,7 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       event: 'ready',
       temporal: { address: env.address, namespace: 'default', external: true, uiUrl: null, database: null },
       inboxUrl: ready.inboxUrl,
+      codecUrl: null,
       taskQueue,
       mcpServers: ['off'],
     });

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { EncryptionCodec, ENCRYPTION_KEYS_ENV } from '../client/codec.js';
 import { connectClient } from '../client/index.js';
 import { startInbox, type InboxHandle } from '../inbox/index.js';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from '../mcp/index.js';
@@ -115,6 +116,8 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const warn = options.warn ?? ((message: string) => log(`Warning: ${message}`));
   const note = options.note ?? log;
   const external = process.env.TEMPORAL_ADDRESS;
+  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS) stops dev here, before anything starts.
+  const encryption = EncryptionCodec.fromEnv();
   // Refuse before anything starts: a taken port would otherwise be another server, reported as ours.
   if (!external) {
     if (await portTaken(options.port)) throw new DevPortTakenError(options.port, 'Temporal gRPC', '--port');
@@ -207,7 +210,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
 
   let worker: DurableMcpWorker;
   try {
-    worker = await createWorker({ connection, namespace, taskQueue: options.taskQueue, mcpConfig: config });
+    worker = await createWorker({ connection, namespace, taskQueue: options.taskQueue, mcpConfig: config, encryption: encryption ?? false });
   } catch (err) {
     await connection.close().catch(() => undefined);
     server?.kill('SIGTERM');
@@ -216,7 +219,9 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const running = worker.run();
   const cli = `node ${cliPath}`;
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
-  const inbox = await startDevInbox(address, namespace, uiAddress, options, log, warn);
+  if (encryption) log(`Encryption: on, payloads encrypted with key "${encryption.keyId}" (${ENCRYPTION_KEYS_ENV})`);
+  else note(encryptionOffNote());
+  const inbox = await startDevInbox(address, namespace, uiAddress, encryption, options, log, warn);
   for (const warning of worker.warnings) warn(warning);
   const hint = mallocArenaHint();
   if (hint) {
@@ -278,18 +283,27 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   };
 }
 
+/** What `dev` says when no key is set: payloads are stored in plaintext, and the one line that turns encryption on. */
+export function encryptionOffNote(): string {
+  return (
+    `Encryption: off (payloads are stored in plaintext). To encrypt them, start with a key:` +
+    ` ${ENCRYPTION_KEYS_ENV}="k1:$(openssl rand -base64 32)" (keep it: without it nothing written with it can be read)`
+  );
+}
+
 /** The inbox of `dev`, on loopback. It is a convenience: when it cannot start, dev says so and goes on. */
 async function startDevInbox(
   address: string,
   namespace: string,
   temporalUi: string | undefined,
+  encryption: EncryptionCodec | undefined,
   options: DevOptions,
   log: (line: string) => void,
   warn: (message: string) => void,
 ): Promise<InboxHandle | undefined> {
   let closeConnection: (() => Promise<void>) | undefined;
   try {
-    const { client } = await connectClient({ address, namespace });
+    const { client } = await connectClient({ address, namespace, encryption: encryption ?? false });
     closeConnection = () => client.connection.close();
     const inbox = await startInbox({ client, host: '127.0.0.1', port: options.inboxPort ?? 8787, temporalUi, taskQueue: options.taskQueue });
     log(`Inbox:               ${inbox.url}`);

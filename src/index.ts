@@ -67,6 +67,7 @@ export {
   UnknownWorkflowError,
   UpdateLimitError,
   WorkflowClosedError,
+  WorkflowTaskFailingError,
   type AwaitingWorkflow,
   type CallFailureDetails,
   type StartToolCallOptions,

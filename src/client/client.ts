@@ -40,6 +40,7 @@ import {
   toolCallFailure,
   UnknownWorkflowError,
   updateFailureReason,
+  WorkflowTaskFailingError,
   updateLimit,
   WorkflowClosedError,
 } from './errors.js';
@@ -181,9 +182,26 @@ export class DurableMcpClient {
     } catch (err) {
       // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
       if (isDeadlineExceeded(err) || Date.now() >= deadline) {
+        const failing = await this.failingWorkflowTask(workflowId);
+        if (failing) throw new WorkflowTaskFailingError(workflowId, taskQueue, what, failing.attempt, failing.message);
         throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s${unconfirmed}`, hint);
       }
       throw err;
+    }
+  }
+
+  /** When the workflow's task has failed and is being retried: the attempt, and the message of its last WorkflowTaskFailed event. */
+  private async failingWorkflowTask(workflowId: string): Promise<{ attempt: number; message: string } | undefined> {
+    try {
+      const execution = { workflowId };
+      const described = await this.client.workflowService.describeWorkflowExecution({ namespace: this.namespace, execution });
+      const attempt = described.pendingWorkflowTask?.attempt ?? 0;
+      if (attempt < 2) return undefined;
+      const res = await this.client.workflowService.getWorkflowExecutionHistoryReverse({ namespace: this.namespace, execution, maximumPageSize: 100 });
+      const failed = res.history?.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
+      return { attempt, message: failed?.failure?.message ?? '(no message)' };
+    } catch {
+      return undefined;
     }
   }
 

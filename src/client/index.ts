@@ -40,6 +40,7 @@ export {
   UnknownWorkflowError,
   UpdateLimitError,
   WorkflowClosedError,
+  WorkflowTaskFailingError,
   type CallFailureDetails,
 } from './errors.js';
 export { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';

@@ -123,7 +123,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const warn = options.warn ?? ((message: string) => log(`Warning: ${message}`));
   const note = options.note ?? log;
   const external = process.env.TEMPORAL_ADDRESS;
-  // Bad key material stops dev here, naming the variable, before anything starts.
+  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS) stops dev here, naming the variable, before anything starts.
   const codec = EncryptionCodec.fromEnv();
   const codecPort = options.codecPort ?? 8081;
   // Refuse before anything starts: a taken port would otherwise be another server, reported as ours.
@@ -155,12 +155,6 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   if (codec) {
     const uiOrigins = external ? uiOriginsFrom(undefined) : devUiOrigins(options.uiPort);
     codecServer = await startCodecServer({ codec, host: '127.0.0.1', port: codecPort, uiOrigins });
-  } else {
-    note(
-      'payloads are stored in Temporal as plain JSON (prompts, answers, tool results).' +
-        ` To encrypt them, set ${ENCRYPTION_KEYS_ENV}=k1:$(openssl rand -base64 32) in every process that talks to Temporal` +
-        ' (dev, worker, CLI, inbox); dev then starts a codec server and its Temporal UI decodes through it.',
-    );
   }
   const closeCodec = () => codecServer?.close().catch(() => undefined);
 
@@ -240,7 +234,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
 
   let worker: DurableMcpWorker;
   try {
-    worker = await createWorker({ connection, namespace, taskQueue: options.taskQueue, mcpConfig: config });
+    worker = await createWorker({ connection, namespace, taskQueue: options.taskQueue, mcpConfig: config, encryption: codec ?? false });
   } catch (err) {
     await connection.close().catch(() => undefined);
     server?.kill('SIGTERM');
@@ -250,7 +244,9 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const running = worker.run();
   const cli = `node ${cliPath}`;
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
-  const inbox = await startDevInbox(address, namespace, uiAddress, options, log, warn);
+  if (codec) log(`Encryption: on, payloads encrypted with key "${codec.keyId}" (${ENCRYPTION_KEYS_ENV})`);
+  else note(encryptionOffNote());
+  const inbox = await startDevInbox(address, namespace, uiAddress, codec, options, log, warn);
   for (const warning of worker.warnings) warn(warning);
   const hint = mallocArenaHint();
   if (hint) {
@@ -314,18 +310,28 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   };
 }
 
+/** What `dev` says when no key is set: payloads are stored in plaintext, and the one line that turns encryption on. */
+export function encryptionOffNote(): string {
+  return (
+    `Encryption: off (payloads are stored in plaintext). To encrypt them, start with a key:` +
+    ` ${ENCRYPTION_KEYS_ENV}="k1:$(openssl rand -base64 32)" in every process that talks to Temporal (keep it: without it` +
+    ' nothing written with it can be read); dev then starts a codec server and its Temporal UI decodes through it'
+  );
+}
+
 /** The inbox of `dev`, on loopback. It is a convenience: when it cannot start, dev says so and goes on. */
 async function startDevInbox(
   address: string,
   namespace: string,
   temporalUi: string | undefined,
+  encryption: EncryptionCodec | undefined,
   options: DevOptions,
   log: (line: string) => void,
   warn: (message: string) => void,
 ): Promise<InboxHandle | undefined> {
   let closeConnection: (() => Promise<void>) | undefined;
   try {
-    const { client } = await connectClient({ address, namespace });
+    const { client } = await connectClient({ address, namespace, encryption: encryption ?? false });
     closeConnection = () => client.connection.close();
     const inbox = await startInbox({ client, host: '127.0.0.1', port: options.inboxPort ?? 8787, temporalUi, taskQueue: options.taskQueue });
     log(`Inbox:               ${inbox.url}`);

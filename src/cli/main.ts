@@ -52,10 +52,11 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
     err instanceof InboxOptionError ||
     err instanceof CodecTokenRequiredError ||
     err instanceof CodecOptionError ||
-    err instanceof EncryptionConfigError ||
     (err as { name?: string })?.name === 'InvalidDurationError'
   )
     return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
+  // Bad key material in DURABLE_MCP_ENCRYPTION_KEYS(_FILE): the message names the variable, never the key.
+  if (err instanceof EncryptionConfigError) return { code: EXIT.USAGE, json: { error: 'EncryptionConfig', message: e.message }, text: e.message };
   if (err instanceof TemporalUnreachableError)
     return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message, address: err.address }, text: e.message };
   const grpc = (err as { code?: unknown }).code;

@@ -73,7 +73,8 @@ export function parseEncryptionKeys(text: string, source: string): EncryptionKey
     const b64 = at < 0 ? '' : entry.slice(at + 1);
     const which = `${source}: entry ${i + 1}`;
     if (at < 0) throw new EncryptionConfigError(`${which} is not keyId:base64key (no ":")`);
-    if (!KEY_ID.test(id)) throw new EncryptionConfigError(`${which}: key id ${JSON.stringify(id.slice(0, 80))} must be 1-64 letters, digits, ".", "_" or "-"`);
+    // A bad id is not quoted: it may be key material (an entry written base64key:keyId).
+    if (!KEY_ID.test(id)) throw new EncryptionConfigError(`${which}: the key id (before ":") must be 1-64 letters, digits, ".", "_" or "-"`);
     if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(b64)) throw new EncryptionConfigError(`${which} (key "${id}"): the key is not base64`);
     const key = Buffer.from(b64, 'base64');
     if (key.length !== KEY_BYTES) throw new EncryptionConfigError(`${which} (key "${id}"): the key is ${key.length} bytes, AES-256 needs ${KEY_BYTES}`);

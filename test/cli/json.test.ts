@@ -56,7 +56,14 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     const worker = spawnCli(['worker', '--json', '--mcp-config', fxConfig], { ...cliEnv, MALLOC_ARENA_MAX: undefined });
     await worker.waitFor(/"event":"ready"/);
     const ready = jsonLines(worker.stdout()).find((e) => e.event === 'ready');
-    assert.deepEqual(ready, { event: 'ready', temporal: { address: env.address, namespace: 'default' }, taskQueue, mcpServers: ['fx'], mcpConfig: fxConfig });
+    assert.deepEqual(ready, {
+      event: 'ready',
+      temporal: { address: env.address, namespace: 'default' },
+      taskQueue,
+      mcpServers: ['fx'],
+      mcpConfig: fxConfig,
+      encryptionKeyId: null,
+    });
     // The worker it announced runs calls.
     const echo = await run(['call', 'fx', 'echo', '--args', '{"text":"json"}', '--wait'], cliEnv);
     assert.equal(echo.code, 0, echo.stderr);

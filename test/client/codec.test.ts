@@ -73,7 +73,7 @@ describe('the payload codec', () => {
       [short, /DURABLE_MCP_ENCRYPTION_KEYS: entry 1 \(key "k1"\): the key is 16 bytes, AES-256 needs 32/],
       ['k1:not base64!', /the key is not base64/],
       [`${keyA},${keyA}`, /key id "a" appears twice/],
-      [`bad id:${Buffer.alloc(32).toString('base64')}`, /key id "bad id" must be/],
+      [`bad id:${Buffer.alloc(32).toString('base64')}`, /entry 1: the key id \(before ":"\) must be/],
     ];
     for (const [value, message] of cases) {
       assert.throws(
@@ -81,6 +81,12 @@ describe('the payload codec', () => {
         (err: Error) => err instanceof EncryptionConfigError && message.test(err.message) && !err.message.includes(value.split(':')[1] ?? '\u0000'),
       );
     }
+    // Written the wrong way round (base64key:keyId): the key would be the "id", and is not quoted.
+    const material = keyA.split(':')[1];
+    assert.throws(
+      () => encryptionKeysFromEnv(env(`${material}:a`)),
+      (err: Error) => /entry 1: the key id \(before ":"\) must be/.test(err.message) && !err.message.includes(material),
+    );
     assert.equal(encryptionKeysFromEnv({}), undefined);
   });
 

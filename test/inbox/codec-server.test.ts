@@ -137,7 +137,7 @@ describe('the codec server', () => {
       namespace: 'default',
       taskQueue,
       mcpConfig: fixtureConfig(join(tempDir(), 'fixture.jsonl')),
-      workerOptions: { dataConverter },
+      encryption: codec,
     });
     running = worker.run();
     connection = await Connection.connect({ address });

@@ -69,7 +69,7 @@ describe('a Python SDK 2.x tool over stateless streamable HTTP', () => {
     const worker = await startWorker(suite.env, {
       taskQueue,
       mcpConfig: fixtureConfig(join(tempDir(), 'fixture.jsonl'), extraServers),
-      workerOptions: { dataConverter: { payloadCodecs: [codec] } },
+      encryption: codec,
     });
     const client = new Client({ connection: suite.env.connection, namespace: suite.env.namespace ?? 'default', dataConverter: { payloadCodecs: [codec] } });
     const workflowId = `py-enc-${Math.random().toString(36).slice(2)}`;

@@ -357,6 +357,64 @@ describe('the codec server', () => {
     for (const r of [raw, viaDev, viaCommand, unauthorized]) assert.ok(!`${r.stdout}${r.stderr}`.includes(token), 'the CLI never prints the token');
   });
 
+  it("with a key, an answer through dev's inbox and one by a bare `temporal workflow signal` through the codec server reach the tool; neither is in the raw history", async () => {
+    const address = ready.temporal.address as string;
+    const dmc = new DurableMcpClient(new Client({ connection, namespace: 'default', dataConverter: dataConverterOf(codec) }), { taskQueue });
+    const viaInbox = `Grace-${randomUUID()}`;
+    const viaSignal = `Edsger-${randomUUID()}`;
+
+    // The inbox of dev (a Temporal client with the key) takes the answer as a person's form post would, through its JSON API.
+    const first = await dmc.startToolCallAndWaitForPending({ server: 'fx', tool: 'ask_name' });
+    const posted = await fetch(new URL('api/answer', ready.inboxUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowId: first.handle.workflowId, answer: { id: first.pending[0].id, ok: true, data: { name: viaInbox } } }),
+    });
+    assert.equal(posted.status, 200, await posted.clone().text());
+    assert.equal((await dmc.result(first.handle.workflowId)).output, `hello ${viaInbox}`);
+
+    // A person with only the Temporal CLI: the signal's input is encoded by the codec server (--codec-endpoint).
+    const second = await dmc.startToolCallAndWaitForPending({ server: 'fx', tool: 'ask_name' });
+    const answer = JSON.stringify({ id: second.pending[0].id, ok: true, data: { name: viaSignal } });
+    const signalled = await run(
+      [
+        'temporal',
+        'workflow',
+        'signal',
+        '--workflow-id',
+        second.handle.workflowId,
+        '--name',
+        'answer',
+        '--input',
+        answer,
+        '--address',
+        address,
+        '--codec-endpoint',
+        commandUrl,
+        '--codec-auth',
+        `Bearer ${token}`,
+      ],
+      {},
+    );
+    assert.equal(signalled.code, 0, signalled.stderr);
+    assert.equal((await dmc.result(second.handle.workflowId)).output, `hello ${viaSignal}`);
+
+    const plain = new Client({ connection, namespace: 'default' });
+    for (const [id, secret] of [
+      [first.handle.workflowId, viaInbox],
+      [second.handle.workflowId, viaSignal],
+    ] as const) {
+      const raw = Buffer.from(temporal.api.history.v1.History.encode(await plain.workflow.getHandle(id).fetchHistory()).finish());
+      assert.ok(!raw.includes(secret), `the raw history of ${id} does not hold the answer`);
+      const signals = (await plain.workflow.getHandle(id).fetchHistory()).events!.filter((e) => e.workflowExecutionSignaledEventAttributes);
+      if (id === second.handle.workflowId) assert.equal(signals.length, 1, 'the answer arrived as one signal');
+      for (const e of signals) {
+        for (const p of e.workflowExecutionSignaledEventAttributes!.input?.payloads ?? [])
+          assert.equal(encodingOf(p), ENCRYPTED_ENCODING, 'the signal is stored encrypted');
+      }
+    }
+  });
+
   it('`dev` points its Temporal UI at its codec server, and the UI in headless Chromium shows the decoded answer', async () => {
     const settings = (await (await fetch(`${ready.temporal.uiUrl}/api/v1/settings`)).json()) as { Codec?: { Endpoint?: string } };
     assert.equal(settings.Codec?.Endpoint, ready.codecUrl, "the UI's codec endpoint is dev's codec server");

@@ -1,15 +1,18 @@
 /**
  * B1's floor, the holder's side, in a process of its own (as the worker's activities are): reads workflow ids
  * from stdin, one per line; for each sends the `benchHold` update to that `benchRelay` workflow and prints
- * `{"id","ms"}` once it returns, `ms` from sending the update to its result. Env: TEMPORAL_ADDRESS.
+ * `{"id","ms"}` once it returns, `ms` from sending the update to its result. Env: TEMPORAL_ADDRESS, DURABLE_MCP_ENCRYPTION_KEYS.
  * Prints `holder: ready` once connected; ends when stdin closes.
  */
 import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
+import { dataConverterOf, EncryptionCodec } from '../src/client/codec.js';
 import { benchHoldUpdate } from './workflows.js';
 
+// With DURABLE_MCP_ENCRYPTION_KEYS set, the holder's update goes through the codec as the worker's does.
+const dataConverter = dataConverterOf(EncryptionCodec.fromEnv());
 const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-const client = new Client({ connection });
+const client = new Client({ connection, ...(dataConverter ? { dataConverter } : {}) });
 process.stdout.write('holder: ready\n');
 for await (const line of createInterface({ input: process.stdin })) {
   const id = line.trim();

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ToolResult } from '../src/contract/index.js';
+import { EncryptionCodec } from '../src/client/codec.js';
 import { installQuietRuntime, startTemporalServer } from '../src/testing/temporal-server.js';
 import { mcpToolCall } from '../src/workflows/index.js';
 import type { McpToolCallInput } from '../src/workflows/mcp-tool-call.js';
@@ -52,10 +53,17 @@ export const askInput = (holdFor: number, heartbeatTimeout?: number): McpToolCal
 
 // ---- the Temporal dev server ----
 
-/** A Temporal dev server for one benchmark (SDK logs at WARN), torn down by `cleanup`. */
-export async function startDevServer(cleanup: Cleanup, options: { searchAttributes?: boolean } = {}): Promise<TestWorkflowEnvironment> {
+/**
+ * A Temporal dev server for one benchmark (SDK logs at WARN), torn down by `cleanup`. With DURABLE_MCP_ENCRYPTION_KEYS set
+ * (or `encryption`), its client encrypts payloads, as do the worker processes it spawns (they inherit the environment).
+ */
+export async function startDevServer(
+  cleanup: Cleanup,
+  options: { searchAttributes?: boolean; encryption?: EncryptionCodec | false } = {},
+): Promise<TestWorkflowEnvironment> {
+  const encryption = options.encryption === false ? undefined : (options.encryption ?? EncryptionCodec.fromEnv());
   installQuietRuntime();
-  const env = await startTemporalServer({ searchAttributes: options.searchAttributes });
+  const env = await startTemporalServer({ searchAttributes: options.searchAttributes, ...(encryption ? { encryption } : {}) });
   cleanup.defer('Temporal dev server', () => env.teardown());
   return env;
 }

@@ -1,7 +1,8 @@
 /**
  * A durable-mcp worker process that also registers the benchmark workflows (`benchPing`):
  * `createWorker({ workflowsPath: dist/bench/workflows.js })`, exactly as a user registers their own
- * workflows module. Env: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DURABLE_MCP_TASK_QUEUE; arg: --mcp-config.
+ * workflows module. Env: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DURABLE_MCP_TASK_QUEUE, and DURABLE_MCP_ENCRYPTION_KEYS (or
+ * DURABLE_MCP_ENCRYPTION_KEYS_FILE) for a worker that encrypts its payloads (B8: createWorker reads them); arg: --mcp-config.
  * Prints `bench worker: ready` once polling; SIGTERM/SIGINT shut it down gracefully.
  */
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,7 @@
 // Installs the Temporal CLI and the time-skipping test server into the project's tools folder (pip), and the
-// official MCP Python SDK (2.x, for the interop test's Python tool server) into .tools/python.
+// official MCP Python SDK (2.x, for the interop test's Python tool server) into .tools/python, with what the
+// interop test's Python side of the encryption format needs: `cryptography` (AES-GCM) and `temporalio` (the
+// `temporal.api.common.v1.Payload` protobuf).
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { pythonSdkDir } from '../test/fixtures/python/paths.js';
@@ -10,14 +12,18 @@ for (const kind of ['cli', 'test-server'] as const) {
   console.log(`${kind}: ${found.path} (${found.source})`);
 }
 
-const MCP_PYTHON = 'mcp==2.3.0';
+const PYTHON_PACKAGES = ['mcp==2.3.0', 'cryptography==50.0.2', 'temporalio==1.35.0'];
 const dir = pythonSdkDir();
-if (!existsSync(`${dir}/mcp/__init__.py`) || !existsSync(`${dir}/mcp-2.3.0.dist-info`)) {
+const installed = (spec: string): boolean => {
+  const [name, version] = spec.split('==');
+  return existsSync(`${dir}/${name}-${version}.dist-info`);
+};
+if (!existsSync(`${dir}/mcp/__init__.py`) || !PYTHON_PACKAGES.every(installed)) {
   rmSync(dir, { recursive: true, force: true });
-  const r = spawnSync('python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', dir, MCP_PYTHON], { stdio: 'inherit' });
+  const r = spawnSync('python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', dir, ...PYTHON_PACKAGES], { stdio: 'inherit' });
   if (r.status !== 0) {
-    console.error(`could not install the MCP Python SDK (${MCP_PYTHON}) into ${dir} with pip`);
+    console.error(`could not install the Python packages (${PYTHON_PACKAGES.join(' ')}) into ${dir} with pip`);
     process.exit(1);
   }
 }
-console.log(`mcp (python): ${dir} (${MCP_PYTHON})`);
+console.log(`python packages: ${dir} (${PYTHON_PACKAGES.join(' ')})`);

@@ -67,9 +67,27 @@ export {
   UnknownWorkflowError,
   UpdateLimitError,
   WorkflowClosedError,
+  WorkflowTaskFailingError,
   type AwaitingWorkflow,
   type CallFailureDetails,
   type StartToolCallOptions,
+} from './client/index.js';
+
+// Payload encryption (also `durable-mcp/client`): the codec every process uses when DURABLE_MCP_ENCRYPTION_KEYS is set.
+export {
+  dataConverterOf,
+  DecryptionFailedError,
+  EncryptionCodec,
+  EncryptionConfigError,
+  encryptionKeysFromEnv,
+  generateEncryptionKey,
+  parseEncryptionKeys,
+  UnknownEncryptionKeyError,
+  ENCRYPTED_ENCODING,
+  ENCRYPTION_KEYS_ENV,
+  ENCRYPTION_KEYS_FILE_ENV,
+  KEY_ID_METADATA,
+  type EncryptionKey,
 } from './client/index.js';
 
 // Durations (a Temporal Duration: ms or "24h").

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
-import { awaitingInputRegistered, envConnectConfig } from './client/connection.js';
+import type { EncryptionCodec } from './client/codec.js';
+import { awaitingInputRegistered, envConnectConfig, resolveEncryption, withCodec } from './client/connection.js';
 import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
 import { DEFAULT_TASK_QUEUE } from './contract/message-names.js';
 import { durableMcpSinks, tracesRequested, watchSessions } from './telemetry/metrics.js';
@@ -57,6 +58,13 @@ export interface CreateWorkerOptions {
    * it off, a setup (span processor and resource) turns it on with that processor.
    */
   tracing?: TracingSetup | false;
+  /**
+   * The payload codec of workflow and activity inputs and results, signals, updates, queries and memo (the activities'
+   * own client too): default the keys of DURABLE_MCP_ENCRYPTION_KEYS / DURABLE_MCP_ENCRYPTION_KEYS_FILE (none when unset,
+   * bad material throws EncryptionConfigError before anything connects); `false` for none. Appended to
+   * `workerOptions.dataConverter`'s codecs, if any.
+   */
+  encryption?: EncryptionCodec | false;
   /** Your workflows, bundled already (`bundleWorkflowCode`): a worker started again reuses it instead of bundling again. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra worker options (e.g. maxCachedWorkflows: 0 to replay on every task, shutdownGraceTime). */
@@ -69,6 +77,8 @@ export interface DurableMcpWorker {
   readonly taskQueue: string;
   /** Problems found at start that leave one server failing (e.g. an unset `${VAR}`); the worker says them. */
   readonly warnings: string[];
+  /** The payload codec the worker encrypts with (undefined: payloads in plaintext). */
+  readonly encryption?: EncryptionCodec;
   /** Run until shutdown; closes every MCP session afterwards. */
   run(): Promise<void>;
   /** Run until `promise` settles, then shut down; closes every MCP session afterwards. */
@@ -97,6 +107,8 @@ export async function connectFromEnv(): Promise<{ connection: NativeConnection; 
 export async function createWorker(options: CreateWorkerOptions): Promise<DurableMcpWorker> {
   // Bad config fails here, before anything starts.
   const config = resolveMcpConfig(options.mcpConfig);
+  const encryption = resolveEncryption(options.encryption);
+  const dataConverter = withCodec(options.workerOptions?.dataConverter, encryption);
   const warnings = envReferenceProblems(config);
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   let connection = options.connection;
@@ -132,6 +144,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     stickyQueueScheduleToStartTimeout: '3s',
     maxCachedWorkflows,
     ...options.workerOptions,
+    ...(dataConverter ? { dataConverter } : {}),
     sinks: { ...durableMcpSinks(), ...traced?.sinks, ...options.workerOptions?.sinks },
     interceptors: {
       ...options.workerOptions?.interceptors,
@@ -171,6 +184,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     pool,
     taskQueue,
     warnings,
+    ...(encryption ? { encryption } : {}),
     async run() {
       try {
         await worker.run();

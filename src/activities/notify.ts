@@ -14,16 +14,24 @@ export const NOTIFY_TIMEOUT_MS = 10_000;
 /** Slack's mrkdwn: &, < and > are escaped, so untrusted text cannot make links or mentions. */
 const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The body a webhook receives for one new pending request. */
+/**
+ * The body a webhook receives for one new pending request. It names the request (workflow id, request id, kind,
+ * server/tool, expiry, the inbox link) and never carries an answer or a `requestState`; the prompt (the request's
+ * message, its `data` with the `requestedSchema`, and the URL-mode link) only with `includePrompt: true`, since a
+ * webhook's receiver (a chat channel, a ticket system) is rarely as private as the encrypted history.
+ */
 export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig): Record<string, unknown> {
   const inboxUrl = notify.inboxUrl;
+  const withPrompt = notify.includePrompt === true;
+  const { request, context } = input;
   if (notify.format === 'slack') {
-    const { request, context } = input;
     const where = `${context.server}/${context.tool}${context.step !== undefined ? ` (step ${context.step})` : ''}`;
     const lines = [
       `*durable-mcp: input requested* by ${slackText(where)} in workflow \`${slackText(input.workflowId)}\``,
-      `> ${slackText(request.prompt)}`,
-      ...(request.url ? [`link: \`${slackText(request.url)}\``] : []),
+      ...(withPrompt
+        ? [`> ${slackText(request.prompt)}`, ...(request.url ? [`link: \`${slackText(request.url)}\``] : [])]
+        : [`request \`${slackText(request.id)}\` (${slackText(request.kind)})`]),
+      ...(request.expiresAt ? [`expires ${slackText(request.expiresAt)}`] : []),
       ...(inboxUrl ? [`answer it in the inbox: ${slackText(inboxUrl)}`] : [`answer it: durable-mcp pending ${slackText(input.workflowId)}`]),
     ];
     return { text: lines.join('\n') };
@@ -31,8 +39,8 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
   return {
     type: 'durable-mcp.request.pending',
     workflowId: input.workflowId,
-    request: input.request,
-    context: input.context,
+    request: withPrompt ? request : { id: request.id, kind: request.kind, ...(request.expiresAt !== undefined ? { expiresAt: request.expiresAt } : {}) },
+    context,
     ...(inboxUrl ? { inboxUrl } : {}),
   };
 }

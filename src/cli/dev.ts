@@ -1,6 +1,8 @@
 /**
  * `durable-mcp dev`: an embedded Temporal dev server (Temporal CLI, SQLite file under a data folder),
  * the worker, and a demo MCP server that elicits. With TEMPORAL_ADDRESS set, it uses that server instead.
+ * With a key (DURABLE_MCP_ENCRYPTION_KEYS) it also starts the codec server on loopback and points the dev server's
+ * Temporal UI at it (`--ui-codec-endpoint`), so the UI shows decoded payloads.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,13 +11,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { EncryptionCodec, ENCRYPTION_KEYS_ENV } from '../client/codec.js';
 import { connectClient } from '../client/index.js';
-import { startInbox, type InboxHandle } from '../inbox/index.js';
+import { startCodecServer, startInbox, type CodecServerHandle, type InboxHandle } from '../inbox/index.js';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from '../mcp/index.js';
 import { findTemporalBinary } from './temporal-binaries.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/messages.js';
 import { connectFromEnv, createWorker, type DurableMcpWorker } from '../worker.js';
 import { installRuntime, mallocArenaHint } from './worker-command.js';
+import { devUiOrigins, uiOriginsFrom } from './codec-command.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const demoServerPath = join(here, 'demo-server.js');
@@ -33,6 +37,8 @@ export interface DevOptions {
   taskQueue?: string;
   /** Port of the inbox web page (default 8787, 0 picks a free one); the inbox binds to 127.0.0.1. */
   inboxPort?: number;
+  /** Port of the codec server, started when a key is set (default 8081, 0 picks a free one); it binds to 127.0.0.1. */
+  codecPort?: number;
   log?: (line: string) => void;
   /** A warning (default: logged as "Warning: …"): no enabled MCP server, an unset `${VAR}`, an inbox that could not start. */
   warn?: (message: string) => void;
@@ -56,6 +62,8 @@ export interface DevHandle {
   mcpServers: string[];
   /** The inbox page's address (unset when it could not start). */
   inboxUrl?: string;
+  /** The codec server's endpoint (set when a key is: the Temporal UI of `dev` decodes through it). */
+  codecUrl?: string;
   /** Settles when everything has stopped. */
   done: Promise<void>;
   stop(): Promise<void>;
@@ -115,11 +123,15 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const warn = options.warn ?? ((message: string) => log(`Warning: ${message}`));
   const note = options.note ?? log;
   const external = process.env.TEMPORAL_ADDRESS;
+  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS) stops dev here, naming the variable, before anything starts.
+  const codec = EncryptionCodec.fromEnv();
+  const codecPort = options.codecPort ?? 8081;
   // Refuse before anything starts: a taken port would otherwise be another server, reported as ours.
   if (!external) {
     if (await portTaken(options.port)) throw new DevPortTakenError(options.port, 'Temporal gRPC', '--port');
     if (await portTaken(options.uiPort)) throw new DevPortTakenError(options.uiPort, 'Temporal UI', '--ui-port');
   }
+  if (codec && codecPort !== 0 && (await portTaken(codecPort))) throw new DevPortTakenError(codecPort, 'codec server', '--codec-port');
   installRuntime();
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -137,6 +149,15 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     warn(`the MCP config${options.mcpConfigPath ? ` ${options.mcpConfigPath}` : ''} has no enabled server: every tool call will fail with UnknownServer.`);
   }
 
+  // The codec server first: the dev server's UI is started pointed at its address. Loopback, no token: the UI of the
+  // dev server sends none (a token-protected one for other machines is `durable-mcp codec-server`).
+  let codecServer: CodecServerHandle | undefined;
+  if (codec) {
+    const uiOrigins = external ? uiOriginsFrom(undefined) : devUiOrigins(options.uiPort);
+    codecServer = await startCodecServer({ codec, host: '127.0.0.1', port: codecPort, uiOrigins });
+  }
+  const closeCodec = () => codecServer?.close().catch(() => undefined);
+
   let server: ChildProcess | undefined;
   let address: string;
   let uiAddress: string | undefined;
@@ -148,7 +169,10 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
       `TEMPORAL_ADDRESS is set (${external}): using that Temporal server, not starting one;` +
         ` --port, --ui-port and --data-dir are not used. Unset it to start an embedded dev server.`,
     );
-    const c = await connectFromEnv();
+    const c = await connectFromEnv().catch(async (err) => {
+      await closeCodec();
+      throw err;
+    });
     connection = c.connection;
     namespace = c.namespace;
     address = c.address;
@@ -179,6 +203,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
         `${AWAITING_INPUT_SEARCH_ATTRIBUTE}=Bool`,
         '--log-level',
         'error',
+        ...(codecServer ? ['--ui-codec-endpoint', codecServer.url] : []),
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -197,26 +222,31 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     } catch (err) {
       server.kill('SIGKILL');
       await connection?.close().catch(() => undefined);
+      await closeCodec();
       throw options.signal?.aborted ? new Error('stopped while starting') : err;
     } finally {
       options.signal?.removeEventListener('abort', abortStart);
     }
     log(`Temporal dev server: ${address} (data: ${dbFile})`);
-    log(`Temporal UI:         ${uiAddress}`);
+    log(`Temporal UI:         ${uiAddress}${codecServer ? ' (decodes payloads through the codec server)' : ''}`);
   }
+  if (codecServer) log(`Codec server:        ${codecServer.url} (CLI: temporal workflow show --workflow-id <id> --codec-endpoint ${codecServer.url})`);
 
   let worker: DurableMcpWorker;
   try {
-    worker = await createWorker({ connection, namespace, taskQueue: options.taskQueue, mcpConfig: config });
+    worker = await createWorker({ connection, namespace, taskQueue: options.taskQueue, mcpConfig: config, encryption: codec ?? false });
   } catch (err) {
     await connection.close().catch(() => undefined);
     server?.kill('SIGTERM');
+    await closeCodec();
     throw err;
   }
   const running = worker.run();
   const cli = `node ${cliPath}`;
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
-  const inbox = await startDevInbox(address, namespace, uiAddress, options, log, warn);
+  if (codec) log(`Encryption: on, payloads encrypted with key "${codec.keyId}" (${ENCRYPTION_KEYS_ENV})`);
+  else note(encryptionOffNote());
+  const inbox = await startDevInbox(address, namespace, uiAddress, codec, options, log, warn);
   for (const warning of worker.warnings) warn(warning);
   const hint = mallocArenaHint();
   if (hint) {
@@ -247,6 +277,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
         await exited;
         clearTimeout(timer);
       }
+      await closeCodec();
     })();
     return stopping;
   };
@@ -272,10 +303,20 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     taskQueue: worker.taskQueue,
     mcpServers: Object.keys(config.servers),
     ...(inbox ? { inboxUrl: inbox.url } : {}),
+    ...(codecServer ? { codecUrl: codecServer.url } : {}),
     done,
     stop,
     kill,
   };
+}
+
+/** What `dev` says when no key is set: payloads are stored in plaintext, and the one line that turns encryption on. */
+export function encryptionOffNote(): string {
+  return (
+    `Encryption: off (payloads are stored in plaintext). To encrypt them, start with a key:` +
+    ` ${ENCRYPTION_KEYS_ENV}="k1:$(openssl rand -base64 32)" in every process that talks to Temporal (keep it: without it` +
+    ' nothing written with it can be read); dev then starts a codec server and its Temporal UI decodes through it'
+  );
 }
 
 /** The inbox of `dev`, on loopback. It is a convenience: when it cannot start, dev says so and goes on. */
@@ -283,13 +324,14 @@ async function startDevInbox(
   address: string,
   namespace: string,
   temporalUi: string | undefined,
+  encryption: EncryptionCodec | undefined,
   options: DevOptions,
   log: (line: string) => void,
   warn: (message: string) => void,
 ): Promise<InboxHandle | undefined> {
   let closeConnection: (() => Promise<void>) | undefined;
   try {
-    const { client } = await connectClient({ address, namespace });
+    const { client } = await connectClient({ address, namespace, encryption: encryption ?? false });
     closeConnection = () => client.connection.close();
     const inbox = await startInbox({ client, host: '127.0.0.1', port: options.inboxPort ?? 8787, temporalUi, taskQueue: options.taskQueue });
     log(`Inbox:               ${inbox.url}`);

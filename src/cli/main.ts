@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `durable-mcp` command line: dev, inbox, worker, call, pending, answer, decline, cancel, result, health, temporal
+ * The `durable-mcp` command line: dev, inbox, codec-server, worker, call, pending, answer, decline, cancel, result, health, temporal
  * (one module a group under src/cli/commands/, registered in this order), the exit code and the JSON error of a failure.
  */
 import { Command, CommanderError } from 'commander';
@@ -14,7 +14,9 @@ import {
   UpdateLimitError,
   WorkflowClosedError,
 } from '../client/index.js';
+import { EncryptionConfigError } from '../client/codec.js';
 import { causeMessages } from '../contract/causes.js';
+import { CodecOptionError, CodecTokenRequiredError } from '../inbox/codec-server.js';
 import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
 import { answerCommands } from './commands/answers.js';
 import { callCommand, resultCommand } from './commands/call.js';
@@ -48,9 +50,13 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
     err instanceof DevPortTakenError ||
     err instanceof InboxTokenRequiredError ||
     err instanceof InboxOptionError ||
+    err instanceof CodecTokenRequiredError ||
+    err instanceof CodecOptionError ||
     (err as { name?: string })?.name === 'InvalidDurationError'
   )
     return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
+  // Bad key material in DURABLE_MCP_ENCRYPTION_KEYS(_FILE): the message names the variable, never the key.
+  if (err instanceof EncryptionConfigError) return { code: EXIT.USAGE, json: { error: 'EncryptionConfig', message: e.message }, text: e.message };
   if (err instanceof TemporalUnreachableError)
     return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message, address: err.address }, text: e.message };
   const grpc = (err as { code?: unknown }).code;
@@ -69,12 +75,12 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
 
 const wantsJson = process.argv.includes('--json');
 /** The commands that run until stopped print JSON lines (one object a line), an error included. */
-const streams = ['dev', 'worker', 'inbox'].includes(process.argv[2] ?? '');
+const streams = ['dev', 'worker', 'inbox', 'codec-server'].includes(process.argv[2] ?? '');
 program.parseAsync(process.argv).then(
   () => {
     // Connections keep the event loop alive; commands other than dev/worker are done here.
     const cmd = process.argv[2];
-    if (cmd !== 'dev' && cmd !== 'worker' && cmd !== 'inbox') process.exit(process.exitCode ?? EXIT.OK);
+    if (cmd !== 'dev' && cmd !== 'worker' && cmd !== 'inbox' && cmd !== 'codec-server') process.exit(process.exitCode ?? EXIT.OK);
   },
   (err: unknown) => {
     if (err instanceof CommanderError) {

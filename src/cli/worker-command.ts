@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Runtime } from '@temporalio/worker';
+import { EncryptionCodec } from '../client/codec.js';
 import { loadMcpConfigFile } from '../mcp/index.js';
 import { runtimeOptionsFromEnv, TelemetryConfigError } from '../telemetry/metrics.js';
 import { connectFromEnv, createWorker } from '../worker.js';
@@ -43,7 +44,15 @@ export function mcpConfigPathFrom(argv: string[], env: NodeJS.ProcessEnv = proce
 export type WorkerProcessEvent =
   | { event: 'warning'; message: string }
   | { event: 'note'; message: string }
-  | { event: 'ready'; temporal: { address: string; namespace: string }; taskQueue: string; mcpServers: string[]; mcpConfig: string }
+  | {
+      event: 'ready';
+      temporal: { address: string; namespace: string };
+      taskQueue: string;
+      mcpServers: string[];
+      mcpConfig: string;
+      /** The id of the key that encrypts payloads (null: payloads in plaintext). */
+      encryptionKeyId: string | null;
+    }
   | { event: 'stopping'; signal: string }
   | { event: 'stopped' };
 
@@ -56,7 +65,8 @@ function workerEventText(e: WorkerProcessEvent): string {
     case 'ready':
       return (
         `durable-mcp worker: Temporal ${e.temporal.address} namespace ${e.temporal.namespace}` +
-        `, task queue ${e.taskQueue}, MCP servers ${e.mcpServers.join(', ') || '(none)'}`
+        `, task queue ${e.taskQueue}, MCP servers ${e.mcpServers.join(', ') || '(none)'}` +
+        (e.encryptionKeyId ? `, payloads encrypted (key "${e.encryptionKeyId}")` : '')
       );
     case 'stopping':
       return `durable-mcp worker: ${e.signal}, shutting down (waiting calls are released)`;
@@ -80,8 +90,16 @@ export async function runWorkerProcess(options: {
   const report = options.event ?? ((e: WorkerProcessEvent) => log(workerEventText(e)));
   installRuntime();
   const config = loadMcpConfigFile(options.mcpConfigPath);
+  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS) stops the worker here, before it connects.
+  const encryption = EncryptionCodec.fromEnv();
   const { connection, namespace, address } = await connectFromEnv();
-  const w = await createWorker({ connection, namespace, taskQueue: options.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE, mcpConfig: config });
+  const w = await createWorker({
+    connection,
+    namespace,
+    taskQueue: options.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE,
+    mcpConfig: config,
+    encryption: encryption ?? false,
+  });
   const onSignal = (signal: NodeJS.Signals) => {
     report({ event: 'stopping', signal });
     w.shutdown();
@@ -99,6 +117,7 @@ export async function runWorkerProcess(options: {
     taskQueue: w.taskQueue,
     mcpServers: Object.keys(config.servers),
     mcpConfig: options.mcpConfigPath,
+    encryptionKeyId: w.encryption?.keyId ?? null,
   });
   try {
     await w.run();

@@ -29,7 +29,8 @@ import {
 } from '../workflows/messages.js';
 import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
 import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
-import { awaitingInputRegistered } from './connection.js';
+import type { EncryptionCodec } from './codec.js';
+import { awaitingInputRegistered, connectClient } from './connection.js';
 import {
   answerRejection,
   isDeadlineExceeded,
@@ -39,6 +40,7 @@ import {
   toolCallFailure,
   UnknownWorkflowError,
   updateFailureReason,
+  WorkflowTaskFailingError,
   updateLimit,
   WorkflowClosedError,
 } from './errors.js';
@@ -63,10 +65,26 @@ export const WORKER_WAIT_MS = 15_000;
 export class DurableMcpClient {
   private registered: boolean | undefined;
 
+  /**
+   * `client` must carry the payload codec of the workers' keys when payloads are encrypted: use
+   * `DurableMcpClient.connect()` or `connectClient()`, or give your Client `dataConverter: dataConverterOf(EncryptionCodec.fromEnv())`.
+   */
   constructor(
     readonly client: Client,
     readonly options: { taskQueue?: string } = {},
   ) {}
+
+  /**
+   * Connect through `connectClient` (envconfig, and the payload codec of DURABLE_MCP_ENCRYPTION_KEYS unless `encryption`
+   * says otherwise); close with `client.connection.close()`.
+   */
+  static async connect(
+    options: { address?: string; namespace?: string; taskQueue?: string; encryption?: EncryptionCodec | false } = {},
+  ): Promise<DurableMcpClient> {
+    const { taskQueue, ...connect } = options;
+    const { client } = await connectClient(connect);
+    return new DurableMcpClient(client, { taskQueue });
+  }
 
   get namespace(): string {
     return this.client.options.namespace;
@@ -164,9 +182,26 @@ export class DurableMcpClient {
     } catch (err) {
       // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
       if (isDeadlineExceeded(err) || Date.now() >= deadline) {
+        const failing = await this.failingWorkflowTask(workflowId);
+        if (failing) throw new WorkflowTaskFailingError(workflowId, taskQueue, what, failing.attempt, failing.message);
         throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s${unconfirmed}`, hint);
       }
       throw err;
+    }
+  }
+
+  /** When the workflow's task has failed and is being retried: the attempt, and the message of its last WorkflowTaskFailed event. */
+  private async failingWorkflowTask(workflowId: string): Promise<{ attempt: number; message: string } | undefined> {
+    try {
+      const execution = { workflowId };
+      const described = await this.client.workflowService.describeWorkflowExecution({ namespace: this.namespace, execution });
+      const attempt = described.pendingWorkflowTask?.attempt ?? 0;
+      if (attempt < 2) return undefined;
+      const res = await this.client.workflowService.getWorkflowExecutionHistoryReverse({ namespace: this.namespace, execution, maximumPageSize: 100 });
+      const failed = res.history?.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
+      return { attempt, message: failed?.failure?.message ?? '(no message)' };
+    } catch {
+      return undefined;
     }
   }
 
@@ -267,10 +302,11 @@ export class DurableMcpClient {
   async callOf(workflowId: string): Promise<{ server?: string; tool?: string }> {
     try {
       const res = await this.client.workflowService.getWorkflowExecutionHistory({ namespace: this.namespace, execution: { workflowId }, maximumPageSize: 1 });
-      const payload = res.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
-      const input = payload
-        ? (this.client.options.loadedDataConverter.payloadConverter.fromPayload(payload) as { server?: unknown; tool?: unknown; steps?: unknown })
-        : undefined;
+      let payload = res.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+      // Raw history: the client's payload codecs (encryption) decode it first, the last codec first.
+      const { payloadCodecs, payloadConverter } = this.client.options.loadedDataConverter;
+      for (const codec of [...payloadCodecs].reverse()) if (payload) [payload] = await codec.decode([payload]);
+      const input = payload ? (payloadConverter.fromPayload(payload) as { server?: unknown; tool?: unknown; steps?: unknown }) : undefined;
       return { ...(typeof input?.server === 'string' ? { server: input.server } : {}), ...(typeof input?.tool === 'string' ? { tool: input.tool } : {}) };
     } catch {
       return {};

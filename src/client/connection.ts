@@ -1,13 +1,32 @@
 /**
  * The one way to reach Temporal: the connection settings of @temporalio/envconfig (TEMPORAL_ADDRESS,
- * TEMPORAL_NAMESPACE, TLS, API key, the Temporal config file), a client connected with them, and the one probe
+ * TEMPORAL_NAMESPACE, TLS, API key, the Temporal config file), a client connected with them (and with the payload codec
+ * of DURABLE_MCP_ENCRYPTION_KEYS, src/client/codec.ts), and the one probe
  * of whether the namespace has the DurableMcpAwaitingInput search attribute. The worker (src/worker.ts) uses the
  * settings and the probe too.
  */
 import { Client, Connection, type ClientOptions } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/messages.js';
+import { EncryptionCodec } from './codec.js';
 import { TemporalUnreachableError } from './errors.js';
+
+/**
+ * The payload codec a process uses: `encryption` when given, none for `false`, else the environment's keys
+ * (DURABLE_MCP_ENCRYPTION_KEYS or DURABLE_MCP_ENCRYPTION_KEYS_FILE; none when neither is set). Bad key material
+ * throws EncryptionConfigError here, so callers resolve it before they connect.
+ */
+export function resolveEncryption(encryption?: EncryptionCodec | false, env: NodeJS.ProcessEnv = process.env): EncryptionCodec | undefined {
+  if (encryption === false) return undefined;
+  return encryption ?? EncryptionCodec.fromEnv(env);
+}
+
+/** `base` (maybe undefined) with `codec` as its last (outermost) payload codec: encrypted after any compression. */
+export function withCodec(base: DataConverter | undefined, codec: EncryptionCodec | undefined): DataConverter | undefined {
+  if (!codec) return base;
+  return { ...base, payloadCodecs: [...(base?.payloadCodecs ?? []), codec] };
+}
 
 /** The connection settings of @temporalio/envconfig; the address defaults to localhost:7233, the namespace to default. */
 export function envConnectConfig(): { connectionOptions: ReturnType<typeof loadClientConnectConfig>['connectionOptions']; address: string; namespace: string } {
@@ -15,10 +34,21 @@ export function envConnectConfig(): { connectionOptions: ReturnType<typeof loadC
   return { connectionOptions, address: connectionOptions.address ?? 'localhost:7233', namespace: namespace ?? 'default' };
 }
 
-/** Connect a Temporal client from @temporalio/envconfig (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key). */
+/**
+ * Connect a Temporal client from @temporalio/envconfig (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS, API key), with the
+ * payload codec of the environment's keys (or `encryption`).
+ */
 export async function connectClient(
-  overrides: { address?: string; namespace?: string; interceptors?: ClientOptions['interceptors'] } = {},
-): Promise<{ client: Client; address: string; namespace: string }> {
+  overrides: {
+    address?: string;
+    namespace?: string;
+    interceptors?: ClientOptions['interceptors'];
+    /** The payload codec: default the environment's keys (none when unset); `false` for none. */
+    encryption?: EncryptionCodec | false;
+  } = {},
+): Promise<{ client: Client; address: string; namespace: string; encryption?: EncryptionCodec }> {
+  // Bad key material fails here, before anything connects.
+  const encryption = resolveEncryption(overrides.encryption);
   const env = envConnectConfig();
   const { connectionOptions } = env;
   const address = overrides.address ?? env.address;
@@ -35,10 +65,17 @@ export async function connectClient(
     throw new TemporalUnreachableError(address, err);
   }
   const ns = overrides.namespace ?? env.namespace;
+  const dataConverter = withCodec(undefined, encryption);
   return {
-    client: new Client({ connection, namespace: ns, ...(overrides.interceptors ? { interceptors: overrides.interceptors } : {}) }),
+    client: new Client({
+      connection,
+      namespace: ns,
+      ...(overrides.interceptors ? { interceptors: overrides.interceptors } : {}),
+      ...(dataConverter ? { dataConverter } : {}),
+    }),
     address,
     namespace: ns,
+    ...(encryption ? { encryption } : {}),
   };
 }
 

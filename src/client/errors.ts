@@ -180,6 +180,27 @@ export class NoWorkerError extends Error {
   }
 }
 
+/**
+ * No worker answered because the workflow's task fails on every attempt (a worker runs it and cannot complete it, e.g. it
+ * lacks the encryption key a payload names): the workflow waits, not failed, until that is fixed. The failure's message
+ * is the one in the history's last WorkflowTaskFailed event.
+ */
+export class WorkflowTaskFailingError extends NoWorkerError {
+  override name = 'WorkflowTaskFailingError';
+  constructor(
+    workflowId: string,
+    taskQueue: string | undefined,
+    what: string,
+    readonly attempt: number,
+    readonly failure: string,
+  ) {
+    super(workflowId, taskQueue, what, '');
+    this.message =
+      `workflow "${workflowId}": could not ${what}: its workflow task fails (attempt ${attempt}): ${failure}. ` +
+      'A worker picks it up but cannot complete it; the workflow waits (it has not failed) until that is fixed';
+  }
+}
+
 /** The workflow is closed: it has no pending requests to answer. */
 export class WorkflowClosedError extends Error {
   override name = 'WorkflowClosedError';

@@ -1,5 +1,20 @@
 // durable-mcp/client: the one path from a Temporal client to durable-mcp (connection, DurableMcpClient, listing, errors).
 export { connectClient } from './connection.js';
+export {
+  dataConverterOf,
+  DecryptionFailedError,
+  EncryptionCodec,
+  EncryptionConfigError,
+  encryptionKeysFromEnv,
+  generateEncryptionKey,
+  parseEncryptionKeys,
+  UnknownEncryptionKeyError,
+  ENCRYPTED_ENCODING,
+  ENCRYPTION_KEYS_ENV,
+  ENCRYPTION_KEYS_FILE_ENV,
+  KEY_ID_METADATA,
+  type EncryptionKey,
+} from './codec.js';
 export { DurableMcpClient, type StartToolCallOptions } from './client.js';
 export { type AwaitingWorkflow } from './listing.js';
 export {
@@ -25,6 +40,7 @@ export {
   UnknownWorkflowError,
   UpdateLimitError,
   WorkflowClosedError,
+  WorkflowTaskFailingError,
   type CallFailureDetails,
 } from './errors.js';
 export { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';

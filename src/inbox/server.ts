@@ -60,7 +60,8 @@ export function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-function sameSecret(a: string, b: string): boolean {
+/** Constant-time comparison of two secrets (of any lengths: their SHA-256 digests are compared). */
+export function sameSecret(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb);

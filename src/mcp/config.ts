@@ -53,7 +53,9 @@ export interface McpConfig {
 /**
  * The `notify` key of the config: a webhook told of every new pending request. `headers` values may
  * contain `${ENV_VAR}` (expanded when sending, never logged); `inboxUrl` (the inbox's address) puts a link
- * in each notification.
+ * in each notification. A notification names the request (workflow id, request id, kind, server/tool, expiry)
+ * and never carries an answer or a `requestState`; the request's prompt (its message, `requestedSchema` and
+ * URL-mode link) only with `includePrompt: true`.
  */
 export const NotifyConfigSchema = z
   .object({
@@ -61,6 +63,8 @@ export const NotifyConfigSchema = z
     headers: z.record(z.string(), z.string(), { error: 'must map header names to string values' }).optional(),
     format: z.enum(['json', 'slack'], { error: 'must be "json" or "slack"' }).optional(),
     inboxUrl: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+    /** Send the request's prompt, schema and link too (default false: the receiver learns only that something waits). */
+    includePrompt: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .strict();
 export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
@@ -75,7 +79,7 @@ function parseNotify(raw: unknown, source: string): NotifyConfig {
   const key = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
     throw new McpConfigError(
-      `${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl`,
+      `${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl, includePrompt`,
       undefined,
       'notify',
     );

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import type { EncryptionCodec } from '../client/codec.js';
+import { resolveEncryption } from '../client/connection.js';
 import { DurableMcpClient } from '../client/index.js';
 import type { McpConfig, PoolOptions } from '../mcp/index.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../worker.js';
@@ -35,6 +37,11 @@ export interface TestEnvironmentOptions {
   searchAttributes?: boolean;
   /** Log level of the Temporal runtime, if this call installs it (default `WARN`). */
   logLevel?: TestLogLevel;
+  /**
+   * The payload codec of the environment's client and worker: default the keys of DURABLE_MCP_ENCRYPTION_KEYS (none when
+   * unset), `false` for none. Histories then hold only ciphertext, as in production with a key set.
+   */
+  encryption?: EncryptionCodec | false;
 }
 
 export interface DurableMcpTestEnvironment {
@@ -44,6 +51,8 @@ export interface DurableMcpTestEnvironment {
   readonly client: Client;
   /** durable-mcp's client helpers on the same connection (pendingDetails, submit, accept, decline, cancelRequest, result). */
   readonly durable: DurableMcpClient;
+  /** The payload codec of the client and the worker (undefined: payloads in plaintext). */
+  readonly encryption?: EncryptionCodec;
   readonly taskQueue: string;
   readonly namespace: string;
   /** The running worker (a new one after `restartWorker()`). */
@@ -75,12 +84,20 @@ function buildConfig(options: TestEnvironmentOptions): McpConfig | Record<string
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions = {}): Promise<DurableMcpTestEnvironment> {
+  // Bad key material fails here, before a server starts.
+  const encryption = resolveEncryption(options.encryption);
   installQuietRuntime(options.logLevel);
   const searchAttributes = options.searchAttributes ?? true;
   const mcpConfig = buildConfig(options);
   const scripted = Object.values(options.servers ?? {}).filter(isScripted);
   // Never a download when the binaries are here; a clear "what to install" when they are not.
-  const env = await startTemporalServer({ timeSkipping: options.timeSkipping, namespace: options.namespace, searchAttributes, allowDownload: false });
+  const env = await startTemporalServer({
+    timeSkipping: options.timeSkipping,
+    namespace: options.namespace,
+    searchAttributes,
+    allowDownload: false,
+    ...(encryption ? { encryption } : {}),
+  });
   const namespace = env.namespace ?? options.namespace ?? 'default';
   // Your workflows are bundled once: the worker and every restart of it reuse the bundle.
   let workflowBundle: CreateWorkerOptions['workflowBundle'];
@@ -102,6 +119,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
       namespace,
       taskQueue,
       mcpConfig,
+      encryption: encryption ?? false,
       ...(options.pool ? { pool: options.pool } : {}),
       ...(workflowBundle ? { workflowBundle } : {}),
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
@@ -141,6 +159,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
     env,
     client: env.client,
     durable: new DurableMcpClient(env.client, { taskQueue }),
+    ...(encryption ? { encryption } : {}),
     taskQueue,
     namespace,
     get worker() {

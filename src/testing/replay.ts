@@ -3,6 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
+import type { EncryptionCodec } from '../client/codec.js';
+import { resolveEncryption, withCodec } from '../client/connection.js';
 import { durableMcpSinks } from '../telemetry/metrics.js';
 
 /** A history to replay: a path to a JSON file (`temporal workflow show --output json`), that JSON parsed, or `handle.fetchHistory()`'s history object. */
@@ -60,12 +62,18 @@ function load(source: HistorySource, i: number): { workflowId: string; history: 
 /**
  * Replay each history with the workflows of `workflowsPath`. Resolves with one outcome per history;
  * rejects with ReplayFailedError naming every history that did not replay (unless `throwOnFailure: false`).
+ * Encrypted histories replay with the keys of DURABLE_MCP_ENCRYPTION_KEYS (or `encryption`); plaintext ones with or without.
  */
-export async function replayHistories(workflowsPath: string, histories: HistorySource[], options: { throwOnFailure?: boolean } = {}): Promise<ReplayOutcome[]> {
+export async function replayHistories(
+  workflowsPath: string,
+  histories: HistorySource[],
+  options: { throwOnFailure?: boolean; encryption?: EncryptionCodec | false } = {},
+): Promise<ReplayOutcome[]> {
+  const dataConverter = withCodec(undefined, resolveEncryption(options.encryption));
   const loaded = histories.map(load);
   // durable-mcp's workflows call the metrics sink (never while replaying): registered, so no error is logged.
   const outcomes: ReplayOutcome[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowsPath, sinks: durableMcpSinks() }, loaded)) {
+  for await (const result of Worker.runReplayHistories({ workflowsPath, sinks: durableMcpSinks(), ...(dataConverter ? { dataConverter } : {}) }, loaded)) {
     outcomes.push({ workflowId: result.workflowId, ...(result.error ? { error: result.error as Error } : {}) });
   }
   const failures = outcomes.filter((o) => o.error);

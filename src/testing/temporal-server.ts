@@ -6,6 +6,8 @@
  */
 import type { ClientOptions } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { EncryptionCodec } from '../client/codec.js';
+import { withCodec } from '../client/connection.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalBinary } from '../cli/temporal-binaries.js';
 import { awaitingInputKey } from '../workflows/messages.js';
@@ -30,8 +32,10 @@ export interface TemporalServerOptions {
   searchAttributes?: boolean;
   /** The dev server's SQLite file (local dev server only; default in memory). */
   dbFilename?: string;
-  /** Options of the environment's client (local dev server only), e.g. its interceptors. */
+  /** Options of the environment's client, e.g. its interceptors. */
   client?: ClientOptions;
+  /** The payload codec of the environment's client (`env.client`); workers take theirs from `createWorker`. */
+  encryption?: EncryptionCodec;
   /** Whether the SDK may download a binary this project does not find (`findTemporalBinary`'s default when unset). */
   allowDownload?: boolean;
 }
@@ -39,11 +43,16 @@ export interface TemporalServerOptions {
 /** Start a Temporal server for tests; `teardown()` stops it. */
 export async function startTemporalServer(options: TemporalServerOptions = {}): Promise<TestWorkflowEnvironment> {
   const find = options.allowDownload === undefined ? {} : { allowDownload: options.allowDownload };
+  const dataConverter = withCodec(options.client?.dataConverter, options.encryption);
+  const client = options.client || dataConverter ? { ...options.client, ...(dataConverter ? { dataConverter } : {}) } : undefined;
   if (options.timeSkipping) {
-    return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: findTemporalBinary('test-server', find).executable } });
+    return TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: findTemporalBinary('test-server', find).executable },
+      ...(client ? { client } : {}),
+    });
   }
   return TestWorkflowEnvironment.createLocal({
-    ...(options.client ? { client: options.client } : {}),
+    ...(client ? { client } : {}),
     server: {
       executable: findTemporalBinary('cli', find).executable,
       ...(options.namespace ? { namespace: options.namespace } : {}),

@@ -47,8 +47,26 @@ describe('notify: the webhook config and what it is sent', () => {
     );
   });
 
-  it('sends JSON with the workflow id, the Request, its context and the inbox link', () => {
-    assert.deepEqual(notificationBody(input, { url: 'https://x.test/', inboxUrl: 'http://127.0.0.1:8787/' }), {
+  it('sends JSON with the workflow id, the request id, kind and expiry, its context and the inbox link: no prompt, schema or link by default', () => {
+    const body = notificationBody(input, { url: 'https://x.test/', inboxUrl: 'http://127.0.0.1:8787/' });
+    assert.deepEqual(body, {
+      type: 'durable-mcp.request.pending',
+      workflowId: 'wf-1',
+      request: { id: 'c1.1.abc', kind: 'input', expiresAt: '2026-01-01T00:00:00.000Z' },
+      context: input.context,
+      inboxUrl: 'http://127.0.0.1:8787/',
+    });
+    const url = { ...input, request: { id: 'c1.2.def', kind: 'authorization', prompt: 'Sign in', url: 'https://idp.example.test/authorize?state=s3cr3t' } };
+    const text = JSON.stringify(notificationBody(url, { url: 'https://x.test/' }));
+    assert.doesNotMatch(text, /Sign in|s3cr3t|idp\.example/, 'a URL-mode request sends neither its message nor its link');
+    assert.deepEqual((notificationBody(url, { url: 'https://x.test/', includePrompt: false }) as { request: unknown }).request, {
+      id: 'c1.2.def',
+      kind: 'authorization',
+    });
+  });
+
+  it('sends the whole Request (prompt, schema, link) with `includePrompt: true`', () => {
+    assert.deepEqual(notificationBody(input, { url: 'https://x.test/', inboxUrl: 'http://127.0.0.1:8787/', includePrompt: true }), {
       type: 'durable-mcp.request.pending',
       workflowId: 'wf-1',
       request: input.request,
@@ -57,8 +75,14 @@ describe('notify: the webhook config and what it is sent', () => {
     });
   });
 
-  it("sends Slack text in which the server's words cannot mention, link or format", () => {
-    const body = notificationBody(input, { url: 'https://x.test/', format: 'slack' }) as { text: string };
+  it("sends Slack text without the prompt by default, and with `includePrompt` in which the server's words cannot mention, link or format", () => {
+    const plain = (notificationBody(input, { url: 'https://x.test/', format: 'slack' }) as { text: string }).text;
+    assert.doesNotMatch(plain, /Who|U123|channel/, 'no prompt by default');
+    assert.match(plain, /fx\/ask in workflow `wf-1`/);
+    assert.match(plain, /request `c1\.1\.abc` \(input\)/);
+    assert.match(plain, /expires 2026-01-01T00:00:00\.000Z/);
+    assert.match(plain, /durable-mcp pending wf-1/);
+    const body = notificationBody(input, { url: 'https://x.test/', format: 'slack', includePrompt: true }) as { text: string };
     assert.match(body.text, /Who &lt;@U123&gt; &amp; &lt;!channel&gt;\?/);
     assert.doesNotMatch(body.text, /<@U123>|<!channel>/);
     assert.match(body.text, /durable-mcp pending wf-1/);

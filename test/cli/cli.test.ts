@@ -195,7 +195,7 @@ describe('the durable-mcp CLI against `dev`', () => {
   });
 
   it('every command has --help', async () => {
-    for (const cmd of ['dev', 'worker', 'call', 'pending', 'answer', 'decline', 'cancel', 'result', 'health']) {
+    for (const cmd of ['dev', 'worker', 'inbox', 'codec-server', 'call', 'pending', 'answer', 'decline', 'cancel', 'result', 'health']) {
       const r = await run([cmd, '--help'], {});
       assert.equal(r.code, 0, cmd);
       assert.match(r.stdout, new RegExp(`Usage: durable-mcp ${cmd}`));

@@ -56,7 +56,14 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     const worker = spawnCli(['worker', '--json', '--mcp-config', fxConfig], { ...cliEnv, MALLOC_ARENA_MAX: undefined });
     await worker.waitFor(/"event":"ready"/);
     const ready = jsonLines(worker.stdout()).find((e) => e.event === 'ready');
-    assert.deepEqual(ready, { event: 'ready', temporal: { address: env.address, namespace: 'default' }, taskQueue, mcpServers: ['fx'], mcpConfig: fxConfig });
+    assert.deepEqual(ready, {
+      event: 'ready',
+      temporal: { address: env.address, namespace: 'default' },
+      taskQueue,
+      mcpServers: ['fx'],
+      mcpConfig: fxConfig,
+      encryptionKeyId: null,
+    });
     // The worker it announced runs calls.
     const echo = await run(['call', 'fx', 'echo', '--args', '{"text":"json"}', '--wait'], cliEnv);
     assert.equal(echo.code, 0, echo.stderr);
@@ -79,7 +86,12 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
 
   it('worker and dev warn when the MCP config has no enabled server: as text, and with --json as a warning line', async () => {
     const taskQueue = uniqueTaskQueue('cli-json-none');
-    const cliEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_MCP_TASK_QUEUE: taskQueue };
+    const cliEnv = {
+      TEMPORAL_ADDRESS: env.address,
+      DURABLE_MCP_TASK_QUEUE: taskQueue,
+      DURABLE_MCP_ENCRYPTION_KEYS: undefined,
+      DURABLE_MCP_ENCRYPTION_KEYS_FILE: undefined,
+    };
 
     const workerText = spawnCli(['worker', '--mcp-config', noneConfig], cliEnv);
     await workerText.waitFor(/task queue/);
@@ -118,6 +130,7 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       event: 'ready',
       temporal: { address: env.address, namespace: 'default', external: true, uiUrl: null, database: null },
       inboxUrl: ready.inboxUrl,
+      codecUrl: null,
       taskQueue,
       mcpServers: ['off'],
     });
@@ -137,6 +150,8 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       dev = spawnCli(['dev', '--json', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort), '--inbox-port', '0'], {
         TEMPORAL_ADDRESS: undefined,
         DURABLE_MCP_TASK_QUEUE: taskQueue,
+        DURABLE_MCP_ENCRYPTION_KEYS: undefined,
+        DURABLE_MCP_ENCRYPTION_KEYS_FILE: undefined,
       });
       try {
         await dev.waitFor(/"event":"ready"/, 90_000);
@@ -152,9 +167,15 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       event: 'ready',
       temporal: { address: `127.0.0.1:${port}`, namespace: 'default', external: false, uiUrl: `http://127.0.0.1:${uiPort}`, database },
       inboxUrl: ready.inboxUrl,
+      // Without a key no codec server starts (test/inbox/codec-server.test.ts runs dev with one).
+      codecUrl: null,
       taskQueue,
       mcpServers: ['demo'],
     });
+    assert.ok(
+      jsonLines(dev.stdout()).some((e) => e.event === 'note' && /DURABLE_MCP_ENCRYPTION_KEYS=/.test(e.message)),
+      `without a key, dev says how to turn encryption on:\n${dev.stdout()}`,
+    );
     assert.ok(existsSync(database), 'the database it names exists');
     assert.equal((await fetch(ready.temporal.uiUrl)).status, 200, 'the UI it names answers');
     assert.equal((await fetch(ready.inboxUrl)).status, 200, 'the inbox it names answers');

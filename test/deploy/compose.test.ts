@@ -2,10 +2,12 @@
 // no Docker engine. Checks what a user relies on: pinned images, the start order, the worker's wiring.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 
 // Compiled to dist/test/deploy/compose.test.js: the repo root is three levels up.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -109,7 +111,7 @@ function assertPinned(image: string, where: string): string {
 
 describe('docker-compose.yml', () => {
   it('has the services of the stack', () => {
-    for (const name of ['postgresql', 'temporal', 'temporal-setup', 'temporal-ui', 'worker']) service(name);
+    for (const name of ['postgresql', 'temporal', 'temporal-setup', 'temporal-ui', 'worker', 'codec-server']) service(name);
   });
 
   it('pins every image to a version tag (never latest)', () => {
@@ -166,7 +168,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('publishes the Temporal frontend and the UI on loopback only by default', () => {
-    for (const name of ['temporal', 'temporal-ui']) {
+    for (const name of ['temporal', 'temporal-ui', 'codec-server']) {
       for (const p of service(name).ports ?? []) {
         assert.equal(typeof p, 'string', `${name}: ports in the short form`);
         assert.match(
@@ -180,10 +182,56 @@ describe('docker-compose.yml', () => {
 
   it("matches the UI image to the server's release (the pairing of Temporal's own compose)", () => {
     // temporalio/samples-server compose/.env pairs these; a server upgrade must bump the UI with it.
-    const pairs: Record<string, string> = { '1.30.1': '2.34.0' };
+    // Server 1.32.0 with UI 2.54.1: the pair the dev server of Temporal CLI 1.9.1 embeds, and Temporal's Helm chart pins.
+    const pairs: Record<string, string> = { '1.30.1': '2.34.0', '1.32.0': '2.54.1' };
     const server = service('temporal').image!.split(':')[1];
     assert.ok(pairs[server], `a known UI release for server ${server}`);
     assert.equal(service('temporal-ui').image, `temporalio/ui:${pairs[server]}`);
+  });
+
+  it('runs the Temporal server line the tests run (the dev server of .tools reports its server version)', (t) => {
+    let cli: string | undefined;
+    try {
+      cli = findTemporalBinary('cli', { install: false, allowDownload: false }).path;
+    } catch {
+      cli = undefined;
+    }
+    if (!cli) return t.skip('no Temporal CLI on this machine');
+    // e.g. "temporal version 1.9.1 (Server 1.32.0, UI 2.54.1)"
+    const version = execFileSync(cli, ['--version'], { encoding: 'utf8' });
+    const m = /Server (\d+)\.(\d+)\.(\d+)/.exec(version);
+    assert.ok(m, `the dev server names its server version: ${version}`);
+    const [major, minor] = service('temporal').image!.split(':')[1].split('.');
+    assert.equal(`${major}.${minor}`, `${m[1]}.${m[2]}`, `compose runs server ${service('temporal').image}, the tests run ${m[0]}`);
+  });
+
+  it('runs a codec server from the worker image, token and keys required, and points the UI at it', () => {
+    const c = service('codec-server');
+    const w = service('worker');
+    assert.deepEqual(c.build, w.build, 'built like the worker (the same image)');
+    const command = Array.isArray(c.command) ? c.command : String(c.command).split(/\s+/);
+    assert.deepEqual(command.slice(0, 3), ['node', 'dist/src/cli/main.js', 'codec-server']);
+    const flag = (name: string) => command[command.indexOf(name) + 1];
+    assert.equal(flag('--host'), '0.0.0.0', 'reachable from the published port (so the token is required)');
+    const port = flag('--port');
+    const e = env(c);
+    // Compose refuses to start without them (`${VAR:?message}`), rather than serve without a token or keys.
+    assert.match(e.DURABLE_MCP_CODEC_TOKEN, /^\$\{DURABLE_MCP_CODEC_TOKEN:\?[^}]+\}$/);
+    assert.match(e.DURABLE_MCP_ENCRYPTION_KEYS, /^\$\{DURABLE_MCP_ENCRYPTION_KEYS:\?[^}]+\}$/);
+    assert.equal(env(w).DURABLE_MCP_ENCRYPTION_KEYS, e.DURABLE_MCP_ENCRYPTION_KEYS, 'the worker encrypts with the keys the codec server decodes with');
+    const published = (c.ports ?? []).map(String).find((p) => p.endsWith(`:${port}`));
+    assert.ok(published, `the codec server's port ${port} is published`);
+    const hostPort = published.split(':').at(-2);
+
+    const ui = env(service('temporal-ui'));
+    const endpoint = /^\$\{TEMPORAL_CODEC_ENDPOINT:-([^}]+)\}$/.exec(ui.TEMPORAL_CODEC_ENDPOINT)?.[1] ?? ui.TEMPORAL_CODEC_ENDPOINT;
+    assert.equal(new URL(endpoint).port, hostPort, 'the UI calls the codec server at its published port');
+    assert.equal(ui.TEMPORAL_CODEC_INCLUDE_CREDENTIALS, 'true', "the browser's requests carry the codec server's cookie");
+    // CORS: the UI's published origin (http://localhost:8080) is allowed, on the codec endpoint's own site (the cookie is SameSite).
+    const origins = (/^\$\{DURABLE_MCP_CODEC_UI_ORIGINS:-([^}]+)\}$/.exec(e.DURABLE_MCP_CODEC_UI_ORIGINS)?.[1] ?? e.DURABLE_MCP_CODEC_UI_ORIGINS).split(',');
+    const uiPort = String(service('temporal-ui').ports?.[0]).split(':').at(-2);
+    assert.ok(origins.includes(`http://${new URL(endpoint).hostname}:${uiPort}`), `the UI's origin is among ${origins.join(', ')}`);
+    assert.ok(c.healthcheck?.test, 'the codec server has a healthcheck');
   });
 
   it('checks the worker with `durable-mcp health` (a worker polls the task queue)', () => {

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { Next, WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { EncryptionCodec } from '../../src/client/codec.js';
+import { resolveEncryption } from '../../src/client/connection.js';
 import { installQuietRuntime, startTemporalServer, type TestLogLevel } from '../../src/testing/temporal-server.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
@@ -18,9 +20,11 @@ export function quietRuntime(): void {
   installQuietRuntime(process.env.TEST_LOG_LEVEL as TestLogLevel | undefined);
 }
 
-export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+/** The environment's client encrypts with `encryption`, default the keys of DURABLE_MCP_ENCRYPTION_KEYS (none when unset). */
+export async function createTimeSkippingEnv(opts: { encryption?: EncryptionCodec | false } = {}): Promise<TestWorkflowEnvironment> {
   quietRuntime();
-  return startTemporalServer({ timeSkipping: true });
+  const encryption = resolveEncryption(opts.encryption);
+  return startTemporalServer({ timeSkipping: true, ...(encryption ? { encryption } : {}) });
 }
 
 /** DURABLE_MCP_TEST_NO_CACHE=1: the fault suite's F5b runs the integration tests with the workflow cache disabled. */
@@ -55,9 +59,17 @@ export class OneQueryAtATime implements WorkflowClientInterceptor {
   }
 }
 
-export async function createLocalEnv(opts: { searchAttributes?: boolean; dbFilename?: string } = {}): Promise<TestWorkflowEnvironment> {
+/**
+ * A local dev server. Its client encrypts with `encryption`, default the keys of DURABLE_MCP_ENCRYPTION_KEYS (none when
+ * unset; workers started with `startWorker` take the same default), so the suites can run encrypted.
+ */
+export async function createLocalEnv(
+  opts: { searchAttributes?: boolean; dbFilename?: string; encryption?: EncryptionCodec | false } = {},
+): Promise<TestWorkflowEnvironment> {
   quietRuntime();
+  const encryption = resolveEncryption(opts.encryption);
   return startTemporalServer({
+    ...(encryption ? { encryption } : {}),
     ...(noCacheMode() ? { client: { interceptors: { workflow: [new OneQueryAtATime()] } } } : {}),
     dbFilename: opts.dbFilename,
     searchAttributes: opts.searchAttributes,

@@ -90,6 +90,33 @@ describe('parseMcpConfig: top-level keys', () => {
   });
 });
 
+describe('parseMcpConfig: notify', () => {
+  it('sends no prompt unless `includePrompt` is true (the default leaves it out)', () => {
+    assert.equal(parseMcpConfig({ mcpServers: {}, notify: { url: 'https://hooks.example.test/x' } }).notify?.includePrompt, undefined);
+    assert.deepEqual(parseMcpConfig({ mcpServers: {}, notify: { url: 'https://hooks.example.test/x', includePrompt: true } }).notify, {
+      url: 'https://hooks.example.test/x',
+      includePrompt: true,
+    });
+    assert.equal(parseMcpConfig({ mcpServers: {}, notify: { url: 'https://hooks.example.test/x', includePrompt: false } }).notify?.includePrompt, false);
+  });
+
+  it('rejects an `includePrompt` that is not a boolean, naming the field; an unknown key lists includePrompt among the keys', () => {
+    const err = rejects(
+      { mcpServers: {}, notify: { url: 'https://x.test/', includePrompt: 'yes' } },
+      undefined,
+      'notify.includePrompt',
+      /must be true or false, got "yes"/,
+    );
+    assert.equal(err.server, undefined);
+    rejects(
+      { mcpServers: {}, notify: { url: 'https://x.test/', includePrompts: true } },
+      undefined,
+      undefined,
+      /unknown key\(s\) "includePrompts"; it takes url, headers, format, inboxUrl, includePrompt/,
+    );
+  });
+});
+
 describe('parseMcpConfig: local (stdio) servers', () => {
   it('accepts command as an array: first is the program, the rest its args', () => {
     const s = stdio({ mcpServers: { fx: { command: ['node', 'server.js', '--flag'] } } });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { WorkflowFailedError } from '@temporalio/client';
+import { Client, WorkflowFailedError } from '@temporalio/client';
+import { ENCRYPTED_ENCODING, EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/client/codec.js';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import {
@@ -222,5 +223,32 @@ describe('durable-mcp/testing: the environment', () => {
       assert.ok(err instanceof WorkflowFailedError);
       assert.match(String((err.cause as Error)?.message), /find failed: no such restaurant/);
     });
+  });
+});
+
+describe('durable-mcp/testing with encryption', () => {
+  it('createTestEnvironment({ encryption }): the kit encrypts, answers and reads as usual, and the raw history holds no answer', async () => {
+    const codec = new EncryptionCodec(parseEncryptionKeys(generateEncryptionKey('kit'), 'test'));
+    const server = await restaurant('modern', 'stdio');
+    const t = await createTestEnvironment({ servers: { diner: server }, workflowsPath: userWorkflows, encryption: codec });
+    try {
+      assert.equal(t.encryption, codec);
+      const secret = `Ada-${Date.now()}`;
+      const handle = await t.client.workflow.start('bookDinner', {
+        taskQueue: t.taskQueue,
+        workflowId: `kit-encrypted-${Date.now()}`,
+        args: [{ server: 'diner', restaurant: 'Chez Temporal' }],
+      });
+      const { request } = await nextPending(handle);
+      await t.durable.submit(handle.workflowId, { id: request.id, ...accept({ name: secret, guests: 2 }) });
+      assert.equal(await handle.result(), `booked table 7 at Chez Temporal for 2 under ${secret}`);
+      const plain = new Client({ connection: t.env.connection, namespace: t.env.namespace ?? 'default' });
+      const raw = JSON.stringify(historyToJSON(await plain.workflow.getHandle(handle.workflowId).fetchHistory()));
+      assert.ok(!raw.includes(secret) && !raw.includes(Buffer.from(secret).toString('base64')), 'no answer in the raw history');
+      assert.ok(raw.includes(Buffer.from(ENCRYPTED_ENCODING).toString('base64')), 'encrypted payloads');
+    } finally {
+      await t.teardown();
+      await server.close();
+    }
   });
 });

@@ -2,7 +2,8 @@
  * Traces: a worker with tracing on (an in-process exporter instead of OTLP), a client with the tracing
  * interceptor, a real dev server and the stdio fixture server. One call that asks a person: the trace runs
  * client → workflow → activity → MCP tools/call → elicitation, and the MCP server gets the traceparent (in the
- * modern era on every round).
+ * modern era on every round). Where things go: the logs (every level the SDK logs, captured) and the spans of
+ * a call answered over two rounds carry neither an answer's content nor the server's `requestState`.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -11,13 +12,48 @@ import { Resource } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { tracingClientInterceptors, tracingFromEnv, type TracingSetup } from '../../src/telemetry/tracing.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
-import { submitAnswerUpdate } from '../../src/workflows/messages.js';
+import { answerSignal, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
+
+// Every log line of this process (workflow, activity and worker logs at DEBUG, Core's at INFO), kept to search.
+const logged: LogEntry[] = [];
+Runtime.install({
+  logger: new DefaultLogger('DEBUG', (entry) => {
+    logged.push(entry);
+    if (entry.level === 'ERROR') process.stderr.write(`[sdk ${entry.level}] ${entry.message}\n`);
+  }),
+  telemetryOptions: { logging: { filter: { core: 'INFO', other: 'INFO' }, forward: {} } },
+  shutdownSignals: [],
+});
+
+/** A span as text: its name, attributes, events, links and status (what an exporter sends). */
+const spanText = (s: ReadableSpan): string =>
+  JSON.stringify({
+    name: s.name,
+    attributes: s.attributes,
+    events: s.events.map((e) => ({ name: e.name, attributes: e.attributes })),
+    links: s.links,
+    status: s.status,
+  });
+/** A log line as text: its message and meta (cycles, e.g. the worker options it logs at start, cut). */
+const logText = (e: LogEntry): string => {
+  const seen = new WeakSet<object>();
+  const meta = JSON.stringify(e.meta ?? {}, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return String(v);
+    if (v !== null && typeof v === 'object') {
+      if (seen.has(v)) return '[cycle]';
+      seen.add(v);
+    }
+    return v;
+  });
+  return `${e.message} ${meta}`;
+};
 
 describe('traces (OpenTelemetry)', () => {
   const exporter = new InMemorySpanExporter();
@@ -139,5 +175,43 @@ describe('traces (OpenTelemetry)', () => {
       new Set(rounds.map((r) => r.spanContext().spanId)),
       "… each with its own round's tools/call span as parent",
     );
+  });
+
+  it("logs and spans of a call answered over two rounds carry neither an answer's content nor the requestState (nor a rejected answer's)", async () => {
+    const client = new Client({
+      connection: env.connection,
+      namespace: env.namespace ?? 'default',
+      interceptors: { workflow: tracingClientInterceptors(setup) },
+    });
+    const name = `Zq${Math.random().toString(36).slice(2, 10)}`;
+    const rejected = `Rj${Math.random().toString(36).slice(2, 10)}`;
+    const workflowId = `traced-private-${Date.now()}`;
+    const handle = await client.workflow.start(mcpToolCall, { taskQueue, workflowId, args: [{ server: 'mfx', tool: 'two_rounds' }] });
+    const [first] = await waitForPending(handle);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { name } }] });
+    const second = await eventually(async () => (await waitForPending(handle)).find((r) => r.id !== first.id), 'the second round');
+    // A rejected answer (a string where the schema wants an integer) is logged as dropped: without its value.
+    const before = logged.length;
+    await handle.signal(answerSignal, { id: second.id, ok: true, data: { age: rejected } });
+    const dropped = await eventually(() => logged.slice(before).find((e) => e.message === 'answer signal dropped'), 'the dropped signal logged');
+    assert.equal(dropped.meta?.type, 'InvalidAnswer');
+    assert.equal(dropped.meta?.id, second.id);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: second.id, ok: true, data: { age: 36 } }] });
+    assert.equal((await handle.result()).output, `${name} is 36`);
+
+    const rounds = readFixtureLog(modernLogPath).filter((e) => e.event === 'tool' && e.tool === 'two_rounds');
+    const requestState = rounds.map((r) => r.requestState).find((v): v is string => typeof v === 'string');
+    assert.equal(requestState, JSON.stringify({ name }), 'the server got its requestState back (it carries the first answer)');
+    const spans = await eventually(
+      () => (exporter.getFinishedSpans().filter((s) => s.name === 'mcp tools/call mfx/two_rounds').length === 3 ? exporter.getFinishedSpans() : undefined),
+      'the three rounds exported',
+      30_000,
+    );
+    const texts = [...spans.map(spanText), ...logged.map(logText)];
+    assert.ok(logged.length > 10 && spans.length > 10, `something was logged and traced (${logged.length} log lines, ${spans.length} spans)`);
+    for (const secret of [name, rejected, requestState!]) {
+      const found = texts.filter((t) => t.includes(secret));
+      assert.deepEqual(found, [], `no log line or span holds ${JSON.stringify(secret)}`);
+    }
   });
 });

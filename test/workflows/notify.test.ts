@@ -64,7 +64,7 @@ describe("notifications of pending requests (the worker config's webhook)", () =
     await env?.teardown();
   });
 
-  it('sends exactly one notification per request, with the workflow id, the Request, its context and the inbox link, also across a worker SIGKILL', async () => {
+  it('sends exactly one notification per request, with the workflow id, the request id and kind, its context and the inbox link (no prompt by default), also across a worker SIGKILL', async () => {
     const hook = await receiver();
     const taskQueue = uniqueTaskQueue('notify-kill');
     const dir = tempDir();
@@ -94,10 +94,11 @@ describe("notifications of pending requests (the worker config's webhook)", () =
       assert.deepEqual(hook.received[0].body, {
         type: 'durable-mcp.request.pending',
         workflowId,
-        request: r1,
+        request: { id: r1.id, kind: r1.kind, ...(r1.expiresAt !== undefined ? { expiresAt: r1.expiresAt } : {}) },
         context: { callId: 'c1', server: 'fx', tool: 'ask_twice' },
         inboxUrl: 'http://127.0.0.1:8787/',
       });
+      assert.ok(r1.prompt.length > 0 && !JSON.stringify(hook.received[0].body).includes(r1.prompt), 'the prompt is not sent unless includePrompt is set');
       assert.equal(hook.received[0].headers['x-hook-secret'], 's3cret', "header ${VAR}s are expanded from the worker's environment");
       assert.equal(hook.received[0].headers['idempotency-key'], `${workflowId}/${r1.id}`);
 
@@ -130,11 +131,11 @@ describe("notifications of pending requests (the worker config's webhook)", () =
     }
   });
 
-  it('a receiver that fails at first gets the notification after a retry', async () => {
+  it('a receiver that fails at first gets the notification after a retry; with `includePrompt` it carries the whole Request', async () => {
     const hook = await receiver((n) => (n === 1 ? 503 : 200));
     const taskQueue = uniqueTaskQueue('notify-retry');
     const logPath = join(tempDir(), 'fixture.jsonl');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: { ...fixtureConfig(logPath), notify: { url: hook.url } } });
+    const worker = await startWorker(env, { taskQueue, mcpConfig: { ...fixtureConfig(logPath), notify: { url: hook.url, includePrompt: true } } });
     try {
       await worker.runUntil(async () => {
         const handle = await env.client.workflow.start(mcpToolCall, {
@@ -151,6 +152,7 @@ describe("notifications of pending requests (the worker config's webhook)", () =
             [200, request.id],
           ],
         );
+        assert.deepEqual(hook.received[1].body.request, request, 'includePrompt: the Request as pending shows it (prompt and schema)');
         assert.deepEqual((await activityEvents(handle, 'notifyPending')).attempts, [2], 'recorded as one activity that succeeded on its second attempt');
         await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
         assert.equal((await handle.result()).output, 'hello Ada');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
+import { dataConverterOf, EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/client/codec.js';
 import { prebuiltBundle, workflowsPath } from '../../src/worker.js';
 import { durableMcpSinks } from '../../src/telemetry/metrics.js';
 import { historiesDir } from '../helpers/history.js';
@@ -22,23 +23,27 @@ describe('committed workflow histories replay with the current workflow code', (
     }
   });
 
-  it('replays every history without nondeterminism', async () => {
-    quietRuntime();
-    const bundle = prebuiltBundle();
-    const histories = files.map((f) => ({
-      workflowId: workflowIds[f.replace(/\.json$/, '')] ?? f.replace(/\.json$/, ''),
-      history: historyFromJSON(JSON.parse(readFileSync(join(historiesDir, f), 'utf8'))),
-    }));
-    const failures: string[] = [];
-    let count = 0;
-    for await (const result of Worker.runReplayHistories(
-      { ...(bundle ? { workflowBundle: bundle } : { workflowsPath }), sinks: durableMcpSinks() },
-      histories,
-    )) {
-      count++;
-      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
-    }
-    assert.equal(count, files.length);
-    assert.deepEqual(failures, []);
-  });
+  // Recorded before encryption: plaintext payloads pass through a worker that has a key.
+  for (const encrypted of [false, true]) {
+    it(`replays every history without nondeterminism${encrypted ? ', with a worker that has an encryption key (plaintext passes through)' : ''}`, async () => {
+      quietRuntime();
+      const bundle = prebuiltBundle();
+      const histories = files.map((f) => ({
+        workflowId: workflowIds[f.replace(/\.json$/, '')] ?? f.replace(/\.json$/, ''),
+        history: historyFromJSON(JSON.parse(readFileSync(join(historiesDir, f), 'utf8'))),
+      }));
+      const dataConverter = encrypted ? dataConverterOf(new EncryptionCodec(parseEncryptionKeys(generateEncryptionKey('k1'), 'test'))) : undefined;
+      const failures: string[] = [];
+      let count = 0;
+      for await (const result of Worker.runReplayHistories(
+        { ...(bundle ? { workflowBundle: bundle } : { workflowsPath }), sinks: durableMcpSinks(), ...(dataConverter ? { dataConverter } : {}) },
+        histories,
+      )) {
+        count++;
+        if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+      }
+      assert.equal(count, files.length);
+      assert.deepEqual(failures, []);
+    });
+  }
 });

@@ -1,5 +1,6 @@
-/** The commands that run until stopped: `dev`, `inbox` and `worker` (with `--json`, one JSON object a line). */
+/** The commands that run until stopped: `dev`, `inbox`, `codec-server` and `worker` (with `--json`, one JSON object a line). */
 import type { Command } from 'commander';
+import { runCodecServerCommand } from '../codec-command.js';
 import { startDev, type DevHandle } from '../dev.js';
 import { runInboxCommand } from '../inbox-command.js';
 import { mcpConfigPathFrom, runWorkerProcess } from '../worker-command.js';
@@ -14,8 +15,17 @@ export function serveCommands(program: Command): void {
     .option('--port <port>', 'Temporal gRPC port', positiveInt('--port'), 7233)
     .option('--ui-port <port>', 'Temporal UI port', positiveInt('--ui-port'), 8233)
     .option('--inbox-port <port>', 'inbox web page port (0: any free port)', (v: string) => (v === '0' ? 0 : positiveInt('--inbox-port')(v)), 8787)
-    .option('--json', 'one JSON object a line on stdout: "ready" (addresses, task queue, database), "warning", "note", "stopping", "stopped", "error"')
-    .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number; inboxPort: number; json?: boolean }) => {
+    .option(
+      '--codec-port <port>',
+      'codec server port, when DURABLE_MCP_ENCRYPTION_KEYS is set (0: any free port)',
+      (v: string) => (v === '0' ? 0 : positiveInt('--codec-port')(v)),
+      8081,
+    )
+    .option(
+      '--json',
+      'one JSON object a line on stdout: "ready" (addresses, task queue, database, codec server), "warning", "note", "stopping", "stopped", "error"',
+    )
+    .action(async (opts: { dataDir: string; mcpConfig?: string; port: number; uiPort: number; inboxPort: number; codecPort: number; json?: boolean }) => {
       const json = !!opts.json;
       const say = (text: string, event: Record<string, unknown>) => (json ? jsonLine(event) : console.log(text));
       // Signal handlers first: a signal during start-up stops the dev server too (nothing is left running).
@@ -42,6 +52,7 @@ export function serveCommands(program: Command): void {
           port: opts.port,
           uiPort: opts.uiPort,
           inboxPort: opts.inboxPort,
+          codecPort: opts.codecPort,
           taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
           signal: starting.signal,
           // With --json the human text (addresses, the commands to try) gives way to one "ready" line.
@@ -65,6 +76,7 @@ export function serveCommands(program: Command): void {
           event: 'ready',
           temporal: { address: dev.address, namespace: dev.namespace, external: dev.external, uiUrl: dev.uiAddress ?? null, database: dev.database ?? null },
           inboxUrl: dev.inboxUrl ?? null,
+          codecUrl: dev.codecUrl ?? null,
           taskQueue: dev.taskQueue,
           mcpServers: dev.mcpServers,
         });
@@ -81,6 +93,27 @@ export function serveCommands(program: Command): void {
     .option('--temporal-ui <url>', 'Temporal UI address, for links to workflows (default: $TEMPORAL_UI_URL)')
     .option('--json', 'one JSON object a line on stdout: "ready" (url, Temporal address), "stopped", "error"')
     .action((opts: { host: string; port: number; temporalUi?: string; json?: boolean }) => runInboxCommand(opts));
+
+  program
+    .command('codec-server')
+    .description(
+      'Serve the codec server (Temporal remote codec protocol: POST /encode, /decode) with the keys of DURABLE_MCP_ENCRYPTION_KEYS,' +
+        ' so the Temporal UI and CLI show decoded payloads',
+    )
+    .option('--host <address>', 'bind address; anything but loopback needs DURABLE_MCP_CODEC_TOKEN', '127.0.0.1')
+    .option('--port <port>', 'port', (v: string) => (v === '0' ? 0 : positiveInt('--port')(v)), 8081)
+    .option(
+      '--ui-origin <origin>',
+      'an origin of the Temporal UI allowed to call it from a browser (repeatable;' +
+        ' default: $DURABLE_MCP_CODEC_UI_ORIGINS, the origin of $TEMPORAL_UI_URL, else the UI of `dev`)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option('--namespace <name>', 'serve only this namespace (the X-Namespace header; repeatable; default: any)', (v: string, prev: string[] = []) => [
+      ...prev,
+      v,
+    ])
+    .option('--json', 'one JSON object a line on stdout: "ready" (url, key id, whether a token is required, UI origins), "stopped", "error"')
+    .action((opts: { host: string; port: number; uiOrigin?: string[]; namespace?: string[]; json?: boolean }) => runCodecServerCommand(opts));
 
   program
     .command('worker')

@@ -9,6 +9,7 @@ import type { AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
 import { answerToElicitResult } from '../../contract/mapping.js';
 import { watchInputProblem } from '../input.js';
+import { answerId } from './registry.js';
 import {
   answerSignal,
   childPendingSignal,
@@ -87,7 +88,10 @@ export function installHandlers(host: HostPort): void {
   setHandler(answerSignal, (raw: unknown) => {
     const check = host.check(raw);
     if (!check.ok) {
-      log.warn('answer signal dropped', { reason: check.reason });
+      // The reason may quote the answer's values (a check's message shows what it got): the log gets the id and
+      // the failure type only, never the content (README, "Encryption": logs never carry an answer).
+      const id = answerId(raw);
+      log.warn('answer signal dropped', { type: check.type, ...(typeof id === 'string' ? { id: id.slice(0, 200) } : {}) });
       return;
     }
     // A forward to a child that has closed must not fail this workflow: log it, the request is gone.

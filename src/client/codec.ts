@@ -1,0 +1,179 @@
+/**
+ * The payload codec: AES-256-GCM encryption of every payload durable-mcp's processes send to Temporal (workflow and
+ * activity inputs and results, signals, updates, queries, memo), so that prompts, schemas, answers, tool results and
+ * `requestState` are never stored in plaintext. Keys never reach the Temporal server.
+ *
+ * Wire format (README, "Encryption"), the same as Temporal's encryption samples so other SDKs can read it:
+ * - metadata `encoding` = `binary/encrypted`, metadata `encryption-key-id` = the id of the key that encrypted it;
+ * - data = 12-byte random nonce || AES-256-GCM ciphertext || 16-byte tag, of the original payload serialized as a
+ *   `temporal.api.common.v1.Payload` protobuf message.
+ * A payload without that encoding passes through on decode (histories recorded before encryption still replay).
+ *
+ * Keys: DURABLE_MCP_ENCRYPTION_KEYS (`keyId:base64key` pairs, comma-separated, 32-byte keys; the first encrypts, all
+ * decrypt) or DURABLE_MCP_ENCRYPTION_KEYS_FILE (a file holding the same text). Key material is never logged.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
+import proto from '@temporalio/proto';
+
+const { temporal } = proto;
+
+export const ENCRYPTION_KEYS_ENV = 'DURABLE_MCP_ENCRYPTION_KEYS';
+export const ENCRYPTION_KEYS_FILE_ENV = 'DURABLE_MCP_ENCRYPTION_KEYS_FILE';
+/** The `encoding` metadata of an encrypted payload. */
+export const ENCRYPTED_ENCODING = 'binary/encrypted';
+/** The metadata key naming the key that encrypted a payload. */
+export const KEY_ID_METADATA = 'encryption-key-id';
+
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const KEY_BYTES = 32;
+const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface EncryptionKey {
+  /** Written into each payload's metadata: letters, digits, `.`, `_`, `-` (at most 64). */
+  id: string;
+  /** 32 bytes. */
+  key: Buffer;
+}
+
+/** The key material in the environment is malformed: names the variable and what is wrong (never the key). */
+export class EncryptionConfigError extends Error {
+  override name = 'EncryptionConfigError';
+}
+
+/** A payload says it was encrypted with a key this process does not have. */
+export class UnknownEncryptionKeyError extends Error {
+  override name = 'UnknownEncryptionKeyError';
+  constructor(readonly keyId: string) {
+    super(
+      `a payload is encrypted with key "${keyId}", which is not among the keys of ${ENCRYPTION_KEYS_ENV} ` +
+        '(put the key back, after the key that encrypts now)',
+    );
+  }
+}
+
+/** A payload could not be decrypted with the key its metadata names (altered data, or a different key under that id). */
+export class DecryptionFailedError extends Error {
+  override name = 'DecryptionFailedError';
+}
+
+/** Parses `keyId:base64key[,keyId:base64key…]`; `source` names where the text came from, for the error. */
+export function parseEncryptionKeys(text: string, source: string): EncryptionKey[] {
+  const entries = text
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (entries.length === 0) throw new EncryptionConfigError(`${source} names no key: expected keyId:base64key pairs, comma-separated`);
+  const keys: EncryptionKey[] = [];
+  entries.forEach((entry, i) => {
+    const at = entry.indexOf(':');
+    const id = at < 0 ? '' : entry.slice(0, at);
+    const b64 = at < 0 ? '' : entry.slice(at + 1);
+    const which = `${source}: entry ${i + 1}`;
+    if (at < 0) throw new EncryptionConfigError(`${which} is not keyId:base64key (no ":")`);
+    // A bad id is not quoted: it may be key material (an entry written base64key:keyId).
+    if (!KEY_ID.test(id)) throw new EncryptionConfigError(`${which}: the key id (before ":") must be 1-64 letters, digits, ".", "_" or "-"`);
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(b64)) throw new EncryptionConfigError(`${which} (key "${id}"): the key is not base64`);
+    const key = Buffer.from(b64, 'base64');
+    if (key.length !== KEY_BYTES) throw new EncryptionConfigError(`${which} (key "${id}"): the key is ${key.length} bytes, AES-256 needs ${KEY_BYTES}`);
+    if (keys.some((k) => k.id === id)) throw new EncryptionConfigError(`${which}: key id "${id}" appears twice`);
+    keys.push({ id, key });
+  });
+  return keys;
+}
+
+/**
+ * The keys configured in the environment: DURABLE_MCP_ENCRYPTION_KEYS, else the file DURABLE_MCP_ENCRYPTION_KEYS_FILE names;
+ * undefined when neither is set (no encryption). Throws EncryptionConfigError for bad material, before anything connects.
+ */
+export function encryptionKeysFromEnv(env: NodeJS.ProcessEnv = process.env): EncryptionKey[] | undefined {
+  const inline = env[ENCRYPTION_KEYS_ENV];
+  const file = env[ENCRYPTION_KEYS_FILE_ENV];
+  if (inline !== undefined && inline.trim() !== '' && file) {
+    throw new EncryptionConfigError(`set ${ENCRYPTION_KEYS_ENV} or ${ENCRYPTION_KEYS_FILE_ENV}, not both`);
+  }
+  if (inline !== undefined && inline.trim() !== '') return parseEncryptionKeys(inline, ENCRYPTION_KEYS_ENV);
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new EncryptionConfigError(`${ENCRYPTION_KEYS_FILE_ENV}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return parseEncryptionKeys(text, `${ENCRYPTION_KEYS_FILE_ENV} (${file})`);
+}
+
+/** A new random key, as `keyId:base64key` (what `dev` writes when asked to generate one). */
+export function generateEncryptionKey(id: string): string {
+  return `${id}:${randomBytes(KEY_BYTES).toString('base64')}`;
+}
+
+/** AES-256-GCM payload codec with key rotation: the first key encrypts, every key decrypts. */
+export class EncryptionCodec implements PayloadCodec {
+  private readonly byId: Map<string, Buffer>;
+  private readonly current: EncryptionKey;
+
+  constructor(keys: EncryptionKey[]) {
+    if (keys.length === 0) throw new EncryptionConfigError('EncryptionCodec needs at least one key');
+    for (const k of keys) if (k.key.length !== KEY_BYTES) throw new EncryptionConfigError(`key "${k.id}" is ${k.key.length} bytes, AES-256 needs ${KEY_BYTES}`);
+    this.current = keys[0];
+    this.byId = new Map(keys.map((k) => [k.id, k.key]));
+  }
+
+  /** The codec of the environment's keys, or undefined when none is configured. */
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): EncryptionCodec | undefined {
+    const keys = encryptionKeysFromEnv(env);
+    return keys ? new EncryptionCodec(keys) : undefined;
+  }
+
+  /** The id of the key that encrypts. */
+  get keyId(): string {
+    return this.current.id;
+  }
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((p) => this.encrypt(p));
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((p) => this.decrypt(p));
+  }
+
+  private encrypt(payload: Payload): Payload {
+    const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+    const nonce = randomBytes(NONCE_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.current.key, nonce);
+    const data = Buffer.concat([nonce, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    return {
+      metadata: { encoding: Buffer.from(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: Buffer.from(this.current.id) },
+      data: new Uint8Array(data),
+    };
+  }
+
+  private decrypt(payload: Payload): Payload {
+    const encoding = payload.metadata?.encoding;
+    if (!encoding || Buffer.from(encoding).toString() !== ENCRYPTED_ENCODING) return payload;
+    const rawId = payload.metadata?.[KEY_ID_METADATA];
+    const keyId = rawId ? Buffer.from(rawId).toString() : '';
+    const key = this.byId.get(keyId);
+    if (!key) throw new UnknownEncryptionKeyError(keyId);
+    const data = Buffer.from(payload.data ?? new Uint8Array());
+    if (data.length < NONCE_BYTES + TAG_BYTES) throw new DecryptionFailedError(`an encrypted payload (key "${keyId}") is too short to hold a nonce and a tag`);
+    const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, NONCE_BYTES));
+    decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
+    let plain: Buffer;
+    try {
+      plain = Buffer.concat([decipher.update(data.subarray(NONCE_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+    } catch {
+      throw new DecryptionFailedError(`an encrypted payload does not decrypt with key "${keyId}" (altered, or another key under that id)`);
+    }
+    return temporal.api.common.v1.Payload.decode(plain);
+  }
+}
+
+/** The data converter of a codec (undefined: Temporal's default, no encryption). */
+export function dataConverterOf(codec: PayloadCodec | undefined): DataConverter | undefined {
+  return codec ? { payloadCodecs: [codec] } : undefined;
+}

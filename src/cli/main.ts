@@ -14,7 +14,7 @@ import {
   UpdateLimitError,
   WorkflowClosedError,
 } from '../client/index.js';
-import { EncryptionConfigError } from '../client/codec.js';
+import { ENCRYPTED_ENCODING, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../client/codec.js';
 import { causeMessages } from '../contract/causes.js';
 import { CodecOptionError, CodecTokenRequiredError } from '../inbox/codec-server.js';
 import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
@@ -70,6 +70,11 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
     return { code: EXIT.REFUSED, json: { error: e.name.replace(/Error$/, ''), message: e.message }, text: e.message };
   }
   const message = causeMessages(err) || String(err);
+  // An encrypted payload read by a process without keys: the SDK says only "Unknown encoding".
+  if (message.includes(`Unknown encoding: ${ENCRYPTED_ENCODING}`)) {
+    const text = `the workflow's payloads are encrypted: set ${ENCRYPTION_KEYS_ENV} (or ${ENCRYPTION_KEYS_FILE_ENV}) to the keys that wrote them`;
+    return { code: EXIT.USAGE, json: { error: 'EncryptionKeysMissing', message: text }, text };
+  }
   return { code: EXIT.OTHER, json: { error: e?.name ?? 'Error', message }, text: `${e?.name ?? 'Error'}: ${message}` };
 }
 

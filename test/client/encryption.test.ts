@@ -139,6 +139,27 @@ describe('payloads encrypted at rest, with a key set', () => {
     assert.deepEqual(JSON.parse(result.stdout), { output: `hello ${names.cli}`, isError: false });
   });
 
+  it('the CLI without the keys says the payloads are encrypted and which variable to set (one line, exit 2)', async () => {
+    const handle = await c.startToolCall({ server: 'fx', tool: 'echo', arguments: { text: 'x' } });
+    ids.push(handle.workflowId);
+    await c.result(handle.workflowId);
+    const noKeys = { ...cliEnv, DURABLE_MCP_ENCRYPTION_KEYS: '' };
+    const text = await run(['result', handle.workflowId], noKeys);
+    assert.equal(text.code, 2, text.stderr);
+    // One error line (after `result`'s own "waiting for the result" line), with the fix.
+    assert.deepEqual(
+      text.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('durable-mcp:')),
+      ["durable-mcp: the workflow's payloads are encrypted: set DURABLE_MCP_ENCRYPTION_KEYS (or DURABLE_MCP_ENCRYPTION_KEYS_FILE) to the keys that wrote them"],
+    );
+    assert.ok(!text.stderr.includes('Unknown encoding'), "not the SDK's bare message");
+    const json = await run(['result', handle.workflowId, '--json'], noKeys);
+    assert.equal(json.code, 2);
+    assert.equal(JSON.parse(json.stdout).error, 'EncryptionKeysMissing');
+  });
+
   it('a request answered with `answer --signal`: the signal payload goes through the codec too', async () => {
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
     ids.push(handle.workflowId);

@@ -1,8 +1,8 @@
 /**
- * `npm run bench`: runs B1–B5, each against its own Temporal dev server, prints a table and the JSON of
- * all results, and writes docs/benchmarks.md. Every figure is a ratio against a baseline measured in the
- * same run. BENCH_SCALE scales the sample counts (default 1); BENCH_ONLY=B1,B3 runs a subset (and leaves
- * docs/benchmarks.md alone).
+ * `npm run bench`: runs every benchmark bench/benchmarks.ts lists (B1–B6, B3m, B8), each against its own Temporal
+ * dev server, prints a table and the JSON of all results, and writes docs/benchmarks.md. Every figure is a ratio
+ * against a baseline measured in the same run. BENCH_SCALE scales the sample counts (default 1); BENCH_ONLY=B1,B3
+ * runs a subset (and leaves docs/benchmarks.md alone).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

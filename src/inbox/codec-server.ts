@@ -25,10 +25,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { getCookie, setCookie } from 'hono/cookie';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
-import { isLoopback, sameSecret } from './server.js';
+import { accessGuard, isLoopback } from './access.js';
 
 export const DEFAULT_CODEC_HOST = '127.0.0.1';
 /** The port of Temporal's codec server samples. */
@@ -164,32 +163,17 @@ export function createCodecApp(options: Omit<CodecServerOptions, 'host' | 'port'
       maxAge: 600,
     }),
   );
-  app.use('*', async (c, next) => {
-    if (!token) {
-      // Without a token the codec server is for this machine only (DNS rebinding: a foreign name resolving to 127.0.0.1).
-      const hostname = new URL(c.req.url).hostname;
-      if (!isLoopback(hostname))
-        return c.json({ error: `this codec server answers only under a loopback name (127.0.0.1, localhost, [::1]), not ${JSON.stringify(hostname)}` }, 421);
-      return next();
-    }
-    const fromQuery = c.req.query('token');
-    if (fromQuery !== undefined && c.req.method === 'GET' && sameSecret(fromQuery, token)) {
-      // A browser opens /?token=… once: the token becomes a cookie the Temporal UI's requests carry, and leaves the address bar.
-      setCookie(c, COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/', secure: new URL(c.req.url).protocol === 'https:' });
-      const url = new URL(c.req.url);
-      url.searchParams.delete('token');
-      return c.redirect(`${url.pathname}${url.search}`, 303);
-    }
-    const auth = c.req.header('authorization');
-    const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
-    const cookie = getCookie(c, COOKIE);
-    if ((bearer !== undefined && sameSecret(bearer, token)) || (cookie !== undefined && sameSecret(cookie, token))) return next();
-    c.header('WWW-Authenticate', 'Bearer realm="durable-mcp codec server"');
-    return c.json(
-      { error: `this codec server needs its token: send "Authorization: Bearer …" (${CODEC_TOKEN_ENV}), or open /?token=… once in the browser` },
-      401,
-    );
-  });
+  app.use(
+    '*',
+    accessGuard({
+      token,
+      cookie: COOKIE,
+      realm: 'durable-mcp codec server',
+      what: 'codec server',
+      needsToken: `this codec server needs its token: send "Authorization: Bearer …" (${CODEC_TOKEN_ENV}), or open /?token=… once in the browser`,
+      refuse: (c, status, error) => c.json({ error }, status),
+    }),
+  );
 
   app.get('/', (c) =>
     c.text(

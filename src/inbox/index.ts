@@ -2,7 +2,6 @@
 export {
   createInboxApp,
   startInbox,
-  isLoopback,
   InboxOptionError,
   InboxTokenRequiredError,
   DEFAULT_INBOX_HOST,
@@ -11,6 +10,7 @@ export {
   type InboxHandle,
   type InboxOptions,
 } from './server.js';
+export { isLoopback } from './access.js';
 export { listInbox, type InboxRow, type PendingRow, type UnreachableRow } from './list.js';
 export { schemaFields, postedToContent, rejectionByField, type Field, type Posted } from './form.js';
 export { clickableUrl, ACTION_FIELD } from './page.js';

@@ -3,12 +3,10 @@
  * fragment for live updates and a small JSON API. Loopback by default; any other bind address needs a
  * token (DURABLE_MCP_INBOX_TOKEN), and then every page and API call requires it.
  */
-import { timingSafeEqual, createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Client } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
 import { DurableMcpClient, InvalidAnswerError, NoSuchPendingRequestError, UnknownWorkflowError } from '../client/index.js';
@@ -16,6 +14,7 @@ import { LIST_QUERY_TIMEOUT_MS } from '../client/listing.js';
 import type { Answer } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
 import { listInbox, type InboxRow } from './list.js';
+import { accessGuard, isLoopback } from './access.js';
 import { ACTION_FIELD, INBOX_CSS, INBOX_JS, pageHtml, rowsHtml, type PageState } from './page.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
@@ -55,18 +54,6 @@ export interface InboxHandle {
   close(): Promise<void>;
 }
 
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
-/** Constant-time comparison of two secrets (of any lengths: their SHA-256 digests are compared). */
-export function sameSecret(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
-}
-
 /** The inbox as a Hono app (for embedding, or serving with another adapter). */
 export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Hono {
   const { client } = options;
@@ -96,29 +83,19 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   );
   app.use('*', async (c, next) => {
     c.header('Cache-Control', 'no-store');
-    if (!token) {
-      // Without a token the inbox is for this machine only: a page of another site whose name resolves to
-      // 127.0.0.1 (DNS rebinding) reaches it under a foreign Host, and is refused.
-      const hostname = new URL(c.req.url).hostname;
-      if (!isLoopback(hostname))
-        return c.text(`this inbox answers only under a loopback name (127.0.0.1, localhost, [::1]), not ${JSON.stringify(hostname)}`, 421);
-      return next();
-    }
-    const fromQuery = c.req.query('token');
-    if (fromQuery !== undefined && sameSecret(fromQuery, token) && c.req.method === 'GET') {
-      // Trade the token in the address for a cookie, and drop it from the address bar.
-      setCookie(c, COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/' });
-      const url = new URL(c.req.url);
-      url.searchParams.delete('token');
-      return c.redirect(`${url.pathname}${url.search}`, 303);
-    }
-    const auth = c.req.header('authorization');
-    const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
-    const cookie = getCookie(c, COOKIE);
-    if ((bearer !== undefined && sameSecret(bearer, token)) || (cookie !== undefined && sameSecret(cookie, token))) return next();
-    c.header('WWW-Authenticate', 'Bearer realm="durable-mcp inbox"');
-    return c.text(`this inbox needs its token: open it once as /?token=… or send "Authorization: Bearer …" (${INBOX_TOKEN_ENV})`, 401);
+    await next();
   });
+  app.use(
+    '*',
+    accessGuard({
+      token,
+      cookie: COOKIE,
+      realm: 'durable-mcp inbox',
+      what: 'inbox',
+      needsToken: `this inbox needs its token: open it once as /?token=… or send "Authorization: Bearer …" (${INBOX_TOKEN_ENV})`,
+      refuse: (c, status, message) => c.text(message, status),
+    }),
+  );
   // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
   app.use('*', csrf());
 

@@ -23,21 +23,9 @@ import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { cli, EXIT, run } from '../cli/harness.js';
 import { freePort } from '../helpers/ports.js';
 import { fixtureConfig, quietRuntime, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
 
 const { temporal } = proto;
-
-// As in inbox.test.ts (not imported: importing a test file runs its tests here too).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Every stdout line that is JSON, parsed. */
 function jsonLines(stdout: string): Array<Record<string, any>> {

@@ -19,25 +19,13 @@ import { readFixtureLog } from '../fixtures/paths.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '..', '..', 'src', 'cli', 'main.js');
 const hostileServer = resolve(here, '..', 'fixtures', 'inbox-hostile-server.js');
 /** Test output (gitignored): the screenshot goes here. */
 export const testOutput = resolve(here, '..', '..', '..', 'test-output');
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Without the background-networking flags Chromium's own connections are refused on a closed network. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {

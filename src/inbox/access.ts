@@ -1,0 +1,61 @@
+/**
+ * Who may use a web server of this plane (the inbox, the codec server): without a token, this machine only (a loopback
+ * Host, against DNS rebinding); with one, a request carrying it as `Authorization: Bearer …` or as the cookie a browser
+ * gets by opening `/?token=…` once (HttpOnly, SameSite=Strict; the token then leaves the address bar). Tokens are
+ * compared in constant time and never echoed.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** Constant-time comparison of two secrets (of any lengths: their SHA-256 digests are compared). */
+export function sameSecret(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+export interface AccessOptions {
+  /** The token; undefined: loopback only. */
+  token: string | undefined;
+  /** The name of the cookie that carries the token. */
+  cookie: string;
+  /** The realm of the `WWW-Authenticate` header. */
+  realm: string;
+  /** Who is refused, and why, in the server's own form (a page answers text, an API JSON). */
+  refuse(c: Context, status: 401 | 421, message: string): Response;
+  /** What a request without the token is told (names the variable that sets it). */
+  needsToken: string;
+  /** The server's name in the loopback refusal ("inbox", "codec server"). */
+  what: string;
+}
+
+/** The access check as Hono middleware. */
+export function accessGuard(o: AccessOptions): MiddlewareHandler {
+  return async (c, next) => {
+    const url = new URL(c.req.url);
+    if (!o.token) {
+      if (!isLoopback(url.hostname)) {
+        return o.refuse(c, 421, `this ${o.what} answers only under a loopback name (127.0.0.1, localhost, [::1]), not ${JSON.stringify(url.hostname)}`);
+      }
+      return next();
+    }
+    const fromQuery = c.req.query('token');
+    if (fromQuery !== undefined && c.req.method === 'GET' && sameSecret(fromQuery, o.token)) {
+      setCookie(c, o.cookie, o.token, { httpOnly: true, sameSite: 'Strict', path: '/', secure: url.protocol === 'https:' });
+      url.searchParams.delete('token');
+      return c.redirect(`${url.pathname}${url.search}`, 303);
+    }
+    const auth = c.req.header('authorization');
+    const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+    const cookie = getCookie(c, o.cookie);
+    if ((bearer !== undefined && sameSecret(bearer, o.token)) || (cookie !== undefined && sameSecret(cookie, o.token))) return next();
+    c.header('WWW-Authenticate', `Bearer realm="${o.realm}"`);
+    return o.refuse(c, 401, o.needsToken);
+  };
+}

@@ -1,10 +1,20 @@
 /** B3: the idle cost of released pending requests (legacy era), against an idle worker and trivial waiting workflows. */
-import type { WorkflowHandle } from '@temporalio/client';
-import { awaitingInputKey, pendingQuery } from '../src/workflows/messages.js';
-import { mcpToolCall } from '../src/workflows/index.js';
+import { pendingQuery } from '../src/workflows/messages.js';
 import { benchPing, benchPingUpdate } from './workflows.js';
 import { benchWorkerEntry, botAnswer, now, p50, round, rssMiB, runLanes, scaled, sleep, startWorkerProcess, steadyRssMiB } from './lib.js';
-import { askInput, benchSetup, callTool, countEvents, echoInput, expectOutput, fixtureChildren, taskQueueFor, wid, type Benchmark } from './setup.js';
+import {
+  askInput,
+  benchSetup,
+  startAwaitingInput,
+  callTool,
+  countEvents,
+  echoInput,
+  expectOutput,
+  fixtureChildren,
+  taskQueueFor,
+  wid,
+  type Benchmark,
+} from './setup.js';
 
 export const b3: Benchmark = {
   id: 'B3',
@@ -33,35 +43,15 @@ export const b3: Benchmark = {
     // act on the abandoned request), about 4–5 a second on 2 cores, so 1,000 take about 4 minutes.
     const n = scaled(1000, 20);
     const growthLimit = (100 * n) / 1000;
-    const handles: Array<WorkflowHandle<typeof mcpToolCall>> = [];
-    const tStart = now();
-    await runLanes(n, 20, async () => {
-      // Started with the search attribute, as the client helpers do: the host only keeps it up to date then.
-      handles.push(
-        await client.workflow.start(mcpToolCall, {
-          taskQueue,
-          workflowId: wid('b3-held'),
-          args: [askInput(0)],
-          typedSearchAttributes: [{ key: awaitingInputKey, value: false }],
-        }),
-      );
+    // … and wait until every workflow shows its request as pending (visibility, through the search attribute) …
+    const { handles, startS, tStart, deadline } = await startAwaitingInput(client, {
+      taskQueue,
+      n,
+      prefix: 'b3-held',
+      input: askInput(0),
+      deadlineMs: 400_000,
+      progress: (count, s) => console.error(`[B3] ${s} s: ${count}/${n} awaiting input (visibility); ${countEvents(fx.logPath).askCalls} ask_name runs`),
     });
-    const startS = (now() - tStart) / 1000;
-    // Wait until every workflow shows its request as pending (visibility, through the search attribute) …
-    const countQuery = `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running" AND DurableMcpAwaitingInput = true`;
-    const deadline = Date.now() + 400_000;
-    let lastLog = Date.now();
-    for (;;) {
-      const { count } = await client.workflow.count(countQuery);
-      if (count >= n) break;
-      if (Date.now() - lastLog > 15_000) {
-        lastLog = Date.now();
-        const c = countEvents(fx.logPath);
-        console.error(`[B3] ${Math.round((now() - tStart) / 1000)} s: ${count}/${n} awaiting input (visibility); ${c.askCalls} ask_name runs`);
-      }
-      if (Date.now() > deadline) throw new Error(`only ${count} of ${n} workflows awaiting input after ${Math.round((now() - tStart) / 1000)} s`);
-      await sleep(1000);
-    }
     // … and no activity runs for any of them.
     let running = handles;
     for (;;) {

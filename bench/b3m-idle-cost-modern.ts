@@ -1,9 +1,8 @@
 /** B3m: the idle cost of modern-era requests waiting between rounds. */
-import type { WorkflowHandle } from '@temporalio/client';
-import { awaitingInputKey, pendingQuery } from '../src/workflows/messages.js';
+import { pendingQuery } from '../src/workflows/messages.js';
 import { mcpToolCall } from '../src/workflows/index.js';
 import { botAnswer, now, round, runLanes, scaled, sleep, steadyRssMiB } from './lib.js';
-import { modernSetup, wid, type Benchmark } from './setup.js';
+import { modernSetup, startAwaitingInput, wid, type Benchmark } from './setup.js';
 
 export const b3m: Benchmark = {
   id: 'B3m',
@@ -24,26 +23,13 @@ export const b3m: Benchmark = {
 
     const n = scaled(1000, 20);
     const growthLimit = (100 * n) / 1000;
-    const handles: Array<WorkflowHandle<typeof mcpToolCall>> = [];
-    const tStart = now();
-    await runLanes(n, 20, async () => {
-      handles.push(
-        await client.workflow.start(mcpToolCall, {
-          taskQueue,
-          workflowId: wid('b3m-wait'),
-          args: [{ server: 'm', tool: 'ask_name' }],
-          typedSearchAttributes: [{ key: awaitingInputKey, value: false }],
-        }),
-      );
+    const { handles, tStart } = await startAwaitingInput(client, {
+      taskQueue,
+      n,
+      prefix: 'b3m-wait',
+      input: { server: 'm', tool: 'ask_name' },
+      deadlineMs: 280_000,
     });
-    const countQuery = `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running" AND DurableMcpAwaitingInput = true`;
-    const deadline = Date.now() + 280_000;
-    for (;;) {
-      const { count } = await client.workflow.count(countQuery);
-      if (count >= n) break;
-      if (Date.now() > deadline) throw new Error(`only ${count} of ${n} workflows awaiting input after ${Math.round((now() - tStart) / 1000)} s`);
-      await sleep(1000);
-    }
     const settleS = (now() - tStart) / 1000;
     await sleep(2000);
     const loadedRss = await steadyRssMiB(worker.pid);

@@ -15,8 +15,9 @@ import type { ToolResult } from '../src/contract/index.js';
 import { EncryptionCodec } from '../src/client/codec.js';
 import { installQuietRuntime, startTemporalServer } from '../src/testing/temporal-server.js';
 import { mcpToolCall } from '../src/workflows/index.js';
+import { awaitingInputKey } from '../src/workflows/messages.js';
 import type { McpToolCallInput } from '../src/workflows/mcp-tool-call.js';
-import { sleep, startWorkerProcess, type BenchResult, type Cleanup } from './lib.js';
+import { now, runLanes, sleep, startWorkerProcess, type BenchResult, type Cleanup } from './lib.js';
 import { childPids, livePids } from '../scripts/processes.js';
 
 export interface Benchmark {
@@ -41,6 +42,45 @@ export function expectOutput(result: ToolResult, output: string, what: string): 
 
 export async function callTool(client: Client, taskQueue: string, input: McpToolCallInput, prefix: string): Promise<WorkflowHandle<typeof mcpToolCall>> {
   return client.workflow.start(mcpToolCall, { taskQueue, workflowId: wid(prefix), args: [input] });
+}
+
+/**
+ * Start `n` calls (20 at a time) with the search attribute, as the client helpers do (the host only keeps it up to date
+ * then), and wait until visibility counts every one awaiting input, or throw after `deadlineMs`. `progress` is told
+ * the count every 15 s; `deadline` (a Date.now() instant) is returned for the checks that follow. B3 and B3m measure a worker's memory with this many requests waiting.
+ */
+export async function startAwaitingInput(
+  client: Client,
+  options: { taskQueue: string; n: number; prefix: string; input: McpToolCallInput; deadlineMs: number; progress?: (count: number, elapsedS: number) => void },
+): Promise<{ handles: Array<WorkflowHandle<typeof mcpToolCall>>; startS: number; tStart: number; deadline: number }> {
+  const { taskQueue, n } = options;
+  const handles: Array<WorkflowHandle<typeof mcpToolCall>> = [];
+  const tStart = now();
+  await runLanes(n, 20, async () => {
+    handles.push(
+      await client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: wid(options.prefix),
+        args: [options.input],
+        typedSearchAttributes: [{ key: awaitingInputKey, value: false }],
+      }),
+    );
+  });
+  const startS = (now() - tStart) / 1000;
+  const countQuery = `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running" AND DurableMcpAwaitingInput = true`;
+  const deadline = Date.now() + options.deadlineMs;
+  let lastLog = Date.now();
+  for (;;) {
+    const { count } = await client.workflow.count(countQuery);
+    if (count >= n) break;
+    if (options.progress && Date.now() - lastLog > 15_000) {
+      lastLog = Date.now();
+      options.progress(count, Math.round((now() - tStart) / 1000));
+    }
+    if (Date.now() > deadline) throw new Error(`only ${count} of ${n} workflows awaiting input after ${Math.round((now() - tStart) / 1000)} s`);
+    await sleep(1000);
+  }
+  return { handles, startS, tStart, deadline };
 }
 
 export const echoInput: McpToolCallInput = { server: 'fx', tool: 'echo', arguments: { text: 'x' } };

@@ -9,6 +9,7 @@ import { causeChain } from '../../src/contract/causes.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath, modernServerPath, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { ZOO_TOOL_JSON } from '../fixtures/tool-listing.js';
+import { recordHistory } from '../helpers/history.js';
 import { createLocalEnv, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
 const ZOO = { FIXTURE_SCHEMA_ZOO: '1' };
@@ -68,7 +69,9 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
     ['modern-http', '2026-07-28', 'ask_name'],
   ] as const) {
     it(`${server} (${era}): the tools, the schema with $ref, $defs and 2020-12 keywords exactly as sent (key order too)`, async () => {
-      const tools = await client.listTools(server);
+      const workflowId = `list-tools-${server}-${Date.now()}`;
+      const tools = await client.listTools(server, { workflowId });
+      if (server === 'legacy-stdio') await recordHistory(env.client.workflow.getHandle(workflowId), 'list-tools', env.address);
       assert.ok(
         tools.some((t) => t.name === known),
         `${known} is listed`,
@@ -137,8 +140,10 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
       'unknown MCP server "nosuch"; configured servers: legacy-stdio, legacy-paged, legacy-http, modern-stdio, modern-http, looping, allowlisted, off',
     );
     assert.equal(nonRetryable(err), true);
-    const history = await env.client.workflow.getHandle(err.workflowId).fetchHistory();
+    const handle = env.client.workflow.getHandle(err.workflowId);
+    const history = await handle.fetchHistory();
     assert.equal(history.events?.filter((e) => e.activityTaskStartedEventAttributes).length, 1, 'one attempt');
+    await recordHistory(handle, 'list-tools-unknown-server', env.address);
 
     const off = await client.listTools('off').then(
       () => assert.fail('the listing succeeded'),

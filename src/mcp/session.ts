@@ -24,7 +24,7 @@ import {
   type RoundInput,
 } from './modern.js';
 import { toToolResult } from './result.js';
-import { listAllTools, ToolListError, type McpToolInfo } from './tool-list.js';
+import { isWrongListing, listAllTools, type McpToolInfo } from './tool-list.js';
 import { httpHeaders, sseTransport, stdioTransport, streamableHttpTransport, terminateHttpSession, transportPid, type TransportKind } from './transports.js';
 
 export const CLIENT_INFO = { name: 'durable-mcp', version: '0.1.0' };
@@ -241,7 +241,7 @@ export class McpSession {
       );
     } catch (err) {
       if (err instanceof McpConnectError) throw err;
-      throw new McpConnectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list', err instanceof ToolListError);
+      throw new McpConnectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list', isWrongListing(err));
     }
     const allow = this.server.tools;
     this.tools = allow ? tools.filter((t) => allow.includes(t.name)) : tools;

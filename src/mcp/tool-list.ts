@@ -4,7 +4,7 @@
  * `inputSchema` with `type`, `properties` and `required` moved first, fields it does not know dropped): the
  * listing is checked here only for what a listing needs, and handed on untouched.
  */
-import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, type Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { isPlainObject, preview } from '../contract/json.js';
 
 /** A tool as its server lists it. Fields other than these pass through too, as the server sent them. */
@@ -24,6 +24,11 @@ export const MAX_TOOL_PAGES = 100;
 /** The listing itself is wrong (a bad page, a pagination that does not end): asking again cannot help. */
 export class ToolListError extends Error {
   override name = 'ToolListError';
+}
+
+/** The listing itself is wrong (a page of the wrong shape, a pagination that does not end), not the way to it. */
+export function isWrongListing(err: unknown): boolean {
+  return err instanceof ToolListError || (err instanceof SdkError && err.code === SdkErrorCode.InvalidResult);
 }
 
 interface ToolsPage {

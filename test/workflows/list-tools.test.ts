@@ -41,6 +41,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
           'modern-stdio': { command: [process.execPath, modernServerPath], env: ZOO },
           'modern-http': { url: modernHttp.url },
           looping: legacy({ FIXTURE_TOOLS_CURSOR_LOOP: '1' }),
+          malformed: legacy({ FIXTURE_TOOLS_MALFORMED: '1' }),
           allowlisted: legacy(ZOO, { tools: ['echo', 'schema_zoo'] }),
           off: legacy({}, { enabled: false }),
         },
@@ -107,12 +108,17 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
 
     // The modern era's HTTP server in pages of 2, likewise.
     const modern = await client.listTools('modern-http');
-    const modernPages = readFileSync(modernPagedLog, 'utf8')
+    const modernCursors = readFileSync(modernPagedLog, 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l))
-      .filter((e) => e.event === 'tools-list');
-    assert.ok(modernPages.length >= Math.ceil(modern.length / 2), `${modernPages.length} pages asked for ${modern.length} tools`);
+      .filter((e) => e.event === 'tools-list')
+      .map((e) => e.cursor);
+    const modernPages = Math.ceil(modern.length / 2);
+    assert.deepEqual(
+      modernCursors.slice(-modernPages),
+      Array.from({ length: modernPages }, (_, i) => (i === 0 ? null : `page:${i * 2}`)),
+    );
   });
 
   it('a pagination that never ends fails the listing, naming the cursor, without retrying', async () => {
@@ -123,6 +129,16 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
     assert.ok(err instanceof McpServerUnavailableFailure, String(err));
     assert.match(err.message, /listing the tools of server "looping" \(workflow "mcp-tools-looping-[0-9a-f]+"\) failed: McpServerUnavailable: /);
     assert.match(err.failureMessage, /server "looping": tools\/list failed: the server sent the cursor "again" again after 2 pages: its pagination loops/);
+    assert.equal(nonRetryable(err), true);
+  });
+
+  it('a listing of the wrong shape fails, naming the tool and what is wrong, without retrying', async () => {
+    const err = await client.listTools('malformed').then(
+      () => assert.fail('the listing succeeded'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof McpServerUnavailableFailure, String(err));
+    assert.match(err.failureMessage, /^server "malformed": tools\/list failed: .*tools\[\d+\] \("no_schema"\): inputSchema must be an object, got undefined/);
     assert.equal(nonRetryable(err), true);
   });
 
@@ -137,7 +153,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
     assert.equal(err.operation, 'tools/list');
     assert.equal(
       err.failureMessage,
-      'unknown MCP server "nosuch"; configured servers: legacy-stdio, legacy-paged, legacy-http, modern-stdio, modern-http, looping, allowlisted, off',
+      'unknown MCP server "nosuch"; configured servers: legacy-stdio, legacy-paged, legacy-http, modern-stdio, modern-http, looping, malformed, allowlisted, off',
     );
     assert.equal(nonRetryable(err), true);
     const handle = env.client.workflow.getHandle(err.workflowId);

@@ -24,6 +24,7 @@ export type { ProtocolEra } from './contract/era.js';
 export { loadMcpConfigFile, parseMcpConfig, exposedToolName, McpConfigError, type McpConfig, type NotifyConfig, type ServerConfig } from './mcp/config.js';
 export { McpSource, type ServerStatus, type SourceTool, type WaitFor } from './mcp/source.js';
 export { McpConnectError, McpToolCallError } from './mcp/session.js';
+export { MAX_TOOL_PAGES, type McpToolInfo } from './mcp/tool-list.js';
 export { RoundLimitExceededError, UnknownToolError, UnsupportedInputRequestError } from './mcp/errors.js';
 export { SessionPool, type PoolOptions } from './mcp/pool.js';
 

@@ -1,6 +1,7 @@
 /**
- * What the activities get from the worker (`ActivityDeps`), and the two things every activity derives from it:
- * the Temporal client that reaches the activity's workflow, and the flags the workflow learns with an outcome.
+ * What the activities get from the worker (`ActivityDeps`), and what every activity derives from it:
+ * the Temporal client that reaches the activity's workflow, the flags the workflow learns with an outcome, and the
+ * heartbeat interval.
  */
 import type { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
@@ -31,4 +32,9 @@ export function clientOf(deps: ActivityDeps, ctx: Context): Client {
 /** What the workflow learns of this worker with a call's outcome: the search attribute is registered; a webhook is configured. */
 export function workerFlags(deps: ActivityDeps): WorkerFlags {
   return { ...(deps.searchAttribute ? { searchAttribute: true } : {}), ...(deps.notify ? { notify: true } : {}) };
+}
+
+/** How often an activity heartbeats: a third of its heartbeat timeout (default 30 s), from 200 ms to 5 s. */
+export function heartbeatEvery(ctx: Context): number {
+  return Math.max(200, Math.min(5_000, (ctx.info.heartbeatTimeoutMs ?? 30_000) / 3));
 }

@@ -7,7 +7,7 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength, type Request } from '../contract/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
-import { workerFlags, type ActivityDeps } from './deps.js';
+import { heartbeatEvery, workerFlags, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
 import { legacyElicitations, urlRequiredOutcome, type CallState, type ElicitingCall } from './legacy.js';
 import { inputRequiredOutcome } from './modern.js';
@@ -50,11 +50,10 @@ export function callMcpToolActivity(deps: ActivityDeps) {
     const state: CallState = { phase: { state: 'leasing' }, traceContext: undefined };
     // The last MCP progress notification: in the heartbeat details, and sent to the workflow (its `progress` query).
     let progress: Progress | undefined;
-    const heartbeatEvery = Math.max(200, Math.min(5_000, (ctx.info.heartbeatTimeoutMs ?? 30_000) / 3));
     // Heartbeats only on the interval: a short call costs no heartbeat RPC at all, and an elicitation sends
     // none on its critical path (a heartbeat there would contend with the `elicit` update for the workflow's
     // lock on the server). The details say what the call does (leasing, calling, waiting for which request).
-    const beat = setInterval(() => ctx.heartbeat(progress ? { ...state.phase, progress } : state.phase), heartbeatEvery);
+    const beat = setInterval(() => ctx.heartbeat(progress ? { ...state.phase, progress } : state.phase), heartbeatEvery(ctx));
     const reporter = progressReporter(deps, ctx, workflowId, runId, input.callId);
 
     let lease;

@@ -73,6 +73,7 @@ export interface CallMcpToolUrlRequired extends WorkerFlags {
 
 export type CallMcpToolOutcome = CallMcpToolCompleted | CallMcpToolReleased | CallMcpToolInputRequired | CallMcpToolUrlRequired;
 
+/** The input of `listMcpTools` (the workflow `mcpListTools` passes its server on). */
 export interface ListMcpToolsInput {
   server: string;
 }

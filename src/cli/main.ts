@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `durable-mcp` command line: dev, inbox, codec-server, worker, call, pending, answer, decline, cancel, result, health, temporal
- * (one module a group under src/cli/commands/, registered in this order), the exit code and the JSON error of a failure.
+ * The `durable-mcp` command line: dev, inbox, codec-server, worker, call, tools, pending, answer, decline, cancel, result, health,
+ * temporal (one module a group under src/cli/commands/, registered in this order), the exit code and the JSON error of a failure.
  */
 import { Command, CommanderError } from 'commander';
 import {
@@ -23,6 +23,7 @@ import { callCommand, resultCommand } from './commands/call.js';
 import { EXIT, UsageError } from './commands/common.js';
 import { operationCommands } from './commands/operations.js';
 import { serveCommands } from './commands/serve.js';
+import { toolsCommand } from './commands/tools.js';
 import { DevPortTakenError } from './dev.js';
 import { terminalSafe } from './terminal.js';
 
@@ -37,6 +38,7 @@ program
   .showHelpAfterError();
 serveCommands(program);
 callCommand(program);
+toolsCommand(program);
 answerCommands(program);
 resultCommand(program);
 operationCommands(program);

@@ -1,6 +1,6 @@
 /**
- * DurableMcpClient, typed helpers for Temporal clients: start a tool call, list pending requests (of one
- * workflow, or of every workflow awaiting input), answer through `submitAnswer` (so rejections are seen:
+ * DurableMcpClient, typed helpers for Temporal clients: start a tool call, list a server's tools, list pending
+ * requests (of one workflow, or of every workflow awaiting input), answer through `submitAnswer` (so rejections are seen:
  * `submit`, `accept`, `decline`, `cancelRequest`) or the `answer` signal, and wait for the result.
  */
 import { randomUUID } from 'node:crypto';
@@ -27,6 +27,7 @@ import {
   type PendingRequestDetails,
   type SubmitAnswerResult,
 } from '../workflows/messages.js';
+import type { mcpListTools, McpToolInfo } from '../workflows/mcp-list-tools.js';
 import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
 import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 import type { EncryptionCodec } from './codec.js';
@@ -136,6 +137,28 @@ export class DurableMcpClient {
       startWorkflowOperation,
     });
     return { handle: await startWorkflowOperation.workflowHandle(), pending };
+  }
+
+  /**
+   * The tools of `server`, listed by a worker (the workflow `mcpListTools`) with the worker's MCP config: each as the
+   * server sent it (name, description, `inputSchema` untouched, `outputSchema` and `annotations` when present).
+   * Throws NoWorkerError at once when no worker polls the task queue; a failed listing throws the error class of its
+   * type (UnknownServerFailure naming the configured servers, McpServerUnavailableFailure, …), with `operation: "tools/list"`.
+   */
+  async listTools(server: string, options: { workflowId?: string; taskQueue?: string } = {}): Promise<McpToolInfo[]> {
+    const taskQueue = options.taskQueue ?? this.options.taskQueue ?? DEFAULT_TASK_QUEUE;
+    const workflowId = options.workflowId ?? `mcp-tools-${server}-${randomUUID().slice(0, 8)}`;
+    if ((await this.workerPolls(taskQueue)) === false)
+      throw new NoWorkerError(workflowId, taskQueue, `list the tools of server "${server}"`, 'no worker has polled its task queue recently');
+    try {
+      return await this.client.workflow.execute<typeof mcpListTools>('mcpListTools', { taskQueue, workflowId, args: [{ server }] });
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) {
+        const root = rootFailure(err);
+        throw toolCallFailure({ workflowId, type: root.type, message: root.message, server, operation: 'tools/list' }, err);
+      }
+      throw err;
+    }
   }
 
   private async handle(workflowId: string): Promise<WorkflowHandle> {

@@ -19,6 +19,8 @@ export interface CallFailureDetails {
   message: string;
   server?: string;
   tool?: string;
+  /** What failed: a tool call (the default), or the listing of a server's tools (the workflow `mcpListTools`). */
+  operation?: 'tools/call' | 'tools/list';
 }
 
 /** A tool call failed (the workflow failed, was cancelled, terminated or timed out). */
@@ -29,15 +31,21 @@ export class ToolCallFailedError extends Error {
   readonly type: CallFailureDetails['type'];
   readonly server?: string;
   readonly tool?: string;
+  readonly operation: 'tools/call' | 'tools/list';
   /** The failure's own message (without the call prefix). */
   readonly failureMessage: string;
   constructor(details: CallFailureDetails, options?: { cause?: unknown }) {
     const call = details.server || details.tool ? ` (${details.server ?? '?'}/${details.tool ?? '?'})` : '';
-    super(`tool call "${details.workflowId}"${call} failed: ${details.type}: ${details.message}`, options);
+    const what =
+      details.operation === 'tools/list'
+        ? `listing the tools of server "${details.server ?? '?'}" (workflow "${details.workflowId}")`
+        : `tool call "${details.workflowId}"${call}`;
+    super(`${what} failed: ${details.type}: ${details.message}`, options);
     this.workflowId = details.workflowId;
     this.type = details.type;
     this.server = details.server;
     this.tool = details.tool;
+    this.operation = details.operation ?? 'tools/call';
     this.failureMessage = details.message;
   }
   /** Plain JSON, for `--json` and logs. */

@@ -46,3 +46,4 @@ export {
 export { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
 export { FailureTypes } from '../contract/failures.js';
 export type { CallProgress, PendingRequestDetails, SubmitAnswerResult } from '../workflows/messages.js';
+export type { McpToolInfo } from '../workflows/mcp-list-tools.js';

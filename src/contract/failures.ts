@@ -14,12 +14,13 @@ export const FAILURES = {
   McpServerUnavailable: {
     plane: 'call',
     retryable: true,
-    description: 'the MCP server could not be started or reached (a command that does not exist, a refused connection, an initialize timeout)',
+    description:
+      'the MCP server could not be started or reached (a command that does not exist, a refused connection, an initialize timeout, a tools/list that fails)',
   },
   McpConfigInvalid: { plane: 'call', retryable: false, description: "the server's config is wrong (found when the worker starts the server)" },
   InvalidArguments: { plane: 'call', retryable: false, description: "the MCP server refused the tool's arguments (JSON-RPC invalid params)" },
   ToolCallFailed: { plane: 'call', retryable: true, description: 'the tools/call request failed (transport error, timeout, server error)' },
-  ResultTooLarge: { plane: 'call', retryable: false, description: "the tool's result is over the limit of a Temporal payload" },
+  ResultTooLarge: { plane: 'call', retryable: false, description: "the tool's result (or a server's tool list) is over the limit of a Temporal payload" },
   WorkerShuttingDown: { plane: 'call', retryable: true, description: 'the worker is shutting down; another attempt runs on a worker that is up' },
   NotifyFailed: { plane: 'call', retryable: true, description: 'the notification webhook failed (retried with backoff; never fails or delays the tool call)' },
   NoWorkflow: { plane: 'call', retryable: false, description: 'the activity callMcpTool was run outside a workflow' },

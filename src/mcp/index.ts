@@ -15,7 +15,8 @@ export {
   type ServerConfig,
   type StdioServerConfig,
 } from './config.js';
-export { McpConnectError, McpSession, McpToolCallError, type CallOptions, type ConnectOptions, type McpToolInfo, type RoundOutcome } from './session.js';
+export { McpConnectError, McpSession, McpToolCallError, type CallOptions, type ConnectOptions, type RoundOutcome } from './session.js';
+export { MAX_TOOL_PAGES, type McpToolInfo } from './tool-list.js';
 export { URL_ELICITATION_REQUIRED, urlInputRequests, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
 export { type InputRequiredRound, type RoundInput } from './modern.js';
 export { SessionPool, type Lease, type PoolOptions } from './pool.js';

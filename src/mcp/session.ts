@@ -24,17 +24,12 @@ import {
   type RoundInput,
 } from './modern.js';
 import { toToolResult } from './result.js';
+import { isWrongListing, listAllTools, type McpToolInfo } from './tool-list.js';
 import { httpHeaders, sseTransport, stdioTransport, streamableHttpTransport, terminateHttpSession, transportPid, type TransportKind } from './transports.js';
 
 export const CLIENT_INFO = { name: 'durable-mcp', version: '0.1.0' };
 
-export interface McpToolInfo {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-}
+export type { McpToolInfo } from './tool-list.js';
 
 export class McpConnectError extends Error {
   override name = 'McpConnectError';
@@ -99,7 +94,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 export class McpSession {
   /** The handler for `elicitation/create` (legacy era); set by whoever leases the session. */
   elicitationHandler: ElicitationHandler | undefined;
+  /** The server's tools (its `tools` allowlist applied), as it listed them at connect or at the last `listTools()`. */
   tools: McpToolInfo[] = [];
+  /** When `tools` was listed (`performance.now()`). */
+  toolsListedAt = -Infinity;
   private closedFlag = false;
   private closing: Promise<void> | undefined;
   /** Fires once when the transport closes or errors (the session is then broken). */
@@ -220,29 +218,35 @@ export class McpSession {
     }
     elicitations?.admitArrivals(this.transport);
     try {
-      this.tools = await withTimeout(
-        this.listAllTools(timeoutMs),
+      await this.listTools();
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
+  /**
+   * List the server's tools now (every page, as sent: ./tool-list.ts), keep them in `tools` and return them,
+   * within the server's timeout. Fails with McpConnectError (phase `list`), permanent when the listing itself is wrong.
+   */
+  async listTools(): Promise<McpToolInfo[]> {
+    const name = this.server.name;
+    const timeoutMs = this.server.timeoutMs;
+    let tools: McpToolInfo[];
+    try {
+      tools = await withTimeout(
+        listAllTools(this.client, timeoutMs),
         timeoutMs,
         () => new McpConnectError(`server "${name}": tools/list timed out after ${timeoutMs} ms`, name, 'list'),
       );
     } catch (err) {
-      await this.close();
       if (err instanceof McpConnectError) throw err;
-      throw new McpConnectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list');
+      throw new McpConnectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list', isWrongListing(err));
     }
-  }
-
-  private async listAllTools(timeoutMs: number): Promise<McpToolInfo[]> {
-    if (!this.client.getServerCapabilities()?.tools) return [];
-    const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-      tools.push(...(page.tools as unknown as McpToolInfo[]));
-      cursor = page.nextCursor;
-    } while (cursor);
     const allow = this.server.tools;
-    return allow ? tools.filter((t) => allow.includes(t.name)) : tools;
+    this.tools = allow ? tools.filter((t) => allow.includes(t.name)) : tools;
+    this.toolsListedAt = performance.now();
+    return this.tools;
   }
 
   /** Call a tool by its original name. The timeout and abort signal are the caller's, never the SDK default. */

@@ -5,6 +5,9 @@
 // The workflow: one MCP tool call with durable elicitation.
 export { mcpToolCall, type McpToolCallInput } from './mcp-tool-call.js';
 
+// The workflow: the tools of one MCP server, each as the server sent it.
+export { mcpListTools, type McpListToolsInput, type McpToolInfo } from './mcp-list-tools.js';
+
 // The workflow helper: the same durable call from inside any workflow.
 export { executeMcpTool, type CallOptions, type ElicitationOptions, type ExecuteMcpToolInput } from './tool-call/index.js';
 

@@ -1,6 +1,6 @@
 /**
  * The one check of workflow inputs: the fields of a tool call (`mcpToolCall` and `executeMcpTool`), of a
- * pipeline step, of the host's call options and of the `waitForPending` update. Each field has one check here;
+ * pipeline step, of the host's call options, of a listing (`mcpListTools`) and of the `waitForPending` update. Each field has one check here;
  * each caller names the fields it checks, in its own order, and how its message begins ("mcpToolCall: ",
  * `mcpPipeline: step "fetch": `). A message names the field, what is wrong and the value given.
  * Pure and deterministic (no workflow state, no Node): workflow code runs it, and unit tests need no server.
@@ -75,6 +75,8 @@ export const TOOL_CALL_FIELDS = [
   'maxAttempts',
   'maxRounds',
 ] as const satisfies readonly InputField[];
+/** The fields of a listing of a server's tools that `mcpListTools` checks. */
+export const LIST_TOOLS_FIELDS = ['server'] as const satisfies readonly InputField[];
 /** The fields of a pipeline step that `mcpPipeline` checks before its first step, in this order. */
 export const STEP_FIELDS = [
   'server',
@@ -125,11 +127,21 @@ export function invalidInput(message: string): never {
   throw ApplicationFailure.nonRetryable(message, FailureTypes.InvalidInput);
 }
 
+/** What is wrong with the input of workflow `name` among `fields`, as its failure says it ("<name>: field …"). */
+function workflowInputProblem(name: string, input: unknown, fields: readonly InputField[]): string | undefined {
+  if (!input || typeof input !== 'object') return `${name}: ${problemMessage({ field: '(input)', problem: 'must be an object', value: input })}`;
+  const problem = inputProblem(input, fields);
+  return problem && `${name}: ${problemMessage(problem)}`;
+}
+
 /** What is wrong with the input of a tool call (`mcpToolCall`, `executeMcpTool`), as its failure says it. */
 export function toolCallInputProblem(input: unknown): string | undefined {
-  if (!input || typeof input !== 'object') return `mcpToolCall: ${problemMessage({ field: '(input)', problem: 'must be an object', value: input })}`;
-  const problem = inputProblem(input, TOOL_CALL_FIELDS);
-  return problem && `mcpToolCall: ${problemMessage(problem)}`;
+  return workflowInputProblem('mcpToolCall', input, TOOL_CALL_FIELDS);
+}
+
+/** What is wrong with the input of `mcpListTools`, as its failure says it. */
+export function listToolsInputProblem(input: unknown): string | undefined {
+  return workflowInputProblem('mcpListTools', input, LIST_TOOLS_FIELDS);
 }
 
 /**

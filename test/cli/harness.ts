@@ -36,8 +36,11 @@ export function run(args: string[], env: Record<string, string>, input?: string)
 /** The documented exit codes (README: "Exit codes"). */
 export const EXIT = { CALL_FAILED: 1, USAGE: 2, TEMPORAL_UNREACHABLE: 3, NO_WORKER: 4, REFUSED: 5 };
 
-/** Registers before/after: a dev server, an MCP config (fixture server fx, a server whose command does not exist), a task queue; workers are started with `startWorkerProcess`. */
-export function cliHarness() {
+/**
+ * Registers before/after: a dev server, an MCP config (fixture server fx, a server whose command does not exist, and
+ * `extraServers`), a task queue; workers are started with `startWorkerProcess`.
+ */
+export function cliHarness(options: { extraServers?: Record<string, unknown> } = {}) {
   const state = {} as {
     env: TestWorkflowEnvironment;
     cliEnv: Record<string, string>;
@@ -63,6 +66,7 @@ export function cliHarness() {
         mcpServers: {
           fx: { command: [process.execPath, fixtureServerPath], env: { FIXTURE_LOG: join(dir, 'fx.jsonl') } },
           ghost: { command: ['/nonexistent/bin/mcp-server-ghost'] },
+          ...options.extraServers,
         },
       }),
     );

@@ -4,7 +4,7 @@
  */
 import { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { ENCRYPTED_ENCODING, ENCRYPTION_KEYS_ENV, EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../src/client/codec.js';
+import { dataConverterOf, ENCRYPTED_ENCODING, ENCRYPTION_KEYS_ENV, EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../src/client/codec.js';
 import { benchWorkerEntry, botStartAndAnswer, now, p50, p95, round, runLanes, scaled, startWorkerProcess, type BenchResult } from './lib.js';
 import {
   HOLD_LONG,
@@ -53,7 +53,7 @@ export const b8: Benchmark = {
         ...(label === 'encrypted' ? { env: { [ENCRYPTION_KEYS_ENV]: key } } : {}),
       });
       const client =
-        label === 'encrypted' ? new Client({ connection: env.connection, namespace: 'default', dataConverter: { payloadCodecs: [codec] } }) : env.client;
+        label === 'encrypted' ? new Client({ connection: env.connection, namespace: 'default', dataConverter: dataConverterOf(codec) }) : env.client;
       return { label, fx, taskQueue, client, details, echo: [] as number[], ask: [] as number[], server: [] as number[] };
     };
     const plain = await variant('plain');

@@ -16,6 +16,12 @@ import { spawnNode, type SpawnedProcess } from '../scripts/processes.js';
 /** MALLOC_ARENA_MAX of every worker process a benchmark starts (the report states the value used). */
 export const workerMallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
 
+/**
+ * BENCH_WORKER_NODE_ARGS: extra Node options for every worker process (space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them (NODE_OPTIONS does not take --cpu-prof).
+ */
+const workerNodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+
 export const workerEntry = fileURLToPath(new URL('../src/cli/worker-command.js', import.meta.url));
 export const benchWorkerEntry = fileURLToPath(new URL('./worker-process.js', import.meta.url));
 
@@ -131,7 +137,7 @@ export async function startWorkerProcess(
   opts: { entry?: string; address: string; taskQueue: string; configPath: string; ready?: RegExp; env?: Record<string, string> },
 ): Promise<WorkerProcess> {
   const entry = opts.entry ?? workerEntry;
-  const proc = spawnNode([entry, '--mcp-config', opts.configPath], {
+  const proc = spawnNode([...workerNodeArgs, entry, '--mcp-config', opts.configPath], {
     TEMPORAL_ADDRESS: opts.address,
     TEMPORAL_NAMESPACE: 'default',
     DURABLE_MCP_TASK_QUEUE: opts.taskQueue,

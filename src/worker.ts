@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
-import type { EncryptionCodec } from './client/codec.js';
-import { awaitingInputRegistered, envConnectConfig, resolveEncryption, withCodec } from './client/connection.js';
+import { dataConverterOf, encodedFailureConverterPath, type EncryptionCodec } from './client/codec.js';
+import { awaitingInputRegistered, envConnectConfig, resolveEncryption } from './client/connection.js';
 import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
 import { DEFAULT_TASK_QUEUE } from './contract/message-names.js';
 import { durableMcpSinks, tracesRequested, watchSessions } from './telemetry/metrics.js';
@@ -21,14 +21,26 @@ export { DEFAULT_TASK_QUEUE };
 const here = dirname(fileURLToPath(import.meta.url)); // dist/src
 /** The compiled workflows entry (`dist/src/workflows/index.js`). */
 export const workflowsPath = join(here, 'workflows', 'index.js');
+/** Which prebuilt bundle: with OpenTelemetry's workflow interceptors (tracing on), with encoded failures (a payload codec). */
+export interface BundleVariant {
+  traced?: boolean;
+  /** Failure messages and stack traces in an encoded payload (src/workflows/failure-converter.cts). */
+  encodedFailures?: boolean;
+}
+
+/** The prebuilt bundles written by `npm run build` (scripts/bundle-workflows.ts), one for each variant. */
+export function workflowBundleFile({ traced = false, encodedFailures = false }: BundleVariant = {}): string {
+  return resolve(here, '..', `workflow-bundle${traced ? '-traced' : ''}${encodedFailures ? '-encoded-failures' : ''}.js`);
+}
+
 /** The prebuilt bundle written by `npm run build`. */
-export const workflowBundlePath = resolve(here, '..', 'workflow-bundle.js');
+export const workflowBundlePath = workflowBundleFile();
 
 /** The prebuilt bundle with OpenTelemetry's workflow interceptors (used when tracing is on). */
-export const tracedWorkflowBundlePath = resolve(here, '..', 'workflow-bundle-traced.js');
+export const tracedWorkflowBundlePath = workflowBundleFile({ traced: true });
 
-export function prebuiltBundle({ traced = false }: { traced?: boolean } = {}): { codePath: string } | undefined {
-  const path = traced ? tracedWorkflowBundlePath : workflowBundlePath;
+export function prebuiltBundle(variant: BundleVariant = {}): { codePath: string } | undefined {
+  const path = workflowBundleFile(variant);
   return existsSync(path) ? { codePath: path } : undefined;
 }
 
@@ -108,7 +120,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   // Bad config fails here, before anything starts.
   const config = resolveMcpConfig(options.mcpConfig);
   const encryption = resolveEncryption(options.encryption);
-  const dataConverter = withCodec(options.workerOptions?.dataConverter, encryption);
+  const dataConverter = dataConverterOf(encryption, options.workerOptions?.dataConverter);
   const warnings = envReferenceProblems(config);
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   let connection = options.connection;
@@ -130,8 +142,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const tracingModule = options.tracing || (options.tracing === undefined && tracesRequested()) ? await import('./telemetry/tracing.js') : undefined;
   const tracing = options.tracing === false ? undefined : (options.tracing ?? tracingModule?.tracingFromEnv());
   const traced = tracing ? tracingModule!.tracingWorkerOptions(tracing) : undefined;
-  // A custom workflows module is bundled at start, with the tracing workflow interceptors when tracing is on.
-  const bundle = prebuiltBundle({ traced: !!tracing });
+  // A custom workflows module is bundled at start, with the tracing workflow interceptors when tracing is on and the
+  // data converter's failure converter. The prebuilt bundles have Temporal's default one or durable-mcp's encoding one.
+  const failureConverterPath = dataConverter?.failureConverterPath;
+  const bundle =
+    failureConverterPath === undefined || failureConverterPath === encodedFailureConverterPath
+      ? prebuiltBundle({ traced: !!tracing, encodedFailures: failureConverterPath !== undefined })
+      : undefined;
   const envCache = Number(process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS);
   const maxCachedWorkflows =
     Number.isInteger(envCache) && envCache >= 0 && process.env.DURABLE_MCP_MAX_CACHED_WORKFLOWS ? envCache : DEFAULT_MAX_CACHED_WORKFLOWS;

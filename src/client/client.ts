@@ -12,6 +12,7 @@ import {
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
+import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { Answer, Request, ToolResult } from '../contract/index.js';
 import { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
 import { InvalidDurationError } from '../workflows/duration.js';
@@ -221,8 +222,10 @@ export class DurableMcpClient {
       const attempt = described.pendingWorkflowTask?.attempt ?? 0;
       if (attempt < 2) return undefined;
       const res = await this.client.workflowService.getWorkflowExecutionHistoryReverse({ namespace: this.namespace, execution, maximumPageSize: 100 });
-      const failed = res.history?.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
-      return { attempt, message: failed?.failure?.message ?? '(no message)' };
+      const failure = res.history?.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes?.failure;
+      // With a codec the message is in the failure's encoded attributes (dataConverterOf): decoded, when this process has the key.
+      const decoded = await decodeOptionalFailureToOptionalError(this.client.options.loadedDataConverter, failure).catch(() => undefined);
+      return { attempt, message: decoded?.message || failure?.message || '(no message)' };
     } catch {
       return undefined;
     }

@@ -14,6 +14,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
 
@@ -173,7 +174,22 @@ export class EncryptionCodec implements PayloadCodec {
   }
 }
 
-/** The data converter of a codec (undefined: Temporal's default, no encryption). */
-export function dataConverterOf(codec: PayloadCodec | undefined): DataConverter | undefined {
-  return codec ? { payloadCodecs: [codec] } : undefined;
+/**
+ * The failure converter a process with a codec uses (`failureConverterPath`, src/workflows/failure-converter.cts):
+ * Temporal's default one with `encodeCommonAttributes`, so failure messages and stack traces are encrypted too.
+ */
+export const encodedFailureConverterPath = fileURLToPath(new URL('../workflows/failure-converter.cjs', import.meta.url));
+
+/**
+ * The data converter of a codec: `base` (maybe undefined) with `codec` as its last (outermost) payload codec, encrypted
+ * after any compression, and failure messages and stack traces moved into an encoded payload (unless `base` has its own
+ * failureConverterPath). Undefined codec: `base` as it is (undefined: Temporal's default, no encryption).
+ */
+export function dataConverterOf(codec: PayloadCodec | undefined, base?: DataConverter): DataConverter | undefined {
+  if (!codec) return base;
+  return {
+    ...base,
+    payloadCodecs: [...(base?.payloadCodecs ?? []), codec],
+    failureConverterPath: base?.failureConverterPath ?? encodedFailureConverterPath,
+  };
 }

@@ -6,10 +6,9 @@
  * settings and the probe too.
  */
 import { Client, Connection, type ClientOptions } from '@temporalio/client';
-import type { DataConverter } from '@temporalio/common';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/messages.js';
-import { EncryptionCodec } from './codec.js';
+import { dataConverterOf, EncryptionCodec } from './codec.js';
 import { TemporalUnreachableError } from './errors.js';
 
 /**
@@ -20,12 +19,6 @@ import { TemporalUnreachableError } from './errors.js';
 export function resolveEncryption(encryption?: EncryptionCodec | false, env: NodeJS.ProcessEnv = process.env): EncryptionCodec | undefined {
   if (encryption === false) return undefined;
   return encryption ?? EncryptionCodec.fromEnv(env);
-}
-
-/** `base` (maybe undefined) with `codec` as its last (outermost) payload codec: encrypted after any compression. */
-export function withCodec(base: DataConverter | undefined, codec: EncryptionCodec | undefined): DataConverter | undefined {
-  if (!codec) return base;
-  return { ...base, payloadCodecs: [...(base?.payloadCodecs ?? []), codec] };
 }
 
 /** The connection settings of @temporalio/envconfig; the address defaults to localhost:7233, the namespace to default. */
@@ -65,7 +58,7 @@ export async function connectClient(
     throw new TemporalUnreachableError(address, err);
   }
   const ns = overrides.namespace ?? env.namespace;
-  const dataConverter = withCodec(undefined, encryption);
+  const dataConverter = dataConverterOf(encryption);
   return {
     client: new Client({
       connection,

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import type { EncryptionCodec } from '../client/codec.js';
+import { encodedFailureConverterPath, type EncryptionCodec } from '../client/codec.js';
 import { resolveEncryption } from '../client/connection.js';
 import { DurableMcpClient } from '../client/index.js';
 import type { McpConfig, PoolOptions } from '../mcp/index.js';
@@ -103,7 +103,12 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
   let workflowBundle: CreateWorkerOptions['workflowBundle'];
   if (options.workflowsPath) {
     try {
-      workflowBundle = await bundleWorkflowCode({ workflowsPath: options.workflowsPath, logger: new DefaultLogger('WARN') });
+      workflowBundle = await bundleWorkflowCode({
+        workflowsPath: options.workflowsPath,
+        // With a codec, the workflows' failures are encoded too (as the worker's data converter says: dataConverterOf).
+        ...(encryption ? { failureConverterPath: encodedFailureConverterPath } : {}),
+        logger: new DefaultLogger('WARN'),
+      });
     } catch (err) {
       await env.teardown();
       for (const s of scripted) await s.close();

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import type { EncryptionCodec } from '../client/codec.js';
-import { resolveEncryption, withCodec } from '../client/connection.js';
+import { resolveEncryption } from '../client/connection.js';
 import { durableMcpSinks } from '../telemetry/metrics.js';
 
 /** A history to replay: a path to a JSON file (`temporal workflow show --output json`), that JSON parsed, or `handle.fetchHistory()`'s history object. */
@@ -69,7 +69,10 @@ export async function replayHistories(
   histories: HistorySource[],
   options: { throwOnFailure?: boolean; encryption?: EncryptionCodec | false } = {},
 ): Promise<ReplayOutcome[]> {
-  const dataConverter = withCodec(undefined, resolveEncryption(options.encryption));
+  // The codec alone, not dataConverterOf's encoding failure converter: a replay writes no history, and the failure that
+  // says why a history did not replay must be readable (not "Encoded failure").
+  const codec = resolveEncryption(options.encryption);
+  const dataConverter = codec ? { payloadCodecs: [codec] } : undefined;
   const loaded = histories.map(load);
   // durable-mcp's workflows call the metrics sink (never while replaying): registered, so no error is logged.
   const outcomes: ReplayOutcome[] = [];

@@ -6,8 +6,7 @@
  */
 import type { ClientOptions } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { EncryptionCodec } from '../client/codec.js';
-import { withCodec } from '../client/connection.js';
+import { dataConverterOf, type EncryptionCodec } from '../client/codec.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalBinary } from '../cli/temporal-binaries.js';
 import { awaitingInputKey } from '../workflows/messages.js';
@@ -43,7 +42,7 @@ export interface TemporalServerOptions {
 /** Start a Temporal server for tests; `teardown()` stops it. */
 export async function startTemporalServer(options: TemporalServerOptions = {}): Promise<TestWorkflowEnvironment> {
   const find = options.allowDownload === undefined ? {} : { allowDownload: options.allowDownload };
-  const dataConverter = withCodec(options.client?.dataConverter, options.encryption);
+  const dataConverter = dataConverterOf(options.encryption, options.client?.dataConverter);
   const client = options.client || dataConverter ? { ...options.client, ...(dataConverter ? { dataConverter } : {}) } : undefined;
   if (options.timeSkipping) {
     return TestWorkflowEnvironment.createTimeSkipping({

@@ -2,8 +2,8 @@
  * Payloads encrypted at rest, end to end (real dev server, real worker, real fixture MCP servers, the real CLI): with a
  * key set, requests answered through DurableMcpClient, the CLI (`answer` and `answer --signal`), a modern-era call with
  * `requestState` and a pipeline that continues-as-new all work, and the raw history (fetched by a client without the
- * codec) holds none of the prompt's, the answers', the tool results' or the requestState's bytes. Then key rotation, and
- * bad key material at start.
+ * codec) holds none of the prompt's, the answers', the tool results' or the requestState's bytes, nor a failure's message
+ * (an activity's, a workflow's own). Then key rotation, and bad key material at start.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
 import {
@@ -212,6 +213,38 @@ describe('payloads encrypted at rest, with a key set', () => {
     assert.equal(result.steps.c.result?.output, `echo: hello ${names.pipeline}`);
   });
 
+  it("failures are encrypted too: a failing tool's message and a workflow's own failure are not in the raw history; `result` shows them", async () => {
+    // The activity's failure names the tool it did not find; the workflow's own (InvalidInput) shows the wrong value.
+    // Explicit workflow ids: the default one would name the tool.
+    const tool = `no_such_tool_${tag}_secret`;
+    const badValue = `not-a-duration-${tag}-secret`;
+    const toolCall = await c.startToolCall({ server: 'fx', tool, workflowId: `enc-fails-tool-${tag}` });
+    const badInput = await env.client.workflow.start('mcpToolCall', {
+      taskQueue,
+      workflowId: `enc-fails-input-${tag}`,
+      args: [{ server: 'fx', tool: 'echo', toolTimeout: badValue }],
+    });
+    ids.push(toolCall.workflowId, badInput.workflowId);
+    const toolResult = await run(['result', toolCall.workflowId], cliEnv);
+    assert.equal(toolResult.code, 1, toolResult.stderr);
+    assert.match(toolResult.stderr, new RegExp(`failed: UnknownTool: server "fx" has no tool "${tool}"`));
+    const inputResult = await run(['result', badInput.workflowId, '--json'], cliEnv);
+    assert.equal(inputResult.code, 1, inputResult.stderr);
+    assert.equal(JSON.parse(inputResult.stdout).error, 'InvalidInput');
+    assert.ok(JSON.parse(inputResult.stdout).message.includes(badValue), inputResult.stdout);
+    const histories = await rawHistories(raw, [toolCall.workflowId, badInput.workflowId]);
+    for (const id of [toolCall.workflowId, badInput.workflowId]) {
+      const { history } = histories.find((h) => h.workflowId === id)!;
+      for (const secret of [tool, badValue]) assert.deepEqual(leaks(history, secret), [], `${id}: ${secret} is in the raw history`);
+      // The failure as recorded: Temporal's "Encoded failure", its message and stack trace ciphertext of key A.
+      const failed = history.events?.find((e) => e.workflowExecutionFailedEventAttributes)?.workflowExecutionFailedEventAttributes?.failure;
+      const innermost = (f: typeof failed): typeof failed => (f?.cause ? innermost(f.cause) : f);
+      assert.equal(innermost(failed)?.message, 'Encoded failure', `${id}: ${JSON.stringify(failed).slice(0, 300)}`);
+      assert.equal(metadataOf(innermost(failed)?.encodedAttributes ?? undefined, 'encoding'), ENCRYPTED_ENCODING);
+      assert.equal(innermost(failed)?.stackTrace ?? '', '');
+    }
+  });
+
   it('the raw history holds none of the prompts, answers, tool results or requestState (bytes, JSON, base64); every payload is ciphertext of key A', async () => {
     assert.ok(requestState, 'the modern call ran');
     const histories = await rawHistories(raw, ids);
@@ -301,13 +334,18 @@ describe('key rotation, end to end', () => {
     const failure = await eventually(
       async () => {
         const events = (await raw.workflow.getHandle(handle.workflowId).fetchHistory()).events ?? [];
-        return events.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes?.failure?.message;
+        return events.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes?.failure ?? undefined;
       },
       'a failed workflow task',
       120_000,
     );
-    // What a person sees (the Temporal UI's or `temporal workflow show`'s failed workflow task): the key to put back.
-    assert.match(failure!, /a payload is encrypted with key "A", which is not among the keys of DURABLE_MCP_ENCRYPTION_KEYS/);
+    // Encoded as every failure is (with key B, the worker's); what a person sees through the codec (the Temporal UI with
+    // the codec server, `temporal workflow show --codec-endpoint`): the key to put back.
+    assert.equal(failure!.message, 'Encoded failure');
+    assert.equal(metadataOf(failure!.encodedAttributes ?? undefined, KEY_ID_METADATA), 'B');
+    const readerBA = new Client({ connection: env.connection, namespace: 'default', dataConverter: dataConverterOf(codecOf(`${keyB},${keyA}`)) });
+    const decoded = await decodeOptionalFailureToOptionalError(readerBA.options.loadedDataConverter, failure);
+    assert.match(String(decoded?.message), /a payload is encrypted with key "A", which is not among the keys of DURABLE_MCP_ENCRYPTION_KEYS/);
     const described = await raw.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: handle.workflowId } });
     assert.equal(described.workflowExecutionInfo?.status, temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, 'not failed');
     // `pending`: the worker cannot answer the query while the task fails; the CLI says why, with the key to put back.

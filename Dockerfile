@@ -2,7 +2,7 @@
 # Debian (glibc) base on purpose: @temporalio/core-bridge ships a glibc prebuilt binary, so never alpine.
 
 # --- build: compile TypeScript and prebuild the workflow bundle (dist/workflow-bundle.js) ---
-FROM node:20.19.5-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -12,7 +12,7 @@ COPY scripts ./scripts
 RUN npm run build
 
 # --- runtime: production dependencies + dist/, as the non-root `node` user ---
-FROM node:20.19.5-bookworm-slim AS runtime
+FROM node:24.21.0-bookworm-slim AS runtime
 ENV NODE_ENV=production
 # glibc gives each thread (Temporal core, libuv) its own malloc arena; without a cap the worker's RSS keeps
 # growing with every tool call (benchmark B3). Two arenas keep it flat.

@@ -1,11 +1,13 @@
 // Installs the Temporal CLI and the time-skipping test server into the project's tools folder (pip), and the
 // official MCP Python SDK (2.x, for the interop test's Python tool server) into .tools/python, with what the
 // interop test's Python side of the encryption format needs: `cryptography` (AES-GCM) and `temporalio` (the
-// `temporal.api.common.v1.Payload` protobuf).
+// `temporal.api.common.v1.Payload` protobuf); and Node 22 and 24 (npm's `node` package, from the npm registry) into
+// .tools/node22 and .tools/node24, for CI's runs on each supported line and the conformance runner (scripts/node-lines.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { pythonSdkDir } from '../test/fixtures/python/paths.js';
 import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
+import { NODE_LINES, nodeLineBinary, nodeLineDir } from './node-lines.js';
 
 for (const kind of ['cli', 'test-server'] as const) {
   const found = findTemporalBinary(kind, { allowDownload: false });
@@ -27,3 +29,17 @@ if (!existsSync(`${dir}/mcp/__init__.py`) || !PYTHON_PACKAGES.every(installed)) 
   }
 }
 console.log(`python packages: ${dir} (${PYTHON_PACKAGES.join(' ')})`);
+
+for (const line of NODE_LINES) {
+  const bin = nodeLineBinary(line);
+  const version = (): string => spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  if (!existsSync(bin) || !version().startsWith(`v${line}.`)) {
+    const dir = nodeLineDir(line);
+    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', `node@${line}`], { stdio: 'inherit' });
+    if (r.status !== 0 || !existsSync(bin)) {
+      console.error(`could not install Node ${line} (npm's node@${line} package) into ${dir}`);
+      process.exit(1);
+    }
+  }
+  console.log(`node ${line}: ${bin} (${version()})`);
+}

@@ -80,6 +80,19 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
   return { code: EXIT.OTHER, json: { error: e?.name ?? 'Error', message }, text: `${e?.name ?? 'Error'}: ${message}` };
 }
 
+/**
+ * Exit once stdout and stderr have handed on what they hold: `process.exit()` drops what a pipe has not taken yet,
+ * and a large result (`result --json` of a 200 KiB answer) came out cut (on Node 24 at about 146 KB, 20 by luck).
+ */
+function exitWhenFlushed(code: number): void {
+  let open = 2;
+  const flushed = () => {
+    if (--open === 0) process.exit(code);
+  };
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
+}
+
 const wantsJson = process.argv.includes('--json');
 /** The commands that run until stopped print JSON lines (one object a line), an error included. */
 const streams = ['dev', 'worker', 'inbox', 'codec-server'].includes(process.argv[2] ?? '');
@@ -87,7 +100,7 @@ program.parseAsync(process.argv).then(
   () => {
     // Connections keep the event loop alive; commands other than dev/worker are done here.
     const cmd = process.argv[2];
-    if (cmd !== 'dev' && cmd !== 'worker' && cmd !== 'inbox' && cmd !== 'codec-server') process.exit(process.exitCode ?? EXIT.OK);
+    if (cmd !== 'dev' && cmd !== 'worker' && cmd !== 'inbox' && cmd !== 'codec-server') exitWhenFlushed(Number(process.exitCode ?? EXIT.OK));
   },
   (err: unknown) => {
     if (err instanceof CommanderError) {
@@ -96,11 +109,12 @@ program.parseAsync(process.argv).then(
         const json = { error: 'Usage', message: err.message.replace(/^error: /, '') };
         console.log(streams ? JSON.stringify({ event: 'error', ...json }) : JSON.stringify(json, null, 2));
       }
-      process.exit(err.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
+      exitWhenFlushed(err.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
+      return;
     }
     const d = describeError(err);
     if (wantsJson) console.log(streams ? JSON.stringify({ event: 'error', ...d.json }) : JSON.stringify(d.json, null, 2));
     console.error(`durable-mcp: ${terminalSafe(d.text)}`);
-    process.exit(d.code);
+    exitWhenFlushed(d.code);
   },
 );

@@ -35,23 +35,40 @@ export function installUserProject(source: string): string {
 }
 
 /**
- * `npm test [-- args]` in an installed user project, pointed at this machine's Temporal binaries as a user
- * would point at theirs (nothing is downloaded). Not a child of this test run: without NODE_TEST_CONTEXT a
- * node:test runner prints its own summary. Returns the exit status and stdout + stderr.
+ * The environment a user project's tests run in: this machine's Temporal binaries, as a user would point at theirs
+ * (nothing is downloaded), and not a child of this test run (without NODE_TEST_CONTEXT a node:test runner prints
+ * its own summary).
  */
-export function runUserProjectTests(dir: string, args: string[] = [], env: Record<string, string> = {}): { status: number | null; out: string } {
+function userProjectEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const { NODE_TEST_CONTEXT: _context, ...inherited } = process.env;
-  const r = spawnSync('npm', ['test', ...(args.length ? ['--', ...args] : [])], {
+  return {
+    ...inherited,
+    TEMPORAL_CLI_PATH: findTemporalBinary('cli').path!,
+    TEMPORAL_TEST_SERVER_PATH: findTemporalBinary('test-server').path!,
+    NODE_OPTIONS: '',
+    ...env,
+  };
+}
+
+/** `npm test [-- args]` in an installed user project. Returns the exit status and stdout + stderr. */
+export function runUserProjectTests(dir: string, args: string[] = [], env: Record<string, string> = {}): { status: number | null; out: string } {
+  const r = spawnSync('npm', ['test', ...(args.length ? ['--', ...args] : [])], { cwd: dir, encoding: 'utf8', env: userProjectEnv(env), timeout: 840_000 });
+  return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
+}
+
+/** `node --test FILES` in an installed user project, on this process's Node. Returns the exit status and stdout + stderr. */
+export function runUserProjectTestFiles(dir: string, files: string[]): { status: number | null; out: string } {
+  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], {
     cwd: dir,
     encoding: 'utf8',
-    env: {
-      ...inherited,
-      TEMPORAL_CLI_PATH: findTemporalBinary('cli').path!,
-      TEMPORAL_TEST_SERVER_PATH: findTemporalBinary('test-server').path!,
-      NODE_OPTIONS: '',
-      ...env,
-    },
+    env: userProjectEnv({}),
     timeout: 840_000,
   });
   return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
+}
+
+/** The pass and fail counts of a node:test run's summary, whichever reporter printed it (TAP `# pass 3`, spec `ℹ pass 3`). */
+export function testCounts(out: string): { pass: number; fail: number } {
+  const count = (what: string) => Number(new RegExp(`^(?:# |\u2139 )${what} (\\d+)$`, 'm').exec(out)?.[1]);
+  return { pass: count('pass'), fail: count('fail') };
 }

@@ -6,7 +6,8 @@
  * server. Over stdio and over stateful streamable HTTP the legacy behaviour set holds (answered by signal, an update
  * rejected then accepted, decline, expiry, released then answered), the person asked once. Over stateless HTTP the
  * SDK has no channel for `ctx.elicit` in either era: the call fails at once, saying so, and the MRTR way works.
- * A server pinned to `era: "modern"` fails such a call at once, naming the config to change.
+ * A server pinned to `era: "modern"` fails such a call at once, naming the config to change. The same tool on the
+ * Python SDK 1.x (legacy era only, in .tools/python-mcp1) passes the same set, with no fallback needed.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -15,27 +16,37 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { pythonElicitServerPath, pythonSdkDir, startPythonServer } from '../fixtures/python/paths.js';
+import { pythonElicitServerPath, pythonSdk1Dir, pythonSdkDir, startPythonServer } from '../fixtures/python/paths.js';
 import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const dir = tempDir();
-const logs = { stdio: join(dir, 'py-stdio.jsonl'), http: join(dir, 'py-http.jsonl'), stateless: join(dir, 'py-stateless.jsonl') };
-const stdio = (log: string, extra: Record<string, unknown> = {}) => ({
+const logs = {
+  stdio: join(dir, 'py-stdio.jsonl'),
+  http: join(dir, 'py-http.jsonl'),
+  stateless: join(dir, 'py-stateless.jsonl'),
+  stdio1: join(dir, 'py1-stdio.jsonl'),
+  http1: join(dir, 'py1-http.jsonl'),
+};
+const stdio = (log: string, extra: Record<string, unknown> = {}, sdkDir = pythonSdkDir()) => ({
   command: ['python3', pythonElicitServerPath, 'stdio'],
-  env: { PYTHONPATH: pythonSdkDir(), FIXTURE_LOG: log },
+  env: { PYTHONPATH: sdkDir, FIXTURE_LOG: log },
   ...extra,
 });
 const extraServers: Record<string, unknown> = {
   pystdio: stdio(logs.stdio),
   pymodern: stdio(join(dir, 'py-modern.jsonl'), { era: 'modern' }),
+  // The 1.x comparison: the same tool on the Python SDK 1.x, which speaks the legacy era only.
+  py1stdio: stdio(logs.stdio1, {}, pythonSdk1Dir()),
 };
 const servers: Array<{ close(): Promise<void> }> = [];
 before(async () => {
   const http = await startPythonServer({ script: pythonElicitServerPath, args: ['http'], env: { FIXTURE_LOG: logs.http } });
   const stateless = await startPythonServer({ script: pythonElicitServerPath, args: ['stateless-http'], env: { FIXTURE_LOG: logs.stateless } });
-  servers.push(http, stateless);
+  const http1 = await startPythonServer({ script: pythonElicitServerPath, args: ['http'], env: { FIXTURE_LOG: logs.http1 }, sdkDir: pythonSdk1Dir() });
+  servers.push(http, stateless, http1);
   extraServers.pyhttp = { url: http.url };
+  extraServers.py1http = { url: http1.url };
   extraServers.pystateless = { url: stateless.url };
 });
 after(async () => {
@@ -52,11 +63,13 @@ describe('a Python SDK 2.x tool that asks with ctx.elicit, through the worker', 
     });
   const received = (log: string) => readFixtureLog(log).filter((e) => e.event === 'received');
 
-  for (const [server, log] of [
-    ['pystdio', logs.stdio],
-    ['pyhttp', logs.http],
+  for (const [server, log, sdk] of [
+    ['pystdio', logs.stdio, 2],
+    ['pyhttp', logs.http, 2],
+    ['py1stdio', logs.stdio1, 1],
+    ['py1http', logs.http1, 1],
   ] as const) {
-    describe(`${server} (era auto)`, () => {
+    describe(`${server}: SDK ${sdk}.x, era auto`, () => {
       it('answered by signal: the call is run again in the legacy era, the person asked once, the answer reaches the tool', async (t) => {
         const handle = await start(server);
         const watch = watchPending(handle);
@@ -68,7 +81,8 @@ describe('a Python SDK 2.x tool that asks with ctx.elicit, through the worker', 
         await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
         assert.deepEqual(JSON.parse((await handle.result()).output), { result: 'Hi Ada' });
         assert.deepEqual([...(await watch.stop()).keys()], [request.id], 'the person was asked once');
-        assert.equal(suite.worker.pool.usesLegacyEra(server), true, 'the worker remembers the legacy era for the server');
+        // 2.x offers 2026-07-28 and refuses to ask in it: the worker fell back and remembers it; 1.x negotiated legacy itself.
+        assert.equal(suite.worker.pool.usesLegacyEra(server), sdk === 2, 'the worker remembers the legacy era for a 2.x server');
         const last = received(log).at(-1)!;
         assert.deepEqual([last.action, last.content], ['accept', { name: 'Ada' }]);
       });

@@ -22,7 +22,13 @@ const server = createServer((req, res) => {
     const message = JSON.parse(body) as { id?: number | string; method: string };
     if (message.id === undefined) return void res.writeHead(202).end();
     const results: Record<string, unknown> = {
-      'server/discover': { resultType: 'complete', ...meta, supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'repro', version: '1' } },
+      'server/discover': {
+        resultType: 'complete',
+        ...meta,
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {} },
+        serverInfo: { name: 'repro', version: '1' },
+      },
       'tools/list': { resultType: 'complete', ...meta, tools: [{ name: 'hello', inputSchema: { type: 'object', properties: {} } }] },
       // No resultType: the client MUST take it as complete.
       'tools/call': { content: [{ type: 'text', text: 'hello' }] },

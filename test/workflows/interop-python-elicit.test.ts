@@ -132,6 +132,16 @@ describe('a Python SDK 2.x tool that asks with ctx.elicit, through the worker', 
     });
   }
 
+  it('stdio, once switched to the legacy era: a tool that asks the MRTR way (Resolve(...)) asks there too', async () => {
+    assert.equal(suite.worker.pool.usesLegacyEra('pystdio'), true);
+    const handle = await start('pystdio', 'greet_mrtr');
+    const [request] = await waitForPending(handle);
+    assert.equal(request.prompt, 'What is your name? (python, MRTR)');
+    assert.match(request.id, /^c1\.1\./, 'a legacy-era request (elicitation/create on the session)');
+    await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
+    assert.deepEqual(JSON.parse((await handle.result()).output), { result: 'Hi Ada, welcome' });
+  });
+
   it('stateless HTTP, the MRTR way (Resolve(...)) in the modern era: the request is pending and the answer reaches the tool', async () => {
     // Before the ctx.elicit case below, which makes the worker remember the legacy era for this server.
     const handle = await start('pystateless', 'greet_mrtr');

@@ -5,7 +5,7 @@
 // .tools/node22 and .tools/node24, for CI's runs on each supported line and the conformance runner (scripts/node-lines.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { pythonSdkDir } from '../test/fixtures/python/paths.js';
+import { pythonSdk1Dir, pythonSdkDir } from '../test/fixtures/python/paths.js';
 import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
 import { NODE_LINES, nodeLineBinary, nodeLineDir } from './node-lines.js';
 
@@ -29,6 +29,19 @@ if (!existsSync(`${dir}/mcp/__init__.py`) || !PYTHON_PACKAGES.every(installed)) 
   }
 }
 console.log(`python packages: ${dir} (${PYTHON_PACKAGES.join(' ')})`);
+
+// The Python SDK 1.x (legacy era only) beside it, for the interop test's 1.x comparison (issue #21).
+const MCP1 = 'mcp==1.30.0';
+const dir1 = pythonSdk1Dir();
+if (!existsSync(`${dir1}/mcp-1.30.0.dist-info`)) {
+  rmSync(dir1, { recursive: true, force: true });
+  const r = spawnSync('python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', dir1, MCP1], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`could not install ${MCP1} into ${dir1} with pip`);
+    process.exit(1);
+  }
+}
+console.log(`python packages: ${dir1} (${MCP1})`);
 
 for (const line of NODE_LINES) {
   const bin = nodeLineBinary(line);

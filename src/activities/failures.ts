@@ -5,7 +5,16 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { admitElicitation, FailureTypes, type ElicitParams } from '../contract/index.js';
-import { McpConfigError, McpConnectError, MissingEnvVarError, PoolClosedError, ServerDisabledError, UnknownServerError } from '../mcp/index.js';
+import {
+  BackChannelRefusedError,
+  McpConfigError,
+  McpConnectError,
+  MissingEnvVarError,
+  PoolClosedError,
+  ProtocolViolationError,
+  ServerDisabledError,
+  UnknownServerError,
+} from '../mcp/index.js';
 
 /** Throws `err` as the failure of a call to `server`. */
 export function failure(err: unknown, server: string): never {
@@ -26,6 +35,18 @@ export function failure(err: unknown, server: string): never {
   if (err instanceof ProtocolError && err.code === ProtocolErrorCode.InvalidParams)
     throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.InvalidArguments);
   if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, FailureTypes.WorkerShuttingDown);
+  // The server's answer breaks the protocol: the same request gets the same answer, so the call fails now.
+  if (err instanceof ProtocolViolationError) throw ApplicationFailure.nonRetryable(err.message, FailureTypes.ProtocolViolation);
+  // A tool that asks the old way where its server cannot (in `era: "auto"` the call loop runs a modern-era refusal
+  // again in the legacy era first): every attempt would be refused the same way.
+  if (err instanceof BackChannelRefusedError) {
+    const why =
+      err.era === 'modern'
+        ? '; the tool asks the old way (elicitation/create), which the 2026-07-28 era has no channel for,' +
+          ` and the server's config pins that era: set "era": "auto" or "legacy"`
+        : '; the server has no channel for elicitation/create in the legacy era either (a stateless HTTP server): it cannot ask anyone';
+    throw ApplicationFailure.nonRetryable(`${err.message}${why}`, err.era === 'modern' ? FailureTypes.McpConfigInvalid : FailureTypes.ToolCallFailed);
+  }
   if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
   throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, FailureTypes.ToolCallFailed);
 }

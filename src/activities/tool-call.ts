@@ -6,6 +6,7 @@
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength, type Request } from '../contract/index.js';
+import { BackChannelRefusedError } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
 import { heartbeatEvery, workerFlags, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
@@ -67,7 +68,9 @@ export function callMcpToolActivity(deps: ActivityDeps) {
 
     const session = lease.session;
     // A tool the server does not list fails at once, naming what it has (no MCP request, no retry).
-    if (Array.isArray(session.tools) && session.tools.length > 0 && !session.tools.some((t) => t.name === input.tool)) {
+    // (One left out for an invalid declaration fails in the call instead, saying why: ProtocolViolation.)
+    const listed = session.tools.some((t) => t.name === input.tool) || session.invalidTools.has(input.tool);
+    if (Array.isArray(session.tools) && session.tools.length > 0 && !listed) {
       clearInterval(beat);
       await lease.release();
       const names = session.tools.map((t) => t.name);
@@ -161,6 +164,18 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       if (ctx.cancellationSignal.aborted) {
         const reason = ctx.cancellationSignal.reason;
         throw reason instanceof CancelledFailure ? reason : new CancelledFailure(String(reason ?? 'cancelled'));
+      }
+      // DESIGN §6b: in `era: "auto"`, a tool that asked the old way (refused in the 2026-07-28 era, before any person
+      // was asked) runs again at once in the legacy era, which the worker now speaks to this server.
+      if (err instanceof BackChannelRefusedError && err.era === 'modern' && server.era === 'auto') {
+        deps.pool.useLegacyEra(input.server);
+        throw ApplicationFailure.create({
+          message:
+            `${err.message}; the tool asks the old way (elicitation/create): running it again in the legacy era,` +
+            ` which this worker now uses for server "${input.server}"`,
+          type: FailureTypes.ToolCallFailed,
+          nextRetryDelay: 1,
+        });
       }
       failure(err, input.server);
     } finally {

@@ -21,6 +21,11 @@ export const FAILURES = {
   InvalidArguments: { plane: 'call', retryable: false, description: "the MCP server refused the tool's arguments (JSON-RPC invalid params)" },
   ToolCallFailed: { plane: 'call', retryable: true, description: 'the tools/call request failed (transport error, timeout, server error)' },
   ResultTooLarge: { plane: 'call', retryable: false, description: "the tool's result (or a server's tool list) is over the limit of a Temporal payload" },
+  ProtocolViolation: {
+    plane: 'call',
+    retryable: false,
+    description: 'the server answered with something MCP does not allow (a malformed result, a result failing the schema, an invalid tool definition)',
+  },
   WorkerShuttingDown: { plane: 'call', retryable: true, description: 'the worker is shutting down; another attempt runs on a worker that is up' },
   NotifyFailed: { plane: 'call', retryable: true, description: 'the notification webhook failed (retried with backoff; never fails or delays the tool call)' },
   NoWorkflow: { plane: 'call', retryable: false, description: 'the activity callMcpTool was run outside a workflow' },

@@ -5,8 +5,10 @@
  * with a message that names the server and the field.
  */
 import { readFileSync } from 'node:fs';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import { msToNumber, type Duration } from '@temporalio/common';
 import { z } from 'zod';
+import type { ProtocolEra } from '../contract/era.js';
 import { preview } from '../contract/json.js';
 
 /** An ms-format duration string in ms (NaN when it is not one: the schema then names the field). */
@@ -20,6 +22,16 @@ function durationToMs(v: string): number {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * How the worker negotiates with a server (DESIGN §6b): `auto` (default) speaks 2026-07-28 when the server offers it,
+ * else the legacy era, and falls back to the legacy era for a server whose tools turn out to ask the old way;
+ * `legacy` and `modern` pin the era.
+ */
+export type EraSetting = 'auto' | ProtocolEra;
+
+/** The protocol versions a server's `protocolVersion` may pin: 2026-07-28 (modern) and the SDK's legacy ones. */
+export const PINNABLE_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS];
+
 interface CommonServerConfig {
   name: string;
   enabled: boolean;
@@ -29,6 +41,10 @@ interface CommonServerConfig {
   tools?: string[];
   /** Upper bound of concurrent sessions the worker's pool opens to this server. */
   maxSessions: number;
+  /** The era setting (`auto` unless the config says `era`, or pins a `protocolVersion`, whose era it is then). */
+  era: EraSetting;
+  /** A pinned protocol version (the only one offered); absent: negotiated. */
+  protocolVersion?: string;
 }
 export interface StdioServerConfig extends CommonServerConfig {
   transport: 'stdio';
@@ -133,6 +149,11 @@ const RawServerSchema = z
     timeout: z.preprocess((v) => (typeof v === 'string' ? durationToMs(v) : v), z.number().int().positive().max(MAX_TIMER_MS)).optional(),
     tools: z.array(z.string().min(1)).optional(),
     maxSessions: z.number().int().positive().optional(),
+    era: z.enum(['auto', 'legacy', 'modern']).optional(),
+    protocolVersion: z
+      .string()
+      .refine((v) => PINNABLE_PROTOCOL_VERSIONS.includes(v))
+      .optional(),
   })
   .passthrough();
 
@@ -168,6 +189,8 @@ function fieldProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { 
     headers: 'must map header names to string values',
     cwd: 'must be a non-empty path',
     type: 'must be one of stdio, local, http, streamable-http, sse, remote',
+    era: 'must be "auto", "legacy" or "modern"',
+    protocolVersion: `must be a protocol version the worker speaks: ${PINNABLE_PROTOCOL_VERSIONS.join(', ')}`,
   };
   const problem = (top !== undefined && hints[String(top)]) || issue.message;
   return { field, problem: `${problem}, got ${describe(value, top !== undefined && SECRET_FIELDS.has(String(top)))}` };
@@ -212,12 +235,19 @@ function parseServer(name: string, value: unknown, source: string): ServerConfig
   if (s.env && s.environment) fail('environment', 'conflicts with "env": use one of them');
   if (s.enabled === true && s.disabled === true) fail('disabled', 'conflicts with "enabled": true');
   const enabled = s.enabled !== false && s.disabled !== true;
+  // A pinned protocol version pins its era; an `era` beside it must be that one.
+  const pinnedEra: ProtocolEra | undefined = s.protocolVersion === undefined ? undefined : s.protocolVersion >= '2026-07-28' ? 'modern' : 'legacy';
+  if (pinnedEra && s.era !== undefined && s.era !== pinnedEra) {
+    fail('era', `is "${s.era}" but "protocolVersion" ${JSON.stringify(s.protocolVersion)} is of the ${pinnedEra} era: drop one of them`);
+  }
   const common = {
     name,
     enabled,
     timeoutMs: s.timeout ?? DEFAULT_TIMEOUT_MS,
     tools: s.tools,
     maxSessions: s.maxSessions ?? 32,
+    era: pinnedEra ?? s.era ?? 'auto',
+    ...(s.protocolVersion !== undefined ? { protocolVersion: s.protocolVersion } : {}),
   };
   if (s.command !== undefined && s.url !== undefined) fail('url', 'cannot be combined with "command": a server is either local (command) or remote (url)');
   if (s.command !== undefined) {

@@ -20,6 +20,15 @@ export { MAX_TOOL_PAGES, type McpToolInfo } from './tool-list.js';
 export { URL_ELICITATION_REQUIRED, urlInputRequests, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
 export { type InputRequiredRound, type RoundInput } from './modern.js';
 export { SessionPool, type Lease, type PoolOptions } from './pool.js';
-export { PoolClosedError, RoundLimitExceededError, ServerDisabledError, UnknownServerError, UnknownToolError, UnsupportedInputRequestError } from './errors.js';
+export {
+  BackChannelRefusedError,
+  PoolClosedError,
+  ProtocolViolationError,
+  RoundLimitExceededError,
+  ServerDisabledError,
+  UnknownServerError,
+  UnknownToolError,
+  UnsupportedInputRequestError,
+} from './errors.js';
 export { toToolResult } from './result.js';
 export { McpSource, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';

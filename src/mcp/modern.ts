@@ -4,7 +4,23 @@
  * back to the caller (the workflow asks the human durably), which sends the next round with the answers and the
  * round's `requestState`, echoed byte for byte.
  */
-import type { Client, PriorDiscovery } from '@modelcontextprotocol/client';
+import {
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type Client,
+  type JSONRPCMessage,
+  type PriorDiscovery,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { BackChannelRefusedError, ProtocolViolationError } from './errors.js';
+
+/** The first protocol revision of the modern era; revisions are ISO dates, so later ones compare greater. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /** A round of a modern-era (MRTR) call: the answers to the previous round's requests and its state, echoed. */
 export interface RoundInput {
@@ -51,4 +67,81 @@ export function readInputRequired(raw: unknown): InputRequiredRound | undefined 
 /** The round after `round`: its answers (key → ElicitResult; none when it asked nothing) and its state, echoed. */
 export function nextRound(round: InputRequiredRound, inputResponses: Record<string, unknown> | undefined): RoundInput {
   return { ...(inputResponses !== undefined ? { inputResponses } : {}), ...(round.requestState !== undefined ? { requestState: round.requestState } : {}) };
+}
+
+/**
+ * "Client MUST assume resultType complete when not specified" (MCP 2026-07-28, SEP-2322; the conformance scenario
+ * `sep-2322-client-request-state` checks it). The SDK v2 (`@modelcontextprotocol/client` 2.4, its rev2026 codec's
+ * `decodeResult`) instead rejects such a result: "missing required resultType — servers implementing protocol
+ * revision 2026-07-28 MUST include it" (the server's MUST is real, but the client's MUST is to assume `complete`).
+ * This differs from the spec's conformance suite; reproduction and report: scripts/upstream/missing-result-type.ts.
+ *
+ * So, at the transport, before the SDK decodes it: the result of a request this client sent with a modern-era
+ * envelope (`_meta` names a 2026-07-28+ protocol version) gets `resultType: "complete"` when it has none. Only
+ * then: a legacy-era result never carries the field, and the SDK bridges it itself. Everything else passes as sent.
+ * Installed before `connect()` (the SDK sets `onmessage` then, and again around its discovery probe).
+ */
+export function assumeCompleteWhenUnspecified(transport: Transport): void {
+  /** JSON-RPC ids of the modern-era requests in flight (bounded: an id whose response never came is dropped first). */
+  const modern = new Set<RequestId>();
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) => {
+    if (isJSONRPCRequest(message)) {
+      const version = (message.params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+      if (typeof version === 'string' && version >= MODERN_PROTOCOL_VERSION) {
+        modern.add(message.id);
+        if (modern.size > 1024) modern.delete(modern.values().next().value as RequestId);
+      }
+    }
+    return send(message, options);
+  };
+  const complete = (message: JSONRPCMessage): void => {
+    if (!isJSONRPCResultResponse(message) || !modern.delete(message.id)) return;
+    const result = message.result as Record<string, unknown>;
+    if (result && typeof result === 'object' && !Array.isArray(result) && result.resultType === undefined) result.resultType = 'complete';
+  };
+  let dispatch: Transport['onmessage'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => dispatch,
+    set: (fn: Transport['onmessage']) => {
+      dispatch = fn
+        ? (message: JSONRPCMessage, extra?: unknown) => {
+            complete(message);
+            (fn as (m: JSONRPCMessage, e?: unknown) => void)(message, extra);
+          }
+        : fn;
+    },
+  });
+}
+
+/**
+ * A result the SDK could not accept (not an object, no or an unknown `resultType`, failing the era's result schema,
+ * `input_required` with neither requests nor state) as a ProtocolViolationError naming the server and the tool;
+ * undefined for any other error. The same request would get the same answer: retrying cannot help.
+ */
+export function protocolViolation(err: unknown, server: string, tool: string): ProtocolViolationError | undefined {
+  if (!(err instanceof SdkError)) return undefined;
+  if (err.code !== SdkErrorCode.InvalidResult && err.code !== SdkErrorCode.UnsupportedResultType) return undefined;
+  return new ProtocolViolationError(
+    `server "${server}": tool "${tool}" answered with a result MCP does not allow: ${err.message.replace(/\s+/g, ' ')}`,
+    server,
+  );
+}
+
+/**
+ * A `tools/call` error that says the tool tried to send `elicitation/create` (the legacy way) and the server's SDK had
+ * no channel for it (any request in the modern era; a stateless HTTP request in the legacy era), as a
+ * BackChannelRefusedError; undefined for any other error. Known forms:
+ * the Python SDK 2.x (JSON-RPC -32600 "Cannot send 'elicitation/create': this transport context has no back-channel
+ * for server-initiated requests.") and the TypeScript SDK v2's server ("Server-to-client requests are not available
+ * on protocol revision 2026-07-28: 'elicitation/create' cannot be sent …", as an error of the call).
+ */
+export function backChannelRefusal(err: unknown, server: string, tool: string, era: 'legacy' | 'modern'): BackChannelRefusedError | undefined {
+  if (!(err instanceof ProtocolError)) return undefined;
+  const message = err.message;
+  if (!message.includes('elicitation/create')) return undefined;
+  if (!/no back-channel for server-initiated requests|Server-to-client requests are not available/.test(message)) return undefined;
+  return new BackChannelRefusedError(`server "${server}": tool "${tool}": ${message}`, server, tool, era);
 }

@@ -79,6 +79,11 @@ export class SessionPool {
    * (`server/discover` costs a round trip, and on stdio a process of its own). Forgotten when a connect fails.
    */
   private readonly verdicts = new Map<string, McpSession['verdict']>();
+  /**
+   * Servers in `era: "auto"` whose tools turned out to ask the old way (`elicitation/create`, refused in the modern
+   * era): their sessions speak the legacy era from now on (DESIGN §6b). Forgotten only when such a connect fails.
+   */
+  private readonly legacyServers = new Set<string>();
   private closedFlag = false;
   /** Sessions being opened or closed: `close()` waits for them, so no server process outlives the pool. */
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -130,7 +135,7 @@ export class SessionPool {
     if (state.leased.size + state.connecting < server.maxSessions) {
       state.connecting++;
       try {
-        const prior = this.verdicts.get(name);
+        const prior = this.legacyServers.has(name) ? ({ kind: 'legacy' } as const) : this.verdicts.get(name);
         const connecting = McpSession.connect(server, {
           elicitation: true,
           onStderr: this.options.onStderr ? (line) => this.options.onStderr!(name, line) : undefined,
@@ -150,6 +155,7 @@ export class SessionPool {
       } catch (err) {
         // The server may have changed eras: the next connect probes again.
         this.verdicts.delete(name);
+        this.legacyServers.delete(name);
         // Callers that queued behind this connect must not wait for a session that never comes: let the
         // next one try (and fail with the error, if the server is still down).
         state.connecting--;
@@ -197,6 +203,30 @@ export class SessionPool {
       }
       if (!served) state.unserved++;
     });
+  }
+
+  /**
+   * `server`'s tools ask the old way: its next sessions speak the legacy era (the idle modern ones are closed; a
+   * leased one is discarded by its holder). `true` when this is news (the worker remembers it from now on).
+   */
+  useLegacyEra(name: string): boolean {
+    if (this.legacyServers.has(name)) return false;
+    this.legacyServers.add(name);
+    this.verdicts.set(name, { kind: 'legacy' });
+    const state = this.states.get(name);
+    if (!state) return true;
+    const modern = state.idle.filter((s) => s.era === 'modern');
+    state.idle = state.idle.filter((s) => s.era !== 'modern');
+    for (const session of modern) {
+      this.clearIdle(session);
+      void this.track(session.close());
+    }
+    return true;
+  }
+
+  /** Whether the worker runs `server` in the legacy era because its tools ask the old way (`useLegacyEra`). */
+  usesLegacyEra(name: string): boolean {
+    return this.legacyServers.has(name);
   }
 
   private grant(state: ServerState, session: McpSession): Lease {

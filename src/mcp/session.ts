@@ -14,15 +14,21 @@ import type { ProtocolEra } from '../contract/era.js';
 import type { ToolResult } from '../contract/index.js';
 import { MAX_TIMER_MS, type ServerConfig } from './config.js';
 import { bridgeElicitations, readUrlElicitationRequired, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
+import { ProtocolViolationError } from './errors.js';
 import {
+  assumeCompleteWhenUnspecified,
   discoveryVerdict,
+  backChannelRefusal,
   MODERN_CLIENT_OPTIONS,
+  MODERN_PROTOCOL_VERSION,
   MODERN_REQUEST_OPTIONS,
+  protocolViolation,
   readInputRequired,
   withRound,
   type InputRequiredRound,
   type RoundInput,
 } from './modern.js';
+import { paramHeaders, scanParamHeaders, type ParamHeader } from './param-headers.js';
 import { toToolResult } from './result.js';
 import { isWrongListing, listAllTools, type McpToolInfo } from './tool-list.js';
 import { httpHeaders, sseTransport, stdioTransport, streamableHttpTransport, terminateHttpSession, transportPid, type TransportKind } from './transports.js';
@@ -98,6 +104,12 @@ export class McpSession {
   tools: McpToolInfo[] = [];
   /** When `tools` was listed (`performance.now()`). */
   toolsListedAt = -Infinity;
+  /**
+   * Modern era: the tools left out of `tools` because their `x-mcp-header` declarations are invalid (SEP-2243: the
+   * client MUST NOT call them), with the reason; and the declarations of the others (their `Mcp-Param-*` headers).
+   */
+  readonly invalidTools = new Map<string, string>();
+  private readonly paramHeaderDeclarations = new Map<string, ParamHeader[]>();
   private closedFlag = false;
   private closing: Promise<void> | undefined;
   /** Fires once when the transport closes or errors (the session is then broken). */
@@ -138,13 +150,19 @@ export class McpSession {
         if (stderrTail.length > 20) stderrTail.shift();
         options.onStderr?.(line);
       });
-      const session = new McpSession(server, McpSession.newClient(options), transport, 'stdio', options.elicitation, stderrTail);
+      const session = new McpSession(server, McpSession.newClient(server, options), transport, 'stdio', options.elicitation, stderrTail);
       await session.start(timeoutMs, options.prior);
       return session;
     }
     const headers = httpHeaders(server);
     const url = new URL(server.url);
-    const streamable = new McpSession(server, McpSession.newClient(options), streamableHttpTransport(url, headers), 'streamable-http', options.elicitation);
+    const streamable = new McpSession(
+      server,
+      McpSession.newClient(server, options),
+      streamableHttpTransport(url, headers),
+      'streamable-http',
+      options.elicitation,
+    );
     try {
       await streamable.start(timeoutMs, options.prior);
       return streamable;
@@ -152,7 +170,7 @@ export class McpSession {
       await streamable.close();
       if (err instanceof McpConnectError && err.message.includes('timed out')) throw err;
       // Fall back to the legacy HTTP+SSE transport.
-      const sse = new McpSession(server, McpSession.newClient(options), sseTransport(url, headers), 'sse', options.elicitation);
+      const sse = new McpSession(server, McpSession.newClient(server, options), sseTransport(url, headers), 'sse', options.elicitation);
       try {
         await sse.start(timeoutMs);
         return sse;
@@ -168,10 +186,22 @@ export class McpSession {
     }
   }
 
-  private static newClient(options: ConnectOptions): Client {
+  /**
+   * The client for `server`, negotiating as its config says (DESIGN §6b): `auto` asks `server/discover` and speaks
+   * 2026-07-28 when the server offers it, else `initialize`; `legacy` only `initialize` (offering `protocolVersion`
+   * when one is pinned); `modern` only 2026-07-28 (or the pinned modern `protocolVersion`), never falling back.
+   */
+  private static newClient(server: ServerConfig, options: ConnectOptions): Client {
+    const pinned = server.protocolVersion;
+    const negotiation =
+      server.era === 'legacy'
+        ? { versionNegotiation: { mode: 'legacy' as const }, ...(pinned ? { supportedProtocolVersions: [pinned] } : {}) }
+        : server.era === 'modern'
+          ? { versionNegotiation: { mode: { pin: pinned ?? MODERN_PROTOCOL_VERSION } } }
+          : { versionNegotiation: { mode: 'auto' as const } };
     return new Client(CLIENT_INFO, {
       capabilities: options.elicitation ? { elicitation: { form: {}, url: {} } } : {},
-      versionNegotiation: { mode: 'auto' },
+      ...negotiation,
       ...MODERN_CLIENT_OPTIONS,
     });
   }
@@ -194,6 +224,8 @@ export class McpSession {
       this.closedFlag = true;
       this.onBroken?.();
     };
+    // Modern era: a result without `resultType` is complete (the SDK would reject it; see modern.ts).
+    assumeCompleteWhenUnspecified(this.transport);
     try {
       await withTimeout(
         this.client.connect(this.transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) }),
@@ -244,7 +276,23 @@ export class McpSession {
       throw new McpConnectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list', isWrongListing(err));
     }
     const allow = this.server.tools;
-    this.tools = allow ? tools.filter((t) => allow.includes(t.name)) : tools;
+    const listed = allow ? tools.filter((t) => allow.includes(t.name)) : tools;
+    this.invalidTools.clear();
+    this.paramHeaderDeclarations.clear();
+    // Modern era (SEP-2243): a tool with an invalid `x-mcp-header` is left out (the client MUST NOT call it, and a
+    // call to it fails as ProtocolViolation saying why); the others keep their declarations (their `Mcp-Param-*` headers).
+    this.tools =
+      this.era !== 'modern'
+        ? listed
+        : listed.filter((tool) => {
+            const scan = scanParamHeaders(tool.inputSchema);
+            if (!scan.valid) {
+              this.invalidTools.set(tool.name, scan.reason);
+              return false;
+            }
+            if (scan.headers.length > 0) this.paramHeaderDeclarations.set(tool.name, scan.headers);
+            return true;
+          });
     this.toolsListedAt = performance.now();
     return this.tools;
   }
@@ -269,15 +317,26 @@ export class McpSession {
    */
   async callToolRound(tool: string, args: Record<string, unknown> | undefined, round: RoundInput, options: CallOptions): Promise<RoundOutcome> {
     if (this.closedFlag) throw new McpToolCallError(`server "${this.server.name}": session is closed`, this.server.name, tool);
+    const invalid = this.invalidTools.get(tool);
+    if (invalid !== undefined) {
+      throw new ProtocolViolationError(
+        `server "${this.server.name}": tool "${tool}" has an invalid x-mcp-header declaration (${invalid}), so it is never called`,
+        this.server.name,
+      );
+    }
     // `client.request`, not `client.callTool`: the latter checks the result against the tool's outputSchema
     // *after* the tool ran and throws when it does not match. Retrying would run the tool again (its side
     // effects included), and failing would lose its result: the result is returned as the server sent it.
     // Node's timers fire at once for delays past 2^31-1 ms (about 24.8 days): longer is "no timeout" here.
     const timeoutMs = Math.min(options.timeoutMs, MAX_TIMER_MS);
-    const params = withRound({ name: tool, arguments: args ?? {} }, round);
+    // The legacy era has no rounds (a call retried there after a modern round starts again).
+    const params = withRound({ name: tool, arguments: args ?? {} }, this.era === 'modern' ? round : {});
     // The caller's trace context (W3C `traceparent`): the SDK merges it with the era's own `_meta` envelope
     // (protocol version, capabilities) and the progress token; it is sent on every round of the call.
     if (options.meta) params._meta = { ...options.meta };
+    // Streamable HTTP in the modern era: the tool's `x-mcp-header` arguments as `Mcp-Param-*` headers (SEP-2243).
+    const declared = this.transportKind === 'streamable-http' && this.era === 'modern' ? this.paramHeaderDeclarations.get(tool) : undefined;
+    const headers = declared ? paramHeaders(declared, args) : undefined;
     let raw: unknown;
     try {
       raw = await this.client.request(
@@ -288,12 +347,13 @@ export class McpSession {
           maxTotalTimeout: timeoutMs,
           ...MODERN_REQUEST_OPTIONS,
           ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+          ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
         },
       );
     } catch (err) {
       const urlRequired = readUrlElicitationRequired(err);
       if (urlRequired) return urlRequired;
-      throw err;
+      throw protocolViolation(err, this.server.name, tool) ?? backChannelRefusal(err, this.server.name, tool, this.era) ?? err;
     }
     return readInputRequired(raw) ?? { kind: 'complete', result: toToolResult(raw as any) };
   }

@@ -422,3 +422,49 @@ describe('loadMcpConfigFile', () => {
     );
   });
 });
+
+describe('parseMcpConfig: era and protocolVersion (DESIGN §6b)', () => {
+  it('defaults to era "auto" with no pinned version', () => {
+    const s = stdio({ mcpServers: { fx: { command: ['x'] } } });
+    assert.equal(s.era, 'auto');
+    assert.equal(s.protocolVersion, undefined);
+  });
+
+  it('accepts era "auto", "legacy" and "modern", for local and remote servers', () => {
+    for (const era of ['auto', 'legacy', 'modern'] as const) {
+      assert.equal(stdio({ mcpServers: { fx: { command: ['x'], era } } }).era, era);
+      assert.equal(http({ mcpServers: { remote: { url: 'https://example.test/mcp', era } } }).era, era);
+    }
+  });
+
+  it('a pinned protocolVersion pins its era', () => {
+    const legacy = stdio({ mcpServers: { fx: { command: ['x'], protocolVersion: '2025-06-18' } } });
+    assert.deepEqual([legacy.era, legacy.protocolVersion], ['legacy', '2025-06-18']);
+    const modern = stdio({ mcpServers: { fx: { command: ['x'], protocolVersion: '2026-07-28', era: 'modern' } } });
+    assert.deepEqual([modern.era, modern.protocolVersion], ['modern', '2026-07-28']);
+  });
+
+  it('rejects an unknown era, naming the field and the choices', () => {
+    rejects({ mcpServers: { fx: { command: ['x'], era: 'newest' } } }, 'fx', 'era', /field "era" must be "auto", "legacy" or "modern", got "newest"/);
+  });
+
+  it('rejects a protocolVersion the worker does not speak, listing those it does', () => {
+    rejects(
+      { mcpServers: { fx: { command: ['x'], protocolVersion: '2027-01-01' } } },
+      'fx',
+      'protocolVersion',
+      /must be a protocol version the worker speaks: 2026-07-28, 2025-11-25, .*got "2027-01-01"/,
+    );
+    rejects({ mcpServers: { fx: { command: ['x'], protocolVersion: 20250618 } } }, 'fx', 'protocolVersion', /got number 20250618/);
+  });
+
+  it('rejects an era that contradicts the pinned protocolVersion', () => {
+    rejects(
+      { mcpServers: { fx: { command: ['x'], era: 'modern', protocolVersion: '2025-11-25' } } },
+      'fx',
+      'era',
+      /field "era" is "modern" but "protocolVersion" "2025-11-25" is of the legacy era/,
+    );
+    rejects({ mcpServers: { fx: { command: ['x'], era: 'auto', protocolVersion: '2026-07-28' } } }, 'fx', 'era', /is of the modern era/);
+  });
+});

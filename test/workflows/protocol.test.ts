@@ -1,0 +1,94 @@
+/**
+ * What the 2026-07-28 protocol requires of the client, through the real worker (issue #21), against a server written
+ * by hand (test/fixtures/raw-server.ts) so that it can send what an SDK server never does: a result without
+ * `resultType` is complete; a malformed result fails the call once, at once, as a typed ProtocolViolation; a tool's
+ * `x-mcp-header` arguments travel as `Mcp-Param-*` headers (encoded as the spec says) beside `Mcp-Method`/`Mcp-Name`;
+ * a tool with an invalid declaration is never called.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { mcpToolCall } from '../../src/workflows/index.js';
+import { rawServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
+import { suiteWorker, tempDir } from '../helpers/temporal.js';
+
+const dir = tempDir();
+const stdioLog = join(dir, 'raw-stdio.jsonl');
+const httpLog = join(dir, 'raw-http.jsonl');
+const extraServers: Record<string, unknown> = { raw: { command: [process.execPath, rawServerPath], env: { FIXTURE_LOG: stdioLog } } };
+let http: HttpFixture | undefined;
+before(async () => {
+  http = await startHttpFixture({ script: rawServerPath, env: { FIXTURE_LOG: httpLog } });
+  extraServers.rawhttp = { url: http.url };
+});
+after(async () => {
+  await http?.close();
+});
+
+describe('the 2026-07-28 requirements on results and headers, through the worker', () => {
+  const suite = suiteWorker({ name: 'protocol', extraServers });
+  const call = (server: string, tool: string, args: Record<string, unknown> = {}) =>
+    suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue: suite.taskQueue,
+      workflowId: `${server}-${tool}-${Math.random().toString(36).slice(2)}`,
+      args: [{ server, tool, arguments: args }],
+    });
+  const calls = (log: string, tool: string) => readFixtureLog(log).filter((e) => e.event === 'call' && e.tool === tool);
+
+  for (const server of ['raw', 'rawhttp']) {
+    it(`${server}: a tools/call result without resultType is complete`, async () => {
+      const handle = await call(server, 'no_result_type');
+      assert.deepEqual(await handle.result(), { output: 'complete without resultType', isError: false });
+      assert.equal(calls(server === 'raw' ? stdioLog : httpLog, 'no_result_type').length, 1);
+    });
+
+    it(`${server}: a malformed result fails the call once, at once, as ProtocolViolation naming the server and what was wrong`, async () => {
+      const handle = await call(server, 'malformed');
+      await assert.rejects(handle.result(), (err: any) => {
+        const app = err.cause?.cause;
+        assert.equal(app?.type, 'ProtocolViolation');
+        assert.equal(app?.nonRetryable, true);
+        assert.match(app?.message, new RegExp(`server "${server}": tool "malformed" answered with a result MCP does not allow: .*content.*expected array`));
+        return true;
+      });
+      const { events } = await handle.fetchHistory();
+      const attempts = events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+      assert.deepEqual(attempts, [1], 'one attempt, no retry');
+      assert.equal(calls(server === 'raw' ? stdioLog : httpLog, 'malformed').length, 1, 'the server saw the call once');
+    });
+  }
+
+  it('x-mcp-header arguments travel as Mcp-Param-* headers, encoded, beside Mcp-Method and Mcp-Name; null and undeclared ones do not', async () => {
+    const args = { region: 'Zürich ', priority: 42, verbose: false, nested: { zone: 'eu-1' }, query: 'SELECT 1' };
+    const handle = await call('rawhttp', 'headers', args);
+    assert.equal((await handle.result()).output, 'called headers');
+    const [seen] = calls(httpLog, 'headers');
+    const headers = seen.headers as Record<string, string>;
+    assert.equal(headers['mcp-method'], 'tools/call');
+    assert.equal(headers['mcp-name'], 'headers');
+    assert.equal(headers['mcp-param-region'], `=?base64?${Buffer.from('Zürich ', 'utf8').toString('base64')}?=`, 'non-ASCII and edge space: base64');
+    assert.equal(headers['mcp-param-priority'], '42');
+    assert.equal(headers['mcp-param-verbose'], 'false');
+    assert.equal(headers['mcp-param-zone'], 'eu-1', 'a nested property reached through properties');
+    assert.equal(headers['mcp-param-query'], undefined, 'no declaration, no header');
+
+    const nulls = await call('rawhttp', 'headers', { region: 'us-west1', priority: null });
+    await nulls.result();
+    const second = calls(httpLog, 'headers')[1].headers as Record<string, string>;
+    assert.equal(second['mcp-param-region'], 'us-west1', 'plain ASCII goes as it is');
+    assert.equal(second['mcp-param-priority'], undefined, 'a null argument sends no header');
+  });
+
+  for (const server of ['raw', 'rawhttp']) {
+    it(`${server}: a tool with an invalid x-mcp-header is never called: ProtocolViolation saying why`, async () => {
+      const handle = await call(server, 'number_header', { score: 1.5 });
+      await assert.rejects(handle.result(), (err: any) => {
+        const app = err.cause?.cause;
+        assert.equal(app?.type, 'ProtocolViolation');
+        assert.match(app?.message, /tool "number_header" has an invalid x-mcp-header declaration \(property "score": .*not "number"\)/);
+        return true;
+      });
+      assert.equal(calls(server === 'raw' ? stdioLog : httpLog, 'number_header').length, 0);
+    });
+  }
+});

@@ -44,7 +44,7 @@ import {
   updateLimit,
   WorkflowClosedError,
 } from './errors.js';
-import { listAwaitingInput, workerPolls, type AwaitingWorkflow } from './listing.js';
+import { listAwaitingInput, POLLER_FRESH_MS, workerPolls, type AwaitingWorkflow } from './listing.js';
 
 export interface StartToolCallOptions extends ExecuteMcpToolInput {
   workflowId?: string;
@@ -197,10 +197,10 @@ export class DurableMcpClient {
   }
 
   /**
-   * Whether a worker polls `taskQueue` (seen within `freshMs`, default 90 s: a live worker long-polls and is
-   * seen at least once a minute). Undefined when the server does not say.
+   * Whether a worker polls `taskQueue` (its last poll within `freshMs`, default POLLER_FRESH_MS: Temporal's minute, plus
+   * 10 s). Undefined when the server does not say.
    */
-  workerPolls(taskQueue: string, freshMs = 90_000): Promise<boolean | undefined> {
+  workerPolls(taskQueue: string, freshMs = POLLER_FRESH_MS): Promise<boolean | undefined> {
     return workerPolls(this.client, taskQueue, freshMs);
   }
 

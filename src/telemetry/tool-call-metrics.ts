@@ -6,7 +6,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { MetricCounter, MetricHistogram, MetricMeter } from '@temporalio/common';
-import { MetricNames } from './metric-names.js';
+import { MetricDescriptions, MetricNames } from './metric-names.js';
 import { noteCallOf } from './worker-log.js';
 
 interface Measured {
@@ -40,7 +40,7 @@ export function measuredToolCall<I extends Measured, O extends Outcome>(fn: (inp
 /** The instruments on this attempt's meter (the SDK composes a meter per activity; its instruments are cheap handles). */
 function instruments(meter: MetricMeter): { released: MetricCounter; duration: MetricHistogram } {
   return {
-    released: meter.createCounter(MetricNames.callsReleased, '1', 'Tool calls released to wait for a person, by reason'),
-    duration: meter.createHistogram(MetricNames.toolCallDuration, 'int', 'ms', 'Duration of one callMcpTool attempt, by server, tool and outcome'),
+    released: meter.createCounter(MetricNames.callsReleased, '1', MetricDescriptions[MetricNames.callsReleased]),
+    duration: meter.createHistogram(MetricNames.toolCallDuration, 'int', 'ms', MetricDescriptions[MetricNames.toolCallDuration]),
   };
 }

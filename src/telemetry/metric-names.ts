@@ -1,6 +1,6 @@
 /**
- * The names of durable-mcp's metrics (Prometheus, through the Temporal runtime's exporter; see README,
- * "Operating it"). Counters are exported as `<name>_total` when the exporter adds that suffix.
+ * The names of durable-mcp's metrics (Prometheus, through the Temporal runtime's exporter; see docs/operating.md,
+ * "Metrics"). Counters are exported as `<name>_total` when the exporter adds that suffix.
  */
 export const MetricNames = {
   /** Requests waiting for a person (up-down counter, by server and kind). */

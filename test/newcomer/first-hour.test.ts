@@ -175,6 +175,9 @@ describe("a newcomer's first hour: a fresh clone, npm ci, npm start, the README'
       assert.equal(r.code !== 0, !!fails, `$ ${command}: exit ${r.code}`);
     }
     timings[`walkthrough (${walkthrough.length} commands)`] = Date.now() - t0;
+    // The mistake is one line in npm start's terminal too (the worker's log), with no stack trace.
+    assert.match(devOutput(), /\[WARN\] UnknownTool \(server "demo", tool "book_tabel", workflow mcp-demo-book_tabel-[0-9a-f]{8}\): server "demo" has no tool/);
+    assert.doesNotMatch(devOutput(), /^\s+at /m, `no stack trace in npm start's output:\n${devOutput()}`);
   });
 
   it('Ctrl-C stops npm start, and everything it started', async () => {

@@ -141,7 +141,7 @@ export async function startWorkerProcess(
     TEMPORAL_ADDRESS: opts.address,
     TEMPORAL_NAMESPACE: 'default',
     DURABLE_MCP_TASK_QUEUE: opts.taskQueue,
-    // As the Docker image and `npm start` run the worker (see README, "Memory"): glibc's per-thread arenas
+    // As the Docker image and `npm start` run the worker (see docs/operating.md, "Memory"): glibc's per-thread arenas
     // otherwise keep growing RSS with every tool call's allocations on Temporal's and libuv's threads.
     MALLOC_ARENA_MAX: workerMallocArenaMax,
     ...opts.env,

@@ -13,7 +13,7 @@ import { dataConverterOf, encodedFailureConverterPath, type EncryptionCodec } fr
 import { awaitingInputRegistered, envConnectConfig, resolveEncryption } from './client/connection.js';
 import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
 import { DEFAULT_TASK_QUEUE } from './contract/message-names.js';
-import { durableMcpSinks, tracesRequested, watchSessions } from './telemetry/metrics.js';
+import { durableMcpSinks, startMetricsAtZero, tracesRequested, watchSessions } from './telemetry/metrics.js';
 import type { TracingSetup } from './telemetry/tracing.js';
 
 export { DEFAULT_TASK_QUEUE };
@@ -190,7 +190,11 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
           ? { workflowBundle: bundle }
           : { workflowsPath }),
   });
-  const stopWatchingSessions = watchSessions(pool, taskQueue);
+  const servers = Object.entries(config.servers)
+    .filter(([, s]) => s.enabled)
+    .map(([name]) => name);
+  startMetricsAtZero(servers, ns, taskQueue);
+  const stopWatchingSessions = watchSessions(pool, taskQueue, 1000, servers);
   const cleanup = async () => {
     await pool.close();
     stopWatchingSessions();

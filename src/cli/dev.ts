@@ -23,7 +23,11 @@ import { devUiOrigins, uiOriginsFrom } from './codec-command.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const demoServerPath = join(here, 'demo-server.js');
-export const cliPath = join(here, 'main.js');
+/**
+ * How a person runs the CLI in the commands `dev` prints: `npx durable-mcp` runs this package's bin wherever it is
+ * installed (a clone after `npm start`, or a project that depends on it), with nothing on PATH and no global install.
+ */
+export const CLI = 'npx durable-mcp';
 
 export function demoMcpConfig(): Record<string, unknown> {
   return { mcpServers: { demo: { command: [process.execPath, demoServerPath] } } };
@@ -242,7 +246,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     throw err;
   }
   const running = worker.run();
-  const cli = `node ${cliPath}`;
+  const cli = CLI;
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
   if (codec) log(`Encryption: on, payloads encrypted with key "${codec.keyId}" (${ENCRYPTION_KEYS_ENV})`);
   else note(encryptionOffNote());
@@ -254,13 +258,14 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     else log(`Note: ${hint}`);
   }
   log('');
-  log('Try it (in another terminal):');
+  log('Try it (in another terminal, in this folder; put in the workflow id that call prints and the request id that pending prints):');
   log(`  ${cli} call demo book_table --args '{"restaurant":"Chez Temporal"}'`);
   log(`  ${cli} pending`);
-  log(`  ${cli} answer <workflowId> <requestId> --data '{"name":"Ada","guests":2,"date":"2026-12-24"}'`);
-  log(`  ${cli} result <workflowId>`);
+  log(`  ${cli} answer WORKFLOW_ID REQUEST_ID --data '{"name":"Ada","guests":2,"date":"2026-12-24"}'`);
+  log(`  ${cli} result WORKFLOW_ID`);
   log(`The demo server speaks MCP 2026-07-28: each question is a round (input_required); nothing is held while you think.`);
-  log(`  ${cli} call demo plan_trip   # two rounds: the second question carries the first answer`);
+  log(`  ${cli} call demo plan_trip         # two rounds: the second question carries the first answer`);
+  log(`  ${cli} call demo connect_account   # a link to visit (URL mode): answer it with no --data`);
   log('Ctrl-C stops everything; the workflows are kept for the next start.');
 
   let stopping: Promise<void> | undefined;

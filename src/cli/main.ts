@@ -35,7 +35,8 @@ program
   // Options after a command are that command's: `durable-mcp temporal --version` is the Temporal CLI's.
   .enablePositionalOptions()
   .exitOverride()
-  .showHelpAfterError();
+  // A usage error is one line, printed below with the command whose --help lists the flags (never the whole help).
+  .configureOutput({ outputError: () => undefined });
 serveCommands(program);
 callCommand(program);
 toolsCommand(program);
@@ -93,6 +94,17 @@ function exitWhenFlushed(code: number): void {
   process.stderr.write('', flushed);
 }
 
+/** Commander's message on one line, with the `--help` that lists what the command takes. */
+function usageMessage(err: CommanderError): string {
+  const text = err.message
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*\((.*)\)\s*$/s, (_, hint: string) => ` (${hint.charAt(0).toLowerCase()}${hint.slice(1)})`)
+    .replace(/\s*\n\s*/g, ' ');
+  const name = process.argv[2];
+  const sub = program.commands.find((c) => c.name() === name);
+  return `${text}; see: npx durable-mcp ${sub ? `${sub.name()} ` : ''}--help`;
+}
+
 const wantsJson = process.argv.includes('--json');
 /** The commands that run until stopped print JSON lines (one object a line), an error included. */
 const streams = ['dev', 'worker', 'inbox', 'codec-server'].includes(process.argv[2] ?? '');
@@ -104,12 +116,18 @@ program.parseAsync(process.argv).then(
   },
   (err: unknown) => {
     if (err instanceof CommanderError) {
-      // Commander already printed the message (or the help) on stderr; --help and --version exit 0.
-      if (err.exitCode !== 0 && wantsJson) {
-        const json = { error: 'Usage', message: err.message.replace(/^error: /, '') };
+      // --help and --version (printed by commander) exit 0; a usage error is one line naming the help to read.
+      if (err.exitCode === 0) {
+        exitWhenFlushed(EXIT.OK);
+        return;
+      }
+      const message = usageMessage(err);
+      if (wantsJson) {
+        const json = { error: 'Usage', message };
         console.log(streams ? JSON.stringify({ event: 'error', ...json }) : JSON.stringify(json, null, 2));
       }
-      exitWhenFlushed(err.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
+      console.error(`durable-mcp: ${terminalSafe(message)}`);
+      exitWhenFlushed(EXIT.USAGE);
       return;
     }
     const d = describeError(err);

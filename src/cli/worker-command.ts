@@ -9,6 +9,7 @@ import { Runtime } from '@temporalio/worker';
 import { EncryptionCodec } from '../client/codec.js';
 import { loadMcpConfigFile } from '../mcp/index.js';
 import { runtimeOptionsFromEnv, TelemetryConfigError } from '../telemetry/metrics.js';
+import { WorkerLogger } from '../telemetry/worker-log.js';
 import { connectFromEnv, createWorker } from '../worker.js';
 
 /** Advice when glibc's malloc arenas are not capped (they let a worker's RSS grow with every tool call). */
@@ -24,7 +25,8 @@ export function installRuntime(): void {
   runtimeInstalled = true;
   try {
     // Telemetry from the environment: DURABLE_MCP_METRICS_BIND (Prometheus), see src/telemetry/metrics.ts.
-    Runtime.install(runtimeOptionsFromEnv({ shutdownSignals: [] }));
+    // The log: a caller's mistake on one line (src/telemetry/worker-log.ts).
+    Runtime.install(runtimeOptionsFromEnv({ shutdownSignals: [], logger: new WorkerLogger() }));
   } catch (err) {
     // A runtime was installed already (e.g. by the embedding application): its telemetry applies.
     if (err instanceof TelemetryConfigError) throw err;

@@ -46,7 +46,7 @@ import {
   updateLimit,
   WorkflowClosedError,
 } from './errors.js';
-import { listAwaitingInput, workerPolls, type AwaitingWorkflow } from './listing.js';
+import { listAwaitingInput, POLLER_FRESH_MS, workerPolls, type AwaitingWorkflow } from './listing.js';
 
 export interface StartToolCallOptions extends ExecuteMcpToolInput {
   workflowId?: string;
@@ -63,6 +63,24 @@ const START_DURATION_FIELDS: readonly DurationField[] = ['elicitation.expiresIn'
  * when it times out, and an update or query sent meanwhile waits behind it.
  */
 export const WORKER_WAIT_MS = 15_000;
+
+/** What to do when no worker takes an answer: the durable signal needs none until it is validated. */
+export const SIGNAL_HINT = 'Or send it as a durable signal (`--signal`), validated when a worker picks it up';
+
+/** How long `firstAttempt` waits by default for a started call's first attempt to come to something. */
+export const FIRST_ATTEMPT_WAIT_MS = 2_000;
+
+/**
+ * What the first attempt of a started tool call came to (`DurableMcpClient.firstAttempt`): the call finished, waits for a
+ * person, failed once and is retried, is still running when the wait ended, or no worker polls its task queue.
+ * A call that failed for good is not listed: `firstAttempt` throws its ToolCallFailedError.
+ */
+export type FirstAttempt =
+  | { state: 'completed'; result: ToolResult }
+  | { state: 'awaiting-input' }
+  | { state: 'retrying'; attempt: number; failure: string }
+  | { state: 'running' }
+  | { state: 'no-worker'; taskQueue: string };
 
 export class DurableMcpClient {
   private registered: boolean | undefined;
@@ -162,6 +180,31 @@ export class DurableMcpClient {
     }
   }
 
+  /**
+   * Wait (at most `timeoutMs`, default 2 s) until the first attempt of a started tool call shows how it went, from the
+   * workflow's own state (described every `pollMs`): it completed, it waits for a person (the awaiting-input search
+   * attribute), its activity failed once and is retried, or it still runs. A call that failed for good (an unknown
+   * server or tool, a tool the allowlist refuses, arguments the server rejects) throws its ToolCallFailedError.
+   * The worker decides these (its config, its environment, the server's own tool list and argument checks), so the
+   * client asks the call, not a copy of the config.
+   */
+  async firstAttempt(workflowId: string, options: { timeoutMs?: number; pollMs?: number } = {}): Promise<FirstAttempt> {
+    const deadline = Date.now() + (options.timeoutMs ?? FIRST_ATTEMPT_WAIT_MS);
+    const handle = this.client.workflow.getHandle(workflowId);
+    let first = true;
+    for (;;) {
+      const d = await handle.describe();
+      if (d.status.name !== 'RUNNING') return { state: 'completed', result: await this.result(workflowId) };
+      if (first && d.taskQueue && (await this.workerPolls(d.taskQueue)) === false) return { state: 'no-worker', taskQueue: d.taskQueue };
+      first = false;
+      if (d.typedSearchAttributes.get(awaitingInputKey) === true) return { state: 'awaiting-input' };
+      const retried = (d.raw.pendingActivities ?? []).find((a) => (a.attempt ?? 1) > 1 && a.lastFailure);
+      if (retried) return { state: 'retrying', attempt: retried.attempt ?? 2, failure: retried.lastFailure?.message ?? '(no message)' };
+      if (Date.now() >= deadline) return { state: 'running' };
+      await new Promise((r) => setTimeout(r, Math.min(options.pollMs ?? 100, Math.max(0, deadline - Date.now()))));
+    }
+  }
+
   private async handle(workflowId: string): Promise<WorkflowHandle> {
     return (await this.describe(workflowId)).handle;
   }
@@ -178,10 +221,10 @@ export class DurableMcpClient {
   }
 
   /**
-   * Whether a worker polls `taskQueue` (seen within `freshMs`, default 90 s: a live worker long-polls and is
-   * seen at least once a minute). Undefined when the server does not say.
+   * Whether a worker polls `taskQueue` (its last poll within `freshMs`, default POLLER_FRESH_MS: Temporal's minute, plus
+   * 10 s). Undefined when the server does not say.
    */
-  workerPolls(taskQueue: string, freshMs = 90_000): Promise<boolean | undefined> {
+  workerPolls(taskQueue: string, freshMs = POLLER_FRESH_MS): Promise<boolean | undefined> {
     return workerPolls(this.client, taskQueue, freshMs);
   }
 
@@ -287,7 +330,7 @@ export class DurableMcpClient {
         'take the answer',
         options.timeoutMs ?? WORKER_WAIT_MS,
         () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }),
-        'Or send it as a durable signal (`--signal`), validated when a worker picks it up',
+        SIGNAL_HINT,
         ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)',
       );
     } catch (err) {

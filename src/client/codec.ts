@@ -3,7 +3,7 @@
  * activity inputs and results, signals, updates, queries, memo), so that prompts, schemas, answers, tool results and
  * `requestState` are never stored in plaintext. Keys never reach the Temporal server.
  *
- * Wire format (README, "Encryption"), the same as Temporal's encryption samples so other SDKs can read it:
+ * Wire format (docs/encryption.md), the same as Temporal's encryption samples so other SDKs can read it:
  * - metadata `encoding` = `binary/encrypted`, metadata `encryption-key-id` = the id of the key that encrypted it;
  * - data = 12-byte random nonce || AES-256-GCM ciphertext || 16-byte tag, of the original payload serialized as a
  *   `temporal.api.common.v1.Payload` protobuf message.

@@ -183,7 +183,7 @@ export class NoWorkerError extends Error {
     super(
       `workflow "${workflowId}": could not ${what}: ${detail}. ` +
         `Likely cause: no worker polls task queue "${taskQueue ?? '?'}"` +
-        ` (start one with \`durable-mcp worker\` or \`durable-mcp dev\`)${hint ? `. ${hint}` : ''}`,
+        ` (start one: \`npm start\` in a clone, or \`npx durable-mcp worker\`)${hint ? `. ${hint}` : ''}`,
     );
   }
 }
@@ -228,7 +228,7 @@ export class TemporalUnreachableError extends Error {
   ) {
     super(
       `cannot reach Temporal at ${address}: ${(cause as Error)?.message ?? String(cause)}.` +
-        ` Is a server running there? Set TEMPORAL_ADDRESS, or start one with \`durable-mcp dev\`.`,
+        ` Is a server running there? Set TEMPORAL_ADDRESS, or start one: \`npm start\` in a clone, or \`npx durable-mcp dev\`.`,
     );
   }
 }

@@ -15,7 +15,7 @@ export {
   KEY_ID_METADATA,
   type EncryptionKey,
 } from './codec.js';
-export { DurableMcpClient, type StartToolCallOptions } from './client.js';
+export { DurableMcpClient, FIRST_ATTEMPT_WAIT_MS, SIGNAL_HINT, type FirstAttempt, type StartToolCallOptions } from './client.js';
 export { type AwaitingWorkflow } from './listing.js';
 export {
   AnswerRejectedError,

@@ -23,10 +23,15 @@ export interface AwaitingWorkflow {
 }
 
 /**
- * Whether a worker polls `taskQueue` (seen within `freshMs`, default 90 s: a live worker long-polls and is
- * seen at least once a minute). Undefined when the server does not say.
+ * How recent a worker's last poll must be for it to count as polling. Temporal records each poll request's start
+ * (`lastAccessTime`); a poll lasts up to a minute, so an age under a minute is a live idle worker, and over a minute
+ * means the worker stopped or is at capacity (Temporal's own reading, `temporal task-queue describe`; a stopped worker
+ * stays listed for 5 minutes). A minute, and 10 s for the round trip and the clocks of client and server.
  */
-export async function workerPolls(client: Client, taskQueue: string, freshMs = 90_000): Promise<boolean | undefined> {
+export const POLLER_FRESH_MS = 70_000;
+
+/** Whether a worker polls `taskQueue`: its last poll within `freshMs` (default POLLER_FRESH_MS). Undefined when the server does not say. */
+export async function workerPolls(client: Client, taskQueue: string, freshMs = POLLER_FRESH_MS): Promise<boolean | undefined> {
   try {
     const res = await client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 });
     const now = Date.now();

@@ -3,7 +3,7 @@
  * `ApplicationFailure` whose `type` is one of these; clients map a type to an error class (src/client)
  * without reading message text. Plain constants: workflow code imports this module too.
  *
- * To add a type: add it to `FAILURES` with its plane and a one-line description (the README's table says
+ * To add a type: add it to `FAILURES` with its plane and a one-line description (docs/failures.md's table says
  * the same), then, for clients, to the error-class map in src/client/errors.ts.
  */
 export const FAILURES = {

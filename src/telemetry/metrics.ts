@@ -7,7 +7,7 @@
  */
 import { Runtime, type InjectedSinks, type RuntimeOptions } from '@temporalio/worker';
 import type { MetricGauge, MetricUpDownCounter } from '@temporalio/common';
-import { MetricNames } from './metric-names.js';
+import { MetricDescriptions, MetricLabelValues, MetricNames } from './metric-names.js';
 import type { SessionPool } from '../mcp/index.js';
 import type { DurableMcpSinks } from './workflow-metrics.js';
 
@@ -86,7 +86,7 @@ export function durableMcpSinks(): InjectedSinks<DurableMcpSinks> {
         fn(info, delta, tags) {
           const meter = Runtime.instance().metricMeter;
           if (!meter.createUpDownCounter) return;
-          pendingCounter ??= meter.createUpDownCounter(MetricNames.requestsPending, '1', 'Requests waiting for a person, by server and kind');
+          pendingCounter ??= meter.createUpDownCounter(MetricNames.requestsPending, '1', MetricDescriptions[MetricNames.requestsPending]);
           pendingCounter.add(delta, { server: tags.server, kind: tags.kind, namespace: info.namespace, taskQueue: info.taskQueue });
         },
         // Replaying a history must not count its requests again.
@@ -97,14 +97,43 @@ export function durableMcpSinks(): InjectedSinks<DurableMcpSinks> {
 }
 
 /**
- * Keep the sessions-open gauge (by server) current from the pool, every `everyMs`; returns the stop function.
- * Sessions open = idle + leased sessions of the worker's pool.
+ * Start every counter of durable-mcp at zero for the label sets known from the config (the configured servers, each
+ * label's known values, this worker's namespace and task queue), as Prometheus advises for metrics with known labels:
+ * a scrape of a worker that has done nothing then says `durable_mcp_requests_pending 0` for each server, not nothing.
+ * The labels are those the SDK's meters add to what workflows and activities record (namespace, taskQueue, and
+ * workflowType or activityType), so each zero is the series that a first request or call then counts on. Histograms
+ * (time to answer, tool call duration) appear at their first observation: a meter cannot make an empty one.
  */
-export function watchSessions(pool: SessionPool, taskQueue: string, everyMs = 1000): () => void {
+export function startMetricsAtZero(servers: readonly string[], namespace: string, taskQueue: string): void {
+  const meter = Runtime.instance().metricMeter;
+  if (!meter.createUpDownCounter) return;
+  pendingCounter ??= meter.createUpDownCounter(MetricNames.requestsPending, '1', MetricDescriptions[MetricNames.requestsPending]);
+  const resolved = meter.createCounter(MetricNames.requestsResolved, '1', MetricDescriptions[MetricNames.requestsResolved]);
+  const rounds = meter.createCounter(MetricNames.mrtrRounds, '1', MetricDescriptions[MetricNames.mrtrRounds]);
+  const released = meter.createCounter(MetricNames.callsReleased, '1', MetricDescriptions[MetricNames.callsReleased]);
+  const { kind: kinds, outcome: outcomes, reason: reasons, roundKind: roundKinds, workflowType: workflowTypes } = MetricLabelValues;
+  for (const server of servers) {
+    for (const kind of kinds) pendingCounter.add(0, { server, kind, namespace, taskQueue });
+    for (const workflowType of workflowTypes) {
+      for (const kind of kinds) for (const outcome of outcomes) resolved.add(0, { server, kind, outcome, namespace, taskQueue, workflowType });
+      for (const kind of roundKinds) rounds.add(0, { server, kind, namespace, taskQueue, workflowType });
+    }
+    for (const reason of reasons) released.add(0, { server, reason, namespace, taskQueue, activityType: 'callMcpTool' });
+  }
+}
+
+/**
+ * Keep the sessions-open gauge (by server) current from the pool, every `everyMs`; returns the stop function.
+ * Sessions open = idle + leased sessions of the worker's pool; 0 for each of `servers` that has none yet.
+ */
+export function watchSessions(pool: SessionPool, taskQueue: string, everyMs = 1000, servers: readonly string[] = []): () => void {
   let gauge: MetricGauge | undefined;
   const sample = () => {
-    gauge ??= Runtime.instance().metricMeter.createGauge(MetricNames.sessionsOpen, 'int', '1', 'MCP sessions open in this worker, by server');
-    for (const [server, st] of Object.entries(pool.stats())) gauge.set(st.idle + st.leased, { server, taskQueue });
+    gauge ??= Runtime.instance().metricMeter.createGauge(MetricNames.sessionsOpen, 'int', '1', MetricDescriptions[MetricNames.sessionsOpen]);
+    const stats = pool.stats();
+    // A configured server without a session yet is 0, not absent.
+    for (const server of servers) if (!stats[server]) gauge.set(0, { server, taskQueue });
+    for (const [server, st] of Object.entries(stats)) gauge.set(st.idle + st.leased, { server, taskQueue });
   };
   sample();
   const timer = setInterval(sample, everyMs);

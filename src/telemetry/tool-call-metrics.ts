@@ -1,11 +1,13 @@
 /**
  * durable-mcp's metrics from activities, through the activity metric meter (tagged by the SDK with the
  * namespace, task queue and activity type): how long each `callMcpTool` attempt took, by server, tool and
- * how it ended, and the calls released to wait for a person, by reason.
+ * how it ended, and the calls released to wait for a person, by reason. A failed attempt's error is noted with its server
+ * and tool for the worker's log.
  */
 import { Context } from '@temporalio/activity';
 import type { MetricCounter, MetricHistogram, MetricMeter } from '@temporalio/common';
-import { MetricNames } from './metric-names.js';
+import { MetricDescriptions, MetricNames } from './metric-names.js';
+import { noteCallOf } from './worker-log.js';
 
 interface Measured {
   server: string;
@@ -25,6 +27,10 @@ export function measuredToolCall<I extends Measured, O extends Outcome>(fn: (inp
       status = out.status;
       if (out.status === 'released') released.add(1, { server: input.server, reason: out.reason });
       return out;
+    } catch (err) {
+      // The worker's log names the call's server and tool when the failure is the caller's mistake (./worker-log.ts).
+      noteCallOf(err, input.server, input.tool);
+      throw err;
     } finally {
       duration.record(Math.round(performance.now() - t0), { server: input.server, tool: input.tool, outcome: status });
     }
@@ -34,7 +40,7 @@ export function measuredToolCall<I extends Measured, O extends Outcome>(fn: (inp
 /** The instruments on this attempt's meter (the SDK composes a meter per activity; its instruments are cheap handles). */
 function instruments(meter: MetricMeter): { released: MetricCounter; duration: MetricHistogram } {
   return {
-    released: meter.createCounter(MetricNames.callsReleased, '1', 'Tool calls released to wait for a person, by reason'),
-    duration: meter.createHistogram(MetricNames.toolCallDuration, 'int', 'ms', 'Duration of one callMcpTool attempt, by server, tool and outcome'),
+    released: meter.createCounter(MetricNames.callsReleased, '1', MetricDescriptions[MetricNames.callsReleased]),
+    duration: meter.createHistogram(MetricNames.toolCallDuration, 'int', 'ms', MetricDescriptions[MetricNames.toolCallDuration]),
   };
 }

@@ -9,7 +9,7 @@
 import type { MetricCounter, MetricHistogram } from '@temporalio/common';
 import { metricMeter, proxySinks, type Sinks } from '@temporalio/workflow';
 import type { Answer } from '../contract/index.js';
-import { MetricNames } from './metric-names.js';
+import { MetricDescriptions, MetricNames, type MetricLabelValues } from './metric-names.js';
 
 /** The sink the worker registers (createWorker) for the metrics the workflow meter cannot express. */
 export interface DurableMcpSinks extends Sinks {
@@ -20,7 +20,7 @@ export interface DurableMcpSinks extends Sinks {
 }
 
 /** How a request ended, as counted: what the MCP server was told, or `expired`. */
-export type ResolvedOutcome = 'accept' | 'decline' | 'cancel' | 'expired';
+export type ResolvedOutcome = (typeof MetricLabelValues.outcome)[number];
 
 export function outcomeOf(answer: Answer): ResolvedOutcome {
   if (answer.ok) return 'accept';
@@ -44,10 +44,10 @@ export function requestPending(server: string, kind: string): void {
  */
 export function requestResolved(server: string, kind: string, answer: Answer, answeredAfterMs?: number): void {
   durableMcpMetrics.pendingChanged(-1, { server, kind });
-  resolved ??= metricMeter.createCounter(MetricNames.requestsResolved, '1', 'Requests resolved, by outcome (accept, decline, cancel, expired)');
+  resolved ??= metricMeter.createCounter(MetricNames.requestsResolved, '1', MetricDescriptions[MetricNames.requestsResolved]);
   resolved.add(1, { server, kind, outcome: outcomeOf(answer) });
   if (answeredAfterMs !== undefined) {
-    timeToAnswer ??= metricMeter.createHistogram(MetricNames.timeToAnswer, 'int', 'ms', 'Time from a request being recorded to its answer');
+    timeToAnswer ??= metricMeter.createHistogram(MetricNames.timeToAnswer, 'int', 'ms', MetricDescriptions[MetricNames.timeToAnswer]);
     timeToAnswer.record(Math.max(0, Math.round(answeredAfterMs)), { server, kind });
   }
 }
@@ -56,14 +56,10 @@ export function requestResolved(server: string, kind: string, answer: Answer, an
  * What a modern-era round that ended `input_required` asked for: `input` (elicitations in `inputRequests`),
  * `request-state` (only `requestState`: the server shed load) or `url-error` (the legacy -32042 URL form).
  */
-export type RoundKind = 'input' | 'request-state' | 'url-error';
+export type RoundKind = (typeof MetricLabelValues.roundKind)[number];
 
 /** A modern-era (MRTR) round ended `input_required` (counted once per round, replay-safe through the workflow meter). */
 export function mrtrRound(server: string, kind: RoundKind): void {
-  rounds ??= metricMeter.createCounter(
-    MetricNames.mrtrRounds,
-    '1',
-    'Modern-era (MRTR) rounds that ended input_required, by server and kind (input, request-state, url-error)',
-  );
+  rounds ??= metricMeter.createCounter(MetricNames.mrtrRounds, '1', MetricDescriptions[MetricNames.mrtrRounds]);
   rounds.add(1, { server, kind });
 }

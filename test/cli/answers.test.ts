@@ -55,7 +55,8 @@ describe('the CLI answers: files, stdin, URL mode, no worker, --signal (dev serv
     assert.equal(pending.code, EXIT.NO_WORKER, pending.stderr);
     assert.match(pending.stderr, new RegExp(`no worker polls task queue "${h.cliEnv.DURABLE_MCP_TASK_QUEUE}"`));
     const all = await run(['pending', '--json'], h.cliEnv);
-    assert.equal(all.code, 0, all.stderr);
+    // Listed, and nothing could be reached: exit 4 (docs/cli.md, the exit codes).
+    assert.equal(all.code, EXIT.NO_WORKER, all.stderr);
     const row = (JSON.parse(all.stdout) as Array<{ workflowId: string; unreachable?: string }>).find((r) => r.workflowId === 'cli-noworker');
     assert.ok(row?.unreachable, `listed as unreachable: ${all.stdout}`);
     assert.match(row.unreachable, /no worker/);

@@ -33,7 +33,7 @@ export function run(args: string[], env: Record<string, string>, input?: string)
   });
 }
 
-/** The documented exit codes (README: "Exit codes"). */
+/** The documented exit codes (docs/cli.md: the exit codes). */
 export const EXIT = { CALL_FAILED: 1, USAGE: 2, TEMPORAL_UNREACHABLE: 3, NO_WORKER: 4, REFUSED: 5 };
 
 /**

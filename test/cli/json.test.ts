@@ -209,7 +209,11 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     const badFlag = await run(['dev', '--json', '--port', 'abc'], {});
     assert.equal(badFlag.code, EXIT.USAGE);
     assert.deepEqual(jsonLines(badFlag.stdout), [
-      { event: 'error', error: 'Usage', message: `option '--port <port>' argument 'abc' is invalid. --port must be a positive integer, got "abc"` },
+      {
+        event: 'error',
+        error: 'Usage',
+        message: `option '--port <port>' argument 'abc' is invalid. --port must be a positive integer, got "abc"; see: npx durable-mcp dev --help`,
+      },
     ]);
     const badDuration = await run(['call', 'fx', 'echo', '--json', '--expires-in', '4 parsecs'], {});
     assert.equal(badDuration.code, EXIT.USAGE);

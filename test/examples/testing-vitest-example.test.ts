@@ -7,18 +7,18 @@ import { installUserProject, projectRoot, runUserProjectTests } from '../helpers
 const example = join(projectRoot, 'examples', 'testing-vitest');
 const testFile = join(example, 'test', 'decline.test.ts');
 
-/** The code block of the README's "With vitest" example. */
+/** The code block of the "With vitest" example of the testing page (docs/testing.md, linked from the README). */
 function readmeVitestExample(): string {
-  const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+  const readme = readFileSync(join(projectRoot, 'docs', 'testing.md'), 'utf8');
   const at = readme.indexOf('With vitest (');
-  assert.ok(at >= 0, 'the README has a vitest example');
+  assert.ok(at >= 0, 'the testing page has a vitest example');
   const block = /```ts\n([\s\S]*?)```\n/.exec(readme.slice(at));
   assert.ok(block, 'the vitest example is a ```ts block');
   return block[1];
 }
 
-describe('examples/testing-vitest: the README vitest example, as a user project of its own', () => {
-  it("the README's vitest example is the example project's test file, word for word", () => {
+describe('examples/testing-vitest: the vitest example of docs/testing.md, as a user project of its own', () => {
+  it("the testing page's vitest example is the example project's test file, word for word", () => {
     assert.equal(readmeVitestExample(), readFileSync(testFile, 'utf8'));
   });
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import { spawnNode } from '../../scripts/processes.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { demoServerPath } from '../../src/cli/dev.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '..', '..', 'src', 'cli', 'main.js');
@@ -51,7 +52,11 @@ describe('the inbox in a browser', () => {
     env = await createLocalEnv({ searchAttributes: true });
     worker = await startWorker(env, {
       taskQueue,
-      mcpConfig: fixtureConfig(logPath, { hostile: { command: [process.execPath, hostileServer], env: { FIXTURE_LOG: hostileLog } } }),
+      mcpConfig: fixtureConfig(logPath, {
+        hostile: { command: [process.execPath, hostileServer], env: { FIXTURE_LOG: hostileLog } },
+        // The demo server of `npm start`, for the README's screenshot of its own form.
+        demo: { command: [process.execPath, demoServerPath] },
+      }),
     });
     running = worker.run();
     dmc = new DurableMcpClient(env.client, { taskQueue });
@@ -68,8 +73,9 @@ describe('the inbox in a browser', () => {
 
   /** Request ids derive from the call, so two workflows may ask under the same id: a form is found by both. */
   const formOf = (c: { workflowId: string; request: Request }) => `form[data-workflow-id="${c.workflowId}"][data-request-id="${c.request.id}"]`;
-  async function call(server: string, tool: string): Promise<{ workflowId: string; request: Request }> {
-    const handle = await dmc.startToolCall({ server, tool, workflowId: `inbox-${tool}-${Date.now()}` });
+  async function call(server: string, tool: string, args?: Record<string, unknown>): Promise<{ workflowId: string; request: Request }> {
+    // With arguments, as `npx durable-mcp call` starts it (its default workflow id); else under a test's id.
+    const handle = await dmc.startToolCall({ server, tool, ...(args ? { arguments: args } : { workflowId: `inbox-${tool}-${Date.now()}` }) });
     const [request] = await waitForPending(handle);
     return { workflowId: handle.workflowId, request };
   }
@@ -356,18 +362,29 @@ describe('the inbox in a browser', () => {
     }
   });
 
-  it('a screenshot of the inbox with a pending form is written under the test output', async () => {
-    const c = await call('fx', 'ask_form');
+  it("a screenshot of the inbox with the demo's book_table form (the README's docs/inbox.png with RECORD_SCREENSHOT=1)", async () => {
+    const c = await call('demo', 'book_table', { restaurant: 'Chez Temporal' });
     const { workflowId, request } = c;
-    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    // The page as a newcomer sees it after the README's `call`: this request only (others left by earlier tests are cancelled).
+    for (const other of await dmc.listAwaitingInput()) {
+      for (const { request: r } of other.pending) if (other.workflowId !== workflowId) await dmc.cancelRequest(other.workflowId, r.id).catch(() => undefined);
+    }
+    const page = await browser.newPage({ viewport: { width: 1000, height: 460 } });
     try {
       await page.goto(inbox.url);
-      await page.locator(formOf(c)).waitFor();
+      const form = page.locator(formOf(c));
+      await form.waitFor();
+      await page.locator('form[data-request-id]').nth(1).waitFor({ state: 'detached', timeout: 30_000 });
+      assert.match(await page.locator('main').innerText(), /Booking a table at Chez Temporal\. Who is coming, and when\?/);
+      for (const label of ['Name on the booking', 'Guests', 'Date', 'Seating'])
+        assert.equal((await form.locator('label', { hasText: label }).count()) > 0, true, label);
+      assert.equal(await form.locator('[name=seating]').inputValue(), 'inside', 'the default is filled in');
       mkdirSync(testOutput, { recursive: true });
       const path = join(testOutput, 'inbox.png');
       const png = await page.screenshot({ path, fullPage: true });
       assert.ok(png.length > 10_000, `a real image (${png.length} bytes) at ${path}`);
       assert.deepEqual([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(''), 'PNG');
+      if (process.env.RECORD_SCREENSHOT === '1') writeFileSync(resolve(here, '..', '..', '..', 'docs', 'inbox.png'), png);
     } finally {
       await page.close();
       await dmc.cancelRequest(workflowId, request.id);

@@ -1,5 +1,5 @@
 /**
- * The plane boundaries of the layout (README, "Architecture") are lint rules: each plane's files are linted here with
+ * The plane boundaries of the layout (docs/architecture.md) are lint rules: each plane's files are linted here with
  * an import they must not have, and with the imports they may have.
  */
 import assert from 'node:assert/strict';

@@ -54,6 +54,41 @@ describe('metrics (DURABLE_MCP_METRICS_BIND)', () => {
   const start = (workflowId: string, elicitation: { expiresIn?: number; holdFor?: number }) =>
     suite.env.client.workflow.start(mcpToolCall, { taskQueue: suite.taskQueue, workflowId, args: [{ server: 'fx', tool: 'ask_name', elicitation }] });
 
+  it('a scrape of a worker that has done nothing lists each counter and gauge at 0 for each configured server', async () => {
+    const samples = await scrape();
+    const mine = (name: string, labels: Record<string, string>) =>
+      samples.filter((x) => x.name === name && x.labels.taskQueue === suite.taskQueue && Object.entries(labels).every(([k, v]) => x.labels[k] === v));
+    for (const server of ['fx', 'mfx']) {
+      for (const kind of ['input', 'authorization']) {
+        const pending = mine('durable_mcp_requests_pending', { server, kind, namespace: 'default' });
+        assert.deepEqual(
+          pending.map((x) => x.value),
+          [0],
+          `durable_mcp_requests_pending{server="${server}",kind="${kind}"} is 0 before any request`,
+        );
+        for (const outcome of ['accept', 'decline', 'cancel', 'expired'])
+          assert.deepEqual(
+            mine('durable_mcp_requests_resolved', { server, kind, outcome, workflowType: 'mcpToolCall' }).map((x) => x.value),
+            [0],
+            outcome,
+          );
+      }
+      for (const reason of ['hold-expired', 'server-gave-up', 'session-needed', 'worker-shutdown', 'workflow-unreachable'])
+        assert.deepEqual(
+          mine('durable_mcp_calls_released', { server, reason, activityType: 'callMcpTool' }).map((x) => x.value),
+          [0],
+          reason,
+        );
+      for (const kind of ['input', 'request-state', 'url-error'])
+        assert.deepEqual(
+          mine('durable_mcp_mrtr_rounds', { server, kind, workflowType: 'mcpToolCall' }).map((x) => x.value),
+          [0],
+          kind,
+        );
+      assert.equal(mine('durable_mcp_sessions_open', { server }).length, 1, `sessions open of ${server}`);
+    }
+  });
+
   it('a bad DURABLE_MCP_METRICS_BIND is an error naming the variable and the value', () => {
     assert.throws(
       () => metricsBindFromEnv({ [METRICS_BIND_ENV]: 'localhost' }),

@@ -1,4 +1,4 @@
-// A user's workflows module, as the testing kit's README shows it: durable-mcp's workflows plus the user's own.
+// A user's workflows module, as the testing page (docs/testing.md) shows it: durable-mcp's workflows plus the user's own.
 import { ApplicationFailure } from '@temporalio/workflow';
 import { executeMcpTool } from '../../src/workflows/index.js';
 export * from '../../src/workflows/index.js';

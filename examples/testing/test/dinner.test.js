@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { accept, answerWith, createTestEnvironment, decline, nextPending, replayHistories, saveHistory } from 'durable-mcp/testing';
-import { diner } from './diner.js';
+import { diner } from '../diner.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows.js', import.meta.url));
 const historiesDir = fileURLToPath(new URL('../histories/', import.meta.url));

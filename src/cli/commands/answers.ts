@@ -3,7 +3,20 @@ import type { Command } from 'commander';
 import type { DurableMcpClient } from '../../client/index.js';
 import type { Answer } from '../../contract/index.js';
 import { pendingEntryLines, terminalSafe } from '../terminal.js';
-import { client, jsonObject, positiveSeconds, print, UsageError } from './common.js';
+import { NoWorkerError, SIGNAL_HINT, WorkflowTaskFailingError } from '../../client/index.js';
+import { client, EXIT, jsonObject, positiveSeconds, print, UsageError } from './common.js';
+
+/** The pending requests `answer` checks before it sends (a URL-mode request takes no --data); no worker: said as what `answer` could not do. */
+async function pendingForAnswer(c: DurableMcpClient, workflowId: string) {
+  try {
+    return await c.pendingDetails(workflowId);
+  } catch (err) {
+    const what = 'take the answer';
+    if (err instanceof WorkflowTaskFailingError) throw new WorkflowTaskFailingError(workflowId, err.taskQueue, what, err.attempt, err.failure);
+    if (err instanceof NoWorkerError) throw new NoWorkerError(workflowId, err.taskQueue, what, err.detail, SIGNAL_HINT);
+    throw err;
+  }
+}
 
 export function answerCommands(program: Command): void {
   program
@@ -33,6 +46,15 @@ export function answerCommands(program: Command): void {
         }
         return lines.length ? lines.join('\n') : 'no pending requests';
       });
+      // Nothing could be reached (every workflow awaiting input is unreachable): exit 4, as when no worker answers.
+      const unreachable = rows.filter((r) => r.unreachable);
+      if (rows.length > 0 && unreachable.length === rows.length) {
+        process.exitCode = EXIT.NO_WORKER;
+        const why = terminalSafe(unreachable[0].unreachable ?? '');
+        console.error(
+          `durable-mcp: no workflow awaiting input could be reached (${why}); start a worker: \`npm start\` in a clone, or \`npx durable-mcp worker\``,
+        );
+      }
     });
 
   function answerCommand(name: 'answer' | 'decline' | 'cancel', description: string) {
@@ -58,15 +80,15 @@ export function answerCommands(program: Command): void {
         return print(
           !!opts.json,
           { id: requestId, sent: 'signal' },
-          () => `${requestId}: sent as a signal; a worker validates it when it picks it up (check with: durable-mcp pending ${workflowId})`,
+          () => `${requestId}: sent as a signal; a worker validates it when it picks it up (check with: npx durable-mcp pending ${workflowId})`,
         );
       }
       if (opts.data !== undefined) {
         // A URL-mode request is answered once the person has been to the link: it carries no data.
-        const request = (await c.pendingDetails(workflowId)).find((p) => p.request.id === requestId)?.request;
+        const request = (await pendingForAnswer(c, workflowId)).find((p) => p.request.id === requestId)?.request;
         if (request?.kind === 'authorization')
           throw new UsageError(
-            `request "${requestId}" is a URL-mode (authorization) request: it takes no --data; run \`durable-mcp answer ${workflowId} ${requestId}\`` +
+            `request "${requestId}" is a URL-mode (authorization) request: it takes no --data; run \`npx durable-mcp answer ${workflowId} ${requestId}\`` +
               ` once the person has completed ${request.url ?? 'the link'}`,
           );
       }

@@ -1,7 +1,7 @@
 /** `call` (start a tool call, with `--wait` its result) and `result` (wait for a call's result, with a progress bar on a terminal). */
 import type { Command } from 'commander';
 import type { DurableMcpClient } from '../../client/index.js';
-import { terminalText } from '../terminal.js';
+import { terminalSafe, terminalText } from '../terminal.js';
 import { client, duration, EXIT, jsonObject, positiveInt, print } from './common.js';
 
 /**
@@ -52,6 +52,7 @@ export function callCommand(program: Command): void {
     .option('--heartbeat-timeout <duration>', 'how fast a dead worker is noticed (default 30s)', duration('--heartbeat-timeout', 'heartbeatTimeout'))
     .option('--max-attempts <n>', 'attempts before the call fails (default 10)', positiveInt('--max-attempts'))
     .option('--wait', 'wait for the result and print it (a progress bar on a terminal)')
+    .option('--no-wait-start', "print the workflow id at once, without waiting (up to 2 s) for the first attempt's outcome")
     .option('--json', 'machine-readable output')
     .action(
       async (
@@ -66,6 +67,7 @@ export function callCommand(program: Command): void {
           heartbeatTimeout?: number | string;
           maxAttempts?: number;
           wait?: boolean;
+          waitStart: boolean;
           json?: boolean;
         },
       ) => {
@@ -82,8 +84,30 @@ export function callCommand(program: Command): void {
           ...(opts.heartbeatTimeout !== undefined ? { heartbeatTimeout: opts.heartbeatTimeout as any } : {}),
           ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
         });
-        if (!opts.wait) return print(!!opts.json, { workflowId: handle.workflowId }, () => handle.workflowId);
-        if (!opts.json) console.error(`started ${handle.workflowId} (answer its requests from another terminal: durable-mcp pending ${handle.workflowId})`);
+        const id = handle.workflowId;
+        if (!opts.wait && !opts.waitStart) return print(!!opts.json, { workflowId: id }, () => id);
+        if (!opts.wait) {
+          // What can be known at the first attempt fails the command now (a failed call throws: exit 1), not at `result`.
+          const first = await c.firstAttempt(id);
+          if (first.state === 'completed' && first.result.isError) {
+            print(!!opts.json, { workflowId: id, ...first.result }, () => id);
+            if (!opts.json) console.error(`durable-mcp: ${server}/${tool} returned an error: ${terminalText(first.result.output).split('\n')[0]}`);
+            process.exitCode = EXIT.CALL_FAILED;
+            return;
+          }
+          print(!!opts.json, { workflowId: id, state: first.state }, () => id);
+          if (opts.json) return;
+          if (first.state === 'no-worker')
+            console.error(
+              `durable-mcp: no worker polls task queue "${first.taskQueue}" yet: the call runs when one starts (npm start, or npx durable-mcp worker)`,
+            );
+          if (first.state === 'retrying')
+            console.error(
+              `durable-mcp: attempt ${first.attempt - 1} failed and is retried (${terminalSafe(first.failure)}); see how it ends: npx durable-mcp result ${id}`,
+            );
+          return;
+        }
+        if (!opts.json) console.error(`started ${handle.workflowId} (answer its requests from another terminal: npx durable-mcp pending ${handle.workflowId})`);
         const result = await waitForResult(c, handle.workflowId, !!opts.json);
         print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => terminalText(result.output));
         if (result.isError) process.exitCode = EXIT.CALL_FAILED;

@@ -8,7 +8,7 @@ import { connectClient, DurableMcpClient } from '../../client/index.js';
 import { tracesRequested } from '../../telemetry/metrics.js';
 import { FIELD_CHECKS, type DurationField } from '../../workflows/input.js';
 
-/** Exit codes (the README lists them). */
+/** Exit codes (docs/cli.md lists them). */
 export const EXIT = {
   OK: 0,
   /** The tool call failed (the workflow failed, was cancelled or terminated), or the tool returned isError. */

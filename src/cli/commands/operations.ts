@@ -9,8 +9,8 @@ export function operationCommands(program: Command): void {
   program
     .command('health')
     .description(
-      'Exit 0 when a worker polls the task queue ($DURABLE_MCP_TASK_QUEUE or durable-mcp), 4 when none does,' +
-        ' 3 when Temporal is unreachable (a container health check)',
+      'Exit 0 when a worker polls the task queue ($DURABLE_MCP_TASK_QUEUE or durable-mcp), 4 when none has within 70 s' +
+        " (Temporal's minute of a poll, and 10 s), 3 when Temporal is unreachable (a container health check)",
     )
     .option('--task-queue <name>', 'the task queue (default: $DURABLE_MCP_TASK_QUEUE or durable-mcp)')
     .option('--json', 'machine-readable output')

@@ -89,7 +89,7 @@ export function installHandlers(host: HostPort): void {
     const check = host.check(raw);
     if (!check.ok) {
       // The reason may quote the answer's values (a check's message shows what it got): the log gets the id and
-      // the failure type only, never the content (README, "Encryption": logs never carry an answer).
+      // the failure type only, never the content (docs/encryption.md: logs never carry an answer).
       const id = answerId(raw);
       log.warn('answer signal dropped', { type: check.type, ...(typeof id === 'string' ? { id: id.slice(0, 200) } : {}) });
       return;

@@ -12,12 +12,12 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type Client,
-  type JSONRPCMessage,
   type PriorDiscovery,
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { BackChannelRefusedError, ProtocolViolationError } from './errors.js';
+import { interceptMessages } from './transports.js';
 
 /** The first protocol revision of the modern era; revisions are ISO dates, so later ones compare greater. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -79,39 +79,27 @@ export function nextRound(round: InputRequiredRound, inputResponses: Record<stri
  * So, at the transport, before the SDK decodes it: the result of a request this client sent with a modern-era
  * envelope (`_meta` names a 2026-07-28+ protocol version) gets `resultType: "complete"` when it has none. Only
  * then: a legacy-era result never carries the field, and the SDK bridges it itself. Everything else passes as sent.
- * Installed before `connect()` (the SDK sets `onmessage` then, and again around its discovery probe).
+ * Installed before `connect()`, after ./request-ids.ts (so it sees the SDK's own ids).
  */
 export function assumeCompleteWhenUnspecified(transport: Transport): void {
   /** JSON-RPC ids of the modern-era requests in flight (bounded: an id whose response never came is dropped first). */
   const modern = new Set<RequestId>();
-  const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) => {
-    if (isJSONRPCRequest(message)) {
-      const version = (message.params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
-      if (typeof version === 'string' && version >= MODERN_PROTOCOL_VERSION) {
-        modern.add(message.id);
-        if (modern.size > 1024) modern.delete(modern.values().next().value as RequestId);
+  interceptMessages(transport, {
+    outgoing: (message) => {
+      if (isJSONRPCRequest(message)) {
+        const version = (message.params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+        if (typeof version === 'string' && version >= MODERN_PROTOCOL_VERSION) {
+          modern.add(message.id);
+          if (modern.size > 1024) modern.delete(modern.values().next().value as RequestId);
+        }
       }
-    }
-    return send(message, options);
-  };
-  const complete = (message: JSONRPCMessage): void => {
-    if (!isJSONRPCResultResponse(message) || !modern.delete(message.id)) return;
-    const result = message.result as Record<string, unknown>;
-    if (result && typeof result === 'object' && !Array.isArray(result) && result.resultType === undefined) result.resultType = 'complete';
-  };
-  let dispatch: Transport['onmessage'];
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => dispatch,
-    set: (fn: Transport['onmessage']) => {
-      dispatch = fn
-        ? (message: JSONRPCMessage, extra?: unknown) => {
-            complete(message);
-            (fn as (m: JSONRPCMessage, e?: unknown) => void)(message, extra);
-          }
-        : fn;
+      return message;
+    },
+    incoming: (message) => {
+      if (!isJSONRPCResultResponse(message) || !modern.delete(message.id)) return message;
+      const result = message.result as Record<string, unknown>;
+      if (result && typeof result === 'object' && !Array.isArray(result) && result.resultType === undefined) result.resultType = 'complete';
+      return message;
     },
   });
 }

@@ -3,7 +3,7 @@
  * streamable HTTP, and the older HTTP+SSE it falls back to. `${ENV_VAR}`s of `env` and `headers` are expanded
  * here, at connect time, and never logged.
  */
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { expandEnv, type HttpServerConfig, type StdioServerConfig } from './config.js';
 
@@ -54,4 +54,48 @@ export function transportPid(transport: Transport): number | undefined {
 /** Ends a streamable HTTP session on the server (DELETE with its session id); undefined when there is none. */
 export function terminateHttpSession(transport: Transport): Promise<void> | undefined {
   return transport instanceof StreamableHTTPClientTransport && transport.sessionId ? transport.terminateSession() : undefined;
+}
+
+/** What `interceptMessages` does to each message: return it as it is, or a replacement. */
+export interface MessageHooks {
+  /** Each message the client sends, before the transport writes it. */
+  outgoing?: (message: JSONRPCMessage) => JSONRPCMessage;
+  /** Each message the transport read, before the client sees it. */
+  incoming?: (message: JSONRPCMessage) => JSONRPCMessage;
+}
+
+/**
+ * Rewrites the messages between the SDK's client and `transport`, installed before `connect()` (the SDK sets
+ * `onmessage` then, and again around its discovery probe). Interceptors stack: the one installed first is nearest
+ * the wire. Whoever reads `onmessage` to wrap it (./legacy.ts) gets the intercepted function and sets it back: a
+ * message an interceptor already handled passes it untouched the second time.
+ */
+export function interceptMessages(transport: Transport, hooks: MessageHooks): void {
+  const { outgoing, incoming } = hooks;
+  if (outgoing) {
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) => send(outgoing(message), options);
+  }
+  if (!incoming) return;
+  let prior: PropertyDescriptor | undefined;
+  for (let o: object | null = transport; o && !prior; o = Object.getPrototypeOf(o)) prior = Object.getOwnPropertyDescriptor(o, 'onmessage');
+  const accessor = prior?.get || prior?.set ? prior : undefined;
+  let dispatch: Transport['onmessage'] = accessor ? undefined : (prior?.value as Transport['onmessage']);
+  const handled = new WeakSet<object>();
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (accessor ? (accessor.get?.call(transport) as Transport['onmessage']) : dispatch),
+    set: (fn: Transport['onmessage']) => {
+      const wrapped = fn
+        ? (message: JSONRPCMessage, extra?: unknown) => {
+            const out = handled.has(message) ? message : incoming(message);
+            handled.add(out);
+            (fn as (m: JSONRPCMessage, e?: unknown) => void)(out, extra);
+          }
+        : fn;
+      if (accessor) accessor.set?.call(transport, wrapped);
+      else dispatch = wrapped;
+    },
+  });
 }

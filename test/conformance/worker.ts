@@ -7,11 +7,11 @@
  * the first time a call names it. Only this harness does that: a worker whose workflow input could pick any URL
  * would let every Temporal client point it anywhere.
  *
- * Idle sessions are closed after 10 s (`idleTimeoutMs`), as a client done with its calls closes its connection (the
- * suite's reference client does): the pool's default keeps them 5 minutes, and an open session (sse-retry's GET
- * stream) keeps the scenario's server from stopping. Not 0: a call's rounds then each take a fresh session, and
- * a fresh session numbers its JSON-RPC ids from 1 again, which sep-2322-client-request-state checks (the id of a
- * retried round must differ); docs/conformance.md says more.
+ * A session is closed as soon as its call releases it (`idleTimeoutMs: 0`), as a client done with its calls closes its
+ * connection (the suite's reference client does): the pool's default keeps it 5 minutes, and an open session
+ * (sse-retry's GET stream) keeps the scenario's server from stopping. So each round of a 2026-07-28 call runs on a
+ * fresh session, the hardest case for sep-2322-client-request-state's check that a retried round's JSON-RPC id
+ * differs (src/mcp/request-ids.ts); docs/conformance.md says more.
  *
  * Env: TEMPORAL_ADDRESS, DURABLE_MCP_TASK_QUEUE. Prints `ready` when it polls; SIGTERM stops it.
  */
@@ -39,7 +39,7 @@ installQuietRuntime();
 const worker = await createWorker({
   mcpConfig: scenarioServers(),
   taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
-  pool: { idleTimeoutMs: 10_000 },
+  pool: { idleTimeoutMs: 0 },
   workflowsPath: fileURLToPath(new URL('./workflows.js', import.meta.url)),
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());

@@ -139,13 +139,23 @@ export interface SuiteWorker {
  * Registers the suite's `before`/`after`: a dev server and a worker with the stdio fixture server, shut
  * down (worker drained, every MCP server closed, server stopped) after the suite.
  */
-export function suiteWorker(options: { name: string; searchAttributes?: boolean; extraServers?: Record<string, unknown> }): SuiteWorker {
+export function suiteWorker(options: {
+  name: string;
+  searchAttributes?: boolean;
+  extraServers?: Record<string, unknown>;
+  /** The worker's session pool options (e.g. `idleTimeoutMs: 0`: every lease a fresh session). */
+  pool?: CreateWorkerOptions['pool'];
+}): SuiteWorker {
   const state: { env?: TestWorkflowEnvironment; worker?: DurableMcpWorker; running?: Promise<void> } = {};
   const taskQueue = uniqueTaskQueue(options.name);
   const logPath = join(tempDir(), 'fixture.jsonl');
   before(async () => {
     state.env = await createLocalEnv({ searchAttributes: options.searchAttributes });
-    state.worker = await startWorker(state.env, { taskQueue, mcpConfig: fixtureConfig(logPath, options.extraServers) });
+    state.worker = await startWorker(state.env, {
+      taskQueue,
+      mcpConfig: fixtureConfig(logPath, options.extraServers),
+      ...(options.pool ? { pool: options.pool } : {}),
+    });
     state.running = state.worker.run();
   });
   after(async () => {

@@ -3,14 +3,17 @@
  * by hand (test/fixtures/raw-server.ts) so that it can send what an SDK server never does: a result without
  * `resultType` is complete; a malformed result fails the call once, at once, as a typed ProtocolViolation; a tool's
  * `x-mcp-header` arguments travel as `Mcp-Param-*` headers (encoded as the spec says) beside `Mcp-Method`/`Mcp-Name`;
- * a tool with an invalid declaration is never called.
+ * a tool with an invalid declaration is never called; a round retried on a fresh session has a JSON-RPC id of its own.
+ * The worker closes a session as soon as it is released (`idleTimeoutMs: 0`), so each round runs on a new one.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
+import { answerSignal } from '../../src/workflows/messages.js';
 import { rawServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { suiteWorker, tempDir } from '../helpers/temporal.js';
+import { waitForPending } from '../helpers/watch.js';
 
 const dir = tempDir();
 const stdioLog = join(dir, 'raw-stdio.jsonl');
@@ -26,7 +29,7 @@ after(async () => {
 });
 
 describe('the 2026-07-28 requirements on results and headers, through the worker', () => {
-  const suite = suiteWorker({ name: 'protocol', extraServers });
+  const suite = suiteWorker({ name: 'protocol', extraServers, pool: { idleTimeoutMs: 0 } });
   const call = (server: string, tool: string, args: Record<string, unknown> = {}) =>
     suite.env.client.workflow.start(mcpToolCall, {
       taskQueue: suite.taskQueue,
@@ -89,6 +92,25 @@ describe('the 2026-07-28 requirements on results and headers, through the worker
         return true;
       });
       assert.equal(calls(server === 'raw' ? stdioLog : httpLog, 'number_header').length, 0);
+    });
+  }
+
+  for (const server of ['raw', 'rawhttp']) {
+    it(`${server}: a round retried on a fresh session after the release has a JSON-RPC id of its own; no id is ever sent twice`, async () => {
+      const log = server === 'raw' ? stdioLog : httpLog;
+      const handle = await call(server, 'confirm');
+      const [request] = await waitForPending(handle);
+      await handle.signal(answerSignal, { id: request.id, ok: true, data: { ok: true } });
+      assert.deepEqual(await handle.result(), { output: 'confirmed: accept', isError: false });
+      const [first, retry] = calls(log, 'confirm');
+      assert.equal(retry?.requestState, 'raw-confirm-state', 'the second round echoes the state');
+      const entries = readFixtureLog(log);
+      const listedBetween = entries.slice(entries.indexOf(first) + 1, entries.indexOf(retry)).filter((e) => e.method === 'tools/list');
+      assert.ok(listedBetween.length >= 1, 'the retry ran on a new session (which listed the tools first)');
+      if (server === 'raw') assert.notEqual(retry.pid, first.pid, 'over stdio, a new session is a new server process');
+      assert.notEqual(retry.id, first.id, 'the retry has a JSON-RPC id of its own');
+      const ids = entries.filter((e) => e.event === 'request').map((e) => e.id);
+      assert.equal(new Set(ids).size, ids.length, `every request id the server saw is distinct: ${JSON.stringify(ids)}`);
     });
   }
 });

@@ -6,13 +6,16 @@
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength, type Request } from '../contract/index.js';
+import { loginWorkflowId, SHARED_PRINCIPAL } from '../contract/login.js';
+import { loginRequiredOf, type LoginRequiredError } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
 import { workerFlags, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
 import { legacyElicitations, urlRequiredOutcome, type CallState, type ElicitingCall } from './legacy.js';
 import { inputRequiredOutcome } from './modern.js';
+import { callPrincipal, loginToken, oauthServer } from './oauth.js';
 import { progressReporter, toProgress, type Progress } from './progress.js';
-import { MAX_RESULT_BYTES, type CallMcpToolInput, type CallMcpToolOutcome, type ReleaseReason } from './types.js';
+import { MAX_RESULT_BYTES, type CallMcpToolInput, type CallMcpToolLoginRequired, type CallMcpToolOutcome, type ReleaseReason } from './types.js';
 
 class Released extends Error {
   constructor(
@@ -46,6 +49,34 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       );
     }
 
+    // A server behind OAuth: the call needs its login's access token (nothing is held while a person signs in).
+    const oauth = oauthServer(server);
+    let login: { loginId: string; principal: string; generation: number } | undefined;
+    const loginRequired = (needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>): CallMcpToolLoginRequired => {
+      if (needed.reason !== 'no-token') deps.logins?.tokens.drop(login!.loginId, needed.generation);
+      return {
+        status: 'login_required',
+        login: {
+          loginId: login!.loginId,
+          server: input.server,
+          principal: login!.principal,
+          generation: needed.generation,
+          reason: needed.reason,
+          ...(needed.challenge.scope ? { scope: needed.challenge.scope } : {}),
+          ...(needed.challenge.resourceMetadataUrl ? { resourceMetadataUrl: needed.challenge.resourceMetadataUrl } : {}),
+        },
+        ...workerFlags(deps),
+      };
+    };
+    if (oauth) {
+      const principal = callPrincipal(oauth, input.principal);
+      const loginId = loginWorkflowId(input.server, principal);
+      const t = await loginToken(deps, ctx, loginId);
+      login = { loginId, principal, generation: t.generation };
+      if (!t.token) return loginRequired({ reason: t.expired ? 'expired' : 'no-token', generation: t.generation, challenge: {} });
+    }
+    const leaseOptions = login && login.principal !== SHARED_PRINCIPAL ? { principal: login.principal } : {};
+
     // The call's phase, shared with the legacy elicitation handler (it waits for a human while the call holds on).
     const state: CallState = { phase: { state: 'leasing' }, traceContext: undefined };
     // The last MCP progress notification: in the heartbeat details, and sent to the workflow (its `progress` query).
@@ -59,10 +90,12 @@ export function callMcpToolActivity(deps: ActivityDeps) {
 
     let lease;
     try {
-      lease = await deps.pool.lease(input.server, ctx.cancellationSignal);
+      lease = await deps.pool.lease(input.server, ctx.cancellationSignal, leaseOptions);
     } catch (err) {
       clearInterval(beat);
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+      const needed = login && loginRequiredOf(err, input.server, login.generation);
+      if (needed) return loginRequired(needed);
       failure(err, input.server);
     }
 
@@ -163,6 +196,8 @@ export function callMcpToolActivity(deps: ActivityDeps) {
         const reason = ctx.cancellationSignal.reason;
         throw reason instanceof CancelledFailure ? reason : new CancelledFailure(String(reason ?? 'cancelled'));
       }
+      const needed = login && loginRequiredOf(err, input.server, login.generation);
+      if (needed) return loginRequired(needed);
       failure(err, input.server);
     } finally {
       clearInterval(beat);

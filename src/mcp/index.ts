@@ -12,6 +12,7 @@ export {
   NotifyConfigSchema,
   type McpConfig,
   type NotifyConfig,
+  type OAuthConfig,
   type ServerConfig,
   type StdioServerConfig,
 } from './config.js';
@@ -22,3 +23,4 @@ export { SessionPool, type Lease, type PoolOptions } from './pool.js';
 export { PoolClosedError, RoundLimitExceededError, ServerDisabledError, UnknownServerError, UnknownToolError, UnsupportedInputRequestError } from './errors.js';
 export { toToolResult } from './result.js';
 export { McpSource, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';
+export * from './auth/index.js';

@@ -4,7 +4,10 @@
  * the inbox's /oauth/callback, and headless Chromium signing in and consenting on oidc-provider's own pages.
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { chromium, type Browser } from 'playwright-core';
 import { EncryptionCodec, parseEncryptionKeys, generateEncryptionKey } from '../../src/client/codec.js';
@@ -15,7 +18,10 @@ import { CredentialSeal, SEAL_KEY_LABEL } from '../../src/mcp/index.js';
 import { loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
-import { createLocalEnv, eventually, startWorker, uniqueTaskQueue } from '../helpers/temporal.js';
+import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
+
+const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 import { oauthServerPath, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 
 interface OAuthFixture {
@@ -66,20 +72,27 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
   let running: Promise<void>;
   let browser: Browser;
   const taskQueue = uniqueTaskQueue('oauth');
-  const codec = new EncryptionCodec(parseEncryptionKeys(generateEncryptionKey('k1'), 'test'));
+  const keyText = generateEncryptionKey('k1');
+  const codec = new EncryptionCodec(parseEncryptionKeys(keyText, 'test'));
   const seal = new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL));
   const server = `crm${process.pid}`;
+  // One login each: a test's sign-ins and refreshes do not disturb another's.
+  const servers = {
+    first: server,
+    many: `many${process.pid}`,
+    expiry: `expiry${process.pid}`,
+    revoked: `revoked${process.pid}`,
+    race: `race${process.pid}`,
+    killed: `killed${process.pid}`,
+  };
+  const config = () => ({ mcpServers: Object.fromEntries(Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: 'oauth' }])) });
+  const workerOptions = () => ({ taskQueue, encryption: codec, mcpConfig: config(), oauth: { redirectUrl: new URL('oauth/callback', inbox.url).href } });
 
   before(async () => {
     env = await createLocalEnv({ searchAttributes: true, encryption: codec });
     fixture = await startOAuthFixture();
     inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
-    worker = await startWorker(env, {
-      taskQueue,
-      encryption: codec,
-      mcpConfig: { mcpServers: { [server]: { url: fixture.mcp, auth: 'oauth' } } },
-      oauth: { redirectUrl: new URL('oauth/callback', inbox.url).href },
-    });
+    worker = await startWorker(env, workerOptions());
     running = worker.run();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
@@ -92,9 +105,30 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     await env?.teardown();
   });
 
-  const pendingSignIn = async (): Promise<Request> => {
-    const login = env.client.workflow.getHandle(loginWorkflowId(server));
-    return eventually(async () => (await login.query(pendingQuery))[0], 'the sign-in request');
+  const login = (name: string) => env.client.workflow.getHandle(loginWorkflowId(name));
+  const pendingSignIn = async (name = server, notId?: string): Promise<Request> =>
+    eventually(async () => (await login(name).query(pendingQuery)).find((r) => r.id !== notId), 'the sign-in request');
+  const call = (name: string, text: string, id = `oauth-${name}-${text}-${Date.now()}`) =>
+    env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: id, args: [{ server: name, tool: 'echo', arguments: { text } }] });
+  /** A `durable-mcp worker` process on `queue` with this suite's config and key. */
+  const workerProcess = async (queue: string): Promise<SpawnedProcess> => {
+    const configPath = join(tempDir(), 'mcp.json');
+    writeFileSync(configPath, JSON.stringify(config()));
+    const proc = spawnNode([workerEntry, '--mcp-config', configPath], {
+      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_NAMESPACE: 'default',
+      DURABLE_MCP_TASK_QUEUE: queue,
+      DURABLE_MCP_ENCRYPTION_KEYS: keyText,
+      DURABLE_MCP_OAUTH_REDIRECT_URL: new URL('oauth/callback', inbox.url).href,
+    });
+    await proc.waitFor(/durable-mcp worker: Temporal/);
+    return proc;
+  };
+  /** A login signed in once (its first call made the request, Chromium answered it). */
+  const signedIn = async (name: string): Promise<void> => {
+    const first = await call(name, 'first');
+    assert.equal(await signIn(browser, (await pendingSignIn(name)).url!), 'Signed in');
+    assert.equal((await first.result()).output, 'echo: first');
   };
 
   it('asks once for a sign-in (an authorization request), and the call finishes after Chromium signs in', async () => {
@@ -123,5 +157,100 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     });
     assert.equal(second.output, 'echo: again');
     assert.equal((await fixture.stats()).codeGrants, 1);
+  });
+
+  it('makes one sign-in request for 20 calls that wait at once, and all 20 finish after it', async () => {
+    const before = await fixture.stats();
+    const calls = await Promise.all(Array.from({ length: 20 }, (_, i) => call(servers.many, `n${i}`)));
+    const request = await pendingSignIn(servers.many);
+    await eventually(async () => (await login(servers.many).query(loginStatusQuery)).waiting === 20, 'all 20 calls waiting for the login');
+    assert.deepEqual(
+      (await login(servers.many).query(pendingQuery)).map((r) => r.id),
+      [request.id],
+      'one request, however many calls wait',
+    );
+    assert.equal(await signIn(browser, request.url!), 'Signed in');
+    const outputs = await Promise.all(calls.map(async (h) => (await h.result()).output));
+    assert.deepEqual(
+      outputs,
+      Array.from({ length: 20 }, (_, i) => `echo: n${i}`),
+    );
+    const after = await fixture.stats();
+    assert.equal(after.codeGrants - before.codeGrants, 1, 'one sign-in, one code');
+    assert.equal((await login(servers.many).query(loginStatusQuery)).requestId, undefined);
+  });
+
+  it('refreshes an expired access token with no person asked', async () => {
+    await signedIn(servers.expiry);
+    const before = await fixture.stats();
+    const generation = (await login(servers.expiry).query(loginStatusQuery)).generation;
+    await fixture.control('/__expire-access');
+    assert.equal((await (await call(servers.expiry, 'later')).result()).output, 'echo: later');
+    const after = await fixture.stats();
+    assert.equal(after.refreshOk - before.refreshOk, 1, 'one refresh');
+    assert.equal(after.codeGrants, before.codeGrants, 'no new sign-in');
+    const status = await login(servers.expiry).query(loginStatusQuery);
+    assert.equal(status.generation, generation + 1);
+    assert.equal(status.state, 'signed-in');
+    assert.deepEqual(await login(servers.expiry).query(pendingQuery), [], 'nobody was asked');
+  });
+
+  it('turns a revoked refresh token into a new sign-in request, and the call waits for it instead of failing', async () => {
+    await signedIn(servers.revoked);
+    const firstRequest = (await login(servers.revoked).query(loginStatusQuery)).generation;
+    await fixture.control('/__revoke-refresh');
+    const waiting = await call(servers.revoked, 'after-revoke');
+    const request = await pendingSignIn(servers.revoked);
+    assert.equal(request.id, 'sign-in-2');
+    assert.match(request.prompt, /the saved sign-in was refused/);
+    assert.equal(await signIn(browser, request.url!), 'Signed in');
+    assert.equal((await waiting.result()).output, 'echo: after-revoke');
+    assert.ok((await login(servers.revoked).query(loginStatusQuery)).generation > firstRequest);
+  });
+
+  it('uses a rotating refresh token once when 3 workers run 30 calls that find the token expired together', async () => {
+    await signedIn(servers.race);
+    const more = await Promise.all([workerProcess(taskQueue), workerProcess(taskQueue)]);
+    try {
+      // Every worker learns the token first (each has its own cache), then it expires at the authorization server.
+      await Promise.all(
+        Array.from({ length: 9 }, async (_, i) => assert.equal((await (await call(servers.race, `warm${i}`)).result()).output, `echo: warm${i}`)),
+      );
+      const before = await fixture.stats();
+      await fixture.control('/__expire-access');
+      const calls = await Promise.all(Array.from({ length: 30 }, (_, i) => call(servers.race, `r${i}`)));
+      const outputs = await Promise.all(calls.map(async (h) => (await h.result()).output));
+      assert.deepEqual(
+        outputs,
+        Array.from({ length: 30 }, (_, i) => `echo: r${i}`),
+      );
+      const after = await fixture.stats();
+      const generations = (await login(servers.race).query(loginStatusQuery)).generation;
+      assert.equal(after.refreshGrants - before.refreshGrants, 1, `the refresh token was sent once (${JSON.stringify({ before, after, generations })})`);
+      assert.equal(after.refreshFailed - before.refreshFailed, 0);
+      assert.equal(after.codeGrants, before.codeGrants, 'no new sign-in');
+    } finally {
+      await Promise.all(more.map((p) => p.kill('SIGTERM')));
+    }
+  });
+
+  it('survives SIGKILL of the worker while the sign-in is pending: the answer still completes the call', async () => {
+    const queue = uniqueTaskQueue('oauth-kill');
+    const first = await workerProcess(queue);
+    const waiting = await env.client.workflow.start(mcpToolCall, {
+      taskQueue: queue,
+      workflowId: `oauth-killed-${Date.now()}`,
+      args: [{ server: servers.killed, tool: 'echo', arguments: { text: 'still here' } }],
+    });
+    const request = await pendingSignIn(servers.killed);
+    await first.kill('SIGKILL');
+    const second = await workerProcess(queue);
+    try {
+      assert.equal(await signIn(browser, request.url!), 'Signed in');
+      assert.equal((await waiting.result()).output, 'echo: still here');
+      assert.deepEqual((await login(servers.killed).query(loginStatusQuery)).requestId, undefined, 'the one request was answered');
+    } finally {
+      await second.kill('SIGTERM');
+    }
   });
 });

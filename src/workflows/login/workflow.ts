@@ -65,6 +65,8 @@ interface LoginSnapshot {
 
 interface Want {
   reason: LoginWantedInput['reason'];
+  /** The newest token generation a call reported refused or expired: a token newer than it answers the want. */
+  generation: number;
   scope?: string;
   resourceMetadataUrl?: string;
   expiresInMs?: number;
@@ -162,6 +164,7 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
       if (!pending) {
         const scope = unionScopes(want?.scope, w.scope);
         want = {
+          generation: Math.max(w.generation, want?.generation ?? 0),
           reason: w.reason === 'insufficient-scope' || want?.reason === 'insufficient-scope' ? 'insufficient-scope' : w.reason,
           ...(scope ? { scope } : {}),
           ...((w.resourceMetadataUrl ?? want?.resourceMetadataUrl) ? { resourceMetadataUrl: w.resourceMetadataUrl ?? want?.resourceMetadataUrl } : {}),
@@ -215,8 +218,13 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
   const idle = () => !busy && !want && !pending && callback === undefined;
   const nearLimits = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= LOGIN_MAX_HISTORY_EVENTS;
   for (;;) {
+    // Each wake-up has its branch below, so the loop never spins (a want while a sign-in is pending is that sign-in's).
     await condition(
-      () => want !== undefined || callback !== undefined || (pending !== undefined && host.isResolved(pending.requestId)) || (idle() && nearLimits()),
+      () =>
+        (want !== undefined && !pending) ||
+        (callback !== undefined && pending !== undefined) ||
+        (pending !== undefined && host.isResolved(pending.requestId) && callback === undefined) ||
+        (idle() && nearLimits()),
     );
     if (pending && host.isResolved(pending.requestId) && callback === undefined) {
       // Declined, cancelled or expired: the calls waiting for it fail.
@@ -272,6 +280,9 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
     if (want !== undefined && !pending) {
       const w = want;
       want = undefined;
+      // The calls that asked while another refresh ran were told of its token already (settle): no second refresh.
+      const expired = info?.expiresAtMs !== undefined && info.expiresAtMs <= Date.now();
+      if (w.reason !== 'insufficient-scope' && sealed && info && generation > w.generation && !expired) continue;
       busy = true;
       try {
         const r = await oauthAuthorize({
@@ -309,6 +320,8 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
             `${r.issuer ? ` at ${r.issuer}` : ''}${r.scopes ? ` (scopes: ${r.scopes})` : ''}` +
             `${r.refreshRejected ? ': the saved sign-in was refused' : ''}`;
           host.register({ id: requestId, kind: 'authorization', prompt, url: r.url }, call.callId);
+          // The calls that asked meanwhile wait for this same sign-in.
+          want = undefined;
           pending = { requestId, state: r.state, ...(r.issuer ? { issuer: r.issuer } : {}), ...(r.scopes ? { scopes: r.scopes } : {}), want: w };
         }
       } catch (err) {

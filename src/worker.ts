@@ -185,6 +185,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const encryption = resolveEncryption(options.encryption);
   const dataConverter = withCodec(options.workerOptions?.dataConverter, encryption);
   const warnings = envReferenceProblems(config);
+  // Servers behind OAuth without a key to seal their credentials: refused here, before anything connects.
+  const tokens = new TokenCache();
+  const logins = loginDeps(config, options.oauth, encryption, tokens);
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   let connection = options.connection;
   let namespace = options.namespace;
@@ -199,8 +202,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   // The worker keeps the DurableMcpAwaitingInput search attribute current only where it is registered:
   // upserting an unregistered attribute would fail workflow tasks.
   const searchAttribute = await awaitingInputRegistered(connection, ns);
-  const tokens = new TokenCache();
-  const logins = loginDeps(config, options.oauth, encryption, tokens);
   const pool = new SessionPool(config, {
     ...options.pool,
     // A session of a server behind OAuth sends its login's latest access token (read before every request).

@@ -45,10 +45,11 @@ function page(c: Context, status: 200 | 400 | 405 | 409 | 500 | 502, title: stri
 export function installOAuthCallback(app: Hono, client: Client, sealCode: CodeSealer | undefined): void {
   app.all(OAUTH_CALLBACK_PATH, async (c) => {
     if (c.req.method !== 'GET') return page(c, 405, 'Not a sign-in', 'The sign-in callback takes only the browser’s return from the authorization server.');
-    // A browser's navigation says so; a fetch from a page (another site's script, an iframe) is refused.
-    const mode = c.req.header('sec-fetch-mode');
+    // A browser says what loads the page: a top-level document is a sign-in coming back; a script's fetch, an iframe or
+    // an image (another site trying the callback from the person's browser) is refused. A client without a browser
+    // (a bot following the redirects) sends no Sec-Fetch-Dest and is taken: the state is what authorizes it.
     const dest = c.req.header('sec-fetch-dest');
-    if ((mode !== undefined && mode !== 'navigate') || (dest !== undefined && dest !== 'document')) {
+    if (dest !== undefined && dest !== 'document') {
       return page(c, 400, 'Not a sign-in', 'The sign-in callback takes only a browser navigation.');
     }
     const q = (k: string) => {

@@ -20,6 +20,8 @@ import type { DurableMcpWorker } from '../../src/worker.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
 import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
+import { run } from '../cli/harness.js';
+import { WorkflowFailedError } from '@temporalio/client';
 
 const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 import { signIn, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
@@ -44,6 +46,8 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     revoked: `revoked${process.pid}`,
     race: `race${process.pid}`,
     killed: `killed${process.pid}`,
+    replay: `replay${process.pid}`,
+    expires: `expires${process.pid}`,
   };
   const config = () => ({ mcpServers: Object.fromEntries(Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: 'oauth' }])) });
   const workerOptions = () => ({ taskQueue, encryption: codec, mcpConfig: config(), oauth: { redirectUrl: new URL('oauth/callback', inbox.url).href } });
@@ -212,5 +216,72 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     } finally {
       await second.kill('SIGTERM');
     }
+  });
+
+  it('answers a replayed or unknown state with a clear page and no effect', async () => {
+    const page = await browser.newPage();
+    let callbackUrl = '';
+    try {
+      const waiting = await call(servers.replay, 'once');
+      const request = await pendingSignIn(servers.replay);
+      await page.goto(request.url!);
+      await page.fill('input[name="login"]', 'ada');
+      await page.fill('input[name="password"]', 'pw');
+      await page.click('button[type="submit"]');
+      await page.waitForSelector('button[type="submit"]');
+      await page.click('button[type="submit"]');
+      await page.waitForURL(/\/oauth\/callback/);
+      callbackUrl = page.url();
+      assert.equal(await page.textContent('h1'), 'Signed in');
+      assert.equal((await waiting.result()).output, 'echo: once');
+    } finally {
+      await page.close();
+    }
+    const generation = (await login(servers.replay).query(loginStatusQuery)).generation;
+    // The same response again (a replay), then a state nobody issued, then a fetch that is not a navigation.
+    const replayed = await fetch(callbackUrl);
+    assert.equal(replayed.status, 409);
+    assert.match(await replayed.text(), /unknown or was already used\. Nothing was changed\./);
+    const forged = new URL(callbackUrl);
+    forged.searchParams.set('state', `${forged.searchParams.get('state')!.split('.')[0]}.${'A'.repeat(43)}`);
+    const forgedRes = await fetch(forged);
+    assert.equal(forgedRes.status, 409, await forgedRes.text());
+    assert.equal((await fetch(new URL('oauth/callback?state=nonsense&code=x', inbox.url))).status, 400);
+    assert.equal((await fetch(callbackUrl, { headers: { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' } })).status, 400);
+    assert.equal((await fetch(callbackUrl, { method: 'POST' })).status, 405);
+    assert.equal((await login(servers.replay).query(loginStatusQuery)).generation, generation, 'nothing changed');
+  });
+
+  it('fails the waiting calls with AuthorizationRequired when the sign-in request expires', async () => {
+    const waiting = await env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `oauth-expires-${Date.now()}`,
+      args: [{ server: servers.expires, tool: 'echo', arguments: { text: 'never' }, elicitation: { expiresIn: '2s' } }],
+    });
+    await pendingSignIn(servers.expires);
+    await assert.rejects(waiting.result(), (err: unknown) => {
+      assert.ok(err instanceof WorkflowFailedError);
+      const cause = err.cause as { type?: string; message?: string };
+      assert.equal(cause.type, 'AuthorizationRequired');
+      assert.match(cause.message ?? '', /the sign-in at .* was expired/);
+      return true;
+    });
+    assert.equal((await login(servers.expires).query(loginStatusQuery)).state, 'signed-out');
+  });
+
+  it('lists the logins (auth list) without a token and signs one out (auth logout)', async () => {
+    const cliEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_ENCRYPTION_KEYS: keyText };
+    const listed = await run(['auth', 'list', '--json'], cliEnv);
+    assert.equal(listed.code, 0, listed.stderr);
+    const rows = JSON.parse(listed.stdout) as Array<{ server: string; state: string; issuer?: string }>;
+    const first = rows.find((r) => r.server === servers.first);
+    assert.equal(first?.state, 'signed-in');
+    assert.equal(first?.issuer, fixture.issuer);
+    const out = await run(['auth', 'logout', servers.first, '--json'], cliEnv);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal((JSON.parse(out.stdout) as { state: string }).state, 'signed-out');
+    assert.equal((await login(servers.first).query(loginStatusQuery)).state, 'signed-out');
+    const none = await run(['auth', 'logout', 'no-such-server'], cliEnv);
+    assert.equal(none.code, 5);
   });
 });

@@ -51,7 +51,7 @@ export function callMcpToolActivity(deps: ActivityDeps) {
 
     // A server behind OAuth: the call needs its login's access token (nothing is held while a person signs in).
     const oauth = oauthServer(server);
-    let login: { loginId: string; principal: string; generation: number } | undefined;
+    let login: { loginId: string; principal: string; generation: number; scopes?: string } | undefined;
     const loginRequired = (needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>): CallMcpToolLoginRequired => {
       if (needed.reason !== 'no-token') deps.logins?.tokens.drop(login!.loginId, needed.generation);
       return {
@@ -62,7 +62,15 @@ export function callMcpToolActivity(deps: ActivityDeps) {
           principal: login!.principal,
           generation: needed.generation,
           reason: needed.reason,
-          ...(needed.challenge.scope ? { scope: needed.challenge.scope } : {}),
+          // Step-up (403 insufficient_scope): what was granted and what the challenge names, so nothing granted is lost.
+          ...(needed.challenge.scope
+            ? {
+                scope:
+                  needed.reason === 'insufficient-scope'
+                    ? [...new Set(`${login!.scopes ?? ''} ${needed.challenge.scope}`.split(/\s+/).filter(Boolean))].join(' ')
+                    : needed.challenge.scope,
+              }
+            : {}),
           ...(needed.challenge.resourceMetadataUrl ? { resourceMetadataUrl: needed.challenge.resourceMetadataUrl } : {}),
         },
         ...workerFlags(deps),
@@ -72,7 +80,7 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       const principal = callPrincipal(oauth, input.principal);
       const loginId = loginWorkflowId(input.server, principal);
       const t = await loginToken(deps, ctx, loginId);
-      login = { loginId, principal, generation: t.generation };
+      login = { loginId, principal, generation: t.generation, ...(t.token?.scopes ? { scopes: t.token.scopes } : {}) };
       if (!t.token) return loginRequired({ reason: t.expired ? 'expired' : 'no-token', generation: t.generation, challenge: {} });
     }
     const leaseOptions = login && login.principal !== SHARED_PRINCIPAL ? { principal: login.principal } : {};

@@ -48,8 +48,13 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     killed: `killed${process.pid}`,
     replay: `replay${process.pid}`,
     expires: `expires${process.pid}`,
+    perCall: `percall${process.pid}`,
   };
-  const config = () => ({ mcpServers: Object.fromEntries(Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: 'oauth' }])) });
+  const config = () => ({
+    mcpServers: Object.fromEntries(
+      Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: name === servers.perCall ? { principal: 'per-call' } : 'oauth' }]),
+    ),
+  });
   const workerOptions = () => ({ taskQueue, encryption: codec, mcpConfig: config(), oauth: { redirectUrl: new URL('oauth/callback', inbox.url).href } });
 
   before(async () => {
@@ -283,5 +288,37 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     assert.equal((await login(servers.first).query(loginStatusQuery)).state, 'signed-out');
     const none = await run(['auth', 'logout', 'no-such-server'], cliEnv);
     assert.equal(none.code, 5);
+  });
+
+  it('keeps one login per principal for a per-call server: each call uses its own person’s token', async () => {
+    const whoami = (principal: string) =>
+      env.client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: `oauth-whoami-${principal}-${Date.now()}`,
+        args: [{ server: servers.perCall, tool: 'whoami', auth: { principal } }],
+      });
+    const [ada, bob] = [await whoami('ada'), await whoami('bob')];
+    for (const [principal, handle] of [
+      ['ada', ada],
+      ['bob', bob],
+    ] as const) {
+      const request = await eventually(
+        async () => (await env.client.workflow.getHandle(loginWorkflowId(servers.perCall, principal)).query(pendingQuery))[0],
+        `${principal}'s sign-in request`,
+      );
+      assert.match(request.prompt, new RegExp(`as "${principal}"`));
+      assert.equal(await signIn(browser, request.url!, principal), 'Signed in');
+      assert.equal((await handle.result()).output, principal, `${principal}'s call runs with ${principal}'s token`);
+    }
+    const noPrincipal = await env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `oauth-whoami-nobody-${Date.now()}`,
+      args: [{ server: servers.perCall, tool: 'whoami' }],
+    });
+    await assert.rejects(noPrincipal.result(), (err: unknown) => {
+      const messages: string[] = [];
+      for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) messages.push(e.message ?? '');
+      return messages.some((m) => m.includes('must name its principal (auth.principal)'));
+    });
   });
 });

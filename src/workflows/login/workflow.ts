@@ -199,7 +199,7 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
       // An unknown, spent or replayed state is refused here: a refused update leaves no trace in history.
       validator: (cb: OAuthCallbackInput) => {
         if (!cb || typeof cb.state !== 'string' || !pending || callback !== undefined || cb.state !== pending.state) {
-          throw ApplicationFailure.nonRetryable('this sign-in link is unknown or was already used', 'UnknownState');
+          throw ApplicationFailure.nonRetryable('this sign-in link is unknown or was already used', FailureTypes.UnknownState);
         }
       },
     },

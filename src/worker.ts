@@ -11,7 +11,22 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from './activities/index.js';
 import { dataConverterOf, encodedFailureConverterPath, type EncryptionCodec } from './client/codec.js';
 import { awaitingInputRegistered, envConnectConfig, resolveEncryption } from './client/connection.js';
-import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
+import {
+  CredentialSeal,
+  envReferenceProblems,
+  loadMcpConfigFile,
+  loginAuthProvider,
+  parseMcpConfig,
+  SEAL_KEY_LABEL,
+  SessionPool,
+  TokenCache,
+  type HttpServerConfig,
+  type LoginTarget,
+  type McpConfig,
+  type PoolOptions,
+} from './mcp/index.js';
+import { loginWorkflowId, SHARED_PRINCIPAL } from './contract/login.js';
+import type { LoginDeps } from './activities/index.js';
 import { DEFAULT_TASK_QUEUE } from './contract/message-names.js';
 import { durableMcpSinks, startMetricsAtZero, tracesRequested, watchSessions } from './telemetry/metrics.js';
 import type { TracingSetup } from './telemetry/tracing.js';
@@ -77,10 +92,70 @@ export interface CreateWorkerOptions {
    * `workerOptions.dataConverter`'s codecs, if any.
    */
   encryption?: EncryptionCodec | false;
+  /** Servers behind OAuth (`"auth"` in their config; docs/oauth.md). */
+  oauth?: OAuthWorkerOptions;
   /** Your workflows, bundled already (`bundleWorkflowCode`): a worker started again reuses it instead of bundling again. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra worker options (e.g. maxCachedWorkflows: 0 to replay on every task, shutdownGraceTime). */
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'>>;
+}
+
+export interface OAuthWorkerOptions {
+  /**
+   * Where authorization servers send the browser back (a server's `auth.redirectUrl` wins): default
+   * $DURABLE_MCP_OAUTH_REDIRECT_URL, else `oauth/callback` under the config's `notify.inboxUrl`, else the local inbox's
+   * http://127.0.0.1:8787/oauth/callback.
+   */
+  redirectUrl?: string;
+  /**
+   * The seal of the logins' secrets: default keys derived from the payload codec's. Without a codec key the worker
+   * refuses servers behind OAuth; `dev` passes a seal of its own key file instead (CredentialSeal.fromKeyFile).
+   */
+  seal?: CredentialSeal;
+  /** The fetch of the OAuth requests (tests). */
+  fetchFn?: LoginTarget['fetchFn'];
+}
+
+/** Servers behind OAuth and no key to seal their credentials with: the worker does not start. */
+export class OAuthEncryptionRequiredError extends Error {
+  override name = 'OAuthEncryptionRequiredError';
+}
+
+export const OAUTH_REDIRECT_URL_ENV = 'DURABLE_MCP_OAUTH_REDIRECT_URL';
+
+/** The worker's default redirect URI (see OAuthWorkerOptions.redirectUrl). */
+export function defaultRedirectUrl(config: McpConfig, env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env[OAUTH_REDIRECT_URL_ENV];
+  if (fromEnv) return fromEnv;
+  const inbox = config.notify?.inboxUrl;
+  if (inbox) return new URL('oauth/callback', inbox.endsWith('/') ? inbox : `${inbox}/`).href;
+  return 'http://127.0.0.1:8787/oauth/callback';
+}
+
+/** The OAuth side of the activities, or undefined when no enabled server is behind OAuth. Throws without a seal. */
+function loginDeps(
+  config: McpConfig,
+  options: OAuthWorkerOptions | undefined,
+  encryption: EncryptionCodec | undefined,
+  tokens: TokenCache,
+): LoginDeps | undefined {
+  const servers = Object.values(config.servers).filter((s) => s.enabled && s.transport === 'http' && s.auth);
+  if (servers.length === 0) return undefined;
+  const seal = options?.seal ?? (encryption ? new CredentialSeal(encryption.deriveKeys(SEAL_KEY_LABEL)) : undefined);
+  if (!seal) {
+    throw new OAuthEncryptionRequiredError(
+      `server${servers.length > 1 ? 's' : ''} ${servers.map((s) => `"${s.name}"`).join(', ')} sign${servers.length > 1 ? '' : 's'} in with OAuth, ` +
+        'whose tokens the login workflow keeps: set DURABLE_MCP_ENCRYPTION_KEYS (see "Encryption") so they are never stored in plaintext, ' +
+        'or disable the server. (`durable-mcp dev` seals them with a key of its own instead.)',
+    );
+  }
+  const fallback = options?.redirectUrl ?? defaultRedirectUrl(config);
+  return {
+    seal,
+    tokens,
+    redirectUrl: (server: HttpServerConfig) => server.auth?.redirectUrl ?? fallback,
+    ...(options?.fetchFn ? { fetchFn: options.fetchFn } : {}),
+  };
 }
 
 export interface DurableMcpWorker {
@@ -122,6 +197,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const encryption = resolveEncryption(options.encryption);
   const dataConverter = dataConverterOf(encryption, options.workerOptions?.dataConverter);
   const warnings = envReferenceProblems(config);
+  // Servers behind OAuth without a key to seal their credentials: refused here, before anything connects.
+  const tokens = new TokenCache();
+  const logins = loginDeps(config, options.oauth, encryption, tokens);
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   let connection = options.connection;
   let namespace = options.namespace;
@@ -136,7 +214,14 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   // The worker keeps the DurableMcpAwaitingInput search attribute current only where it is registered:
   // upserting an unregistered attribute would fail workflow tasks.
   const searchAttribute = await awaitingInputRegistered(connection, ns);
-  const pool = new SessionPool(config, options.pool);
+  const pool = new SessionPool(config, {
+    ...options.pool,
+    // A session of a server behind OAuth sends its login's latest access token (read before every request).
+    authProvider: (server, principal) =>
+      server.transport === 'http' && server.auth
+        ? loginAuthProvider(server.name, () => tokens.latest(loginWorkflowId(server.name, principal ?? SHARED_PRINCIPAL)))
+        : options.pool?.authProvider?.(server, principal),
+  });
   const shutdownNotice = new AbortController();
   // The OpenTelemetry SDK is loaded only when tracing is on.
   const tracingModule = options.tracing || (options.tracing === undefined && tracesRequested()) ? await import('./telemetry/tracing.js') : undefined;
@@ -181,7 +266,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     connection,
     namespace: ns,
     taskQueue,
-    activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute, ...(config.notify ? { notify: config.notify } : {}) }),
+    activities: createActivities({
+      pool,
+      shutdown: shutdownNotice.signal,
+      searchAttribute,
+      ...(config.notify ? { notify: config.notify } : {}),
+      ...(logins ? { logins } : {}),
+    }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : options.workflowsPath

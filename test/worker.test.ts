@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { envReferenceProblems, parseMcpConfig } from '../src/mcp/index.js';
 import { mallocArenaHint, mcpConfigPathFrom } from '../src/cli/worker-command.js';
-import { DEFAULT_MAX_CACHED_WORKFLOWS, zeroCacheWarning } from '../src/worker.js';
+import { createWorker, DEFAULT_MAX_CACHED_WORKFLOWS, defaultRedirectUrl, OAuthEncryptionRequiredError, zeroCacheWarning } from '../src/worker.js';
 
 describe('worker process settings', () => {
   it('warns when the workflow cache is off (Core then drops concurrent queries), and only then', () => {
@@ -35,5 +35,23 @@ describe('worker process settings', () => {
     assert.match(mcpConfigPathFrom(['--mcp-config=/etc/b.json'], {}), /\/etc\/b\.json$/);
     assert.match(mcpConfigPathFrom([], { MCP_CONFIG: '/etc/c.json' }), /\/etc\/c\.json$/);
     assert.match(mcpConfigPathFrom([], {}), /\/mcp\.json$/);
+  });
+});
+
+describe('a worker with servers behind OAuth', () => {
+  it('refuses to start without a key to seal their credentials, before it connects, naming the servers and the variable', async () => {
+    await assert.rejects(
+      createWorker({ mcpConfig: { mcpServers: { crm: { url: 'https://crm.example/mcp', auth: 'oauth' } } }, encryption: false }),
+      (err: unknown) =>
+        err instanceof OAuthEncryptionRequiredError && /server "crm" signs in with OAuth/.test(err.message) && /DURABLE_MCP_ENCRYPTION_KEYS/.test(err.message),
+    );
+  });
+
+  it('sends browsers back to the inbox: $DURABLE_MCP_OAUTH_REDIRECT_URL, else under notify.inboxUrl, else the local inbox', () => {
+    const bare = parseMcpConfig({ mcpServers: {} });
+    const notified = parseMcpConfig({ mcpServers: {}, notify: { url: 'https://hooks.example/x', inboxUrl: 'https://inbox.example/team' } });
+    assert.equal(defaultRedirectUrl(bare, {}), 'http://127.0.0.1:8787/oauth/callback');
+    assert.equal(defaultRedirectUrl(notified, {}), 'https://inbox.example/team/oauth/callback');
+    assert.equal(defaultRedirectUrl(notified, { DURABLE_MCP_OAUTH_REDIRECT_URL: 'https://in.example/oauth/callback' }), 'https://in.example/oauth/callback');
   });
 });

@@ -18,6 +18,8 @@ export interface ActivityDeps {
   searchAttribute?: boolean;
   /** The webhook told of new pending requests (the `notify` key of the worker's config). */
   notify?: NotifyConfig;
+  /** Servers behind OAuth: the seal of the login's secrets, the access tokens of this worker, the redirect URI (./oauth.ts). */
+  logins?: import('./oauth.js').LoginDeps;
 }
 
 /**

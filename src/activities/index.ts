@@ -4,16 +4,19 @@
  *   each era's path in its file: ./legacy.ts (`elicitation/create` on the live session, the `-32042` form) and
  *   ./modern.ts (`input_required` rounds); ./failures.ts maps errors to failure types, ./progress.ts relays progress;
  * - ./list-tools.ts `listMcpTools`;
- * - ./notify.ts `notifyPending` (the webhook).
+ * - ./notify.ts `notifyPending` (the webhook);
+ * - ./oauth.ts `oauthAuthorize`, `oauthExchange` (a login's steps) and `requestLogin` (a call asks its login).
  * The names are the activity types recorded in histories: they never change.
  */
 import { measuredToolCall } from '../telemetry/tool-call-metrics.js';
 import type { ActivityDeps } from './deps.js';
 import { listMcpToolsActivity } from './list-tools.js';
 import { notifyPendingActivity } from './notify.js';
+import { oauthAuthorizeActivity, oauthExchangeActivity, requestLoginActivity } from './oauth.js';
 import { callMcpToolActivity } from './tool-call.js';
 
 export type { ActivityDeps } from './deps.js';
+export type { LoginDeps, OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput, OAuthExchangeOutcome, RequestLoginInput } from './oauth.js';
 export type {
   CallMcpToolCompleted,
   CallMcpToolInput,
@@ -27,7 +30,14 @@ export type {
 } from './types.js';
 
 export function createActivities(deps: ActivityDeps) {
-  return { callMcpTool: measuredToolCall(callMcpToolActivity(deps)), listMcpTools: listMcpToolsActivity(deps), notifyPending: notifyPendingActivity(deps) };
+  return {
+    callMcpTool: measuredToolCall(callMcpToolActivity(deps)),
+    listMcpTools: listMcpToolsActivity(deps),
+    notifyPending: notifyPendingActivity(deps),
+    oauthAuthorize: oauthAuthorizeActivity(deps),
+    oauthExchange: oauthExchangeActivity(deps),
+    requestLogin: requestLoginActivity(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

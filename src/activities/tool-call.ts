@@ -6,14 +6,16 @@
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength, type Request } from '../contract/index.js';
-import { BackChannelRefusedError } from '../mcp/index.js';
+import { loginWorkflowId, SHARED_PRINCIPAL } from '../contract/login.js';
+import { BackChannelRefusedError, loginRequiredOf, type LoginRequiredError } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
 import { heartbeatEvery, workerFlags, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
 import { legacyElicitations, urlRequiredOutcome, type CallState, type ElicitingCall } from './legacy.js';
 import { inputRequiredOutcome } from './modern.js';
+import { callPrincipal, loginToken, oauthServer } from './oauth.js';
 import { progressReporter, toProgress, type Progress } from './progress.js';
-import { MAX_RESULT_BYTES, type CallMcpToolInput, type CallMcpToolOutcome, type ReleaseReason } from './types.js';
+import { MAX_RESULT_BYTES, type CallMcpToolInput, type CallMcpToolLoginRequired, type CallMcpToolOutcome, type ReleaseReason } from './types.js';
 
 class Released extends Error {
   constructor(
@@ -47,6 +49,42 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       );
     }
 
+    // A server behind OAuth: the call needs its login's access token (nothing is held while a person signs in).
+    const oauth = oauthServer(server);
+    let login: { loginId: string; principal: string; generation: number; scopes?: string } | undefined;
+    const loginRequired = (needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>): CallMcpToolLoginRequired => {
+      if (needed.reason !== 'no-token') deps.logins?.tokens.drop(login!.loginId, needed.generation);
+      return {
+        status: 'login_required',
+        login: {
+          loginId: login!.loginId,
+          server: input.server,
+          principal: login!.principal,
+          generation: needed.generation,
+          reason: needed.reason,
+          // Step-up (403 insufficient_scope): what was granted and what the challenge names, so nothing granted is lost.
+          ...(needed.challenge.scope
+            ? {
+                scope:
+                  needed.reason === 'insufficient-scope'
+                    ? [...new Set(`${login!.scopes ?? ''} ${needed.challenge.scope}`.split(/\s+/).filter(Boolean))].join(' ')
+                    : needed.challenge.scope,
+              }
+            : {}),
+          ...(needed.challenge.resourceMetadataUrl ? { resourceMetadataUrl: needed.challenge.resourceMetadataUrl } : {}),
+        },
+        ...workerFlags(deps),
+      };
+    };
+    if (oauth) {
+      const principal = callPrincipal(oauth, input.principal);
+      const loginId = loginWorkflowId(input.server, principal);
+      const t = await loginToken(deps, ctx, loginId);
+      login = { loginId, principal, generation: t.generation, ...(t.token?.scopes ? { scopes: t.token.scopes } : {}) };
+      if (!t.token) return loginRequired({ reason: t.expired ? 'expired' : 'no-token', generation: t.generation, challenge: {} });
+    }
+    const leaseOptions = login && login.principal !== SHARED_PRINCIPAL ? { principal: login.principal } : {};
+
     // The call's phase, shared with the legacy elicitation handler (it waits for a human while the call holds on).
     const state: CallState = { phase: { state: 'leasing' }, traceContext: undefined };
     // The last MCP progress notification: in the heartbeat details, and sent to the workflow (its `progress` query).
@@ -59,10 +97,12 @@ export function callMcpToolActivity(deps: ActivityDeps) {
 
     let lease;
     try {
-      lease = await deps.pool.lease(input.server, ctx.cancellationSignal);
+      lease = await deps.pool.lease(input.server, ctx.cancellationSignal, leaseOptions);
     } catch (err) {
       clearInterval(beat);
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+      const needed = login && loginRequiredOf(err, input.server, login.generation);
+      if (needed) return loginRequired(needed);
       failure(err, input.server);
     }
 
@@ -165,6 +205,8 @@ export function callMcpToolActivity(deps: ActivityDeps) {
         const reason = ctx.cancellationSignal.reason;
         throw reason instanceof CancelledFailure ? reason : new CancelledFailure(String(reason ?? 'cancelled'));
       }
+      const needed = login && loginRequiredOf(err, input.server, login.generation);
+      if (needed) return loginRequired(needed);
       // DESIGN §6b: in `era: "auto"`, a tool that asked the old way (refused in the 2026-07-28 era, before any person
       // was asked) runs again at once in the legacy era, which the worker now speaks to this server.
       if (err instanceof BackChannelRefusedError && err.era === 'modern' && server.era === 'auto') {

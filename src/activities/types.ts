@@ -22,6 +22,8 @@ export interface CallMcpToolInput {
    * the server sent it. Absent on a call's first round.
    */
   round?: { inputResponses?: Record<string, unknown>; requestState?: string };
+  /** A server behind OAuth with per-call principals: whose login the call uses (`auth.principal` of the call). */
+  principal?: string;
 }
 
 export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed' | 'worker-shutdown' | 'workflow-unreachable';
@@ -71,7 +73,25 @@ export interface CallMcpToolUrlRequired extends WorkerFlags {
   requestState?: undefined;
 }
 
-export type CallMcpToolOutcome = CallMcpToolCompleted | CallMcpToolReleased | CallMcpToolInputRequired | CallMcpToolUrlRequired;
+/**
+ * A server behind OAuth needs a (new) access token: the call had none, it expired, or the server refused it. Nothing is
+ * held; the workflow asks the login (`requestLogin`) and runs the call again once the login settles.
+ */
+export interface CallMcpToolLoginRequired extends WorkerFlags {
+  status: 'login_required';
+  login: {
+    loginId: string;
+    server: string;
+    principal: string;
+    /** The generation of the token the server refused (0: the call had none). */
+    generation: number;
+    reason: 'no-token' | 'expired' | 'rejected' | 'insufficient-scope';
+    scope?: string;
+    resourceMetadataUrl?: string;
+  };
+}
+
+export type CallMcpToolOutcome = CallMcpToolCompleted | CallMcpToolReleased | CallMcpToolInputRequired | CallMcpToolUrlRequired | CallMcpToolLoginRequired;
 
 /** The input of `listMcpTools` (the workflow `mcpListTools` passes its server on). */
 export interface ListMcpToolsInput {

@@ -18,6 +18,7 @@ import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from '../mcp/index.
 import { findTemporalBinary } from './temporal-binaries.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/messages.js';
 import { connectFromEnv, createWorker, type DurableMcpWorker } from '../worker.js';
+import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
 import { installRuntime, mallocArenaHint } from './worker-command.js';
 import { devUiOrigins, uiOriginsFrom } from './codec-command.js';
 
@@ -236,9 +237,22 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   }
   if (codecServer) log(`Codec server:        ${codecServer.url} (CLI: temporal workflow show --workflow-id <id> --codec-endpoint ${codecServer.url})`);
 
+  // Servers behind OAuth: their logins' secrets are sealed with keys derived from the codec's, or, without a key, with
+  // dev's own key in its data directory (so tokens are never plaintext in dev's history either).
+  const oauthServers = Object.values(config.servers).filter((srv) => srv.enabled && srv.transport === 'http' && srv.auth);
+  const sealKeyFile = join(dataDir, 'oauth-credentials.key');
+  const seal = oauthServers.length === 0 ? undefined : codec ? new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL)) : CredentialSeal.fromKeyFile(sealKeyFile);
+  const inboxPort = options.inboxPort ?? 8787;
   let worker: DurableMcpWorker;
   try {
-    worker = await createWorker({ connection, namespace, taskQueue: options.taskQueue, mcpConfig: config, encryption: codec ?? false });
+    worker = await createWorker({
+      connection,
+      namespace,
+      taskQueue: options.taskQueue,
+      mcpConfig: config,
+      encryption: codec ?? false,
+      ...(seal ? { oauth: { seal, ...(inboxPort !== 0 ? { redirectUrl: `http://127.0.0.1:${inboxPort}/oauth/callback` } : {}) } } : {}),
+    });
   } catch (err) {
     await connection.close().catch(() => undefined);
     server?.kill('SIGTERM');
@@ -250,7 +264,13 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
   if (codec) log(`Encryption: on, payloads encrypted with key "${codec.keyId}" (${ENCRYPTION_KEYS_ENV})`);
   else note(encryptionOffNote());
-  const inbox = await startDevInbox(address, namespace, uiAddress, codec, options, log, warn);
+  if (seal && !codec) {
+    note(
+      `OAuth server${oauthServers.length > 1 ? 's' : ''} ${oauthServers.map((srv) => `"${srv.name}"`).join(', ')}: without ${ENCRYPTION_KEYS_ENV}, dev seals ` +
+        `their tokens with a key of its own (${sealKeyFile}); a worker outside dev refuses them without a key`,
+    );
+  }
+  const inbox = await startDevInbox(address, namespace, uiAddress, codec, options, log, warn, seal);
   for (const warning of worker.warnings) warn(warning);
   const hint = mallocArenaHint();
   if (hint) {
@@ -333,12 +353,20 @@ async function startDevInbox(
   options: DevOptions,
   log: (line: string) => void,
   warn: (message: string) => void,
+  seal?: CredentialSeal,
 ): Promise<InboxHandle | undefined> {
   let closeConnection: (() => Promise<void>) | undefined;
   try {
     const { client } = await connectClient({ address, namespace, encryption: encryption ?? false });
     closeConnection = () => client.connection.close();
-    const inbox = await startInbox({ client, host: '127.0.0.1', port: options.inboxPort ?? 8787, temporalUi, taskQueue: options.taskQueue });
+    const inbox = await startInbox({
+      client,
+      host: '127.0.0.1',
+      port: options.inboxPort ?? 8787,
+      temporalUi,
+      taskQueue: options.taskQueue,
+      ...(seal ? { sealCode: (code: string) => seal.seal({ code }) } : {}),
+    });
     log(`Inbox:               ${inbox.url}`);
     return {
       url: inbox.url,

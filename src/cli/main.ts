@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `durable-mcp` command line: dev, inbox, codec-server, worker, call, tools, pending, answer, decline, cancel, result, health,
- * temporal (one module a group under src/cli/commands/, registered in this order), the exit code and the JSON error of a failure.
+ * temporal, auth (one module a group under src/cli/commands/, registered in this order), the exit code and the JSON error of a failure.
  */
 import { Command, CommanderError } from 'commander';
 import {
@@ -19,6 +19,7 @@ import { causeMessages } from '../contract/causes.js';
 import { CodecOptionError, CodecTokenRequiredError } from '../inbox/codec-server.js';
 import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
 import { answerCommands } from './commands/answers.js';
+import { authCommands } from './commands/auth.js';
 import { callCommand, resultCommand } from './commands/call.js';
 import { EXIT, UsageError } from './commands/common.js';
 import { operationCommands } from './commands/operations.js';
@@ -43,6 +44,7 @@ toolsCommand(program);
 answerCommands(program);
 resultCommand(program);
 operationCommands(program);
+authCommands(program);
 
 /** The exit code and the JSON error object of a failure. */
 function describeError(err: unknown): { code: number; json: Record<string, unknown>; text: string } {

@@ -12,7 +12,7 @@
  * Keys: DURABLE_MCP_ENCRYPTION_KEYS (`keyId:base64key` pairs, comma-separated, 32-byte keys; the first encrypts, all
  * decrypt) or DURABLE_MCP_ENCRYPTION_KEYS_FILE (a file holding the same text). Key material is never logged.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
@@ -132,6 +132,15 @@ export class EncryptionCodec implements PayloadCodec {
   /** The id of the key that encrypts. */
   get keyId(): string {
     return this.current.id;
+  }
+
+  /**
+   * Keys derived from these keys for another purpose (HKDF-SHA256 with `label` as info), with the same ids and order:
+   * the OAuth credentials are sealed with them inside the payloads (src/mcp/auth/seal.ts). Never the keys themselves.
+   */
+  deriveKeys(label: string): EncryptionKey[] {
+    const all = [this.current, ...[...this.byId].filter(([id]) => id !== this.current.id).map(([id, key]) => ({ id, key }))];
+    return all.map((k) => ({ id: k.id, key: Buffer.from(hkdfSync('sha256', k.key, Buffer.alloc(0), label, KEY_BYTES)) }));
   }
 
   async encode(payloads: Payload[]): Promise<Payload[]> {

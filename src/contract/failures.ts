@@ -46,6 +46,22 @@ export const FAILURES = {
     retryable: false,
     description: 'a modern-era input request broke the arrival rules (size, schema, URL); a legacy one gets -32602 instead',
   },
+  // ---- a server behind OAuth (MCP authorization; docs/oauth.md) ----
+  AuthorizationRequired: {
+    plane: 'call',
+    retryable: false,
+    description: 'the server needs a sign-in that did not happen: the login request expired, was declined or cancelled, or was logged out',
+  },
+  AuthorizationFailed: {
+    plane: 'call',
+    retryable: false,
+    description: "the server's OAuth authorization cannot succeed as configured (discovery, registration, resource or issuer mismatch, scope step-up limit)",
+  },
+  UnknownState: {
+    plane: 'answer',
+    retryable: false,
+    description: "an OAuth callback's state is not its login's pending one (unknown, used, replayed): refused, nothing changes",
+  },
   // ---- an answer is refused (the `submitAnswer` update rejects with it; a bad `answer` signal is logged) ----
   UnknownRequest: { plane: 'answer', retryable: false, description: 'no request with that id is pending in this workflow' },
   AlreadyResolved: { plane: 'answer', retryable: false, description: 'the request was already answered, declined or cancelled (first resolution wins)' },

@@ -16,3 +16,15 @@ export const DEFAULT_TASK_QUEUE = 'durable-mcp';
 export const PROGRESS_SIGNAL = 'durable-mcp.progress';
 /** The progress of the workflow's running tool calls. */
 export const PROGRESS_QUERY = 'progress';
+/** Internal: a call asks the login workflow of its server (and principal) for a new access token (update-with-start). */
+export const LOGIN_WANTED_UPDATE = 'durable-mcp.loginWanted';
+/** Internal: the login workflow tells a waiting call's workflow that the login settled (a new token, or a failure). */
+export const LOGIN_SETTLED_SIGNAL = 'durable-mcp.loginSettled';
+/** Internal: the inbox's `/oauth/callback` hands the authorization response to the login workflow. */
+export const OAUTH_CALLBACK_UPDATE = 'durable-mcp.oauthCallback';
+/** Internal: a worker reads the login's (sealed) credentials to call its server. */
+export const LOGIN_CREDENTIALS_QUERY = 'durable-mcp.loginCredentials';
+/** The login's state without any secret: server, principal, issuer, scopes, whether it is signed in (`durable-mcp auth list`). */
+export const LOGIN_STATUS_QUERY = 'loginStatus';
+/** Sign out: the login forgets its credentials (`durable-mcp auth logout`). */
+export const LOGOUT_UPDATE = 'logout';

@@ -11,6 +11,7 @@ export {
   type InboxOptions,
 } from './server.js';
 export { isLoopback } from './access.js';
+export { installOAuthCallback, OAUTH_CALLBACK_PATH, type CodeSealer } from './oauth-callback.js';
 export { listInbox, type InboxRow, type PendingRow, type UnreachableRow } from './list.js';
 export { schemaFields, postedToContent, rejectionByField, type Field, type Posted } from './form.js';
 export { clickableUrl, ACTION_FIELD } from './page.js';

@@ -15,6 +15,7 @@ import type { Answer } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
 import { listInbox, type InboxRow } from './list.js';
 import { accessGuard, isLoopback } from './access.js';
+import { installOAuthCallback, type CodeSealer } from './oauth-callback.js';
 import { ACTION_FIELD, INBOX_CSS, INBOX_JS, pageHtml, rowsHtml, type PageState } from './page.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
@@ -46,6 +47,8 @@ export interface InboxOptions {
   /** Deadline of each workflow's pendingDetails query (default 3 s). */
   queryTimeoutMs?: number;
   taskQueue?: string;
+  /** Seals the authorization code of a sign-in for its login workflow (servers behind OAuth; the worker's seal). */
+  sealCode?: CodeSealer;
 }
 
 export interface InboxHandle {
@@ -85,6 +88,9 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     c.header('Cache-Control', 'no-store');
     await next();
   });
+  // Before the access check: the browser comes back from the authorization server without the inbox's cookie; the
+  // sign-in's state (random, single use, checked by its login workflow) is what authorizes it.
+  installOAuthCallback(app, client, options.sealCode);
   app.use(
     '*',
     accessGuard({

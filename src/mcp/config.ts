@@ -58,6 +58,27 @@ export interface HttpServerConfig extends CommonServerConfig {
   url: string;
   /** Header values may contain `${ENV_VAR}`, expanded at connect time and never logged. */
   headers?: Record<string, string>;
+  /** MCP authorization (OAuth): the worker signs in through a durable login (docs/oauth.md). */
+  auth?: OAuthConfig;
+}
+
+/**
+ * `"auth": "oauth"` or `"auth": { … }` of a remote server: MCP's OAuth 2.1 authorization, run by the SDK's `auth()`
+ * behind the worker's provider, the person signing in through an `authorization` request (docs/oauth.md).
+ */
+export interface OAuthConfig {
+  /** Scopes to ask for; default: the server's challenge, else its `scopes_supported`. */
+  scopes?: string[];
+  /** A pre-registered client id (else a Client ID Metadata Document, else dynamic registration). */
+  clientId?: string;
+  /** The pre-registered client's secret; may contain `${ENV_VAR}` (expanded when used, never logged). */
+  clientSecret?: string;
+  /** An https URL serving this client's metadata (a Client ID Metadata Document), used where the server supports it. */
+  clientMetadataUrl?: string;
+  /** `shared` (default): one login for the deployment; `per-call`: each call names its principal (`auth: { principal }`). */
+  principal: 'shared' | 'per-call';
+  /** Where the authorization server sends the browser back: the inbox's `/oauth/callback` (default: the worker's `oauthRedirectUrl`). */
+  redirectUrl?: string;
 }
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 export interface McpConfig {
@@ -154,11 +175,73 @@ const RawServerSchema = z
       .string()
       .refine((v) => PINNABLE_PROTOCOL_VERSIONS.includes(v))
       .optional(),
+    auth: z.unknown().optional(),
   })
   .passthrough();
 
+const AUTH_KEYS = ['scopes', 'clientId', 'clientSecret', 'clientMetadataUrl', 'principal', 'redirectUrl'];
+
+/** An http(s) URL, http only for a loopback host (the arrival rules of URLs, contract/admit.ts). */
+function webUrlProblem(value: unknown, { https }: { https: boolean }): string | undefined {
+  if (typeof value !== 'string') return `must be a URL string, got ${describe(value)}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `must be an absolute URL, got ${describe(value)}`;
+  }
+  const loopback = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && loopback && !https) return undefined;
+  return https ? `must be an https URL, got ${describe(value)}` : `must be an https URL (http only for a loopback host), got ${describe(value)}`;
+}
+
+/** The `auth` field of a remote server. */
+function parseAuth(raw: unknown, fail: (field: string, problem: string) => never): OAuthConfig {
+  if (raw === 'oauth') return { principal: 'shared' };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return fail('auth', `must be "oauth" or an object like {"scopes":["read"]}, got ${describe(raw)}`);
+  const a = raw as Record<string, unknown>;
+  const unknown = Object.keys(a).filter((k) => !AUTH_KEYS.includes(k));
+  if (unknown.length > 0) fail(`auth.${unknown[0]}`, `is not a known key; "auth" takes ${AUTH_KEYS.join(', ')}`);
+  const out: OAuthConfig = { principal: 'shared' };
+  if (a.scopes !== undefined) {
+    const scopes = typeof a.scopes === 'string' ? a.scopes.split(/\s+/).filter(Boolean) : a.scopes;
+    if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((x) => typeof x === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(x)))
+      fail('auth.scopes', `must be a non-empty array of scope names (or one space-separated string), got ${describe(a.scopes)}`);
+    out.scopes = scopes as string[];
+  }
+  if (a.clientId !== undefined) {
+    if (typeof a.clientId !== 'string' || a.clientId.length === 0) fail('auth.clientId', `must be a non-empty string, got ${describe(a.clientId)}`);
+    out.clientId = a.clientId as string;
+  }
+  if (a.clientSecret !== undefined) {
+    if (typeof a.clientSecret !== 'string' || a.clientSecret.length === 0)
+      fail('auth.clientSecret', `must be a non-empty string, got ${describe(a.clientSecret, true)}`);
+    if (out.clientId === undefined) fail('auth.clientSecret', 'needs "clientId": a secret belongs to a pre-registered client');
+    out.clientSecret = a.clientSecret as string;
+  }
+  if (a.clientMetadataUrl !== undefined) {
+    const problem = webUrlProblem(a.clientMetadataUrl, { https: true });
+    if (problem) fail('auth.clientMetadataUrl', problem);
+    if (new URL(a.clientMetadataUrl as string).pathname === '/')
+      fail('auth.clientMetadataUrl', `must have a path (it is the client id), got ${describe(a.clientMetadataUrl)}`);
+    out.clientMetadataUrl = a.clientMetadataUrl as string;
+  }
+  if (a.principal !== undefined) {
+    if (a.principal !== 'shared' && a.principal !== 'per-call') fail('auth.principal', `must be "shared" or "per-call", got ${describe(a.principal)}`);
+    out.principal = a.principal as OAuthConfig['principal'];
+  }
+  if (a.redirectUrl !== undefined) {
+    const problem = webUrlProblem(a.redirectUrl, { https: false });
+    if (problem) fail('auth.redirectUrl', problem);
+    out.redirectUrl = a.redirectUrl as string;
+  }
+  return out;
+}
+
 /** Fields whose values may hold secrets (tokens, API keys): errors say what kind of value is wrong, never the value. */
-const SECRET_FIELDS = new Set(['env', 'environment', 'headers']);
+const SECRET_FIELDS = new Set(['env', 'environment', 'headers', 'auth']);
 
 function describe(value: unknown, secret = false): string {
   if (value === undefined) return 'nothing';
@@ -253,6 +336,7 @@ function parseServer(name: string, value: unknown, source: string): ServerConfig
   if (s.command !== undefined) {
     if (s.type && !['stdio', 'local'].includes(s.type)) fail('type', `is "${s.type}" but the server has a "command" (local stdio)`);
     if (s.headers) fail('headers', 'only applies to remote (url) servers');
+    if (s.auth !== undefined) fail('auth', 'only applies to remote (url) servers; a local server gets its credentials through "env"');
     const [command, ...restArgs] = Array.isArray(s.command) ? s.command : [s.command];
     if (Array.isArray(s.command) && s.args) fail('args', 'cannot be combined with an array "command": put the arguments in the array');
     return { ...common, transport: 'stdio', command, args: [...restArgs, ...(s.args ?? [])], env: s.env ?? s.environment, cwd: s.cwd };
@@ -262,7 +346,11 @@ function parseServer(name: string, value: unknown, source: string): ServerConfig
     if (!/^https?:$/.test(new URL(s.url).protocol)) fail('url', `must be an http or https URL, got ${describe(s.url)}`);
     if (s.env || s.environment || s.cwd || s.args)
       fail(s.env ? 'env' : s.environment ? 'environment' : s.cwd ? 'cwd' : 'args', 'only applies to local (command) servers');
-    return { ...common, transport: 'http', url: s.url, headers: s.headers };
+    if (s.auth === undefined) return { ...common, transport: 'http', url: s.url, headers: s.headers };
+    const auth = parseAuth(s.auth, fail);
+    if (Object.keys(s.headers ?? {}).some((h) => h.toLowerCase() === 'authorization'))
+      fail('headers.Authorization', 'cannot be combined with "auth": the OAuth login sets the Authorization header');
+    return { ...common, transport: 'http', url: s.url, headers: s.headers, auth };
   }
   return fail('command', 'or "url" is required: a local server needs a command, a remote one a url');
 }
@@ -313,6 +401,14 @@ export function envReferenceProblems(config: McpConfig, env: NodeJS.ProcessEnv =
   for (const server of Object.values(config.servers)) {
     if (!server.enabled) continue;
     const [field, map] = server.transport === 'stdio' ? ['env', server.env] : ['headers', server.headers];
+    const secret = server.transport === 'http' ? server.auth?.clientSecret : undefined;
+    if (secret !== undefined) {
+      try {
+        expandEnv(secret, { server: server.name, field: 'auth.clientSecret' }, env);
+      } catch (err) {
+        problems.push((err as Error).message);
+      }
+    }
     for (const [k, v] of Object.entries(map ?? {})) {
       try {
         expandEnv(v, { server: server.name, field: `${field}.${k}` }, env);

@@ -12,6 +12,7 @@ export {
   NotifyConfigSchema,
   type McpConfig,
   type NotifyConfig,
+  type OAuthConfig,
   type ServerConfig,
   type StdioServerConfig,
 } from './config.js';
@@ -32,3 +33,4 @@ export {
 } from './errors.js';
 export { toToolResult } from './result.js';
 export { McpSource, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';
+export * from './auth/index.js';

@@ -7,6 +7,7 @@
  */
 import { MAX_TIMER_MS, type McpConfig, type ServerConfig } from './config.js';
 import { PoolClosedError, ServerDisabledError, UnknownServerError } from './errors.js';
+import type { AuthProvider } from '@modelcontextprotocol/client';
 import { McpSession } from './session.js';
 
 export interface Lease {
@@ -45,6 +46,8 @@ class LeaseImpl implements Lease {
   constructor(
     readonly session: McpSession,
     private readonly pool: SessionPool,
+    /** The pool's key: the server, and the principal whose token its session sends (servers behind OAuth). */
+    readonly key: string,
   ) {}
   release(options: { discard?: boolean } = {}): Promise<void> {
     if (this.released) return Promise.resolve();
@@ -56,7 +59,7 @@ class LeaseImpl implements Lease {
     this.listeners.push(listener);
   }
   offer(): boolean {
-    return !this.released && this.pool.takeUnserved(this.session.server.name);
+    return !this.released && this.pool.takeUnserved(this.key);
   }
   /** Ask this holder to give its session up; true when it will. */
   pressure(): boolean {
@@ -69,6 +72,11 @@ export interface PoolOptions {
   /** Close sessions idle this long (default 5 minutes). */
   idleTimeoutMs?: number;
   onStderr?: (server: string, line: string) => void;
+  /**
+   * The bearer token a session of a server behind OAuth sends (`auth` in its config), for the lease's principal:
+   * sessions of different principals are never shared.
+   */
+  authProvider?: (server: ServerConfig, principal: string | undefined) => AuthProvider | undefined;
 }
 
 export class SessionPool {
@@ -121,23 +129,29 @@ export class SessionPool {
     return s;
   }
 
-  /** Lease a session of `server` exclusively. Waits when the server's `maxSessions` are all leased. */
-  async lease(name: string, signal?: AbortSignal): Promise<Lease> {
+  /**
+   * Lease a session of `server` exclusively. Waits when the server's `maxSessions` are all leased. `principal`: a server
+   * behind OAuth with per-call principals keeps one set of sessions per principal.
+   */
+  async lease(name: string, signal?: AbortSignal, { principal }: { principal?: string } = {}): Promise<Lease> {
     if (this.closedFlag) throw new PoolClosedError('the session pool is closed');
     const server = this.serverConfig(name);
-    const state = this.state(name);
+    const key = principal === undefined ? name : `${name}\u0000${principal}`;
+    const state = this.state(key);
     while (state.idle.length > 0) {
       const session = state.idle.pop()!;
       this.clearIdle(session);
       if (session.closed) continue;
-      return this.grant(state, session);
+      return this.grant(state, session, key);
     }
     if (state.leased.size + state.connecting < server.maxSessions) {
       state.connecting++;
       try {
         const prior = this.legacyServers.has(name) ? ({ kind: 'legacy' } as const) : this.verdicts.get(name);
+        const authProvider = this.options.authProvider?.(server, principal);
         const connecting = McpSession.connect(server, {
           elicitation: true,
+          ...(authProvider ? { authProvider } : {}),
           onStderr: this.options.onStderr ? (line) => this.options.onStderr!(name, line) : undefined,
           ...(prior ? { prior } : {}),
         }).then(async (session) => {
@@ -151,7 +165,7 @@ export class SessionPool {
         });
         this.track(connecting);
         const session = await connecting;
-        return this.grant(state, session);
+        return this.grant(state, session, key);
       } catch (err) {
         // The server may have changed eras: the next connect probes again.
         this.verdicts.delete(name);
@@ -160,7 +174,7 @@ export class SessionPool {
         // next one try (and fail with the error, if the server is still down).
         state.connecting--;
         const waiter = state.waiters.shift();
-        if (waiter) queueMicrotask(() => this.lease(name).then(waiter.resolve, waiter.reject));
+        if (waiter) queueMicrotask(() => this.lease(name, undefined, { principal }).then(waiter.resolve, waiter.reject));
         state.connecting++;
         throw err;
       } finally {
@@ -229,8 +243,8 @@ export class SessionPool {
     return this.legacyServers.has(name);
   }
 
-  private grant(state: ServerState, session: McpSession): Lease {
-    const lease = new LeaseImpl(session, this);
+  private grant(state: ServerState, session: McpSession, key: string): Lease {
+    const lease = new LeaseImpl(session, this, key);
     state.leased.add(lease);
     return lease;
   }
@@ -238,7 +252,9 @@ export class SessionPool {
   /** @internal */
   async giveBack(lease: LeaseImpl, discard: boolean): Promise<void> {
     const name = lease.session.server.name;
-    const state = this.state(name);
+    const key = lease.key;
+    const principal = key === name ? undefined : key.slice(name.length + 1);
+    const state = this.state(key);
     state.leased.delete(lease);
     const session = lease.session;
     if (discard || session.closed || this.closedFlag) {
@@ -254,13 +270,13 @@ export class SessionPool {
         if (waiter) state.connecting--;
       }
       // lease() takes the slot synchronously (before its first await): nobody can take it in between.
-      if (waiter) this.lease(name).then(waiter.resolve, waiter.reject);
+      if (waiter) this.lease(name, undefined, { principal }).then(waiter.resolve, waiter.reject);
       return;
     }
     const waiter = state.waiters.shift();
     if (waiter) {
       state.unserved = Math.min(state.unserved, state.waiters.length);
-      waiter.resolve(this.grant(state, session));
+      waiter.resolve(this.grant(state, session, key));
       return;
     }
     state.idle.push(session);

@@ -9,9 +9,10 @@
  * `server/discover` (2026-07-28, the modern era: stateless, elicitation as multi round-trip results)
  * and, failing that, `initialize` (the legacy era: `elicitation/create` on the live session).
  */
-import { Client, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
+import { Client, type AuthProvider, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import type { ProtocolEra } from '../contract/era.js';
 import type { ToolResult } from '../contract/index.js';
+import { LoginRequiredError, loginRequiredOf } from './auth/credentials.js';
 import { MAX_TIMER_MS, type ServerConfig } from './config.js';
 import { bridgeElicitations, readUrlElicitationRequired, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
 import { ProtocolViolationError } from './errors.js';
@@ -88,6 +89,8 @@ export interface ConnectOptions {
    * `server/discover` probe (on stdio, a second process spawned just for it).
    */
   prior?: PriorDiscovery;
+  /** A server behind OAuth: the bearer token its transports send, and a 401 ending the call (src/mcp/auth). */
+  authProvider?: AuthProvider;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
@@ -157,10 +160,11 @@ export class McpSession {
     }
     const headers = httpHeaders(server);
     const url = new URL(server.url);
+    const auth = options.authProvider;
     const streamable = new McpSession(
       server,
       McpSession.newClient(server, options),
-      streamableHttpTransport(url, headers),
+      streamableHttpTransport(url, headers, auth),
       'streamable-http',
       options.elicitation,
     );
@@ -170,13 +174,16 @@ export class McpSession {
     } catch (err) {
       await streamable.close();
       if (err instanceof McpConnectError && err.message.includes('timed out')) throw err;
+      // The server wants a sign-in: no other transport can do without it.
+      if (err instanceof LoginRequiredError) throw err;
       // Fall back to the legacy HTTP+SSE transport.
-      const sse = new McpSession(server, McpSession.newClient(server, options), sseTransport(url, headers), 'sse', options.elicitation);
+      const sse = new McpSession(server, McpSession.newClient(server, options), sseTransport(url, headers, auth), 'sse', options.elicitation);
       try {
         await sse.start(timeoutMs);
         return sse;
       } catch (sseErr) {
         await sse.close();
+        if (sseErr instanceof LoginRequiredError) throw sseErr;
         throw new McpConnectError(
           `server "${server.name}": cannot connect to ${url.origin}${url.pathname} over streamable HTTP (${(err as Error).message})` +
             ` nor SSE (${(sseErr as Error).message})`,
@@ -238,6 +245,8 @@ export class McpSession {
     } catch (err) {
       await this.close();
       if (err instanceof McpConnectError) throw err;
+      const login = loginRequiredOf(err, name, 0);
+      if (login) throw login;
       const stderr = this.stderr ? ` (stderr: ${this.stderr.slice(-500)})` : '';
       const code = (err as NodeJS.ErrnoException)?.code;
       if (this.server.transport === 'stdio' && code && PERMANENT_SPAWN_ERRORS.has(code)) {
@@ -276,6 +285,8 @@ export class McpSession {
       );
     } catch (err) {
       if (err instanceof McpConnectError) throw err;
+      const login = loginRequiredOf(err, name, 0);
+      if (login) throw login;
       throw new McpConnectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list', isWrongListing(err));
     }
     const allow = this.server.tools;

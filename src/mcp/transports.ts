@@ -3,7 +3,7 @@
  * streamable HTTP, and the older HTTP+SSE it falls back to. `${ENV_VAR}`s of `env` and `headers` are expanded
  * here, at connect time, and never logged.
  */
-import { SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, type AuthProvider, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { expandEnv, type HttpServerConfig, type StdioServerConfig } from './config.js';
 
@@ -34,13 +34,15 @@ export function httpHeaders(server: HttpServerConfig): Record<string, string> | 
     : undefined;
 }
 
-export function streamableHttpTransport(url: URL, headers: Record<string, string> | undefined): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(url, { requestInit: headers ? { headers } : undefined });
+/** `authProvider`: a server behind OAuth (the bearer token, and what a 401 means: src/mcp/auth/credentials.ts). */
+export function streamableHttpTransport(url: URL, headers: Record<string, string> | undefined, authProvider?: AuthProvider): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(url, { requestInit: headers ? { headers } : undefined, ...(authProvider ? { authProvider } : {}) });
 }
 
 /** The legacy HTTP+SSE transport: the headers go on its POSTs and on the event stream's GET. */
-export function sseTransport(url: URL, headers: Record<string, string> | undefined): SSEClientTransport {
+export function sseTransport(url: URL, headers: Record<string, string> | undefined, authProvider?: AuthProvider): SSEClientTransport {
   return new SSEClientTransport(url, {
+    ...(authProvider ? { authProvider } : {}),
     requestInit: headers ? { headers } : undefined,
     eventSourceInit: headers ? { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) } : undefined,
   });

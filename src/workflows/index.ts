@@ -22,6 +22,9 @@ export {
   type StepOutcome,
 } from './pipeline/index.js';
 
+// The workflow: the login of a server behind OAuth (one per server and principal; started by the calls that need it).
+export { mcpLogin, type McpLoginInput } from './login/workflow.js';
+
 // The elicitation host: a workflow's pending requests and their handlers.
 export { useElicitationHost, ElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';
 
@@ -35,6 +38,8 @@ export {
   progressQuery,
   submitAnswerUpdate,
   waitForPendingUpdate,
+  loginStatusQuery,
+  logoutUpdate,
   type CallProgress,
   type PendingContext,
   type PendingRequestDetails,

@@ -8,6 +8,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../contract/failures.js';
 import { preview } from '../contract/json.js';
+import { principalProblem } from '../contract/login.js';
 import { durationProblem } from './duration.js';
 
 /** Upper bound of `maxAttempts`. */
@@ -51,6 +52,9 @@ export const FIELD_CHECKS = {
   maxRounds: wholeNumber(1, MAX_ROUNDS),
   'elicitation.expiresIn': duration(true),
   'elicitation.holdFor': duration(true),
+  // a server behind OAuth with per-call principals: whose login the call uses
+  auth: object,
+  'auth.principal': (v) => (v === undefined ? undefined : principalProblem(v)),
   // pipeline steps (and the pipeline's own default onFailure)
   retries: wholeNumber(0, MAX_STEP_RETRIES),
   onFailure: oneOf(['stop', 'continue', 'retry'], 'stop, continue or retry'),
@@ -74,6 +78,8 @@ export const TOOL_CALL_FIELDS = [
   'heartbeatTimeout',
   'maxAttempts',
   'maxRounds',
+  'auth',
+  'auth.principal',
 ] as const satisfies readonly InputField[];
 /** The fields of a listing of a server's tools that `mcpListTools` checks. */
 export const LIST_TOOLS_FIELDS = ['server'] as const satisfies readonly InputField[];
@@ -88,7 +94,15 @@ export const STEP_FIELDS = [
   'onFailure',
 ] as const satisfies readonly InputField[];
 /** … and, since `durable-mcp:strict-step-checks` (pipelines started before it replay without them), these too. */
-export const STRICT_STEP_FIELDS = [...STEP_FIELDS, 'retries', 'toolTimeout', 'heartbeatTimeout', 'arguments'] as const satisfies readonly InputField[];
+export const STRICT_STEP_FIELDS = [
+  ...STEP_FIELDS,
+  'retries',
+  'toolTimeout',
+  'heartbeatTimeout',
+  'arguments',
+  'auth',
+  'auth.principal',
+] as const satisfies readonly InputField[];
 
 /** A field that is wrong: which, what is wrong with it, and the value given. */
 export interface InputProblem {

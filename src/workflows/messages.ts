@@ -13,8 +13,15 @@ import {
   PROGRESS_SIGNAL,
   SUBMIT_ANSWER_UPDATE,
   WAIT_FOR_PENDING_UPDATE,
+  LOGIN_CREDENTIALS_QUERY,
+  LOGIN_SETTLED_SIGNAL,
+  LOGIN_STATUS_QUERY,
+  LOGIN_WANTED_UPDATE,
+  LOGOUT_UPDATE,
+  OAUTH_CALLBACK_UPDATE,
 } from '../contract/message-names.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
+import type { LoginStatus } from '../contract/login.js';
 
 /** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */
 export const answerSignal = defineSignal<[Answer]>(ANSWER_SIGNAL);
@@ -53,6 +60,8 @@ export interface PendingContext {
   step?: string;
   /** URL mode (`kind: "authorization"`): the host the link goes to, to show beside it. */
   host?: string;
+  /** A sign-in of a server behind OAuth (the login workflow's request): whose, at which authorization server, for what. */
+  login?: { principal: string; issuer?: string; scopes?: string };
 }
 export interface PendingRequestDetails {
   request: Request;
@@ -123,3 +132,62 @@ export const childDoneSignal = defineSignal<[ChildDone]>('durable-mcp.childDone'
 export const AWAITING_INPUT_SEARCH_ATTRIBUTE = 'DurableMcpAwaitingInput';
 /** The typed key of that search attribute (registered by `durable-mcp dev` and docker-compose). */
 export const awaitingInputKey = defineSearchAttributeKey(AWAITING_INPUT_SEARCH_ATTRIBUTE, 'BOOL');
+
+// ---- the login of a server behind OAuth (workflow `mcpLogin`; docs/oauth.md) ----
+
+/** Sign out: the login forgets its credentials; calls waiting for it fail with AuthorizationRequired. Returns the login's status. */
+export const logoutUpdate = defineUpdate<LoginStatus, []>(LOGOUT_UPDATE);
+/** The login's state, without any secret (`durable-mcp auth list`). */
+export const loginStatusQuery = defineQuery<LoginStatus>(LOGIN_STATUS_QUERY);
+
+/** Internal: why a call needs the login, and for which token. */
+export interface LoginWantedInput {
+  /** The workflow of the call: it is signalled `loginSettled` when the login settles. */
+  waiter: string;
+  server: string;
+  principal: string;
+  /** The generation of the token the call used (0: it had none). */
+  generation: number;
+  reason: 'no-token' | 'expired' | 'rejected' | 'insufficient-scope';
+  /** The scope the server's challenge asked for. */
+  scope?: string;
+  resourceMetadataUrl?: string;
+  /** How long a sign-in request waits for a person (the call's `elicitation.expiresIn`, in ms). */
+  expiresInMs?: number;
+  /** The worker found the DurableMcpAwaitingInput search attribute registered; it has a webhook. */
+  searchAttribute?: boolean;
+  notify?: boolean;
+}
+export type LoginWantedResult = { status: 'ready'; generation: number } | { status: 'waiting' };
+/** Internal: a call asks the login for a newer token than the one it has (update-with-start: one login per credential set). */
+export const loginWantedUpdate = defineUpdate<LoginWantedResult, [LoginWantedInput]>(LOGIN_WANTED_UPDATE);
+
+/** Internal: the login settled: a new token (its generation), or a failure every waiting call fails with. */
+export interface LoginSettled {
+  loginId: string;
+  generation?: number;
+  failure?: { type: string; message: string };
+}
+export const loginSettledSignal = defineSignal<[LoginSettled]>(LOGIN_SETTLED_SIGNAL);
+
+/** Internal: the authorization response as the inbox's `/oauth/callback` got it (the code sealed: never plaintext in history). */
+export interface OAuthCallbackInput {
+  state: string;
+  sealedCode?: string;
+  iss?: string;
+  /** The authorization server's `error` code (never its description: attacker-controlled text). */
+  error?: string;
+}
+export interface OAuthCallbackResult {
+  status: 'signed-in' | 'asked-again' | 'failed' | 'refused';
+  message: string;
+}
+export const oauthCallbackUpdate = defineUpdate<OAuthCallbackResult, [OAuthCallbackInput]>(OAUTH_CALLBACK_UPDATE);
+
+/** Internal: a worker reads the login's token set (sealed: only a worker opens it). */
+export interface LoginCredentials {
+  generation: number;
+  sealed?: string;
+  expiresAtMs?: number;
+}
+export const loginCredentialsQuery = defineQuery<LoginCredentials>(LOGIN_CREDENTIALS_QUERY);

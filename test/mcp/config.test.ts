@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   DEFAULT_TIMEOUT_MS,
   McpConfigError,
+  envReferenceProblems,
   expandEnv,
   exposedToolName,
   loadMcpConfigFile,
@@ -466,5 +467,61 @@ describe('parseMcpConfig: era and protocolVersion (DESIGN §6b)', () => {
       /field "era" is "modern" but "protocolVersion" "2025-11-25" is of the legacy era/,
     );
     rejects({ mcpServers: { fx: { command: ['x'], era: 'auto', protocolVersion: '2026-07-28' } } }, 'fx', 'era', /is of the modern era/);
+  });
+});
+
+describe('"auth" of a remote server (OAuth)', () => {
+  const parse = (auth: unknown, extra: Record<string, unknown> = {}) =>
+    parseMcpConfig({ mcpServers: { crm: { url: 'https://crm.example/mcp', auth, ...extra } } });
+  const fails = (auth: unknown, field: string, pattern: RegExp, extra: Record<string, unknown> = {}) =>
+    assert.throws(
+      () => parse(auth, extra),
+      (err: unknown) => err instanceof McpConfigError && err.field === field && pattern.test(err.message),
+    );
+
+  it('takes "oauth" and every documented key', () => {
+    assert.deepEqual((parse('oauth').servers.crm as HttpServerConfig).auth, { principal: 'shared' });
+    const auth = (
+      parse({
+        scopes: 'read write',
+        clientId: 'app',
+        clientSecret: '${CRM_SECRET}',
+        clientMetadataUrl: 'https://app.example/client.json',
+        principal: 'per-call',
+        redirectUrl: 'http://127.0.0.1:8787/oauth/callback',
+      }).servers.crm as HttpServerConfig
+    ).auth;
+    assert.deepEqual(auth, {
+      principal: 'per-call',
+      scopes: ['read', 'write'],
+      clientId: 'app',
+      clientSecret: '${CRM_SECRET}',
+      clientMetadataUrl: 'https://app.example/client.json',
+      redirectUrl: 'http://127.0.0.1:8787/oauth/callback',
+    });
+  });
+
+  it('refuses a bad value naming the field (and never shows a secret)', () => {
+    fails('basic', 'auth', /must be "oauth" or an object/);
+    fails({ scope: ['x'] }, 'auth.scope', /not a known key/);
+    fails({ scopes: [] }, 'auth.scopes', /non-empty array of scope names/);
+    fails({ principal: 'everyone' }, 'auth.principal', /"shared" or "per-call", got "everyone"/);
+    fails({ clientSecret: 'hunter2' }, 'auth.clientSecret', /needs "clientId"/);
+    fails({ clientId: 'a', clientSecret: 7 }, 'auth.clientSecret', /not shown: it may hold a secret/);
+    fails({ clientMetadataUrl: 'http://app.example/c.json' }, 'auth.clientMetadataUrl', /must be an https URL/);
+    fails({ clientMetadataUrl: 'https://app.example/' }, 'auth.clientMetadataUrl', /must have a path/);
+    fails({ redirectUrl: 'http://inbox.example/oauth/callback' }, 'auth.redirectUrl', /http only for a loopback host/);
+    fails('oauth', 'headers.Authorization', /cannot be combined with "auth"/, { headers: { Authorization: 'Bearer x' } });
+    assert.throws(
+      () => parseMcpConfig({ mcpServers: { local: { command: ['srv'], auth: 'oauth' } } }),
+      (err: unknown) => err instanceof McpConfigError && err.field === 'auth' && /only applies to remote/.test(err.message),
+    );
+  });
+
+  it('says at start that a clientSecret ${VAR} is not set', () => {
+    const config = parse({ clientId: 'app', clientSecret: '${DURABLE_MCP_TEST_UNSET_SECRET}' });
+    assert.deepEqual(envReferenceProblems(config, {}), [
+      'server "crm": field "auth.clientSecret" refers to ${DURABLE_MCP_TEST_UNSET_SECRET}, which is not set in the environment',
+    ]);
   });
 });

@@ -32,6 +32,8 @@ export class ElicitationHost extends RequestRegistry {
   );
   /** Updates this run has handled (Temporal allows 2,000 per run): a reason to continue as new. */
   updatesHandled = 0;
+  /** A workflow's own refusal of answers the shape check admits (the login refuses "done" for a sign-in: the callback completes it). */
+  answerGuard: ((raw: unknown) => AnswerCheck | undefined) | undefined;
   private searchAttributeEnabled: boolean;
   private lastAwaiting: boolean | undefined;
 
@@ -96,7 +98,8 @@ export class ElicitationHost extends RequestRegistry {
 
   /** Validate an answer against the pending request it names (this workflow's or a child's), without changing any state. */
   override check(raw: unknown): AnswerCheck {
-    return this.children.check(raw) ?? super.check(raw);
+    const checked = this.children.check(raw) ?? super.check(raw);
+    return (checked.ok && this.answerGuard?.(checked.answer)) || checked;
   }
 
   /** Record a checked answer here, or forward it to the child workflow whose request it is. */

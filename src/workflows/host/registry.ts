@@ -122,6 +122,7 @@ export abstract class RequestRegistry {
       server: context.server,
       tool: context.tool,
       ...(context.step !== undefined ? { step: context.step } : {}),
+      ...(context.login !== undefined ? { login: context.login } : {}),
       expiresInMs: durationOption('elicitation.expiresIn', context.expiresInMs, DEFAULT_EXPIRES_IN_MS),
       holdForMs: durationOption('elicitation.holdFor', context.holdForMs, DEFAULT_HOLD_FOR_MS),
     };
@@ -215,6 +216,7 @@ export abstract class RequestRegistry {
     const context: PendingContext = { callId: e.callId, server: call?.server ?? '', tool: call?.tool ?? '' };
     const s = step ?? call?.step;
     if (s !== undefined) context.step = s;
+    if (call?.login !== undefined) context.login = call.login;
     // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
     const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
     if (host !== undefined) context.host = host;

@@ -75,6 +75,8 @@ function stepCall(step: PipelineStep, args: Record<string, unknown>): ExecuteMcp
     heartbeatTimeout: step.heartbeatTimeout,
     maxAttempts: step.maxAttempts,
     ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}),
+    // A server behind OAuth with per-call principals: whose login the step uses (absent: the input is as it was).
+    ...(step.auth !== undefined ? { auth: step.auth } : {}),
   };
 }
 

@@ -5,14 +5,22 @@
  * This file holds the neutral call loop; what each MCP era adds to it is in legacy.ts (a released call re-run,
  * the `-32042` form) and modern.ts (`input_required` rounds).
  */
-import { condition, patched, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, condition, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { FailureTypes } from '../../contract/failures.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
 import { recordRelease, retryAfterUrls } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
+import { MAX_LOGIN_ROUNDS, useLoginWaits } from '../login/waiting.js';
 import type { Activities } from './outcome.js';
+
+/** A call asks its server's login for a token (a short update-with-start; the wait for the login is the workflow's). */
+const { requestLogin } = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 20 },
+});
 
 export interface ElicitationOptions {
   /** How long a request may stay unanswered before it expires into `cancel` (a Duration: ms or "24h"; default 24 h). */
@@ -41,6 +49,8 @@ export interface ExecuteMcpToolInput {
    * `RoundLimitExceeded` (default 10, like the SDKs; at most 100). Rounds with only `requestState` count.
    */
   maxRounds?: number;
+  /** A server behind OAuth that signs in per call (`"principal": "per-call"`): whose login this call uses. */
+  auth?: { principal?: string };
 }
 
 export interface CallOptions {
@@ -115,7 +125,7 @@ export async function executeMcpToolOn(host: ElicitationHost, input: ExecuteMcpT
  */
 async function callLoop(
   host: ElicitationHost,
-  call: { callId: string; holdForMs: number },
+  call: { callId: string; holdForMs: number; expiresInMs: number },
   input: ExecuteMcpToolInput,
   activity: Activities['callMcpTool'],
   toolTimeoutMs: number,
@@ -127,6 +137,8 @@ async function callLoop(
   const maxRounds = input.maxRounds ?? DEFAULT_MAX_ROUNDS;
   // A round carried across continue-as-new: wait for its requests (the host restored them), then go on.
   let wait: RoundWait | undefined = resume;
+  // Servers behind OAuth: how many times in a row this call needed its login.
+  let logins = 0;
   for (;;) {
     if (!wait) {
       const outcome = await activity({
@@ -137,6 +149,7 @@ async function callLoop(
         recorded: host.recordedFor(call.callId),
         toolTimeoutMs,
         ...(next ? { round: next } : {}),
+        ...(input.auth?.principal !== undefined ? { principal: input.auth.principal } : {}),
       });
       if (outcome.status === 'completed') {
         host.finishCall(call.callId);
@@ -144,6 +157,32 @@ async function callLoop(
       }
       if (outcome.searchAttribute) host.enableSearchAttribute();
       if (outcome.notify) host.enableNotify();
+      if (outcome.status === 'login_required') {
+        // A server behind OAuth needs a (new) token: ask its login (one per server and principal), wait for it to
+        // settle (a refresh, or a person signing in: nothing is held meanwhile), then run the call again.
+        if (++logins > MAX_LOGIN_ROUNDS) {
+          throw ApplicationFailure.nonRetryable(
+            `server "${input.server}" refused ${MAX_LOGIN_ROUNDS} new access tokens in a row (${outcome.login.reason})`,
+            FailureTypes.AuthorizationFailed,
+          );
+        }
+        const waits = useLoginWaits();
+        const { loginId } = outcome.login;
+        const seen = waits.count(loginId);
+        const asked = await requestLogin({
+          ...outcome.login,
+          waiter: workflowInfo().workflowId,
+          expiresInMs: call.expiresInMs,
+          ...(outcome.searchAttribute ? { searchAttribute: true } : {}),
+          ...(outcome.notify ? { notify: true } : {}),
+        });
+        if (asked.status === 'waiting') {
+          await condition(() => waits.count(loginId) > seen);
+          const failure = waits.last(loginId)?.failure;
+          if (failure) throw ApplicationFailure.nonRetryable(failure.message, failure.type);
+        }
+        continue;
+      }
       if (outcome.status !== 'input_required') {
         // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
         const id = recordRelease(host, call.callId, outcome.request);

@@ -1,0 +1,215 @@
+/**
+ * The activities of a login (servers behind OAuth; DESIGN §7, docs/oauth.md), and what a call's activity asks of it:
+ * - `oauthAuthorize` and `oauthExchange`, run by the login workflow one at a time: open the sealed secrets, run the
+ *   SDK's `auth()` (src/mcp/auth/flow.ts), seal them again. The login holds only the sealed string.
+ * - `requestLogin`, run by a call's workflow when its activity ended `login_required`: update-with-start of the
+ *   login's `loginWanted` (one login per credential set, however many calls ask).
+ * - `loginToken`, used inside `callMcpTool`: the access token of the login, from this worker's cache or the login's
+ *   `loginCredentials` query.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
+import { FailureTypes } from '../contract/failures.js';
+import { loginWorkflowId, SHARED_PRINCIPAL } from '../contract/login.js';
+import {
+  authorizeLogin,
+  exchangeLoginCode,
+  OAuthFlowError,
+  type AccessToken,
+  type CredentialSeal,
+  type HttpServerConfig,
+  type LoginSecrets,
+  type LoginTarget,
+  type OAuthConfig,
+  type ServerConfig,
+  type TokenCache,
+  type TokenInfo,
+} from '../mcp/index.js';
+import type { LoginCredentials, LoginWantedInput, LoginWantedResult } from '../workflows/messages.js';
+import { clientOf, type ActivityDeps } from './deps.js';
+
+/** What the worker gives the OAuth activities: the seal of the secrets, its token cache, where browsers come back. */
+export interface LoginDeps {
+  seal: CredentialSeal;
+  tokens: TokenCache;
+  /** The redirect URI of a server's logins: its `auth.redirectUrl`, else the worker's (the inbox's `/oauth/callback`). */
+  redirectUrl: (server: HttpServerConfig) => string;
+  fetchFn?: LoginTarget['fetchFn'];
+}
+
+export interface OAuthAuthorizeInput {
+  loginId: string;
+  server: string;
+  principal: string;
+  sealed?: string;
+  scope?: string;
+  forceReauthorization?: boolean;
+  rediscover?: boolean;
+  resourceMetadataUrl?: string;
+}
+export type OAuthAuthorizeOutcome =
+  | { kind: 'authorized'; sealed: string; info: TokenInfo }
+  | { kind: 'redirect'; sealed: string; url: string; state: string; issuer?: string; scopes?: string; refreshRejected: boolean };
+
+export interface OAuthExchangeInput {
+  loginId: string;
+  server: string;
+  principal: string;
+  sealed?: string;
+  sealedCode: string;
+  iss?: string;
+}
+export type OAuthExchangeOutcome = { kind: 'authorized'; sealed: string; info: TokenInfo } | { kind: 'rejected'; sealed: string; reason: string };
+
+export interface RequestLoginInput extends LoginWantedInput {
+  loginId: string;
+}
+
+type OAuthServer = HttpServerConfig & { auth: OAuthConfig };
+
+/** The server's config if it is behind OAuth; undefined for any other server. */
+export function oauthServer(server: ServerConfig): OAuthServer | undefined {
+  return server.transport === 'http' && server.auth ? (server as OAuthServer) : undefined;
+}
+
+/** The principal of a call's login: `shared`, or the call's own (`auth: { principal }`) for a `per-call` server. */
+export function callPrincipal(server: OAuthServer, principal: string | undefined): string {
+  if (server.auth.principal === 'shared') return SHARED_PRINCIPAL;
+  if (principal === undefined) {
+    throw ApplicationFailure.nonRetryable(
+      `server "${server.name}" signs in per call ("auth": { "principal": "per-call" }): the call must name its principal (auth.principal)`,
+      FailureTypes.InvalidInput,
+    );
+  }
+  return principal;
+}
+
+function loginDeps(deps: ActivityDeps): LoginDeps {
+  if (!deps.logins) {
+    throw ApplicationFailure.nonRetryable(
+      'this worker has no OAuth credential seal: it runs servers behind OAuth only with DURABLE_MCP_ENCRYPTION_KEYS (or in dev)',
+      FailureTypes.AuthorizationFailed,
+    );
+  }
+  return deps.logins;
+}
+
+function target(deps: ActivityDeps, name: string, loginId: string): { target: LoginTarget; logins: LoginDeps } {
+  const logins = loginDeps(deps);
+  const server = oauthServer(deps.pool.serverConfig(name));
+  if (!server) throw ApplicationFailure.nonRetryable(`server "${name}" has no "auth" in this worker's MCP config`, FailureTypes.McpConfigInvalid);
+  return { logins, target: { server, loginId, redirectUrl: logins.redirectUrl(server), ...(logins.fetchFn ? { fetchFn: logins.fetchFn } : {}) } };
+}
+
+function asFailure(err: unknown): never {
+  if (err instanceof OAuthFlowError) {
+    throw err.permanent
+      ? ApplicationFailure.nonRetryable(err.message, FailureTypes.AuthorizationFailed)
+      : ApplicationFailure.retryable(err.message, FailureTypes.AuthorizationFailed);
+  }
+  throw err;
+}
+
+function open(logins: LoginDeps, sealed: string | undefined): LoginSecrets {
+  if (sealed === undefined) return {};
+  try {
+    return logins.seal.unseal<LoginSecrets>(sealed);
+  } catch (err) {
+    throw ApplicationFailure.retryable((err as Error).message, FailureTypes.AuthorizationFailed);
+  }
+}
+
+export function oauthAuthorizeActivity(deps: ActivityDeps) {
+  return async function oauthAuthorize(input: OAuthAuthorizeInput): Promise<OAuthAuthorizeOutcome> {
+    const { target: t, logins } = target(deps, input.server, input.loginId);
+    const secrets = open(logins, input.sealed);
+    try {
+      const r = await authorizeLogin(t, secrets, {
+        ...(input.scope ? { scope: input.scope } : {}),
+        ...(input.forceReauthorization ? { forceReauthorization: true } : {}),
+        ...(input.rediscover ? { rediscover: true } : {}),
+        ...(input.resourceMetadataUrl ? { resourceMetadataUrl: input.resourceMetadataUrl } : {}),
+      });
+      const sealed = logins.seal.seal(r.secrets);
+      if (r.kind === 'authorized') return { kind: 'authorized', sealed, info: r.info };
+      const { secrets: _s, kind: _k, ...rest } = r;
+      return { kind: 'redirect', sealed, ...rest };
+    } catch (err) {
+      asFailure(err);
+    }
+  };
+}
+
+export function oauthExchangeActivity(deps: ActivityDeps) {
+  return async function oauthExchange(input: OAuthExchangeInput): Promise<OAuthExchangeOutcome> {
+    const { target: t, logins } = target(deps, input.server, input.loginId);
+    const secrets = open(logins, input.sealed);
+    let code: string;
+    try {
+      code = logins.seal.unseal<{ code: string }>(input.sealedCode).code;
+    } catch (err) {
+      throw ApplicationFailure.nonRetryable(`the authorization response does not open: ${(err as Error).message}`, FailureTypes.AuthorizationFailed);
+    }
+    try {
+      const r = await exchangeLoginCode(t, secrets, { code, ...(input.iss !== undefined ? { iss: input.iss } : {}) });
+      const sealed = logins.seal.seal(r.secrets);
+      return r.kind === 'authorized' ? { kind: 'authorized', sealed, info: r.info } : { kind: 'rejected', sealed, reason: r.reason };
+    } catch (err) {
+      asFailure(err);
+    }
+  };
+}
+
+export function requestLoginActivity(deps: ActivityDeps) {
+  return async function requestLogin(input: RequestLoginInput): Promise<LoginWantedResult> {
+    const ctx = Context.current();
+    const client = clientOf(deps, ctx);
+    const { loginId, ...wanted } = input;
+    const start = new WithStartWorkflowOperation('mcpLogin', {
+      workflowId: loginId,
+      taskQueue: ctx.info.taskQueue,
+      args: [{ server: input.server, principal: input.principal }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    // A retried attempt of this activity sends the same update id: the login registers the call once.
+    return await client.workflow.executeUpdateWithStart('durable-mcp.loginWanted', {
+      args: [wanted],
+      updateId: `${ctx.info.workflowExecution?.workflowId ?? input.waiter}/${ctx.info.workflowExecution?.runId ?? ''}/${ctx.info.activityId}`,
+      startWorkflowOperation: start,
+    });
+  };
+}
+
+/**
+ * The access token of a call's login: this worker's cached one while it has not expired, else the login's (its
+ * `loginCredentials` query, opened here). Undefined when the login has none (or does not exist yet); `generation`
+ * then says which token the call had, for the login to replace.
+ */
+export async function loginToken(deps: ActivityDeps, ctx: Context, loginId: string): Promise<{ token?: AccessToken; generation: number; expired: boolean }> {
+  const logins = loginDeps(deps);
+  const cached = logins.tokens.get(loginId);
+  if (cached) return { token: cached, generation: cached.generation, expired: false };
+  let creds: LoginCredentials;
+  try {
+    creds = await clientOf(deps, ctx).workflow.getHandle(loginId).query<LoginCredentials>('durable-mcp.loginCredentials');
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return { generation: logins.tokens.latest(loginId)?.generation ?? 0, expired: false };
+    throw ApplicationFailure.retryable(`cannot read the login "${loginId}": ${(err as Error).message}`, FailureTypes.ToolCallFailed);
+  }
+  if (!creds.sealed || creds.generation === 0) return { generation: creds.generation, expired: false };
+  const secrets = open(logins, creds.sealed);
+  const access = secrets.tokens?.access_token;
+  if (!access) return { generation: creds.generation, expired: false };
+  const token: AccessToken = {
+    accessToken: access,
+    ...(secrets.tokens?.token_type ? { tokenType: secrets.tokens.token_type } : {}),
+    generation: creds.generation,
+    ...(creds.expiresAtMs !== undefined ? { expiresAtMs: creds.expiresAtMs } : {}),
+    ...(secrets.tokens?.scope ? { scopes: secrets.tokens.scope } : {}),
+  };
+  logins.tokens.set(loginId, token);
+  if (logins.tokens.expired(token)) return { generation: token.generation, expired: true };
+  return { token, generation: token.generation, expired: false };
+}
+
+export { loginWorkflowId };

@@ -1,0 +1,168 @@
+/**
+ * The two steps of a login, each one `auth()` of the MCP SDK over the login's secrets (provider.ts): `authorizeLogin`
+ * (discovery, client identity, then a refresh when there is a refresh token, else the authorization URL a person must
+ * open) and `exchangeLoginCode` (the authorization response: `iss` checked, the code exchanged with the PKCE verifier).
+ * The login workflow runs them as activities, one at a time. Errors are sorted into `OAuthFlowError`s: permanent
+ * (the configuration or the servers must change) or not (a retry may help).
+ */
+import {
+  auth,
+  AuthorizationServerMismatchError,
+  InsecureTokenEndpointError,
+  IssuerMismatchError,
+  OAuthClientFlowError,
+  OAuthError,
+  OAuthErrorCode,
+  type FetchLike,
+} from '@modelcontextprotocol/client';
+import { checkElicitationUrl } from '../../contract/admit.js';
+import type { HttpServerConfig, OAuthConfig } from '../config.js';
+import { LoginProvider, type LoginSecrets } from './provider.js';
+
+/** What a login's workflow may know of its token set: nothing secret. */
+export interface TokenInfo {
+  issuer?: string;
+  scopes?: string;
+  /** When the access token expires (ms since the epoch), when the server said. */
+  expiresAtMs?: number;
+  refreshable: boolean;
+}
+
+export type AuthorizeResult =
+  | { kind: 'authorized'; secrets: LoginSecrets; info: TokenInfo }
+  | { kind: 'redirect'; secrets: LoginSecrets; url: string; state: string; issuer?: string; scopes?: string; refreshRejected: boolean };
+
+export type ExchangeResult = { kind: 'authorized'; secrets: LoginSecrets; info: TokenInfo } | { kind: 'rejected'; secrets: LoginSecrets; reason: string };
+
+export class OAuthFlowError extends Error {
+  override name = 'OAuthFlowError';
+  constructor(
+    message: string,
+    /** Trying again cannot help: the configuration or the servers must change. */
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface LoginTarget {
+  server: HttpServerConfig & { auth: OAuthConfig };
+  loginId: string;
+  redirectUrl: string;
+  fetchFn?: FetchLike;
+}
+
+function provider(target: LoginTarget, secrets: LoginSecrets): LoginProvider {
+  return new LoginProvider(secrets, { server: target.server.name, loginId: target.loginId, config: target.server.auth, redirectUrl: target.redirectUrl });
+}
+
+export function tokenInfo(secrets: LoginSecrets): TokenInfo {
+  const t = secrets.tokens;
+  const expiresIn = typeof t?.expires_in === 'number' ? t.expires_in : undefined;
+  return {
+    ...(t?.issuer ? { issuer: t.issuer } : {}),
+    ...(t?.scope ? { scopes: t.scope } : {}),
+    ...(expiresIn !== undefined && secrets.obtainedAt !== undefined ? { expiresAtMs: secrets.obtainedAt + expiresIn * 1000 } : {}),
+    refreshable: typeof t?.refresh_token === 'string',
+  };
+}
+
+/** Why `auth()` failed, without any secret (the SDK's messages carry none; a server's error text is cut short). */
+export function flowError(err: unknown, server: string): OAuthFlowError {
+  const where = `server "${server}": OAuth`;
+  const message = err instanceof Error ? err.message.slice(0, 400) : String(err).slice(0, 400);
+  if (err instanceof OAuthFlowError) return err;
+  if (err instanceof IssuerMismatchError) return new OAuthFlowError(`${where}: the authorization server's issuer does not match (${err.kind})`, true);
+  if (err instanceof AuthorizationServerMismatchError) return new OAuthFlowError(`${where}: ${message}`, true);
+  if (err instanceof InsecureTokenEndpointError) return new OAuthFlowError(`${where}: the token endpoint is not https (${err.tokenEndpoint})`, true);
+  if (err instanceof OAuthClientFlowError) return new OAuthFlowError(`${where}: ${message}`, true);
+  if (err instanceof OAuthError) {
+    const transient = err.code === OAuthErrorCode.ServerError || err.code === OAuthErrorCode.TemporarilyUnavailable;
+    return new OAuthFlowError(`${where}: the authorization server answered ${err.code}: ${message}`, !transient);
+  }
+  if (/does not match|Incompatible auth server|must be saveable|information is required/.test(message)) return new OAuthFlowError(`${where}: ${message}`, true);
+  return new OAuthFlowError(`${where}: ${message}`, false);
+}
+
+/**
+ * Discovery and client identity, then a refresh (a refresh token is stored and `forceReauthorization` is not set) or
+ * an authorization request. `rediscover`: forget the discovery state first (the server refused the last token, so
+ * its `authorization_servers` may have changed). A refresh that fails for a reason other than the authorization
+ * server refusing it (`invalid_grant`) throws a retryable error instead of asking a person.
+ */
+export async function authorizeLogin(
+  target: LoginTarget,
+  secrets: LoginSecrets,
+  options: { scope?: string; forceReauthorization?: boolean; rediscover?: boolean; resourceMetadataUrl?: string } = {},
+): Promise<AuthorizeResult> {
+  const work: LoginSecrets = structuredClone(secrets);
+  if (options.rediscover) delete work.discovery;
+  const p = provider(target, work);
+  const hadRefresh = typeof work.tokens?.refresh_token === 'string' && !options.forceReauthorization;
+  let result;
+  try {
+    result = await auth(p, {
+      serverUrl: target.server.url,
+      ...((options.scope ?? target.server.auth.scopes) ? { scope: options.scope ?? target.server.auth.scopes!.join(' ') } : {}),
+      ...(options.resourceMetadataUrl ? { resourceMetadataUrl: new URL(options.resourceMetadataUrl) } : {}),
+      ...(options.forceReauthorization ? { forceReauthorization: true } : {}),
+      ...(target.fetchFn ? { fetchFn: target.fetchFn } : {}),
+    });
+  } catch (err) {
+    throw flowError(err, target.server.name);
+  }
+  if (result === 'AUTHORIZED') return { kind: 'authorized', secrets: work, info: tokenInfo(work) };
+  if (hadRefresh && !p.tokensInvalidated) {
+    throw new OAuthFlowError(
+      `server "${target.server.name}": OAuth: the refresh failed (the authorization server could not be reached or failed); retrying`,
+      false,
+    );
+  }
+  const url = p.authorizationUrl;
+  if (!url || !work.state) throw new OAuthFlowError(`server "${target.server.name}": OAuth: auth() asked for a redirect without an authorization URL`, true);
+  const checked = checkElicitationUrl(url.href);
+  if (!checked.ok) throw new OAuthFlowError(`server "${target.server.name}": OAuth: the authorization URL is refused: ${checked.reason}`, true);
+  const issuer = work.discovery?.authorizationServerMetadata?.issuer ?? work.discovery?.authorizationServerUrl;
+  const scopes = url.searchParams.get('scope') ?? undefined;
+  return {
+    kind: 'redirect',
+    secrets: work,
+    url: url.href,
+    state: work.state,
+    ...(issuer ? { issuer } : {}),
+    ...(scopes ? { scopes } : {}),
+    refreshRejected: hadRefresh,
+  };
+}
+
+/**
+ * The authorization response: `iss` validated against the recorded issuer (RFC 9207), the code exchanged with the PKCE
+ * verifier. A code the authorization server refuses (`invalid_grant`: used, expired) is `rejected`: the login asks again.
+ */
+export async function exchangeLoginCode(target: LoginTarget, secrets: LoginSecrets, response: { code: string; iss?: string }): Promise<ExchangeResult> {
+  const work: LoginSecrets = structuredClone(secrets);
+  const p = provider(target, work);
+  try {
+    const result = await auth(p, {
+      serverUrl: target.server.url,
+      authorizationCode: response.code,
+      ...(response.iss !== undefined ? { iss: response.iss } : {}),
+      ...(target.fetchFn ? { fetchFn: target.fetchFn } : {}),
+    });
+    if (result !== 'AUTHORIZED') throw new OAuthFlowError(`server "${target.server.name}": OAuth: the code exchange did not authorize`, true);
+  } catch (err) {
+    if (err instanceof OAuthError && (err.code === OAuthErrorCode.InvalidGrant || err.code === OAuthErrorCode.InvalidRequest)) {
+      delete work.codeVerifier;
+      delete work.state;
+      return { kind: 'rejected', secrets: work, reason: `the authorization server refused the code (${err.code})` };
+    }
+    const e = flowError(err, target.server.name);
+    if (err instanceof IssuerMismatchError) {
+      delete work.codeVerifier;
+      delete work.state;
+      return { kind: 'rejected', secrets: work, reason: e.message };
+    }
+    throw e;
+  }
+  return { kind: 'authorized', secrets: work, info: tokenInfo(work) };
+}

@@ -1,0 +1,19 @@
+/**
+ * MCP authorization (OAuth; DESIGN §7) in the MCP plane: the worker's `OAuthClientProvider` over a login's secrets
+ * (provider.ts), the two steps of a login, each one `auth()` of the SDK (flow.ts), the seal of the secrets in the login
+ * workflow's state (seal.ts), and a worker's access tokens and the transports' bearer `AuthProvider` (credentials.ts).
+ */
+export { LoginProvider, newState, type LoginSecrets, type ProviderOptions } from './provider.js';
+export {
+  authorizeLogin,
+  exchangeLoginCode,
+  flowError,
+  OAuthFlowError,
+  tokenInfo,
+  type AuthorizeResult,
+  type ExchangeResult,
+  type LoginTarget,
+  type TokenInfo,
+} from './flow.js';
+export { CredentialSeal, SEAL_KEY_LABEL, SealError, type SealKey } from './seal.js';
+export { EXPIRY_SKEW_MS, LoginRequiredError, loginAuthProvider, loginRequiredOf, TokenCache, type AccessToken, type LoginReason } from './credentials.js';

@@ -1,0 +1,194 @@
+/**
+ * No secret of a sign-in anywhere a person or a log reader looks (docs/oauth.md): the access and refresh tokens, the
+ * authorization code, the PKCE verifier and a pre-registered client's secret are searched for in every log line of the
+ * process (every SDK level), the CLI's `pending` output, the inbox page and the callback page, the notifications sent
+ * to a webhook (with `includePrompt`), and the plaintext history of every workflow. The worker runs without a payload
+ * codec, as `dev` does without a key: the history is plaintext, and the login's secrets are sealed all the same.
+ * The secrets are learned by observing the OAuth requests (the worker's fetch, passed through unchanged).
+ */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import proto from '@temporalio/proto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
+import { chromium, type Browser } from 'playwright-core';
+import { loginWorkflowId } from '../../src/contract/login.js';
+import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
+import { CredentialSeal } from '../../src/mcp/index.js';
+import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
+import type { DurableMcpWorker } from '../../src/worker.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { run } from '../cli/harness.js';
+import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
+
+const { temporal } = proto;
+type History = proto.temporal.api.history.v1.IHistory;
+
+// Every log line of this process (workflow, activity and worker logs at DEBUG, Core's at INFO), kept to search.
+const logged: LogEntry[] = [];
+Runtime.install({
+  logger: new DefaultLogger('DEBUG', (entry) => {
+    logged.push(entry);
+    if (entry.level === 'ERROR') process.stderr.write(`[sdk ${entry.level}] ${entry.message}\n`);
+  }),
+  telemetryOptions: { logging: { filter: { core: 'INFO', other: 'INFO' }, forward: {} } },
+  shutdownSignals: [],
+});
+const logText = (e: LogEntry): string => {
+  const seen = new WeakSet<object>();
+  return `${e.message} ${JSON.stringify(e.meta ?? {}, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return String(v);
+    if (v !== null && typeof v === 'object') {
+      if (seen.has(v)) return '[cycle]';
+      seen.add(v);
+    }
+    return v;
+  })}`;
+};
+
+describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifications and history', () => {
+  let env: TestWorkflowEnvironment;
+  let fixture: OAuthFixture;
+  let inbox: InboxHandle;
+  let worker: DurableMcpWorker;
+  let running: Promise<void>;
+  let browser: Browser;
+  let hook: ReturnType<typeof createServer>;
+  const notified: string[] = [];
+  const taskQueue = uniqueTaskQueue('oauth-secrets');
+  const server = `vault${process.pid}`;
+  const clientSecret = `cs-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const seal = CredentialSeal.fromKeyFile(join(tempDir(), 'oauth-credentials.key'));
+  /** What the OAuth requests carried: codes, verifiers, tokens (request bodies and token responses). */
+  const secrets = new Set<string>([clientSecret]);
+  const observe = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const body = typeof init?.body === 'string' ? new URLSearchParams(init.body) : init?.body instanceof URLSearchParams ? init.body : undefined;
+    for (const k of ['code', 'code_verifier', 'refresh_token', 'client_secret']) {
+      const v = body?.get(k);
+      if (v) secrets.add(v);
+    }
+    const res = await fetch(url, init);
+    if (String(url).endsWith('/token') && res.ok) {
+      const json = (await res.clone().json()) as { access_token?: string; refresh_token?: string };
+      if (json.access_token) secrets.add(json.access_token);
+      if (json.refresh_token) secrets.add(json.refresh_token);
+    }
+    return res;
+  };
+
+  before(async () => {
+    env = await createLocalEnv({ searchAttributes: true, encryption: false });
+    inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
+    const redirectUrl = new URL('oauth/callback', inbox.url).href;
+    fixture = await startOAuthFixture({ FIXTURE_CLIENT_ID: 'durable-mcp-test', FIXTURE_CLIENT_SECRET: clientSecret, FIXTURE_REDIRECT_URI: redirectUrl });
+    hook = createServer((req, res) => {
+      let b = '';
+      req.on('data', (d: Buffer) => (b += d.toString('utf8')));
+      req.on('end', () => {
+        notified.push(`${JSON.stringify(req.headers)} ${b}`);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
+    process.env.VAULT_CLIENT_SECRET = clientSecret;
+    worker = await startWorker(env, {
+      taskQueue,
+      encryption: false,
+      mcpConfig: {
+        mcpServers: { [server]: { url: fixture.mcp, auth: { clientId: 'durable-mcp-test', clientSecret: '${VAULT_CLIENT_SECRET}', scopes: ['tools'] } } },
+        notify: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, includePrompt: true, inboxUrl: inbox.url },
+      },
+      oauth: { redirectUrl, seal, fetchFn: observe },
+    });
+    running = worker.run();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    worker?.shutdown();
+    await running;
+    await inbox?.close();
+    await fixture?.close();
+    await new Promise<void>((r) => hook?.close(() => r()));
+    await env?.teardown();
+  });
+
+  it('signs in (a pre-registered client with a secret), refreshes, and no secret shows anywhere', async () => {
+    const login = env.client.workflow.getHandle(loginWorkflowId(server));
+    const first = await env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `secrets-1-${Date.now()}`,
+      args: [{ server, tool: 'echo', arguments: { text: 'a' } }],
+    });
+    const request = await eventually(async () => (await login.query(pendingQuery))[0], 'the sign-in request');
+    const cliEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue };
+    const outputs: string[] = [];
+    for (const args of [['pending', '--json'], ['pending'], ['pending', loginWorkflowId(server), '--json']]) {
+      const r = await run(args, cliEnv);
+      outputs.push(r.stdout, r.stderr);
+    }
+    assert.ok(
+      outputs.some((o) => o.includes(request.id)),
+      `pending lists the sign-in: ${outputs.join('\n')}`,
+    );
+    outputs.push(await (await fetch(inbox.url)).text());
+    const page = await browser.newPage();
+    await page.goto(request.url!);
+    await page.fill('input[name="login"]', 'ada');
+    await page.fill('input[name="password"]', 'pw');
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('button[type="submit"]');
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/\/oauth\/callback/);
+    outputs.push(await page.content(), page.url().replace(/code=[^&]+/, 'code=(in the address bar)'));
+    await page.close();
+    assert.equal((await first.result()).output, 'echo: a');
+    await fixture.control('/__expire-access');
+    const second = await env.client.workflow.execute(mcpToolCall, {
+      taskQueue,
+      workflowId: `secrets-2-${Date.now()}`,
+      args: [{ server, tool: 'echo', arguments: { text: 'b' } }],
+    });
+    assert.equal(second.output, 'echo: b');
+    await eventually(() => notified.length > 0, 'the notification of the sign-in request');
+
+    const kinds = ['code', 'verifier', 'access', 'refresh'].length;
+    assert.ok(secrets.size >= kinds + 1, `the observed secrets: ${secrets.size}`);
+    const raw = new Client({ connection: env.connection, namespace: 'default' });
+    const histories: string[] = [];
+    for await (const wf of raw.workflow.list({ query: `TaskQueue = "${taskQueue}"` })) {
+      const h = (await raw.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory()) as History;
+      histories.push(
+        historyToJSON(h as Parameters<typeof historyToJSON>[0]),
+        Buffer.from(temporal.api.history.v1.History.encode(h).finish()).toString('latin1'),
+      );
+    }
+    assert.ok(histories.length >= 6, 'the histories of the calls and of the login');
+    assert.ok(
+      histories.some((h) => h.includes('s1.dev.')),
+      'the login holds its secrets sealed',
+    );
+    const places: Record<string, string[]> = {
+      logs: logged.map(logText),
+      'CLI output and pages': outputs,
+      notifications: notified,
+      'plaintext history': histories,
+    };
+    for (const secret of secrets) {
+      for (const [where, texts] of Object.entries(places)) {
+        const b64 = Buffer.from(secret).toString('base64');
+        assert.equal(
+          texts.some((t) => t.includes(secret) || t.includes(b64)),
+          false,
+          `a secret (${secret.length} characters, starting ${secret.slice(0, 3)}…) is in the ${where}`,
+        );
+      }
+    }
+  });
+});

@@ -10,7 +10,8 @@ import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import type { EncryptionCodec } from './client/codec.js';
-import { awaitingInputRegistered, envConnectConfig, resolveEncryption, withCodec } from './client/connection.js';
+import { envConnectConfig, registeredSearchAttributes, resolveEncryption, withCodec } from './client/connection.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from './workflows/messages.js';
 import { envReferenceProblems, loadMcpConfigFile, parseMcpConfig, SessionPool, type McpConfig, type PoolOptions } from './mcp/index.js';
 import { DEFAULT_TASK_QUEUE } from './contract/message-names.js';
 import { durableMcpSinks, tracesRequested, watchSessions } from './telemetry/metrics.js';
@@ -123,7 +124,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const ns = namespace ?? 'default';
   // The worker keeps the DurableMcpAwaitingInput search attribute current only where it is registered:
   // upserting an unregistered attribute would fail workflow tasks.
-  const searchAttribute = await awaitingInputRegistered(connection, ns);
+  const registered = await registeredSearchAttributes(connection, ns);
+  const searchAttribute = registered.has(AWAITING_INPUT_SEARCH_ATTRIBUTE);
+  // The listing's other search attributes (servers, kinds, next expiry, resolved at) likewise, all or none.
+  const listing = SEARCH_ATTRIBUTES.every((a) => registered.has(a.name));
   const pool = new SessionPool(config, options.pool);
   const shutdownNotice = new AbortController();
   // The OpenTelemetry SDK is loaded only when tracing is on.
@@ -164,7 +168,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     connection,
     namespace: ns,
     taskQueue,
-    activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute, ...(config.notify ? { notify: config.notify } : {}) }),
+    activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttribute, listing, ...(config.notify ? { notify: config.notify } : {}) }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : options.workflowsPath

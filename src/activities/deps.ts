@@ -15,6 +15,8 @@ export interface ActivityDeps {
   shutdown?: AbortSignal;
   /** Whether the namespace has the DurableMcpAwaitingInput search attribute (the workflow then keeps it current). */
   searchAttribute?: boolean;
+  /** Whether the listing's search attributes (servers, kinds, next expiry, resolved at) are registered too. */
+  listing?: boolean;
   /** The webhook told of new pending requests (the `notify` key of the worker's config). */
   notify?: NotifyConfig;
 }
@@ -30,5 +32,9 @@ export function clientOf(deps: ActivityDeps, ctx: Context): Client {
 
 /** What the workflow learns of this worker with a call's outcome: the search attribute is registered; a webhook is configured. */
 export function workerFlags(deps: ActivityDeps): WorkerFlags {
-  return { ...(deps.searchAttribute ? { searchAttribute: true } : {}), ...(deps.notify ? { notify: true } : {}) };
+  return {
+    ...(deps.searchAttribute ? { searchAttribute: true } : {}),
+    ...(deps.searchAttribute && deps.listing ? { listing: true } : {}),
+    ...(deps.notify ? { notify: true } : {}),
+  };
 }

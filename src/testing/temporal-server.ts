@@ -10,7 +10,7 @@ import type { EncryptionCodec } from '../client/codec.js';
 import { withCodec } from '../client/connection.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalBinary } from '../cli/temporal-binaries.js';
-import { awaitingInputKey } from '../workflows/messages.js';
+import { SEARCH_ATTRIBUTES } from '../workflows/messages.js';
 
 export type TestLogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
@@ -28,7 +28,7 @@ export interface TemporalServerOptions {
   timeSkipping?: boolean;
   /** Namespace (local dev server only; default `default`). */
   namespace?: string;
-  /** Register the `DurableMcpAwaitingInput` search attribute (local dev server only). */
+  /** Register durable-mcp's search attributes (SEARCH_ATTRIBUTES: DurableMcpAwaitingInput and the listing's; local dev server only). */
   searchAttributes?: boolean;
   /** The dev server's SQLite file (local dev server only; default in memory). */
   dbFilename?: string;
@@ -57,7 +57,7 @@ export async function startTemporalServer(options: TemporalServerOptions = {}): 
       executable: findTemporalBinary('cli', find).executable,
       ...(options.namespace ? { namespace: options.namespace } : {}),
       ...(options.dbFilename !== undefined ? { dbFilename: options.dbFilename } : {}),
-      ...(options.searchAttributes ? { searchAttributes: [awaitingInputKey] } : {}),
+      ...(options.searchAttributes ? { searchAttributes: SEARCH_ATTRIBUTES.map((a) => a.key) } : {}),
     },
   });
 }

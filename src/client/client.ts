@@ -51,6 +51,7 @@ import {
   listAwaitingInput,
   listPendingPage,
   listResolvedPage,
+  statusName,
   workerPolls,
   type AwaitingWorkflow,
   type ListingSupport,
@@ -167,8 +168,10 @@ export class DurableMcpClient {
   private async describe(workflowId: string) {
     const handle = this.client.workflow.getHandle(workflowId);
     try {
-      const description = await handle.describe();
-      return { handle, taskQueue: description.taskQueue, status: description.status.name as string };
+      // Raw: the SDK's describe() decodes the memo, and a memo this client cannot decode (another key) must not hide the status.
+      const res = await this.client.workflowService.describeWorkflowExecution({ namespace: this.namespace, execution: { workflowId } });
+      const info = res.workflowExecutionInfo;
+      return { handle, taskQueue: info?.taskQueue ?? res.executionConfig?.taskQueue?.name ?? '', status: statusName(Number(info?.status ?? 0)) };
     } catch (err) {
       if (err instanceof TemporalWorkflowNotFoundError || /not found/i.test((err as Error).message)) throw new UnknownWorkflowError(workflowId);
       throw err;

@@ -265,12 +265,20 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
       };
       const startTime = tsToDate(wf.startTime).toISOString();
       page.scanned++;
-      const memo = await memoOf(client, wf.memo?.fields as Record<string, Payload> | undefined);
+      let memo: ListingMemo | undefined;
+      let undecodable: string | undefined;
+      try {
+        memo = await memoOf(client, wf.memo?.fields as Record<string, Payload> | undefined);
+      } catch (err) {
+        undecodable = `its memo cannot be decoded by this client: ${(err as Error).message}`;
+      }
       let rows: ListedRequest[] = [];
       let other: UnlistedWorkflow | undefined;
       const taskQueue = wf.taskQueue ?? '';
       if (!polled.has(taskQueue)) polled.set(taskQueue, workerPolls(client, taskQueue));
-      if (memo) {
+      if (undecodable) {
+        other = { ...base, kind: 'unreachable', reason: undecodable };
+      } else if (memo) {
         const noWorker = (await polled.get(taskQueue)!) === false ? `no worker polls task queue "${taskQueue}"` : undefined;
         const now = Date.now();
         rows = memo.pending
@@ -395,7 +403,7 @@ export async function listResolvedPage(
   });
   const rows: ResolvedRow[] = [];
   for (const wf of res.executions ?? []) {
-    const memo = await memoOf(client, wf.memo?.fields as Record<string, Payload> | undefined);
+    const memo = await memoOf(client, wf.memo?.fields as Record<string, Payload> | undefined).catch(() => undefined);
     const status = statusName(Number(wf.status ?? 0));
     for (const r of memo?.recent ?? [])
       rows.push({ ...r, workflowId: wf.execution?.workflowId ?? '', runId: wf.execution?.runId ?? '', workflowType: wf.type?.name ?? '', status });
@@ -406,6 +414,7 @@ export async function listResolvedPage(
 }
 
 const STATUS = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT', 'PAUSED'];
-function statusName(code: number): string {
+/** A workflow status code as the SDK names it (RUNNING, COMPLETED, …). */
+export function statusName(code: number): string {
   return STATUS[code] ?? `STATUS_${code}`;
 }

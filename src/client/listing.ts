@@ -83,7 +83,7 @@ export interface ListedRequest {
   tooLarge?: true;
   /** From the workflow's `pendingDetails` query (a workflow started before the listing memo), not from its memo. */
   queried?: true;
-  /** No worker polls the workflow's task queue (asked once per task queue and page): an answer would wait for one. */
+  /** No worker polls the workflow's task queue (asked once per task queue, kept 10 s): an answer would wait for one. */
   noWorker?: string;
 }
 /** A workflow that awaits input whose requests are not in this page: why (`unreachable`: its query failed; `unlisted`: not queried). */
@@ -162,6 +162,22 @@ export interface ListingSupport {
   attributes: boolean;
   /** `ORDER BY` works (Elasticsearch visibility); undefined until tried. */
   orderBy?: boolean;
+  /** Whether a worker polls each task queue, as last asked (kept POLLS_KEPT_MS: a page asks the server again only then). */
+  polls?: Map<string, { at: number; polls: Promise<boolean | undefined> }>;
+}
+
+/** How long the listing keeps what it learnt of a task queue's pollers (10 s; a worker is seen polling once a minute). */
+export const POLLS_KEPT_MS = 10_000;
+
+/** Whether a worker polls `taskQueue`, from `support`'s cache when it was asked within POLLS_KEPT_MS. */
+function pollsOf(client: Client, support: ListingSupport, taskQueue: string): Promise<boolean | undefined> {
+  support.polls ??= new Map();
+  const known = support.polls.get(taskQueue);
+  if (known && Date.now() - known.at < POLLS_KEPT_MS) return known.polls;
+  const polls = workerPolls(client, taskQueue);
+  if (support.polls.size > 1_000) support.polls.clear();
+  support.polls.set(taskQueue, { at: Date.now(), polls });
+  return polls;
 }
 
 /** The memo a workflow keeps for the listing, decoded (through the client's payload codec), or undefined. */
@@ -230,7 +246,6 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
 
   const page: ListPage = { rows: [], others: [], order, scanned: 0, queried: 0, filteredLocally };
   let cursor = decodeCursor(options.cursor);
-  const polled = new Map<string, Promise<boolean | undefined>>();
   let legacyLeft = legacyBudget;
   const pageSize = Math.min(MAX_PAGE_LIMIT, Math.max(limit, filteredLocally.length > 0 ? 200 : limit));
   for (;;) {
@@ -275,11 +290,11 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
       let rows: ListedRequest[] = [];
       let other: UnlistedWorkflow | undefined;
       const taskQueue = wf.taskQueue ?? '';
-      if (!polled.has(taskQueue)) polled.set(taskQueue, workerPolls(client, taskQueue));
+      const polls = pollsOf(client, support, taskQueue);
       if (undecodable) {
         other = { ...base, kind: 'unreachable', reason: undecodable };
       } else if (memo) {
-        const noWorker = (await polled.get(taskQueue)!) === false ? `no worker polls task queue "${taskQueue}"` : undefined;
+        const noWorker = (await polls) === false ? `no worker polls task queue "${taskQueue}"` : undefined;
         const now = Date.now();
         rows = memo.pending
           .filter((p) => !(p.request.expiresAt && Date.parse(p.request.expiresAt) <= now))
@@ -295,7 +310,7 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
       } else if (legacyLeft > 0) {
         legacyLeft--;
         page.queried++;
-        const q = await queryPending(client, base.workflowId, base.runId, taskQueue, timeoutMs, polled.get(taskQueue)!);
+        const q = await queryPending(client, base.workflowId, base.runId, taskQueue, timeoutMs, polls);
         if ('reason' in q) other = { ...base, kind: 'unreachable', reason: q.reason };
         else rows = q.pending.map((d) => ({ ...base, startTime, request: d.request, context: d.context, queried: true as const }));
       } else {

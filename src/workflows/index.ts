@@ -25,6 +25,8 @@ export { useElicitationHost, ElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOL
 // The public messages of a workflow that asks for input (signals, updates, queries, the search attribute).
 export {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
+  LISTING_MEMO_KEY,
+  SEARCH_ATTRIBUTES,
   answerSignal,
   awaitingInputKey,
   pendingDetailsQuery,
@@ -32,7 +34,10 @@ export {
   progressQuery,
   submitAnswerUpdate,
   waitForPendingUpdate,
+  type AnswerBy,
   type CallProgress,
+  type ListingMemo,
+  type Resolution,
   type PendingContext,
   type PendingRequestDetails,
   type SubmitAnswerResult,

@@ -41,7 +41,7 @@ export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot {
 export class ElicitationHost extends RequestRegistry {
   private readonly children = new ChildLink(
     (resolution) => {
-      if (resolution && this.listingMemo) this.recent = addResolution(this.recent, resolution);
+      if (resolution && this.listable()) this.recent = addResolution(this.recent, resolution);
       this.syncVisibility();
     },
     (entry, step) => this.contextOf(entry, step),
@@ -75,10 +75,9 @@ export class ElicitationHost extends RequestRegistry {
     if (snapshot) {
       this.children.restore(snapshot);
       this.restoreRegistry(snapshot);
-      if (this.listingMemo) {
-        this.recent = [...(snapshot.recent ?? [])];
-        this.listingAttributesEnabled = snapshot.listing === true;
-      }
+      // Only a run that kept the memo carries these.
+      this.recent = [...(snapshot.recent ?? [])];
+      this.listingAttributesEnabled = snapshot.listing === true;
     }
     installHandlers({
       check: (raw) => this.check(raw),
@@ -102,11 +101,12 @@ export class ElicitationHost extends RequestRegistry {
   }
 
   protected override changed(kind: 'pending' | 'resolved', entry: PendingEntry, resolved?: { answer: Answer } & ResolvedBy): void {
+    // How it ended: for this workflow's memo when it is listed, and for the parent a child reports to (which lists it).
     const resolution =
-      resolved && this.listingMemo
+      resolved && (this.children.reportTo || this.listable())
         ? resolutionOf({ request: entry.request, context: this.contextOf(entry) }, resolved.answer, resolved.by, resolved.at)
         : undefined;
-    if (resolution) {
+    if (resolution && this.listable()) {
       this.recent = addResolution(this.recent, resolution);
       this.resolvedAt = new Date(Date.parse(resolution.at));
     }
@@ -200,6 +200,11 @@ export class ElicitationHost extends RequestRegistry {
    * Keep visibility current: the awaiting-input search attribute (as before), and in runs with the listing memo the
    * memo and the listing's search attributes, each written only when what it holds changed.
    */
+  /** The workflow is listed through visibility and this run keeps the listing memo. */
+  private listable(): boolean {
+    return this.searchAttributeEnabled && !this.children.reportTo && this.listingMemo;
+  }
+
   private syncVisibility(): void {
     if (!this.searchAttributeEnabled) return;
     const awaiting = this.hasPending();

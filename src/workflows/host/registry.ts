@@ -104,11 +104,8 @@ export abstract class RequestRegistry {
   readonly bounded: boolean;
   /** How the requests of the latest finished calls ended (at most FINISHED_REMEMBERED). */
   private finished: Array<{ id: string; how: string }> = [];
-  /**
-   * The listing memo (versioned): the workflow keeps its pending requests, with when they were asked and the call's
-   * arguments, in its memo, and its listing search attributes current (DESIGN §8). Older runs replay as they ran.
-   */
-  readonly listingMemo: boolean;
+  /** Whether this run keeps the listing memo (see `listingMemo`); undefined until first asked. */
+  private listingDecision: boolean | undefined;
   /** The worker's config names a webhook (it says so in the `elicit` update, so this replays). */
   private notifyEnabled = false;
 
@@ -117,7 +114,16 @@ export abstract class RequestRegistry {
     // true once that run goes on live on this code, so asking per request would mix both ways in one run.
     this.oneTimerInline = patched('durable-mcp:one-timer-inline');
     this.bounded = patched('durable-mcp:bounded-state');
-    this.listingMemo = patched('durable-mcp:listing-memo');
+  }
+
+  /**
+   * The listing memo (versioned): the workflow keeps its pending requests with their context in its memo, and its
+   * listing search attributes current (DESIGN §8); older runs replay as they ran. Asked only once the workflow is
+   * listable (a registered search attribute), so a run that is never listed records no marker; decided once per run.
+   */
+  protected get listingMemo(): boolean {
+    this.listingDecision ??= patched('durable-mcp:listing-memo');
+    return this.listingDecision;
   }
 
   /** A request was recorded as pending, or resolved: the host updates its search attribute and tells its parent. */
@@ -134,7 +140,7 @@ export abstract class RequestRegistry {
     const existing = this.calls.get(id);
     if (existing) {
       // A pipeline's step registers its call before it resolves the step's arguments: they come with the second call.
-      if (this.listingMemo && existing.arguments === undefined && context.arguments !== undefined) existing.arguments = argumentsShown(context.arguments);
+      if (existing.arguments === undefined && context.arguments !== undefined) existing.arguments = argumentsShown(context.arguments);
       return existing;
     }
     const record: CallRecord = {
@@ -142,7 +148,7 @@ export abstract class RequestRegistry {
       server: context.server,
       tool: context.tool,
       ...(context.step !== undefined ? { step: context.step } : {}),
-      ...(this.listingMemo && context.arguments !== undefined ? { arguments: argumentsShown(context.arguments) } : {}),
+      ...(context.arguments !== undefined ? { arguments: argumentsShown(context.arguments) } : {}),
       expiresInMs: durationOption('elicitation.expiresIn', context.expiresInMs, DEFAULT_EXPIRES_IN_MS),
       holdForMs: durationOption('elicitation.holdFor', context.holdForMs, DEFAULT_HOLD_FOR_MS),
     };
@@ -238,10 +244,8 @@ export abstract class RequestRegistry {
     const context: PendingContext = { callId: e.callId, server: call?.server ?? '', tool: call?.tool ?? '' };
     const s = step ?? call?.step;
     if (s !== undefined) context.step = s;
-    if (this.listingMemo) {
-      if (e.since !== undefined) context.askedAt = new Date(e.since).toISOString();
-      if (call?.arguments !== undefined) context.arguments = call.arguments;
-    }
+    if (e.since !== undefined) context.askedAt = new Date(e.since).toISOString();
+    if (call?.arguments !== undefined) context.arguments = call.arguments;
     // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
     const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
     if (host !== undefined) context.host = host;

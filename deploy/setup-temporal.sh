@@ -27,16 +27,23 @@ create_namespace() {
   echo "$out"; return 1
 }
 
-# DurableMcpAwaitingInput (Bool): set while a tool call waits for a human's answer.
+# register_search_attribute NAME TYPE: register one search attribute the worker uses, unless it exists.
 register_search_attribute() {
-  temporal operator search-attribute list --namespace "$NAMESPACE" | grep -qw DurableMcpAwaitingInput && return 0
-  out=$(temporal operator search-attribute create --namespace "$NAMESPACE" \
-    --name DurableMcpAwaitingInput --type Bool 2>&1) && return 0
+  temporal operator search-attribute list --namespace "$NAMESPACE" | grep -qw "$1" && return 0
+  out=$(temporal operator search-attribute create --namespace "$NAMESPACE" --name "$1" --type "$2" 2>&1) && return 0
   echo "$out" | grep -qi 'already exists' && return 0
   echo "$out"; return 1
 }
 
 retry "Temporal at $TEMPORAL_ADDRESS" sh -c 'temporal operator cluster health | grep -q SERVING'
 retry "namespace $NAMESPACE" create_namespace
-retry "search attribute DurableMcpAwaitingInput" register_search_attribute
-echo "setup: namespace $NAMESPACE ready, DurableMcpAwaitingInput registered"
+# The search attributes of durable-mcp (src/workflows/messages.ts, SEARCH_ATTRIBUTES). Nothing sensitive: never encoded.
+# DurableMcpAwaitingInput: set while a tool call waits for a human's answer.
+retry "search attribute DurableMcpAwaitingInput" register_search_attribute DurableMcpAwaitingInput Bool
+# DurableMcpServers, DurableMcpKinds: the servers and kinds of the pending requests; DurableMcpNextExpiry: the earliest expiry.
+retry "search attribute DurableMcpServers" register_search_attribute DurableMcpServers KeywordList
+retry "search attribute DurableMcpKinds" register_search_attribute DurableMcpKinds KeywordList
+retry "search attribute DurableMcpNextExpiry" register_search_attribute DurableMcpNextExpiry Datetime
+# DurableMcpResolvedAt: when a request of the workflow was last resolved (the inbox's history).
+retry "search attribute DurableMcpResolvedAt" register_search_attribute DurableMcpResolvedAt Datetime
+echo "setup: namespace $NAMESPACE ready, durable-mcp's search attributes registered"

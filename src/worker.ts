@@ -10,7 +10,8 @@ import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import { dataConverterOf, encodedFailureConverterPath, type EncryptionCodec } from './client/codec.js';
-import { awaitingInputRegistered, envConnectConfig, resolveEncryption } from './client/connection.js';
+import { envConnectConfig, registeredSearchAttributes, resolveEncryption } from './client/connection.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from './workflows/messages.js';
 import {
   CredentialSeal,
   envReferenceProblems,
@@ -213,7 +214,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const ns = namespace ?? 'default';
   // The worker keeps the DurableMcpAwaitingInput search attribute current only where it is registered:
   // upserting an unregistered attribute would fail workflow tasks.
-  const searchAttribute = await awaitingInputRegistered(connection, ns);
+  const registered = await registeredSearchAttributes(connection, ns);
+  const searchAttribute = registered.has(AWAITING_INPUT_SEARCH_ATTRIBUTE);
+  // The listing's other search attributes (servers, kinds, next expiry, resolved at) likewise, all or none.
+  const listing = SEARCH_ATTRIBUTES.every((a) => registered.has(a.name));
   const pool = new SessionPool(config, {
     ...options.pool,
     // A session of a server behind OAuth sends its login's latest access token (read before every request).
@@ -270,6 +274,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
       pool,
       shutdown: shutdownNotice.signal,
       searchAttribute,
+      listing,
       ...(config.notify ? { notify: config.notify } : {}),
       ...(logins ? { logins } : {}),
     }),

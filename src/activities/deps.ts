@@ -16,6 +16,8 @@ export interface ActivityDeps {
   shutdown?: AbortSignal;
   /** Whether the namespace has the DurableMcpAwaitingInput search attribute (the workflow then keeps it current). */
   searchAttribute?: boolean;
+  /** Whether the listing's search attributes (servers, kinds, next expiry, resolved at) are registered too. */
+  listing?: boolean;
   /** The webhook told of new pending requests (the `notify` key of the worker's config). */
   notify?: NotifyConfig;
   /** Servers behind OAuth: the seal of the login's secrets, the access tokens of this worker, the redirect URI (./oauth.ts). */
@@ -33,7 +35,11 @@ export function clientOf(deps: ActivityDeps, ctx: Context): Client {
 
 /** What the workflow learns of this worker with a call's outcome: the search attribute is registered; a webhook is configured. */
 export function workerFlags(deps: ActivityDeps): WorkerFlags {
-  return { ...(deps.searchAttribute ? { searchAttribute: true } : {}), ...(deps.notify ? { notify: true } : {}) };
+  return {
+    ...(deps.searchAttribute ? { searchAttribute: true } : {}),
+    ...(deps.searchAttribute && deps.listing ? { listing: true } : {}),
+    ...(deps.notify ? { notify: true } : {}),
+  };
 }
 
 /** How often an activity heartbeats: a third of its heartbeat timeout (default 30 s), from 200 ms to 5 s. */

@@ -31,6 +31,8 @@ export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed'
 /** The flags a waiting outcome (and the `elicit` update's input) carries: the worker found the search attribute registered; it has a webhook. */
 export interface WorkerFlags {
   searchAttribute?: boolean;
+  /** The listing's search attributes are registered too (the workflow then keeps them current). */
+  listing?: boolean;
   notify?: boolean;
 }
 

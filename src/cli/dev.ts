@@ -16,7 +16,7 @@ import { connectClient } from '../client/index.js';
 import { startCodecServer, startInbox, type CodecServerHandle, type InboxHandle } from '../inbox/index.js';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from '../mcp/index.js';
 import { findTemporalBinary } from './temporal-binaries.js';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/messages.js';
+import { SEARCH_ATTRIBUTES } from '../workflows/messages.js';
 import { connectFromEnv, createWorker, type DurableMcpWorker } from '../worker.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
 import { installRuntime, mallocArenaHint } from './worker-command.js';
@@ -204,8 +204,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
         String(options.uiPort),
         '--namespace',
         namespace,
-        '--search-attribute',
-        `${AWAITING_INPUT_SEARCH_ATTRIBUTE}=Bool`,
+        ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${a.type}`]),
         '--log-level',
         'error',
         ...(codecServer ? ['--ui-codec-endpoint', codecServer.url] : []),

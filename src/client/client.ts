@@ -18,8 +18,11 @@ import { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
 import { InvalidDurationError } from '../workflows/duration.js';
 import { FIELD_CHECKS, valueAt, type DurationField } from '../workflows/input.js';
 import {
+  AWAITING_INPUT_SEARCH_ATTRIBUTE,
   awaitingInputKey,
   pendingDetailsQuery,
+  SEARCH_ATTRIBUTES,
+  type AnswerBy,
   answerSignal,
   progressQuery,
   submitAnswerUpdate,
@@ -32,7 +35,7 @@ import type { mcpListTools, McpToolInfo } from '../workflows/mcp-list-tools.js';
 import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
 import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 import type { EncryptionCodec } from './codec.js';
-import { awaitingInputRegistered, connectClient } from './connection.js';
+import { connectClient, registeredSearchAttributes } from './connection.js';
 import {
   answerRejection,
   isDeadlineExceeded,
@@ -46,7 +49,19 @@ import {
   updateLimit,
   WorkflowClosedError,
 } from './errors.js';
-import { listAwaitingInput, POLLER_FRESH_MS, workerPolls, type AwaitingWorkflow } from './listing.js';
+import {
+  listAwaitingInput,
+  listPendingPage,
+  listResolvedPage,
+  POLLER_FRESH_MS,
+  statusName,
+  workerPolls,
+  type AwaitingWorkflow,
+  type ListingSupport,
+  type ListOptions,
+  type ListPage,
+  type ResolvedRow,
+} from './listing.js';
 
 export interface StartToolCallOptions extends ExecuteMcpToolInput {
   workflowId?: string;
@@ -84,6 +99,7 @@ export type FirstAttempt =
 
 export class DurableMcpClient {
   private registered: boolean | undefined;
+  private support: ListingSupport | undefined;
 
   /**
    * `client` must carry the payload codec of the workers' keys when payloads are encrypted: use
@@ -112,10 +128,18 @@ export class DurableMcpClient {
 
   /** Whether the namespace has the DurableMcpAwaitingInput search attribute. */
   async searchAttributeRegistered(): Promise<boolean> {
-    if (this.registered === undefined) {
-      this.registered = await awaitingInputRegistered(this.client.connection, this.namespace);
+    if (this.registered === undefined) await this.listingSupport();
+    return this.registered!;
+  }
+
+  /** Which of the listing's search attributes the namespace has (asked once), and whether its visibility store orders. */
+  private async listingSupport(): Promise<ListingSupport> {
+    if (!this.support) {
+      const names = await registeredSearchAttributes(this.client.connection, this.namespace);
+      this.registered = names.has(AWAITING_INPUT_SEARCH_ATTRIBUTE);
+      this.support = { attributes: SEARCH_ATTRIBUTES.every((a) => names.has(a.name)) };
     }
-    return this.registered;
+    return this.support;
   }
 
   private async startOptions(options: StartToolCallOptions) {
@@ -212,8 +236,10 @@ export class DurableMcpClient {
   private async describe(workflowId: string) {
     const handle = this.client.workflow.getHandle(workflowId);
     try {
-      const description = await handle.describe();
-      return { handle, taskQueue: description.taskQueue, status: description.status.name as string };
+      // Raw: the SDK's describe() decodes the memo, and a memo this client cannot decode (another key) must not hide the status.
+      const res = await this.client.workflowService.describeWorkflowExecution({ namespace: this.namespace, execution: { workflowId } });
+      const info = res.workflowExecutionInfo;
+      return { handle, taskQueue: info?.taskQueue ?? res.executionConfig?.taskQueue?.name ?? '', status: statusName(Number(info?.status ?? 0)) };
     } catch (err) {
       if (err instanceof TemporalWorkflowNotFoundError || /not found/i.test((err as Error).message)) throw new UnknownWorkflowError(workflowId);
       throw err;
@@ -310,17 +336,37 @@ export class DurableMcpClient {
    * short timeout each (default 3 s). A workflow that cannot be queried is listed with `unreachable` (the reason).
    */
   async listAwaitingInput(options: { timeoutMs?: number } = {}): Promise<AwaitingWorkflow[]> {
-    if (!(await this.searchAttributeRegistered())) throw new SearchAttributeNotRegisteredError(this.namespace);
-    return listAwaitingInput(this.client, options);
+    const support = await this.listingSupport();
+    if (!this.registered) throw new SearchAttributeNotRegisteredError(this.namespace);
+    return listAwaitingInput(this.client, support, options);
+  }
+
+  /**
+   * One page of the namespace's pending requests, from visibility only (each workflow's memo): filters, a cursor, and
+   * the order by expiry where the visibility store allows it (src/client/listing.ts). No worker is asked, except for at
+   * most `legacyQueries` workflows started before the listing memo.
+   */
+  async listPending(options: ListOptions = {}): Promise<ListPage> {
+    const support = await this.listingSupport();
+    if (!this.registered) throw new SearchAttributeNotRegisteredError(this.namespace);
+    return listPendingPage(this.client, support, options);
+  }
+
+  /** The latest resolutions (who, when, the outcome) of workflows resolved since `since` (default: 24 h ago), from visibility. */
+  async listResolved(options: { since?: Date; limit?: number; cursor?: string } = {}): Promise<{ rows: ResolvedRow[]; nextCursor?: string }> {
+    const support = await this.listingSupport();
+    if (!support.attributes) return { rows: [] };
+    return listResolvedPage(this.client, { ...options, since: options.since ?? new Date(Date.now() - 24 * 60 * 60 * 1000) });
   }
 
   /**
    * Submit an answer through the `submitAnswer` update: a rejection throws the error class of its type
    * (NoSuchPendingRequestError, RequestAlreadyResolvedError, RequestExpiredError, InvalidAnswerError,
    * AnswerTooLargeError). Fails within `timeoutMs` (default 15 s) with NoWorkerError when no worker takes it;
-   * at once when no worker has polled the task queue recently.
+   * at once when no worker has polled the task queue recently. `by`: who answers (recorded beside the answer, shown in
+   * the inbox's history; without it the workflow records "update").
    */
-  async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number } = {}): Promise<SubmitAnswerResult> {
+  async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number; by?: string } = {}): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
     try {
@@ -329,7 +375,7 @@ export class DurableMcpClient {
         taskQueue,
         'take the answer',
         options.timeoutMs ?? WORKER_WAIT_MS,
-        () => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }),
+        () => handle.executeUpdate(submitAnswerUpdate, { args: options.by !== undefined ? [answer, { by: options.by } satisfies AnswerBy] : [answer] }),
         SIGNAL_HINT,
         ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)',
       );
@@ -346,24 +392,25 @@ export class DurableMcpClient {
    * Send an answer as the durable `answer` signal: accepted by Temporal even while no worker runs, and
    * validated when a worker picks it up (a bad one is logged and dropped; the request stays pending).
    */
-  async signalAnswer(workflowId: string, answer: Answer): Promise<void> {
+  async signalAnswer(workflowId: string, answer: Answer, options: { by?: string } = {}): Promise<void> {
     const { handle, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
-    await handle.signal(answerSignal, answer);
+    if (options.by !== undefined) await handle.signal(answerSignal, answer, { by: options.by });
+    else await handle.signal(answerSignal, answer);
   }
 
   /** Accept a pending request (with `data` for a form), through `submit`. */
-  accept(workflowId: string, requestId: string, data?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<SubmitAnswerResult> {
+  accept(workflowId: string, requestId: string, data?: Record<string, unknown>, options?: { timeoutMs?: number; by?: string }): Promise<SubmitAnswerResult> {
     return this.submit(workflowId, data === undefined ? { id: requestId, ok: true } : { id: requestId, ok: true, data }, options);
   }
 
   /** Decline a pending request (the MCP server sees decline), through `submit`. */
-  decline(workflowId: string, requestId: string, options?: { timeoutMs?: number }): Promise<SubmitAnswerResult> {
+  decline(workflowId: string, requestId: string, options?: { timeoutMs?: number; by?: string }): Promise<SubmitAnswerResult> {
     return this.submit(workflowId, { id: requestId, ok: false, reason: 'declined' }, options);
   }
 
   /** Cancel one pending request (the MCP server sees cancel; the workflow goes on), through `submit`. */
-  cancelRequest(workflowId: string, requestId: string, options?: { timeoutMs?: number }): Promise<SubmitAnswerResult> {
+  cancelRequest(workflowId: string, requestId: string, options?: { timeoutMs?: number; by?: string }): Promise<SubmitAnswerResult> {
     return this.submit(workflowId, { id: requestId, ok: false, reason: 'cancelled' }, options);
   }
 

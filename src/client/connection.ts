@@ -7,7 +7,7 @@
  */
 import { Client, Connection, type ClientOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/messages.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from '../workflows/messages.js';
 import { dataConverterOf, EncryptionCodec } from './codec.js';
 import { TemporalUnreachableError } from './errors.js';
 
@@ -72,15 +72,26 @@ export async function connectClient(
   };
 }
 
+/** The custom search attributes of `namespace` (empty when the server cannot say). A client or a worker connection. */
+export async function registeredSearchAttributes(connection: { operatorService: Connection['operatorService'] }, namespace: string): Promise<Set<string>> {
+  try {
+    const res = await connection.operatorService.listSearchAttributes({ namespace });
+    return new Set(Object.keys(res.customAttributes ?? {}));
+  } catch {
+    return new Set();
+  }
+}
+
 /**
  * Whether `namespace` has the DurableMcpAwaitingInput search attribute (false when the server cannot say). A client
  * or a worker connection (both have the operator service).
  */
 export async function awaitingInputRegistered(connection: { operatorService: Connection['operatorService'] }, namespace: string): Promise<boolean> {
-  try {
-    const res = await connection.operatorService.listSearchAttributes({ namespace });
-    return Object.prototype.hasOwnProperty.call(res.customAttributes ?? {}, AWAITING_INPUT_SEARCH_ATTRIBUTE);
-  } catch {
-    return false;
-  }
+  return (await registeredSearchAttributes(connection, namespace)).has(AWAITING_INPUT_SEARCH_ATTRIBUTE);
+}
+
+/** Whether every search attribute of the listing (SEARCH_ATTRIBUTES: awaiting input, servers, kinds, next expiry, resolved at) is registered. */
+export async function listingAttributesRegistered(connection: { operatorService: Connection['operatorService'] }, namespace: string): Promise<boolean> {
+  const names = await registeredSearchAttributes(connection, namespace);
+  return SEARCH_ATTRIBUTES.every((a) => names.has(a.name));
 }

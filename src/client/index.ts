@@ -16,7 +16,18 @@ export {
   type EncryptionKey,
 } from './codec.js';
 export { DurableMcpClient, FIRST_ATTEMPT_WAIT_MS, SIGNAL_HINT, type FirstAttempt, type StartToolCallOptions } from './client.js';
-export { type AwaitingWorkflow } from './listing.js';
+export {
+  ListOptionError,
+  DEFAULT_PAGE_LIMIT,
+  MAX_PAGE_LIMIT,
+  type AwaitingWorkflow,
+  type ListFilter,
+  type ListOptions,
+  type ListPage,
+  type ListedRequest,
+  type ResolvedRow,
+  type UnlistedWorkflow,
+} from './listing.js';
 export {
   AnswerRejectedError,
   AnswerTooLargeError,
@@ -45,5 +56,5 @@ export {
 } from './errors.js';
 export { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
 export { FailureTypes } from '../contract/failures.js';
-export type { CallProgress, PendingRequestDetails, SubmitAnswerResult } from '../workflows/messages.js';
+export type { AnswerBy, CallProgress, ListingMemo, PendingRequestDetails, Resolution, SubmitAnswerResult } from '../workflows/messages.js';
 export type { McpToolInfo } from '../workflows/mcp-list-tools.js';

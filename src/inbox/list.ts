@@ -1,8 +1,9 @@
 /**
- * What the inbox lists: the client's listing of every workflow awaiting input (src/client/listing.ts), as
- * rows: one per pending request, then one per workflow that could not be queried, with the reason, never dropped.
+ * What the inbox lists: one page of the client's listing (src/client/listing.ts: visibility pages, each workflow's
+ * memo), as rows: one per pending request, then one per workflow whose requests are not in the page, with the reason,
+ * never dropped. Requests this inbox's people just answered are hidden until visibility catches up.
  */
-import type { AwaitingWorkflow, DurableMcpClient } from '../client/index.js';
+import type { DurableMcpClient, ListFilter, ListPage } from '../client/index.js';
 import type { Request } from '../contract/index.js';
 import type { PendingContext } from '../workflows/messages.js';
 
@@ -10,8 +11,13 @@ export interface PendingRow {
   kind: 'pending';
   workflowId: string;
   runId: string;
+  workflowType: string;
   request: Request;
   context: PendingContext;
+  /** The memo holds only the start of the request: open it to answer it. */
+  tooLarge?: true;
+  /** No worker polls the workflow's task queue: shown, but an answer would wait. */
+  noWorker?: string;
 }
 export interface UnreachableRow {
   kind: 'unreachable';
@@ -21,21 +27,44 @@ export interface UnreachableRow {
 }
 export type InboxRow = PendingRow | UnreachableRow;
 
-/** The rows of listed workflows: pending requests, newest expiry first, then the workflows that could not be queried. */
-export function inboxRows(workflows: AwaitingWorkflow[]): InboxRow[] {
-  const rows = workflows.flatMap(({ workflowId, runId, pending, unreachable }): InboxRow[] =>
-    unreachable !== undefined
-      ? [{ kind: 'unreachable', workflowId, runId, reason: unreachable }]
-      : pending.map((d) => ({ kind: 'pending', workflowId, runId, request: d.request, context: d.context })),
-  );
-  const expiry = (r: InboxRow) => (r.kind === 'pending' && r.request.expiresAt ? Date.parse(r.request.expiresAt) : -Infinity);
-  return rows.sort((a, b) => {
-    if (a.kind !== b.kind) return a.kind === 'pending' ? -1 : 1;
-    return expiry(b) - expiry(a) || a.workflowId.localeCompare(b.workflowId);
-  });
+/** The rows of one page of the listing (in the listing's order), without the requests in `hidden` (workflowId + request id). */
+export function inboxRows(page: ListPage, hidden: (workflowId: string, requestId: string) => boolean = () => false): InboxRow[] {
+  const rows: InboxRow[] = [];
+  for (const r of page.rows) {
+    if (hidden(r.workflowId, r.request.id)) continue;
+    rows.push({
+      kind: 'pending',
+      workflowId: r.workflowId,
+      runId: r.runId,
+      workflowType: r.workflowType,
+      request: r.request,
+      context: r.context,
+      ...(r.tooLarge ? { tooLarge: true as const } : {}),
+      ...(r.noWorker ? { noWorker: r.noWorker } : {}),
+    });
+  }
+  for (const o of page.others) rows.push({ kind: 'unreachable', workflowId: o.workflowId, runId: o.runId, reason: o.reason });
+  return rows;
 }
 
-/** The rows of the inbox (SearchAttributeNotRegisteredError when the namespace cannot list workflows awaiting input). */
-export async function listInbox(client: DurableMcpClient, options: { queryTimeoutMs?: number } = {}): Promise<InboxRow[]> {
-  return inboxRows(await client.listAwaitingInput(options.queryTimeoutMs !== undefined ? { timeoutMs: options.queryTimeoutMs } : {}));
+export interface InboxView {
+  filter: ListFilter;
+  cursor?: string;
+  limit?: number;
+}
+
+/** One page of the inbox (SearchAttributeNotRegisteredError when the namespace cannot list workflows awaiting input). */
+export async function listInbox(
+  client: DurableMcpClient,
+  view: InboxView,
+  options: { queryTimeoutMs?: number; hidden?: (workflowId: string, requestId: string) => boolean } = {},
+): Promise<{ rows: InboxRow[]; page: ListPage }> {
+  const page = await client.listPending({
+    filter: view.filter,
+    order: 'expiry',
+    ...(view.cursor ? { cursor: view.cursor } : {}),
+    ...(view.limit !== undefined ? { limit: view.limit } : {}),
+    ...(options.queryTimeoutMs !== undefined ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
+  });
+  return { rows: inboxRows(page, options.hidden), page };
 }

@@ -7,7 +7,8 @@ import { html } from 'hono/html';
 import { checkElicitationUrl } from '../contract/admit.js';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { initialValues, schemaFields, type Field, type Posted } from './form.js';
-import type { InboxRow, PendingRow } from './list.js';
+import type { ResolvedRow } from '../client/listing.js';
+import type { InboxRow, InboxView, PendingRow } from './list.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -40,6 +41,12 @@ export function timeLeft(expiresAt: string | undefined, now = Date.now()): strin
 
 export interface PageState {
   rows: InboxRow[];
+  /** The filters, cursor and page size the page shows. */
+  view?: InboxView;
+  /** The next page's cursor, when there is one. */
+  nextCursor?: string;
+  /** How the rows are ordered (`expiry` or `visibility`, see src/client/listing.ts). */
+  order?: string;
   namespace: string;
   /** Base address of the Temporal UI, for links to workflows. */
   temporalUi?: string;
@@ -62,6 +69,51 @@ function workflowLink(workflowId: string, state: PageState): H {
   return html`<a class="workflow" href="${href}" rel="noopener noreferrer" target="_blank"><code>${workflowId}</code></a>`;
 }
 
+/** The view's filters (and page size) as a query string: `prefix` + `server=…&tool=…`, or "" without any. */
+export function viewQuery(view: InboxView | undefined, prefix: '?' | '&' = '?', cursor?: string): string {
+  const p = new URLSearchParams();
+  const f = view?.filter ?? {};
+  for (const [param, value] of [
+    ['server', f.server],
+    ['tool', f.tool],
+    ['kind', f.kind],
+    ['step', f.step],
+    ['type', f.workflowType],
+    ['text', f.text],
+  ] as const)
+    if (value !== undefined) p.set(param, value);
+  if (view?.limit !== undefined) p.set('limit', String(view.limit));
+  if (cursor) p.set('cursor', cursor);
+  const q = p.toString();
+  return q ? `${prefix}${q}` : '';
+}
+
+/** A field's limits in words, shown before anyone types ("required; 1 to 12; whole number"). */
+export function limitsText(f: Field): string {
+  const parts: string[] = [];
+  if (f.required) parts.push('required');
+  switch (f.kind) {
+    case 'text':
+      if (f.format) parts.push({ email: 'an email address', uri: 'a URL', date: 'a date', 'date-time': 'a date and time (UTC)' }[f.format]);
+      if (f.minLength !== undefined && f.maxLength !== undefined) parts.push(`${f.minLength} to ${f.maxLength} characters`);
+      else if (f.minLength !== undefined) parts.push(`at least ${f.minLength} characters`);
+      else if (f.maxLength !== undefined) parts.push(`at most ${f.maxLength} characters`);
+      break;
+    case 'number':
+      parts.push(f.integer ? 'a whole number' : 'a number');
+      if (f.minimum !== undefined && f.maximum !== undefined) parts.push(`${f.minimum} to ${f.maximum}`);
+      else if (f.minimum !== undefined) parts.push(`at least ${f.minimum}`);
+      else if (f.maximum !== undefined) parts.push(`at most ${f.maximum}`);
+      break;
+    case 'select':
+      parts.push('one of the choices');
+      break;
+    default:
+      break;
+  }
+  return parts.join('; ');
+}
+
 let controlCounter = 0;
 
 /** An input's bounds and its required mark, as attributes (the browser checks them before submitting). */
@@ -77,7 +129,10 @@ function fieldHtml(f: Field, values: Posted, error: string | undefined): H {
   const label = html`<label for="${id}">${f.title}${mark}</label>`;
   const desc = f.description ? html`<p class="description" id="${id}-d">${f.description}</p>` : '';
   const err = html`<p class="field-error" data-error-for="${f.key}" role="alert" ${error ? '' : html` hidden`}>${error ?? ''}</p>`;
-  const described = f.description ? html` aria-describedby="${id}-d"` : '';
+  const limitText = limitsText(f);
+  const limitHint = limitText && f.kind !== 'multi' && f.kind !== 'boolean' ? html`<p class="hint limits" id="${id}-l">${limitText}</p>` : '';
+  const described =
+    f.description || limitHint ? html` aria-describedby="${[f.description ? `${id}-d` : '', limitHint ? `${id}-l` : ''].join(' ').trim()}"` : '';
   let control: H;
   switch (f.kind) {
     case 'text': {
@@ -134,31 +189,43 @@ function fieldHtml(f: Field, values: Posted, error: string | undefined): H {
       control = html`<p class="hint">This field (type ${f.type}) cannot be answered here; use the CLI or the client library.</p>`;
       break;
   }
-  return html`<div class="field">${label}${desc}${control}${err}</div>`;
+  return html`<div class="field">${label}${desc}${limitHint}${control}${err}</div>`;
 }
 
 function buttons(kind: 'input' | 'authorization'): H {
   return html`<div class="actions">
     <button type="submit" name="${ACTION_FIELD}" value="accept" class="primary">${kind === 'input' ? 'Accept' : 'Done'}</button
-    ><button type="submit" name="${ACTION_FIELD}" value="decline">Decline</button><button type="submit" name="${ACTION_FIELD}" value="cancel">Cancel</button>
+    ><button type="submit" name="${ACTION_FIELD}" value="decline" formnovalidate>Decline</button
+    ><button type="submit" name="${ACTION_FIELD}" value="cancel" formnovalidate>Cancel</button>
   </div>`;
 }
 
 function pendingRow(row: PendingRow, state: PageState): H {
   const { request, context } = row;
   const rejected = state.rejected && state.rejected.workflowId === row.workflowId && state.rejected.requestId === request.id ? state.rejected : undefined;
-  const action = `/answer?workflow=${encodeURIComponent(row.workflowId)}&request=${encodeURIComponent(request.id)}`;
+  const action = `/answer?workflow=${encodeURIComponent(row.workflowId)}&request=${encodeURIComponent(request.id)}${viewQuery(state.view, '&')}`;
   const meta = html`<header class="meta">
     <span class="tool"><span class="server">${context.server}</span> / <span class="toolname">${context.tool}</span></span
     >${context.step !== undefined ? html` <span class="step">step ${context.step}</span>` : ''} <span class="wf">${workflowLink(row.workflowId, state)}</span>
+    ${context.askedAt ? html`<span class="asked">asked <time datetime="${context.askedAt}">${shownTime(context.askedAt)}</time></span>` : ''}
     <span class="left"
       >expires in
       <time class="countdown" datetime="${request.expiresAt ?? ''}" data-expires-at="${request.expiresAt ?? ''}">${timeLeft(request.expiresAt)}</time></span
     >
   </header>`;
   const general = rejected?.general ? html`<p class="form-error" role="alert">${rejected.general}</p>` : '';
+  const args = context.arguments
+    ? html`<details class="arguments">
+        <summary>arguments of the call</summary>
+        <pre>${context.arguments}</pre>
+      </details>`
+    : '';
+  const noWorker = row.noWorker ? html`<p class="no-worker">No worker can take an answer now: <span class="reason">${row.noWorker}</span></p>` : '';
+  const classes = `request ${request.kind}${row.noWorker ? ' unreachable' : ''}`;
   let body: H;
-  if (request.kind === 'authorization') {
+  if (row.tooLarge) {
+    body = html`<p class="hint">This request is too large to list; it is read from its workflow when you answer it.</p>`;
+  } else if (request.kind === 'authorization') {
     const url = request.url ?? '';
     const link = clickableUrl(url);
     body = link
@@ -175,10 +242,11 @@ function pendingRow(row: PendingRow, state: PageState): H {
     const values = rejected?.posted ?? initialValues(fields);
     body = html`${fields.map((f) => fieldHtml(f, values, rejected?.fields[f.key]))}`;
   }
-  return html`<article class="request ${request.kind}" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}">
-    ${meta}
+  return html`<article class="${classes}" data-entry="${rowKey(row)}" data-workflow-id="${row.workflowId}">
+    ${meta}${noWorker}
     <p class="prompt">${request.prompt}</p>
-    <form data-request-id="${request.id}" data-workflow-id="${row.workflowId}" method="post" action="${action}" novalidate>
+    ${args}
+    <form data-request-id="${request.id}" data-workflow-id="${row.workflowId}" method="post" action="${action}">
       ${body}${general}${buttons(request.kind === 'authorization' ? 'authorization' : 'input')}
     </form>
   </article>`;
@@ -198,7 +266,86 @@ export function rowsHtml(state: PageState): H {
     ${state.problem ? html`<p class="problem" role="alert">${state.problem}</p>` : ''}
     ${state.rows.length === 0 ? html`<p class="empty">No pending requests.</p>` : ''}
     ${state.rows.map((r) => (r.kind === 'pending' ? pendingRow(r, state) : unreachableRow(r, state)))}
+    ${state.nextCursor ? html`<p class="pager"><a rel="next" href="/${viewQuery(state.view, '?', state.nextCursor)}">Next page</a></p>` : ''}
   </div>`;
+}
+
+/** "2026-12-01 12:30:05 UTC". */
+function shownTime(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isFinite(t)
+    ? new Date(t)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')
+    : iso;
+}
+
+/** The filters, as a plain GET form (works without JavaScript). */
+function filtersHtml(state: PageState): H {
+  const f = state.view?.filter ?? {};
+  const text = (name: string, label: string, value: string | undefined) =>
+    html`<label>${label} <input type="search" name="${name}" value="${value ?? ''}" maxlength="200" /></label>`;
+  return html`<form class="filters" method="get" action="/" role="search">
+    ${text('server', 'server', f.server)} ${text('tool', 'tool', f.tool)}
+    <label
+      >kind
+      <select name="kind">
+        <option value="" ${f.kind === undefined ? html` selected` : ''}>any</option>
+        <option value="input" ${f.kind === 'input' ? html` selected` : ''}>form</option>
+        <option value="authorization" ${f.kind === 'authorization' ? html` selected` : ''}>link</option>
+      </select></label
+    >
+    ${text('step', 'step', f.step)} ${text('type', 'workflow type', f.workflowType)} ${text('text', 'text in the prompt', f.text)}
+    <button type="submit">Filter</button> <a href="/">clear</a>
+  </form>`;
+}
+
+/** A resolved request with the call's result, when it finished. */
+export interface HistoryRow extends ResolvedRow {
+  result?: { text: string };
+}
+
+/** The history page: the latest resolutions, who resolved each and when, the outcome, and the call's result. */
+export function historyHtml(state: { namespace: string; temporalUi?: string; rows: HistoryRow[]; problem?: string }): H {
+  const page: PageState = { rows: [], namespace: state.namespace, ...(state.temporalUi ? { temporalUi: state.temporalUi } : {}) };
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>durable-mcp inbox: history</title>
+        <link rel="stylesheet" href="/static/inbox.css" />
+      </head>
+      <body>
+        <header class="top">
+          <h1>Resolved requests</h1>
+          <span class="namespace">namespace <code>${state.namespace}</code></span>
+          <a href="/">pending requests</a>
+        </header>
+        ${state.problem ? html`<p class="problem" role="alert">${state.problem}</p>` : ''}
+        <main id="history">
+          ${state.rows.length === 0 ? html`<p class="empty">Nothing resolved in the last 24 hours.</p>` : ''}
+          ${state.rows.map(
+            (r) =>
+              html`<article class="resolved ${r.outcome}" data-workflow-id="${r.workflowId}" data-request-id="${r.id}">
+                <header class="meta">
+                  <span class="tool"><span class="server">${r.server}</span> / <span class="toolname">${r.tool}</span></span
+                  >${r.step !== undefined ? html` <span class="step">step ${r.step}</span>` : ''}
+                  <span class="wf">${workflowLink(r.workflowId, page)}</span>
+                </header>
+                <p class="prompt">${r.prompt}</p>
+                <p class="resolution">
+                  <span class="outcome">${r.outcome}</span> by <span class="by">${r.by}</span> <time datetime="${r.at}">${shownTime(r.at)}</time>; the call is
+                  <span class="status">${r.status.toLowerCase()}</span>
+                </p>
+                ${r.result ? html`<pre class="result">${r.result.text}</pre>` : ''}
+              </article>`,
+          )}
+        </main>
+      </body>
+    </html>`;
 }
 
 export function pageHtml(state: PageState): H {
@@ -217,8 +364,9 @@ export function pageHtml(state: PageState): H {
           <h1>durable-mcp inbox</h1>
           <span class="namespace">namespace <code>${state.namespace}</code></span>
           <span id="live" class="live">live updates need JavaScript; reload to refresh</span>
+          <a href="/history">history</a>
         </header>
-        ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+        ${filtersHtml(state)} ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
         <main>${rowsHtml(state)}</main>
       </body>
     </html>`;
@@ -253,6 +401,12 @@ select { padding: .3rem; min-width: 16rem; }
 .link .url { display: block; overflow-wrap: anywhere; font-family: ui-monospace, monospace; }
 .link.unsafe .url { color: #b3261e; }
 .actions { display: flex; gap: .5rem; margin-top: .75rem; }
+.filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: .75rem 0; font-size: .85rem; }
+.filters input, .filters select { min-width: 7rem; padding: .2rem; }
+.arguments pre, .result { white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; background: #f4f5f7; padding: .4rem; }
+.no-worker { color: #8a5a00; font-size: .85rem; }
+.resolution .by { font-weight: 600; }
+.pager { text-align: center; }
 button { padding: .35rem .9rem; border-radius: 6px; border: 1px solid #aab; background: #fff; cursor: pointer; }
 button.primary { background: #2456c8; color: #fff; border-color: #2456c8; }
 `;
@@ -301,16 +455,19 @@ export const INBOX_JS = `
     tick();
   }
   var busy = false, refreshes = 0;
+  function updated() {
+    document.documentElement.setAttribute('data-refreshes', String(++refreshes));
+    if (live) live.textContent = 'live: updated ' + new Date().toLocaleTimeString();
+  }
   function refresh() {
     if (busy) return;
     busy = true;
-    fetch('/fragment', { credentials: 'same-origin', headers: { accept: 'text/html' } })
+    fetch('/fragment' + location.search, { credentials: 'same-origin', headers: { accept: 'text/html' } })
       .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.text(); })
       .then(function (text) {
         var doc = new DOMParser().parseFromString(text, 'text/html');
         merge(doc.getElementById('rows'));
-        document.documentElement.setAttribute('data-refreshes', String(++refreshes));
-        if (live) live.textContent = 'live: updated ' + new Date().toLocaleTimeString();
+        updated();
       })
       .catch(function (e) { if (live) live.textContent = 'live updates paused: ' + e.message; })
       .then(function () { busy = false; });
@@ -318,6 +475,20 @@ export const INBOX_JS = `
   if (live) live.textContent = 'live';
   tick();
   setInterval(tick, 1000);
-  setInterval(refresh, 1500);
+  // Pushed by the inbox's one refresh loop (server-sent events); a browser without EventSource polls the fragment.
+  var params = new URLSearchParams(location.search);
+  params.delete('answered'); params.delete('action'); params.delete('cursor');
+  var view = params.toString();
+  if (typeof EventSource === 'function' && !new URLSearchParams(location.search).get('cursor')) {
+    var events = new EventSource('/events' + (view ? '?' + view : ''));
+    events.addEventListener('rows', function (e) {
+      merge(new DOMParser().parseFromString(e.data, 'text/html').getElementById('rows'));
+      updated();
+    });
+    events.addEventListener('same', updated);
+    events.onerror = function () { if (live) live.textContent = 'live updates paused: reconnecting'; };
+  } else {
+    setInterval(refresh, 5000);
+  }
 })();
 `;

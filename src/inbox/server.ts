@@ -1,7 +1,9 @@
 /**
- * The inbox web server (Hono on Node): the page, plain form posts that answer through `submitAnswer`, a
- * fragment for live updates and a small JSON API. Loopback by default; any other bind address needs a
- * token (DURABLE_MCP_INBOX_TOKEN), and then every page and API call requires it.
+ * The inbox web server (Hono on Node): the page (filters, pages by cursor, a history of resolved requests), plain form
+ * posts that answer through `submitAnswer`, live updates pushed by server-sent events from one refresh loop per process
+ * (src/inbox/live.ts), a fragment for browsers without them, and a small JSON API. Everything listed comes from
+ * visibility (src/client/listing.ts); a worker is asked only when a request is answered. Loopback by default; any other
+ * bind address needs a token (DURABLE_MCP_INBOX_TOKEN), and then every page and API call requires it.
  */
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -9,18 +11,24 @@ import type { Client } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
-import { DurableMcpClient, InvalidAnswerError, NoSuchPendingRequestError, UnknownWorkflowError } from '../client/index.js';
-import { LIST_QUERY_TIMEOUT_MS } from '../client/listing.js';
+import { streamSSE } from 'hono/streaming';
+import { DurableMcpClient, InvalidAnswerError, NoSuchPendingRequestError, UnknownWorkflowError, type ListFilter } from '../client/index.js';
+import { LIST_QUERY_TIMEOUT_MS, type ResolvedRow } from '../client/listing.js';
 import type { Answer } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
-import { listInbox, type InboxRow } from './list.js';
+import { listInbox, type InboxRow, type InboxView } from './list.js';
+import { LiveHub, RecentlyAnswered } from './live.js';
 import { accessGuard, isLoopback } from './access.js';
 import { installOAuthCallback, type CodeSealer } from './oauth-callback.js';
-import { ACTION_FIELD, INBOX_CSS, INBOX_JS, pageHtml, rowsHtml, type PageState } from './page.js';
+import { ACTION_FIELD, historyHtml, INBOX_CSS, INBOX_JS, pageHtml, rowsHtml, viewQuery, type HistoryRow, type PageState } from './page.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
 export const DEFAULT_INBOX_PORT = 8787;
 export const INBOX_TOKEN_ENV = 'DURABLE_MCP_INBOX_TOKEN';
+/** Who answers through this inbox, when no trusted header says: the label of the token's holder (default "inbox"). */
+export const INBOX_USER_ENV = 'DURABLE_MCP_INBOX_USER';
+/** A request header set by a trusted reverse proxy with the signed-in person (e.g. X-Forwarded-User); unset: none is trusted. */
+export const INBOX_USER_HEADER_ENV = 'DURABLE_MCP_INBOX_USER_HEADER';
 const COOKIE = 'durable_mcp_inbox_token';
 
 export class InboxTokenRequiredError extends Error {
@@ -44,11 +52,20 @@ export interface InboxOptions {
   token?: string;
   /** The Temporal UI's address, for links to workflows. */
   temporalUi?: string;
-  /** Deadline of each workflow's pendingDetails query (default 3 s). */
+  /** Deadline of the pendingDetails query of a workflow started before the listing memo, and of an opened request (default 3 s). */
   queryTimeoutMs?: number;
   taskQueue?: string;
   /** Seals the authorization code of a sign-in for its login workflow (servers behind OAuth; the worker's seal). */
   sealCode?: CodeSealer;
+  /** Who answers, as recorded beside each answer, when `userHeader` does not say (default: $DURABLE_MCP_INBOX_USER, else "inbox"). */
+  user?: string;
+  /**
+   * A request header a trusted reverse proxy sets to the signed-in person (default: $DURABLE_MCP_INBOX_USER_HEADER). Only
+   * set it behind such a proxy: anyone who reaches the inbox directly could send the header.
+   */
+  userHeader?: string;
+  /** How often the one refresh loop of this inbox reads visibility while a page is open (default 1,500 ms). */
+  refreshMs?: number;
 }
 
 export interface InboxHandle {
@@ -63,6 +80,13 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   const dmc = new DurableMcpClient(client, { taskQueue: options.taskQueue });
   const token = options.token;
   const queryTimeoutMs = options.queryTimeoutMs ?? LIST_QUERY_TIMEOUT_MS;
+  const user = options.user ?? (process.env[INBOX_USER_ENV] || 'inbox');
+  const userHeader = options.userHeader ?? (process.env[INBOX_USER_HEADER_ENV] || undefined);
+  const whoAnswers = (c: Context): string => {
+    const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
+    return fromProxy ? fromProxy.slice(0, 200) : user;
+  };
+  const answered = new RecentlyAnswered();
   const app = new Hono();
 
   app.use(
@@ -105,36 +129,137 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
   app.use('*', csrf());
 
-  const state = async (extra: Partial<PageState> = {}): Promise<PageState> => {
+  /** The view a request asks for: filters, a cursor and a page size from its query string (a bad one is a problem shown). */
+  const viewOf = (c: Context): InboxView => {
+    const q = (k: string) => {
+      const v = c.req.query(k)?.trim();
+      return v ? v : undefined;
+    };
+    const filter: ListFilter = {};
+    for (const [param, key] of [
+      ['server', 'server'],
+      ['tool', 'tool'],
+      ['kind', 'kind'],
+      ['step', 'step'],
+      ['type', 'workflowType'],
+      ['text', 'text'],
+    ] as const) {
+      const v = q(param);
+      if (v !== undefined) (filter as Record<string, string>)[key] = v;
+    }
+    const limit = q('limit');
+    return { filter, ...(q('cursor') ? { cursor: q('cursor') } : {}), ...(limit !== undefined ? { limit: Number(limit) } : {}) };
+  };
+  const state = async (view: InboxView, extra: Partial<PageState> = {}): Promise<PageState> => {
     let rows: InboxRow[] = [];
     let problem: string | undefined;
+    let nextCursor: string | undefined;
+    let order: string | undefined;
     try {
-      rows = await listInbox(dmc, { queryTimeoutMs });
+      const listed = await listInbox(dmc, view, { queryTimeoutMs, hidden: (w, r) => answered.has(w, r) });
+      rows = listed.rows;
+      nextCursor = listed.page.nextCursor;
+      order = listed.page.order;
     } catch (err) {
       problem = (err as Error).message;
     }
-    return { rows, namespace: dmc.namespace, temporalUi: options.temporalUi, ...(problem ? { problem } : {}), ...extra };
+    return {
+      rows,
+      view,
+      namespace: dmc.namespace,
+      temporalUi: options.temporalUi,
+      ...(nextCursor ? { nextCursor } : {}),
+      ...(order ? { order } : {}),
+      ...(problem ? { problem } : {}),
+      ...extra,
+    };
   };
+  /** The one refresh loop of this inbox: it reads each open view's first page and pushes changes to every tab showing it. */
+  const live = new LiveHub(async (view) => String(await rowsHtml(await state(view))), options.refreshMs ?? 1_500);
 
   app.get('/static/inbox.js', (c) => c.body(INBOX_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
   app.get('/static/inbox.css', (c) => c.body(INBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
 
   app.get('/', async (c) => {
-    const answered = c.req.query('answered');
+    const done = c.req.query('answered');
     const action = c.req.query('action');
-    const notice = answered ? `Request ${answered}: ${action ?? 'answered'}.` : undefined;
-    return c.html(pageHtml(await state(notice ? { notice } : {})));
+    const notice = done ? `Request ${done}: ${action ?? 'answered'}.` : undefined;
+    return c.html(pageHtml(await state(viewOf(c), notice ? { notice } : {})));
   });
-  app.get('/fragment', async (c) => c.html(rowsHtml(await state())));
+  app.get('/fragment', async (c) => c.html(rowsHtml(await state(viewOf(c)))));
+  /** Live updates: the rows of this view whenever they change (and a `same` beat when they did not), from the one loop. */
+  app.get('/events', (c) => {
+    const { cursor: _cursor, ...view } = viewOf(c);
+    return streamSSE(c, async (stream) => {
+      await new Promise<void>((resolve) => {
+        const leave = live.join(view, (event, data) => {
+          stream.writeSSE({ event, data }).catch(() => undefined);
+        });
+        stream.onAbort(() => {
+          leave();
+          resolve();
+        });
+      });
+    });
+  });
+  /** JSON API: one page of pending requests (`?server=&tool=&kind=&step=&type=&text=&limit=&cursor=`). */
   app.get('/api/requests', async (c) => {
-    const s = await state();
-    return c.json({ namespace: s.namespace, rows: s.rows, ...(s.problem ? { problem: s.problem } : {}) });
+    const view = viewOf(c);
+    const s = await state(view);
+    const status = s.problem && /cursor|limit|filter/.test(s.problem) ? 400 : 200;
+    return c.json(
+      {
+        namespace: s.namespace,
+        rows: s.rows,
+        ...(s.nextCursor ? { nextCursor: s.nextCursor } : {}),
+        order: s.order,
+        ...(s.problem ? { problem: s.problem } : {}),
+      },
+      status,
+    );
   });
+  /** The requests resolved in the last 24 h (who, when, the outcome; the call's result once it finished). */
+  const history = async (): Promise<{ rows: HistoryRow[]; problem?: string }> => {
+    try {
+      const { rows } = await dmc.listResolved({ limit: 50 });
+      return { rows: await withResults(rows.slice(0, 100)) };
+    } catch (err) {
+      return { rows: [], problem: (err as Error).message };
+    }
+  };
+  const results = new Map<string, HistoryRow['result']>();
+  /** The result of each finished call (read once from its history's close event, then kept; at most 500 kept). */
+  const withResults = (rows: ResolvedRow[]): Promise<HistoryRow[]> =>
+    Promise.all(
+      rows.map(async (r) => {
+        if (r.status !== 'COMPLETED') return r;
+        const key = `${r.workflowId}\n${r.runId}`;
+        if (!results.has(key)) {
+          const value = await client.workflow
+            .getHandle(r.workflowId, r.runId)
+            .result()
+            .then((v) => ({ text: typeof v === 'object' && v && 'output' in v ? String((v as { output: unknown }).output) : JSON.stringify(v) }))
+            .catch((err: Error) => ({ text: `(result unavailable: ${err.message})` }));
+          if (results.size >= 500) results.delete(results.keys().next().value!);
+          results.set(key, value);
+        }
+        return { ...r, result: results.get(key) };
+      }),
+    );
+  app.get('/history', async (c) => {
+    const h = await history();
+    return c.html(historyHtml({ namespace: dmc.namespace, temporalUi: options.temporalUi, rows: h.rows, ...(h.problem ? { problem: h.problem } : {}) }));
+  });
+  app.get('/api/history', async (c) => c.json(await history()));
 
   /** Submit an answer; the workflow's verdict as an HTTP status and message. */
-  const submit = async (workflowId: string, answer: Answer) => {
+  const submit = async (c: Context, workflowId: string, answer: Answer) => {
     try {
-      return { ok: true as const, result: await dmc.submit(workflowId, answer) };
+      const result = await dmc.submit(workflowId, answer, { by: whoAnswers(c) });
+      // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once.
+      answered.add(workflowId, answer.id);
+      live.poke();
+      return { ok: true as const, result };
     } catch (err) {
       if (err instanceof InvalidAnswerError) return { ok: false as const, status: 422 as const, reason: err.reason };
       if (err instanceof NoSuchPendingRequestError) return { ok: false as const, status: 409 as const, reason: err.detail };
@@ -168,16 +293,18 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
         answer = { id: requestId, ok: true, data: postedToContent(fields, posted) };
       } else answer = { id: requestId, ok: true };
     }
-    const verdict = await submit(workflowId, answer);
-    if (verdict.ok) return c.redirect(`/?answered=${encodeURIComponent(requestId)}&action=${verdict.result.action}`, 303);
+    const verdict = await submit(c, workflowId, answer);
+    if (verdict.ok) return c.redirect(`/?answered=${encodeURIComponent(requestId)}&action=${verdict.result.action}${viewQuery(viewOf(c), '&')}`, 303);
     if (verdict.status !== 422) return rejectedPage(c, verdict.status, `Request ${requestId}: ${verdict.reason}`);
     const split = rejectionByField(verdict.reason, fieldKeys);
     return c.html(
-      pageHtml(await state({ rejected: { workflowId, requestId, posted, fields: split.fields, ...(split.general ? { general: split.general } : {}) } })),
+      pageHtml(
+        await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields: split.fields, ...(split.general ? { general: split.general } : {}) } }),
+      ),
       422,
     );
   });
-  const rejectedPage = async (c: Context, status: 404 | 409, notice: string) => c.html(pageHtml(await state({ notice })), status);
+  const rejectedPage = async (c: Context, status: 404 | 409, notice: string) => c.html(pageHtml(await state(viewOf(c), { notice })), status);
 
   /** JSON API: `{ workflowId, answer }` → the `submitAnswer` result, or `{ error }` with 422 / 409 / 404. */
   app.post('/api/answer', async (c) => {
@@ -190,10 +317,10 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
       return c.json({ error: 'body must be JSON: {"workflowId":"…","answer":{"id":"…","ok":true,"data":{…}}}' }, 400);
     }
     if (typeof body?.workflowId !== 'string' || !body.workflowId) return c.json({ error: 'field "workflowId" must be a non-empty string' }, 400);
-    const verdict = await submit(body.workflowId, body.answer as Answer);
+    const verdict = await submit(c, body.workflowId, body.answer as Answer);
     return verdict.ok ? c.json(verdict.result) : c.json({ error: verdict.reason }, verdict.status);
   });
-  return app;
+  return Object.assign(app, { closeLive: () => live.close() });
 }
 
 /** Serve the inbox. Refuses a non-loopback address without a token. */
@@ -204,7 +331,7 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
     throw new InboxOptionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   const token = options.token ?? (process.env[INBOX_TOKEN_ENV] || undefined);
   if (!isLoopback(host) && !token) throw new InboxTokenRequiredError(host);
-  const app = createInboxApp({ ...options, token });
+  const app = createInboxApp({ ...options, token }) as ReturnType<typeof createInboxApp> & { closeLive(): void };
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
     s.once('error', reject);
@@ -215,6 +342,7 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
     url: `http://${shownHost}:${addr.port}/`,
     close: () =>
       new Promise<void>((resolve) => {
+        app.closeLive();
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       }),

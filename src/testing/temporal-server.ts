@@ -9,7 +9,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { dataConverterOf, type EncryptionCodec } from '../client/codec.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalBinary } from '../cli/temporal-binaries.js';
-import { awaitingInputKey } from '../workflows/messages.js';
+import { SEARCH_ATTRIBUTES } from '../workflows/messages.js';
 
 export type TestLogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
@@ -27,7 +27,7 @@ export interface TemporalServerOptions {
   timeSkipping?: boolean;
   /** Namespace (local dev server only; default `default`). */
   namespace?: string;
-  /** Register the `DurableMcpAwaitingInput` search attribute (local dev server only). */
+  /** Register durable-mcp's search attributes (SEARCH_ATTRIBUTES: DurableMcpAwaitingInput and the listing's; local dev server only). */
   searchAttributes?: boolean;
   /** The dev server's SQLite file (local dev server only; default in memory). */
   dbFilename?: string;
@@ -56,7 +56,7 @@ export async function startTemporalServer(options: TemporalServerOptions = {}): 
       executable: findTemporalBinary('cli', find).executable,
       ...(options.namespace ? { namespace: options.namespace } : {}),
       ...(options.dbFilename !== undefined ? { dbFilename: options.dbFilename } : {}),
-      ...(options.searchAttributes ? { searchAttributes: [awaitingInputKey] } : {}),
+      ...(options.searchAttributes ? { searchAttributes: SEARCH_ATTRIBUTES.map((a) => a.key) } : {}),
     },
   });
 }

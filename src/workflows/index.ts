@@ -31,6 +31,8 @@ export { useElicitationHost, ElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOL
 // The public messages of a workflow that asks for input (signals, updates, queries, the search attribute).
 export {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
+  LISTING_MEMO_KEY,
+  SEARCH_ATTRIBUTES,
   answerSignal,
   awaitingInputKey,
   pendingDetailsQuery,
@@ -40,7 +42,10 @@ export {
   waitForPendingUpdate,
   loginStatusQuery,
   logoutUpdate,
+  type AnswerBy,
   type CallProgress,
+  type ListingMemo,
+  type Resolution,
   type PendingContext,
   type PendingRequestDetails,
   type SubmitAnswerResult,

@@ -23,8 +23,17 @@ import {
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 import type { LoginStatus } from '../contract/login.js';
 
+/**
+ * Who gives an answer, sent beside it (a second argument of the `answer` signal or the `submitAnswer` update),
+ * never inside it: the Answer's wire shape stays byte-exact. Without it the workflow records "signal" or "update".
+ */
+export interface AnswerBy {
+  /** The person or program (the inbox's person, the CLI's user or `--as`); at most 200 characters are kept. */
+  by?: string;
+}
+
 /** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */
-export const answerSignal = defineSignal<[Answer]>(ANSWER_SIGNAL);
+export const answerSignal = defineSignal<[Answer, AnswerBy?]>(ANSWER_SIGNAL);
 
 export interface SubmitAnswerResult {
   id: string;
@@ -32,7 +41,7 @@ export interface SubmitAnswerResult {
   action: ElicitResult['action'];
 }
 /** Answer a pending request and learn whether it was accepted: a bad answer rejects the update with the reason. */
-export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer]>(SUBMIT_ANSWER_UPDATE);
+export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer, AnswerBy?]>(SUBMIT_ANSWER_UPDATE);
 
 /** The pending requests, exactly as Requests. */
 export const pendingQuery = defineQuery<Request[]>(PENDING_QUERY);
@@ -62,7 +71,13 @@ export interface PendingContext {
   host?: string;
   /** A sign-in of a server behind OAuth (the login workflow's request): whose, at which authorization server, for what. */
   login?: { principal: string; issuer?: string; scopes?: string };
+  /** When the request was recorded (workflow time, ISO 8601). */
+  askedAt?: string;
+  /** The tool call's arguments as JSON text, cut to ARGUMENTS_SHOWN characters (untrusted: escape it). */
+  arguments?: string;
 }
+/** At most this many characters of a call's arguments (as JSON) go with its pending requests. */
+export const ARGUMENTS_SHOWN = 1_000;
 export interface PendingRequestDetails {
   request: Request;
   context: PendingContext;
@@ -93,6 +108,8 @@ export interface ElicitInput {
   request: Request;
   /** The worker found the DurableMcpAwaitingInput search attribute registered. */
   searchAttribute?: boolean;
+  /** The worker found the listing's search attributes registered too (LISTING_SEARCH_ATTRIBUTES). */
+  listing?: boolean;
   /** The worker's config names a webhook: the workflow runs `notifyPending` when a request becomes pending. */
   notify?: boolean;
 }
@@ -118,7 +135,7 @@ export interface ChildPending {
 /** Internal: a child's request is pending; the parent lists it and routes answers to the child. */
 export const childPendingSignal = defineSignal<[ChildPending]>('durable-mcp.childPending');
 /** Internal: a child's request was resolved (answered there, expired, or withdrawn). */
-export const childResolvedSignal = defineSignal<[{ child: string; id: string }]>('durable-mcp.childResolved');
+export const childResolvedSignal = defineSignal<[{ child: string; id: string; resolution?: Resolution }]>('durable-mcp.childResolved');
 export interface ChildDone {
   child: string;
   step: string;
@@ -191,3 +208,63 @@ export interface LoginCredentials {
   expiresAtMs?: number;
 }
 export const loginCredentialsQuery = defineQuery<LoginCredentials>(LOGIN_CREDENTIALS_QUERY);
+
+// ---- visibility: what a list of workflows shows without asking any worker (DESIGN §8) ----
+
+/** KeywordList: the servers of the pending requests. */
+export const SERVERS_SEARCH_ATTRIBUTE = 'DurableMcpServers';
+/** KeywordList: the kinds of the pending requests (`input`, `authorization`). */
+export const KINDS_SEARCH_ATTRIBUTE = 'DurableMcpKinds';
+/** Datetime: the earliest expiry among the pending requests. */
+export const NEXT_EXPIRY_SEARCH_ATTRIBUTE = 'DurableMcpNextExpiry';
+/** Datetime: when a request of the workflow was last resolved (the inbox's history lists by it). */
+export const RESOLVED_AT_SEARCH_ATTRIBUTE = 'DurableMcpResolvedAt';
+export const serversKey = defineSearchAttributeKey(SERVERS_SEARCH_ATTRIBUTE, 'KEYWORD_LIST');
+export const kindsKey = defineSearchAttributeKey(KINDS_SEARCH_ATTRIBUTE, 'KEYWORD_LIST');
+export const nextExpiryKey = defineSearchAttributeKey(NEXT_EXPIRY_SEARCH_ATTRIBUTE, 'DATETIME');
+export const resolvedAtKey = defineSearchAttributeKey(RESOLVED_AT_SEARCH_ATTRIBUTE, 'DATETIME');
+/**
+ * Every search attribute durable-mcp uses, with its type as `temporal operator search-attribute create --type` names it
+ * (dev, the testing kit and docker-compose register them all). Nothing sensitive: search attributes are never encoded.
+ */
+export const SEARCH_ATTRIBUTES = [
+  { name: AWAITING_INPUT_SEARCH_ATTRIBUTE, type: 'Bool', key: awaitingInputKey },
+  { name: SERVERS_SEARCH_ATTRIBUTE, type: 'KeywordList', key: serversKey },
+  { name: KINDS_SEARCH_ATTRIBUTE, type: 'KeywordList', key: kindsKey },
+  { name: NEXT_EXPIRY_SEARCH_ATTRIBUTE, type: 'Datetime', key: nextExpiryKey },
+  { name: RESOLVED_AT_SEARCH_ATTRIBUTE, type: 'Datetime', key: resolvedAtKey },
+] as const;
+
+/** The memo key under which a workflow keeps what a person needs to see (encoded by the payload codec). */
+export const LISTING_MEMO_KEY = 'durableMcp';
+/** A pending request as the memo lists it. `tooLarge`: the request did not fit; open it (one query) to answer it. */
+export interface MemoRequest {
+  request: Request;
+  context: PendingContext;
+  tooLarge?: true;
+}
+/** How a request ended, who ended it and when. `by`: a person or program, "signal", "update", "expiry" or "workflow". */
+export interface Resolution {
+  id: string;
+  kind: Request['kind'];
+  server: string;
+  tool: string;
+  step?: string;
+  /** The prompt, cut to 200 characters. */
+  prompt: string;
+  outcome: 'accepted' | 'declined' | 'cancelled' | 'expired';
+  by: string;
+  /** Workflow time, ISO 8601. */
+  at: string;
+}
+/** The memo of a workflow that asks for input: bounded (MEMO_LIMITS), rewritten whenever its requests change. */
+export interface ListingMemo {
+  v: 1;
+  pending: MemoRequest[];
+  /** Pending requests left out of `pending` (past the count or size bound): open the workflow to see them. */
+  more?: number;
+  /** The latest resolutions, newest first. */
+  recent?: Resolution[];
+}
+/** The bounds of the listing memo: it is returned with every listed row, so it stays small. */
+export const MEMO_LIMITS = { requests: 16, requestBytes: 8_192, totalBytes: 32_768, recent: 10, promptShown: 300 } as const;

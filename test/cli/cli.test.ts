@@ -84,7 +84,10 @@ describe('the durable-mcp CLI against `dev`', () => {
     assert.equal(p.request.id, row.pending[0].request.id);
     assert.equal(p.request.kind, 'input');
     assert.match(p.request.prompt, /Chez Test/);
-    assert.deepEqual(p.context, { callId: 'c1', server: 'demo', tool: 'book_table' });
+    // The context: where the request comes from, when it was asked and the call's arguments (as JSON text).
+    const { askedAt, ...context } = p.context as typeof p.context & { askedAt?: string };
+    assert.deepEqual(context, { callId: 'c1', server: 'demo', tool: 'book_table', arguments: '{"restaurant":"Chez Test"}' });
+    assert.ok(askedAt && Date.parse(askedAt) <= Date.now(), `askedAt is a past instant: ${askedAt}`);
 
     const human = await run(['pending'], env);
     assert.equal(human.code, 0, human.stderr);

@@ -57,7 +57,13 @@ function base64Forms(secret: string): string[] {
 async function rawHistories(raw: Client, expectIds: string[]): Promise<Array<{ workflowId: string; runId: string; history: History }>> {
   const executions = await eventually(async () => {
     const found: Array<{ workflowId: string; runId: string }> = [];
-    for await (const wf of raw.workflow.list()) found.push({ workflowId: wf.workflowId, runId: wf.runId });
+    // Raw pages: the SDK's list() decodes each memo, which this client without keys cannot (the listing memo is encrypted).
+    let nextPageToken: Uint8Array | undefined;
+    do {
+      const res = await raw.workflowService.listWorkflowExecutions({ namespace: 'default', ...(nextPageToken ? { nextPageToken } : {}) });
+      for (const wf of res.executions ?? []) found.push({ workflowId: wf.execution!.workflowId!, runId: wf.execution!.runId! });
+      nextPageToken = res.nextPageToken?.length ? res.nextPageToken : undefined;
+    } while (nextPageToken);
     return expectIds.every((id) => found.some((f) => f.workflowId === id)) ? found : undefined;
   }, 'every workflow to be listed');
   return Promise.all(executions.map(async (e) => ({ ...e, history: (await raw.workflow.getHandle(e.workflowId, e.runId).fetchHistory()) as History })));

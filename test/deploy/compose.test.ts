@@ -8,6 +8,7 @@ import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
+import { SEARCH_ATTRIBUTES } from '../../src/workflows/messages.js';
 
 // Compiled to dist/test/deploy/compose.test.js: the repo root is three levels up.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -148,7 +149,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('temporal-setup creates the namespace and registers DurableMcpAwaitingInput as Bool, idempotently', () => {
+  it('temporal-setup creates the namespace and registers every search attribute of durable-mcp with its type, idempotently', () => {
     const s = service('temporal-setup');
     assert.match(s.image!, /^temporalio\/admin-tools:/);
     assert.equal(dependsOn(s).temporal, 'service_healthy');
@@ -156,7 +157,8 @@ describe('docker-compose.yml', () => {
     const text = runsText(s);
     assert.match(text, /operator namespace create/);
     assert.match(text, /operator search-attribute create/);
-    assert.match(text, /--name\s+DurableMcpAwaitingInput\s+--type\s+Bool/);
+    assert.match(text, /operator search-attribute create --namespace "\$NAMESPACE" --name "\$1" --type "\$2"/);
+    for (const { name, type } of SEARCH_ATTRIBUTES) assert.match(text, new RegExp(`register_search_attribute\\s+${name}\\s+${type}\\b`), `${name} as ${type}`);
     assert.match(text, /already exists/i, 'an existing namespace or search attribute is not an error');
   });
 

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../../src/workflows/messages.js';
+import { SEARCH_ATTRIBUTES } from '../../src/workflows/messages.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { eventually } from '../helpers/temporal.js';
 import { freePort } from '../helpers/ports.js';
@@ -215,8 +215,7 @@ export class DevServer {
         '--headless',
         '--log-level',
         'error',
-        '--search-attribute',
-        `${AWAITING_INPUT_SEARCH_ATTRIBUTE}=Bool`,
+        ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${a.type}`]),
         '--dynamic-config-value',
         'frontend.enableUpdateWorkflowExecution=true',
         '--dynamic-config-value',

@@ -13,6 +13,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DurableMcpClient } from '../../src/client/index.js';
 import type { Request } from '../../src/contract/index.js';
+import { awaitingInputKey } from '../../src/workflows/messages.js';
 import { startInbox, InboxTokenRequiredError, type InboxHandle } from '../../src/inbox/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { readFixtureLog } from '../fixtures/paths.js';
@@ -153,6 +154,9 @@ describe('the inbox in a browser', () => {
       await form().locator('[name=email]').fill('not-an-email');
       await form().locator('[name=age]').fill('36');
       await form().locator('[name=tags][value=b]').check();
+      // The browser's own check would stop this submit (type=email); the workflow checks too: skip the browser's, as a
+      // stale or hand-made post would, to see the workflow's rejection next to its field.
+      await form().evaluate((f) => ((f as unknown as { noValidate: boolean }).noValidate = true));
       assert.equal(await press(page, c, 'accept'), 422);
       const emailError = form().locator('[data-error-for=email]');
       assert.equal(await emailError.isVisible(), true, 'the rejection is shown');
@@ -272,6 +276,10 @@ describe('the inbox in a browser', () => {
       assert.match(await page.locator('#live').innerText(), /need JavaScript/, 'the page says live updates are off');
       const form = () => page.locator(formOf(c));
       await form().locator('[name=name]').fill('Ada');
+      // Without JavaScript the browser's own check stops a submit that misses a required field …
+      assert.equal(await form().locator('[name=age]:invalid').count(), 1, 'the browser marks the missing required field');
+      // … and the workflow checks too (a stale or hand-made post skips the browser's check).
+      await form().evaluate((f) => ((f as unknown as { noValidate: boolean }).noValidate = true));
       assert.equal(await press(page, c, 'accept'), 422);
       assert.equal(await form().locator('[data-error-for=age]').isVisible(), true, 'the missing required field is named next to it');
       assert.equal(await form().locator('[name=name]').inputValue(), 'Ada');
@@ -337,7 +345,7 @@ describe('the inbox in a browser', () => {
     }
   });
 
-  it('a workflow that cannot be queried is listed as unreachable with the reason, not dropped', async () => {
+  it('a workflow whose worker is gone is still listed with its request, from its memo (no worker is asked to list it)', async () => {
     const lonelyQueue = uniqueTaskQueue('inbox-lonely');
     const lonely = await startWorker(env, { taskQueue: lonelyQueue, mcpConfig: fixtureConfig(join(dir, 'lonely.jsonl')) });
     const lonelyRun = lonely.run();
@@ -347,15 +355,36 @@ describe('the inbox in a browser', () => {
       workflowId: `inbox-lonely-${Date.now()}`,
       elicitation: { holdFor: 1 },
     });
-    await waitForPending(handle);
+    const [request] = await waitForPending(handle);
     lonely.shutdown();
     await lonelyRun;
+    const page = await open();
+    try {
+      const row = page.locator(`article[data-workflow-id="${handle.workflowId}"]`);
+      await row.waitFor({ timeout: 30_000 });
+      assert.equal(await row.locator('.prompt').innerText(), request!.prompt);
+      assert.equal(await row.locator(`form[data-request-id="${request!.id}"]`).count(), 1);
+    } finally {
+      await page.close();
+      await handle.terminate('test done');
+    }
+  });
+
+  it('a workflow without the listing memo (started before it) whose task queue has no worker is listed as unreachable with the reason', async () => {
+    const nobody = uniqueTaskQueue('inbox-nobody');
+    // What visibility shows of a workflow that awaits input and predates the memo: the search attribute, no memo.
+    const handle = await env.client.workflow.start('mcpToolCall', {
+      taskQueue: nobody,
+      workflowId: `inbox-nobody-${Date.now()}`,
+      args: [{ server: 'fx', tool: 'ask_name' }],
+      typedSearchAttributes: [{ key: awaitingInputKey, value: true }],
+    });
     const page = await open();
     try {
       const row = page.locator(`article.unreachable[data-workflow-id="${handle.workflowId}"]`);
       await row.waitFor({ timeout: 30_000 });
       // The client's listing's wording (src/client/listing.ts), which names the task queue.
-      assert.match(await row.locator('.reason').innerText(), new RegExp(`no worker (polls task queue|answered within \\d+ s \\(task queue) "${lonelyQueue}"`));
+      assert.match(await row.locator('.reason').innerText(), new RegExp(`no worker (polls task queue|answered within \\d+ s \\(task queue) "${nobody}"`));
     } finally {
       await page.close();
       await handle.terminate('test done');

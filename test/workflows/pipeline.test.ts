@@ -33,7 +33,10 @@ describe('pipelines: many tool calls, one inbox', () => {
     });
     await waitForPending(handle);
     const [details] = await handle.query(pendingDetailsQuery);
-    assert.deepEqual(details.context, { callId: 'c2', server: 'fx', tool: 'ask_name', step: 'greet' });
+    const { askedAt, arguments: args, ...context } = details.context;
+    assert.deepEqual(context, { callId: 'c2', server: 'fx', tool: 'ask_name', step: 'greet' });
+    assert.ok(askedAt && Date.parse(askedAt) <= Date.now(), 'when it was asked');
+    assert.equal(typeof args, 'string', "the step's arguments, as JSON");
     await handle.signal(answerSignal, { id: details.request.id, ok: true, data: { name: 'Ada' } });
     const result = await handle.result();
     await recordHistory(handle, 'pipeline-three-steps', suite.env.address);

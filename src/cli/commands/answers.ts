@@ -1,10 +1,18 @@
 /** `pending` (list pending requests) and `answer`, `decline`, `cancel` (answer one, through `submitAnswer` or with `--signal` the `answer` signal). */
 import type { Command } from 'commander';
-import type { DurableMcpClient } from '../../client/index.js';
+import {
+  ListOptionError,
+  MAX_PAGE_LIMIT,
+  NoWorkerError,
+  SIGNAL_HINT,
+  WorkflowTaskFailingError,
+  type DurableMcpClient,
+  type ListFilter,
+} from '../../client/index.js';
 import type { Answer } from '../../contract/index.js';
 import { pendingEntryLines, terminalSafe } from '../terminal.js';
-import { NoWorkerError, SIGNAL_HINT, WorkflowTaskFailingError } from '../../client/index.js';
-import { client, EXIT, jsonObject, positiveSeconds, print, UsageError } from './common.js';
+import { userInfo } from 'node:os';
+import { client, EXIT, jsonObject, positiveInt, positiveSeconds, print, UsageError } from './common.js';
 
 /** The pending requests `answer` checks before it sends (a URL-mode request takes no --data); no worker: said as what `answer` could not do. */
 async function pendingForAnswer(c: DurableMcpClient, workflowId: string) {
@@ -18,32 +26,128 @@ async function pendingForAnswer(c: DurableMcpClient, workflowId: string) {
   }
 }
 
+interface PendingOptions {
+  json?: boolean;
+  wait?: number | true;
+  server?: string;
+  tool?: string;
+  kind?: string;
+  step?: string;
+  type?: string;
+  text?: string;
+  limit?: number;
+  cursor?: string;
+}
+type PendingRowOut = {
+  workflowId: string;
+  pending: Array<Awaited<ReturnType<DurableMcpClient['pendingDetails']>>[number] & { tooLarge?: true }>;
+  unreachable?: string;
+  note?: string;
+};
+
+/** Who answers from this command line: `--as`, else the OS user. */
+function answerer(as: string | undefined): string {
+  if (as !== undefined) return as;
+  try {
+    return userInfo().username;
+  } catch {
+    return 'cli';
+  }
+}
+
 export function answerCommands(program: Command): void {
   program
     .command('pending [workflowId]')
-    .description('List pending requests: of one workflow, or of every workflow awaiting input (unreachable ones are listed with the reason)')
+    .description(
+      "List pending requests: of one workflow, or of every workflow awaiting input, from visibility (each workflow's memo; " +
+        'no worker is asked, except for workflows started before the listing memo)',
+    )
     .option('--json', 'machine-readable output')
     .option('--wait [seconds]', 'with a workflow id: wait until a request is pending (default 60 s, at most 600)', positiveSeconds('--wait'))
-    .action(async (workflowId: string | undefined, opts: { json?: boolean; wait?: number | true }) => {
+    .option('--server <name>', 'only requests of this MCP server')
+    .option('--tool <name>', 'only requests of this tool')
+    .option('--kind <kind>', 'only requests of this kind: input (a form) or authorization (a link)')
+    .option('--step <name>', 'only requests of this pipeline step')
+    .option('--type <workflowType>', 'only workflows of this type (e.g. mcpToolCall, mcpPipeline)')
+    .option('--text <text>', 'only requests whose prompt contains this text (case-insensitive)')
+    .option('--limit <n>', `one page of at most n requests (1 to ${MAX_PAGE_LIMIT}); --json then prints { workflows, nextCursor }`, positiveInt('--limit'))
+    .option('--cursor <cursor>', 'the page after the one whose nextCursor this is')
+    .action(async (workflowId: string | undefined, opts: PendingOptions) => {
       if (opts.wait !== undefined && !workflowId) throw new UsageError('pending --wait needs a workflow id');
+      const filter: ListFilter = {
+        ...(opts.server !== undefined ? { server: opts.server } : {}),
+        ...(opts.tool !== undefined ? { tool: opts.tool } : {}),
+        ...(opts.kind !== undefined ? { kind: opts.kind as ListFilter['kind'] } : {}),
+        ...(opts.step !== undefined ? { step: opts.step } : {}),
+        ...(opts.type !== undefined ? { workflowType: opts.type } : {}),
+        ...(opts.text !== undefined ? { text: opts.text } : {}),
+      };
+      const paged = opts.limit !== undefined || opts.cursor !== undefined;
+      if (workflowId && (paged || Object.keys(filter).length > 0))
+        throw new UsageError(
+          'pending <workflowId> lists that workflow only: --server, --tool, --kind, --step, --type, --text, --limit and --cursor list all workflows',
+        );
+      if (opts.kind !== undefined && opts.kind !== 'input' && opts.kind !== 'authorization')
+        throw new UsageError(`--kind must be input or authorization, got "${opts.kind}"`);
+      if (opts.limit !== undefined && opts.limit > MAX_PAGE_LIMIT) throw new UsageError(`--limit must be at most ${MAX_PAGE_LIMIT}, got ${opts.limit}`);
       const c = await client();
       if (opts.wait !== undefined && workflowId) {
         await c.waitForPending(workflowId, { timeoutMs: (opts.wait === true ? 60 : opts.wait) * 1000 });
       }
-      const rows: Array<{ workflowId: string; pending: Awaited<ReturnType<DurableMcpClient['pendingDetails']>>; unreachable?: string }> = workflowId
-        ? [{ workflowId, pending: await c.pendingDetails(workflowId) }]
-        : (await c.listAwaitingInput()).map((w) => ({
-            workflowId: w.workflowId,
-            pending: w.pending,
-            ...(w.unreachable ? { unreachable: w.unreachable } : {}),
-          }));
-      print(!!opts.json, rows, () => {
+      let rows: PendingRowOut[];
+      let nextCursor: string | undefined;
+      if (workflowId) rows = [{ workflowId, pending: await c.pendingDetails(workflowId) }];
+      else {
+        // One page (--limit / --cursor), or every page; visibility only, grouped by workflow.
+        rows = [];
+        const byId = new Map<string, PendingRowOut>();
+        const rowOf = (id: string) => {
+          let row = byId.get(id);
+          if (!row) {
+            row = { workflowId: id, pending: [] };
+            rows.push(row);
+            byId.set(id, row);
+          }
+          return row;
+        };
+        let cursor = opts.cursor;
+        do {
+          let page;
+          try {
+            page = await c.listPending({
+              filter,
+              limit: opts.limit ?? MAX_PAGE_LIMIT,
+              order: 'expiry',
+              legacyQueries: paged ? undefined : Number.MAX_SAFE_INTEGER,
+              ...(cursor ? { cursor } : {}),
+            });
+          } catch (err) {
+            if (err instanceof ListOptionError) throw new UsageError(err.message);
+            throw err;
+          }
+          for (const r of page.rows) {
+            const row = rowOf(r.workflowId);
+            row.pending.push({ request: r.request, context: r.context, ...(r.tooLarge ? { tooLarge: true } : {}) });
+            if (r.noWorker) row.unreachable = r.noWorker;
+          }
+          for (const o of page.others) {
+            const row = rowOf(o.workflowId);
+            if (o.kind === 'unreachable') row.unreachable = o.reason;
+            else row.note = o.reason;
+          }
+          cursor = page.nextCursor;
+        } while (cursor && !paged);
+        nextCursor = cursor;
+      }
+      print(!!opts.json, paged ? { workflows: rows, ...(nextCursor ? { nextCursor } : {}) } : rows, () => {
         const lines: string[] = [];
         for (const row of rows) {
           if (row.unreachable) lines.push(`${row.workflowId}  (unreachable: ${terminalSafe(row.unreachable)})`);
+          if (row.note) lines.push(`${row.workflowId}  (${terminalSafe(row.note)})`);
           // Server text is untrusted: escaped and indented for the terminal (src/cli/terminal.ts).
           for (const { request, context } of row.pending) lines.push(...pendingEntryLines(row.workflowId, request, context));
         }
+        if (nextCursor) lines.push(`more: npx durable-mcp pending --limit ${opts.limit ?? MAX_PAGE_LIMIT} --cursor ${nextCursor}`);
         return lines.length ? lines.join('\n') : 'no pending requests';
       });
       // Nothing could be reached (every workflow awaiting input is unreachable): exit 4, as when no worker answers.
@@ -62,21 +166,22 @@ export function answerCommands(program: Command): void {
       .command(`${name} <workflowId> <requestId>`)
       .description(description)
       .option('--signal', 'send it as the durable `answer` signal: works while no worker runs; validated when a worker picks it up (check with `pending`)')
-      .option('--json', 'machine-readable output');
+      .option('--json', 'machine-readable output')
+      .option('--as <name>', "who answers, recorded beside the answer and shown in the inbox's history (default: your OS user name)");
     if (name === 'answer')
       cmd.option(
         '--data <json>',
         'the answer data, a JSON object matching the requested schema; @file reads a file, - reads stdin',
         jsonObject('--data', { stdin: true }),
       );
-    cmd.action(async (workflowId: string, requestId: string, opts: { data?: Record<string, unknown>; json?: boolean; signal?: boolean }) => {
+    cmd.action(async (workflowId: string, requestId: string, opts: { data?: Record<string, unknown>; json?: boolean; signal?: boolean; as?: string }) => {
       const c = await client();
       const answer: Answer =
         name === 'answer'
           ? { id: requestId, ok: true, ...(opts.data !== undefined ? { data: opts.data } : {}) }
           : { id: requestId, ok: false, reason: name === 'decline' ? 'declined' : 'cancelled' };
       if (opts.signal) {
-        await c.signalAnswer(workflowId, answer);
+        await c.signalAnswer(workflowId, answer, { by: answerer(opts.as) });
         return print(
           !!opts.json,
           { id: requestId, sent: 'signal' },
@@ -92,7 +197,7 @@ export function answerCommands(program: Command): void {
               ` once the person has completed ${request.url ?? 'the link'}`,
           );
       }
-      const res = await c.submit(workflowId, answer);
+      const res = await c.submit(workflowId, answer, { by: answerer(opts.as) });
       print(!!opts.json, res, () => `${requestId}: ${res.action}`);
     });
   }

@@ -6,7 +6,16 @@
 import { ApplicationFailure, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
-import { answerSignal, childPendingSignal, childResolvedSignal, type ChildPending, type PendingContext, type PendingRequestDetails } from '../messages.js';
+import {
+  answerSignal,
+  childPendingSignal,
+  childResolvedSignal,
+  type AnswerBy,
+  type ChildPending,
+  type PendingContext,
+  type PendingRequestDetails,
+  type Resolution,
+} from '../messages.js';
 import { answerId, type PendingEntry } from './registry.js';
 
 /** What the child link carries across continue-as-new (part of the host's snapshot). */
@@ -25,11 +34,11 @@ export class ChildLink {
   reportTo: { parent: string; step?: string } | undefined;
 
   /**
-   * `changed`: the children's pending requests changed (the host updates its search attribute).
+   * `changed`: the children's pending requests changed (the host updates its search attribute), with how one ended when a child says.
    * `contextOf`: the context of one of this workflow's own requests, as its parent lists it.
    */
   constructor(
-    private readonly changed: () => void,
+    private readonly changed: (resolution?: Resolution) => void,
     private readonly contextOf: (entry: PendingEntry, step?: string) => PendingContext,
   ) {}
 
@@ -40,9 +49,9 @@ export class ChildLink {
   }
 
   /** A child's request was resolved there (`childResolved` signal). */
-  childResolved(id: string): void {
+  childResolved(id: string, resolution?: Resolution): void {
     this.remote.delete(id);
-    this.changed();
+    this.changed(resolution && resolution.id === id ? resolution : undefined);
   }
 
   /** A child finished: its requests are no longer pending here. */
@@ -86,14 +95,14 @@ export class ChildLink {
   }
 
   /** Forward a checked answer to the child workflow whose request it is (undefined: no child's request). */
-  forward(answer: Answer): Promise<void> | undefined {
+  forward(answer: Answer, by?: AnswerBy): Promise<void> | undefined {
     const remote = this.remote.get(answer.id);
     if (!remote) return undefined;
     this.remote.delete(answer.id);
     this.forwarded.add(answer.id);
     this.changed();
     return getExternalWorkflowHandle(remote.child)
-      .signal(answerSignal, answer)
+      .signal(answerSignal, answer, ...(by?.by !== undefined ? [by] : []))
       .catch((err) => {
         // The child is gone: the request is not answered after all.
         this.forwarded.delete(answer.id);
@@ -105,14 +114,14 @@ export class ChildLink {
   }
 
   /** Tell the parent (if this workflow reports to one) that one of this workflow's requests is pending or resolved. */
-  report(kind: 'pending' | 'resolved', entry: PendingEntry): void {
+  report(kind: 'pending' | 'resolved', entry: PendingEntry, resolution?: Resolution): void {
     if (!this.reportTo) return;
     const parent = getExternalWorkflowHandle(this.reportTo.parent);
     const child = workflowInfo().workflowId;
     const sent =
       kind === 'pending'
         ? parent.signal(childPendingSignal, { child, request: entry.request, context: this.contextOf(entry, this.reportTo.step) })
-        : parent.signal(childResolvedSignal, { child, id: entry.request.id });
+        : parent.signal(childResolvedSignal, { child, id: entry.request.id, ...(resolution ? { resolution } : {}) });
     // The parent may be gone (terminated, or done): the child's own inbox still works.
     sent.catch((err) => log.warn('could not report to the parent workflow', { error: String(err) }));
   }

@@ -23,7 +23,9 @@ import {
   waitForPendingUpdate,
   type CallProgress,
   type ChildPending,
+  type AnswerBy,
   type ElicitInput,
+  type Resolution,
   type ElicitOutcome,
   type PendingRequestDetails,
   type SubmitAnswerResult,
@@ -69,13 +71,13 @@ export interface HostPort {
   /** Validate an answer against the request it names (own or a child's), without changing any state. */
   check(raw: unknown): AnswerCheck;
   /** Record a checked answer, or forward it to the child whose request it is. */
-  accept(answer: Answer): Promise<void> | undefined;
+  accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update' }): Promise<void> | undefined;
   pendingRequests(): Request[];
   pendingDetails(): PendingRequestDetails[];
   progress(): CallProgress[];
   recordProgress(p: { callId: string; progress: number; total?: number; message?: string }): void;
   childPending(p: ChildPending): void;
-  childResolved(id: string): void;
+  childResolved(id: string, resolution?: Resolution): void;
   elicit(input: ElicitInput): Promise<ElicitOutcome>;
   /** One more update handled in this run (Temporal allows 2,000 per run). */
   countUpdate(): void;
@@ -85,7 +87,7 @@ export interface HostPort {
 export function installHandlers(host: HostPort): void {
   // Handlers stay synchronous for this workflow's own requests (the order of commands is part of the
   // history: committed histories must replay); only answers forwarded to a child wait for the signal.
-  setHandler(answerSignal, (raw: unknown) => {
+  setHandler(answerSignal, (raw: unknown, sender?: unknown) => {
     const check = host.check(raw);
     if (!check.ok) {
       // The reason may quote the answer's values (a check's message shows what it got): the log gets the id and
@@ -96,21 +98,21 @@ export function installHandlers(host: HostPort): void {
     }
     // A forward to a child that has closed must not fail this workflow: log it, the request is gone.
     return host
-      .accept(check.answer)
+      .accept(check.answer, { sender: senderOf(sender), via: 'signal' })
       ?.catch((err) => log.warn('could not forward the answer to the child workflow', { id: check.answer.id, error: String(err) }));
   });
   setHandler(
     submitAnswerUpdate,
-    (raw: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
+    (raw: unknown, sender?: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
       host.countUpdate();
       const check = host.check(raw);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
       const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
-      const forwarding = host.accept(check.answer);
+      const forwarding = host.accept(check.answer, { sender: senderOf(sender), via: 'update' });
       return forwarding ? forwarding.then(() => result) : result;
     },
     {
-      validator: (raw: unknown) => {
+      validator: (raw: unknown, _sender?: unknown) => {
         const check = host.check(raw);
         if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
       },
@@ -121,7 +123,7 @@ export function installHandlers(host: HostPort): void {
   setHandler(progressQuery, () => host.progress());
   setHandler(progressSignal, (p) => host.recordProgress(p));
   setHandler(childPendingSignal, (p: ChildPending) => host.childPending(p));
-  setHandler(childResolvedSignal, ({ id }: { child: string; id: string }) => host.childResolved(id));
+  setHandler(childResolvedSignal, ({ id, resolution }: { child: string; id: string; resolution?: Resolution }) => host.childResolved(id, resolution));
   setHandler(
     waitForPendingUpdate,
     (input?: WaitForPendingInput) => {
@@ -157,4 +159,9 @@ export function installHandlers(host: HostPort): void {
       },
     },
   );
+}
+
+/** Who sent an answer, as its second argument says (untrusted: anything but `{ by: string }` counts as nothing). */
+function senderOf(sender: unknown): AnswerBy | undefined {
+  return sender && typeof sender === 'object' && typeof (sender as AnswerBy).by === 'string' ? { by: (sender as AnswerBy).by } : undefined;
 }

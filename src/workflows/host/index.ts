@@ -6,12 +6,24 @@
  * its child steps (children.ts), and the wiring of messages (handlers.ts).
  * Deterministic: workflow APIs and the contract only.
  */
-import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
-import { awaitingInputKey, type PendingRequestDetails } from '../messages.js';
+import {
+  awaitingInputKey,
+  kindsKey,
+  LISTING_MEMO_KEY,
+  nextExpiryKey,
+  resolvedAtKey,
+  serversKey,
+  type AnswerBy,
+  type PendingRequestDetails,
+  type Resolution,
+} from '../messages.js';
 import { installHandlers, PendingWatch } from './handlers.js';
-import { RequestRegistry, type PendingEntry, type RegistrySnapshot } from './registry.js';
+import { RequestRegistry, type PendingEntry, type RegistrySnapshot, type ResolvedBy } from './registry.js';
+import { addResolution, byOf, listingAttributes, listingMemo, resolutionOf } from './visibility.js';
 import { ChildLink, type ChildLinkSnapshot } from './children.js';
 
 export { DEFAULT_EXPIRES_IN_MS } from './expiry.js';
@@ -19,11 +31,19 @@ export { DEFAULT_HOLD_FOR_MS } from './registry.js';
 export type { RoundRequest, RoundWait } from './rounds.js';
 
 /** What the host carries across continue-as-new. */
-export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot {}
+export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot {
+  /** The latest resolutions (the listing memo's history), newest first. */
+  recent?: Resolution[];
+  /** The worker found the listing's search attributes registered (the next run keeps them current from its start). */
+  listing?: true;
+}
 
 export class ElicitationHost extends RequestRegistry {
   private readonly children = new ChildLink(
-    () => this.syncSearchAttribute(),
+    (resolution) => {
+      if (resolution && this.listable()) this.recent = addResolution(this.recent, resolution);
+      this.syncVisibility();
+    },
     (entry, step) => this.contextOf(entry, step),
   );
   private readonly watch = new PendingWatch(
@@ -36,6 +56,14 @@ export class ElicitationHost extends RequestRegistry {
   answerGuard: ((raw: unknown) => AnswerCheck | undefined) | undefined;
   private searchAttributeEnabled: boolean;
   private lastAwaiting: boolean | undefined;
+  /** The worker found the listing's search attributes registered (servers, kinds, next expiry, resolved at). */
+  private listingAttributesEnabled = false;
+  /** What this run last wrote: the memo's JSON and the listing attributes' JSON (written again only when they change). */
+  private lastMemo: string | undefined;
+  private lastListing: string | undefined;
+  private resolvedAt: Date | undefined;
+  /** The latest resolutions, newest first (bounded). */
+  private recent: Resolution[] = [];
 
   constructor(snapshot?: HostSnapshot) {
     super();
@@ -49,18 +77,21 @@ export class ElicitationHost extends RequestRegistry {
     if (snapshot) {
       this.children.restore(snapshot);
       this.restoreRegistry(snapshot);
+      // Only a run that kept the memo carries these.
+      this.recent = [...(snapshot.recent ?? [])];
+      this.listingAttributesEnabled = snapshot.listing === true;
     }
     installHandlers({
       check: (raw) => this.check(raw),
-      accept: (answer) => this.accept(answer),
+      accept: (answer, by) => this.accept(answer, by),
       pendingRequests: () => this.pendingRequests(),
       pendingDetails: () => this.pendingDetails(),
       progress: () => this.progressList(),
       recordProgress: (p) => this.recordProgress(p),
       childPending: (p) => this.children.childPending(p),
-      childResolved: (id) => this.children.childResolved(id),
-      elicit: ({ callId, request, searchAttribute, notify }) => {
-        if (searchAttribute) this.enableSearchAttribute();
+      childResolved: (id, resolution) => this.children.childResolved(id, resolution),
+      elicit: ({ callId, request, searchAttribute, listing, notify }) => {
+        if (searchAttribute) this.enableSearchAttribute(listing);
         if (notify) this.enableNotify();
         return this.elicit(callId, request);
       },
@@ -71,9 +102,18 @@ export class ElicitationHost extends RequestRegistry {
     });
   }
 
-  protected override changed(kind: 'pending' | 'resolved', entry: PendingEntry): void {
-    this.syncSearchAttribute();
-    this.children.report(kind, entry);
+  protected override changed(kind: 'pending' | 'resolved', entry: PendingEntry, resolved?: { answer: Answer } & ResolvedBy): void {
+    // How it ended: for this workflow's memo when it is listed, and for the parent a child reports to (which lists it).
+    const resolution =
+      resolved && (this.children.reportTo || this.listable())
+        ? resolutionOf({ request: entry.request, context: this.contextOf(entry) }, resolved.answer, resolved.by, resolved.at)
+        : undefined;
+    if (resolution && this.listable()) {
+      this.recent = addResolution(this.recent, resolution);
+      this.resolvedAt = new Date(Date.parse(resolution.at));
+    }
+    this.syncVisibility();
+    this.children.report(kind, entry, resolution);
   }
 
   protected override inbox(): { workflowId: string; step?: string } {
@@ -103,10 +143,10 @@ export class ElicitationHost extends RequestRegistry {
   }
 
   /** Record a checked answer here, or forward it to the child workflow whose request it is. */
-  private accept(answer: Answer): Promise<void> | undefined {
-    const forwarding = this.children.forward(answer);
+  private accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update' }): Promise<void> | undefined {
+    const forwarding = this.children.forward(answer, by.sender);
     if (forwarding) return forwarding;
-    this.resolve(answer, { answered: true });
+    this.resolve(answer, { answered: true, by: byOf(by.sender?.by, by.via) });
     return undefined;
   }
 
@@ -149,24 +189,71 @@ export class ElicitationHost extends RequestRegistry {
    * The worker found the search attribute registered (it says so in the `elicit` update or the activity's
    * result, so this is recorded in history and replays): from now on keep it up to date.
    */
-  enableSearchAttribute(): void {
+  enableSearchAttribute(listing?: boolean): void {
     // A child reporting to its parent is listed through the parent (one inbox), not twice.
-    if (this.searchAttributeEnabled || this.children.reportTo) return;
+    if (this.children.reportTo) return;
+    const more = !!listing && this.listingMemo && !this.listingAttributesEnabled;
+    if (this.searchAttributeEnabled && !more) return;
     this.searchAttributeEnabled = true;
-    this.syncSearchAttribute();
+    if (more) this.listingAttributesEnabled = true;
+    this.syncVisibility();
   }
 
-  private syncSearchAttribute(): void {
+  /**
+   * Keep visibility current: the awaiting-input search attribute (as before), and in runs with the listing memo the
+   * memo and the listing's search attributes, each written only when what it holds changed.
+   */
+  /** The workflow is listed through visibility and this run keeps the listing memo. */
+  private listable(): boolean {
+    return this.searchAttributeEnabled && !this.children.reportTo && this.listingMemo;
+  }
+
+  private syncVisibility(): void {
     if (!this.searchAttributeEnabled) return;
     const awaiting = this.hasPending();
-    if (awaiting === this.lastAwaiting) return;
+    if (!this.listingMemo) {
+      if (awaiting === this.lastAwaiting) return;
+      this.lastAwaiting = awaiting;
+      upsertSearchAttributes([{ key: awaitingInputKey, value: awaiting }]);
+      return;
+    }
+    const details = this.pendingDetails();
+    const memo = JSON.stringify(listingMemo(details, this.recent));
+    if (memo !== this.lastMemo) {
+      this.lastMemo = memo;
+      upsertMemo({ [LISTING_MEMO_KEY]: JSON.parse(memo) });
+    }
+    const updates: SearchAttributeUpdatePair[] = [];
+    if (awaiting !== this.lastAwaiting) updates.push({ key: awaitingInputKey, value: awaiting });
+    if (this.listingAttributesEnabled) {
+      const { servers, kinds, nextExpiry } = listingAttributes(details);
+      const listing = JSON.stringify([servers, kinds, nextExpiry?.toISOString() ?? null, this.resolvedAt?.toISOString() ?? null]);
+      if (listing !== this.lastListing) {
+        this.lastListing = listing;
+        updates.push(
+          { key: serversKey, value: servers },
+          { key: kindsKey, value: kinds },
+          { key: nextExpiryKey, value: nextExpiry ?? null },
+          ...(this.resolvedAt ? [{ key: resolvedAtKey, value: this.resolvedAt }] : []),
+        );
+      }
+    }
     this.lastAwaiting = awaiting;
-    upsertSearchAttributes([{ key: awaitingInputKey, value: awaiting }]);
+    if (updates.length > 0) upsertSearchAttributes(updates);
   }
 
   snapshot(): HostSnapshot {
     const { calls, pending, resolved, nextCall, ...rest } = this.registrySnapshot();
-    return { calls, pending, resolved, nextCall, ...this.children.snapshot(), ...rest };
+    return {
+      calls,
+      pending,
+      resolved,
+      nextCall,
+      ...this.children.snapshot(),
+      ...rest,
+      ...(this.recent.length > 0 ? { recent: this.recent } : {}),
+      ...(this.listingAttributesEnabled ? { listing: true as const } : {}),
+    };
   }
 }
 

@@ -11,7 +11,8 @@ import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
-import type { CallProgress, ElicitOutcome, PendingContext } from '../messages.js';
+import { ARGUMENTS_SHOWN, type CallProgress, type ElicitOutcome, type PendingContext } from '../messages.js';
+import { cut } from './visibility.js';
 import { requestPending, requestResolved } from '../../telemetry/workflow-metrics.js';
 import { DEFAULT_EXPIRES_IN_MS, ExpiryTimers, expiresAtOf } from './expiry.js';
 import { recordRound, roundResponses, RoundWaits, type RoundRequest, type RoundWait } from './rounds.js';
@@ -25,9 +26,15 @@ export const MAX_INLINE_WAITERS = 6;
 /** How many finished requests the host remembers (and carries) to explain a late answer. */
 export const FINISHED_REMEMBERED = 32;
 
-export interface CallRecord extends PendingContext {
+export interface CallRecord extends Omit<PendingContext, 'askedAt'> {
   expiresInMs: number;
   holdForMs: number;
+}
+
+/** How a request was resolved, beside its answer: who (see Resolution's `by`) and when (workflow time, ISO 8601). */
+export interface ResolvedBy {
+  by: string;
+  at: string;
 }
 
 export interface PendingEntry {
@@ -97,6 +104,8 @@ export abstract class RequestRegistry {
   readonly bounded: boolean;
   /** How the requests of the latest finished calls ended (at most FINISHED_REMEMBERED). */
   private finished: Array<{ id: string; how: string }> = [];
+  /** Whether this run keeps the listing memo (see `listingMemo`); undefined until first asked. */
+  private listingDecision: boolean | undefined;
   /** The worker's config names a webhook (it says so in the `elicit` update, so this replays). */
   private notifyEnabled = false;
 
@@ -107,22 +116,40 @@ export abstract class RequestRegistry {
     this.bounded = patched('durable-mcp:bounded-state');
   }
 
+  /**
+   * The listing memo (versioned): the workflow keeps its pending requests with their context in its memo, and its
+   * listing search attributes current (DESIGN §8); older runs replay as they ran. Asked only once the workflow is
+   * listable (a registered search attribute), so a run that is never listed records no marker; decided once per run.
+   */
+  protected get listingMemo(): boolean {
+    this.listingDecision ??= patched('durable-mcp:listing-memo');
+    return this.listingDecision;
+  }
+
   /** A request was recorded as pending, or resolved: the host updates its search attribute and tells its parent. */
-  protected abstract changed(kind: 'pending' | 'resolved', entry: PendingEntry): void;
+  protected abstract changed(kind: 'pending' | 'resolved', entry: PendingEntry, resolution?: { answer: Answer } & ResolvedBy): void;
   /** Where this workflow's requests are answered (its own id, or its parent's) and the step they belong to. */
   protected abstract inbox(): { workflowId: string; step?: string };
 
   /** Start a tool call: returns its stable id (assigned here, never by an attempt). */
-  newCall(context: Omit<PendingContext, 'callId'> & { expiresInMs?: Duration; holdForMs?: Duration }, callId?: string): CallRecord {
+  newCall(
+    context: Omit<PendingContext, 'callId' | 'arguments' | 'askedAt'> & { arguments?: Record<string, unknown>; expiresInMs?: Duration; holdForMs?: Duration },
+    callId?: string,
+  ): CallRecord {
     const id = callId ?? `${this.callIdPrefix}c${this.nextCall++}`;
     const existing = this.calls.get(id);
-    if (existing) return existing;
+    if (existing) {
+      // A pipeline's step registers its call before it resolves the step's arguments: they come with the second call.
+      if (existing.arguments === undefined && context.arguments !== undefined) existing.arguments = argumentsShown(context.arguments);
+      return existing;
+    }
     const record: CallRecord = {
       callId: id,
       server: context.server,
       tool: context.tool,
       ...(context.step !== undefined ? { step: context.step } : {}),
       ...(context.login !== undefined ? { login: context.login } : {}),
+      ...(context.arguments !== undefined ? { arguments: argumentsShown(context.arguments) } : {}),
       expiresInMs: durationOption('elicitation.expiresIn', context.expiresInMs, DEFAULT_EXPIRES_IN_MS),
       holdForMs: durationOption('elicitation.holdFor', context.holdForMs, DEFAULT_HOLD_FOR_MS),
     };
@@ -185,7 +212,9 @@ export abstract class RequestRegistry {
   private notify(entry: PendingEntry): void {
     if (!this.notifyEnabled || !patched('durable-mcp:notify-pending')) return;
     const { workflowId, step } = this.inbox();
-    notifyPending({ workflowId, request: entry.request, context: this.contextOf(entry, step) }).catch((err) => {
+    // The webhook gets the context it always got: never the call's arguments (a receiver is rarely as private as the history).
+    const { arguments: _args, askedAt: _asked, ...context } = this.contextOf(entry, step);
+    notifyPending({ workflowId, request: entry.request, context }).catch((err) => {
       if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
     });
   }
@@ -194,7 +223,7 @@ export abstract class RequestRegistry {
   private expire(id: string): void {
     if (!this.pending.has(id)) return;
     log.info('request expired', { id });
-    this.resolve({ id, ok: false, reason: 'expired' });
+    this.resolve({ id, ok: false, reason: 'expired' }, { by: 'expiry' });
   }
 
   /** The activity gave up waiting inline: wake its `elicit` update. */
@@ -217,6 +246,8 @@ export abstract class RequestRegistry {
     const s = step ?? call?.step;
     if (s !== undefined) context.step = s;
     if (call?.login !== undefined) context.login = call.login;
+    if (e.since !== undefined) context.askedAt = new Date(e.since).toISOString();
+    if (call?.arguments !== undefined) context.arguments = call.arguments;
     // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
     const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
     if (host !== undefined) context.host = host;
@@ -244,7 +275,7 @@ export abstract class RequestRegistry {
   }
 
   /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
-  resolve(answer: Answer, { answered = false }: { answered?: boolean } = {}): boolean {
+  resolve(answer: Answer, { answered = false, by = 'workflow' }: { answered?: boolean; by?: string } = {}): boolean {
     const entry = this.pending.get(answer.id);
     if (!entry) return false;
     this.pending.delete(answer.id);
@@ -252,7 +283,7 @@ export abstract class RequestRegistry {
     const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
     requestResolved(this.calls.get(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
     this.resolved.set(answer.id, { answer, callId: entry.callId });
-    this.changed('resolved', entry);
+    this.changed('resolved', entry, { answer, by, at: new Date(Date.now()).toISOString() });
     return true;
   }
 
@@ -399,4 +430,15 @@ export abstract class RequestRegistry {
 
 function howResolved(answer: Answer): string {
   return answer.ok ? 'accepted' : answer.reason === 'expired' ? 'expired' : answer.reason === 'declined' ? 'declined' : 'cancelled';
+}
+
+/** A call's arguments as the memo shows them: JSON, cut to ARGUMENTS_SHOWN characters. */
+function argumentsShown(args: Record<string, unknown>): string {
+  let text: string;
+  try {
+    text = JSON.stringify(args) ?? '';
+  } catch {
+    text = '(arguments that are not JSON)';
+  }
+  return cut(text, ARGUMENTS_SHOWN);
 }

@@ -90,7 +90,14 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
 export async function executeMcpToolOn(host: ElicitationHost, input: ExecuteMcpToolInput, options: CallOptions = {}): Promise<ToolResult> {
   const durations = validateInput(input);
   const call = host.newCall(
-    { server: input.server, tool: input.tool, step: options.step, expiresInMs: input.elicitation?.expiresIn, holdForMs: input.elicitation?.holdFor },
+    {
+      server: input.server,
+      tool: input.tool,
+      step: options.step,
+      arguments: input.arguments,
+      expiresInMs: input.elicitation?.expiresIn,
+      holdForMs: input.elicitation?.holdFor,
+    },
     options.callId,
   );
   const toolTimeoutMs = durations.toolTimeoutMs ?? 60 * 60 * 1000;
@@ -155,7 +162,7 @@ async function callLoop(
         host.finishCall(call.callId);
         return outcome.result;
       }
-      if (outcome.searchAttribute) host.enableSearchAttribute();
+      if (outcome.searchAttribute) host.enableSearchAttribute(outcome.listing);
       if (outcome.notify) host.enableNotify();
       if (outcome.status === 'login_required') {
         // A server behind OAuth needs a (new) token: ask its login (one per server and principal), wait for it to

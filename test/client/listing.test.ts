@@ -1,0 +1,169 @@
+/**
+ * The listing from visibility (src/client/listing.ts) against a real dev server with durable-mcp's search attributes,
+ * a real worker and the stdio fixture server: pages by cursor without a gap or a repeat, filters (server, tool, kind,
+ * text, workflow type), no worker asked for a workflow with the memo, who answered and when, and a workflow without the
+ * memo (as recorded before it) still listed and answered.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DurableMcpClient, ListOptionError, type ListedRequest } from '../../src/client/index.js';
+import type { DurableMcpWorker } from '../../src/worker.js';
+import { LISTING_MEMO_KEY } from '../../src/workflows/messages.js';
+import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { fixtureServerPath } from '../fixtures/paths.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+describe('the listing of pending requests from visibility', () => {
+  let env: TestWorkflowEnvironment;
+  let worker: DurableMcpWorker;
+  let running: Promise<void>;
+  let dmc: DurableMcpClient;
+  const taskQueue = uniqueTaskQueue('listing');
+  const dir = tempDir();
+  const prefix = `listing-${process.pid}-${Date.now()}`;
+
+  before(async () => {
+    env = await createLocalEnv({ searchAttributes: true });
+    worker = await startWorker(env, {
+      taskQueue,
+      mcpConfig: fixtureConfig(join(dir, 'fx.jsonl'), { fy: { command: [process.execPath, fixtureServerPath], env: { FIXTURE_LOG: join(dir, 'fy.jsonl') } } }),
+    });
+    running = worker.run();
+    dmc = new DurableMcpClient(env.client, { taskQueue });
+  });
+  after(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+
+  /** Every page of a listing (limit `limit`), following nextCursor. */
+  async function allPages(options: Parameters<DurableMcpClient['listPending']>[0]): Promise<{ rows: ListedRequest[]; pages: number; queried: number }> {
+    const rows: ListedRequest[] = [];
+    let pages = 0;
+    let queried = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await dmc.listPending({ ...options, ...(cursor ? { cursor } : {}) });
+      rows.push(...page.rows.filter((r) => r.workflowId.startsWith(prefix)));
+      queried += page.queried;
+      pages++;
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { rows, pages, queried };
+  }
+
+  it('lists every waiting request from the memo in pages, filters by server, tool, kind, text and type, and asks no worker', async () => {
+    const started: string[] = [];
+    const start = async (server: string, tool: string, i: number, args?: Record<string, unknown>) => {
+      const h = await dmc.startToolCall({
+        server,
+        tool,
+        workflowId: `${prefix}-${server}-${tool}-${i}`,
+        ...(args ? { arguments: args } : {}),
+        elicitation: { holdFor: 1 },
+      });
+      started.push(h.workflowId);
+    };
+    for (let i = 0; i < 8; i++) await start('fx', 'ask_name', i, { who: `guest ${i}` });
+    for (let i = 0; i < 4; i++) await start('fy', 'ask_form', i);
+    for (let i = 0; i < 3; i++) await start('fx', 'ask_url', i);
+    const total = started.length;
+    await eventually(async () => (await allPages({ limit: 1000 })).rows.length === total, `all ${total} requests listed`);
+
+    const paged = await allPages({ limit: 4 });
+    assert.equal(paged.rows.length, total);
+    assert.equal(new Set(paged.rows.map((r) => r.workflowId)).size, total, 'no workflow twice, none missing');
+    assert.ok(paged.pages >= 4, `pages of 4: ${paged.pages}`);
+    assert.equal(paged.queried, 0, 'no worker was asked: every row came from a memo');
+
+    const name = paged.rows.find((r) => r.workflowId === `${prefix}-fx-ask_name-3`)!;
+    assert.equal(name.request.prompt, 'What is your name?');
+    assert.equal(name.context.server, 'fx');
+    assert.equal(name.context.tool, 'ask_name');
+    assert.equal(name.context.arguments, '{"who":"guest 3"}');
+    assert.ok(Date.parse(name.context.askedAt!) <= Date.parse(name.request.expiresAt!), 'asked before it expires');
+
+    const fy = await allPages({ filter: { server: 'fy' } });
+    assert.deepEqual(new Set(fy.rows.map((r) => r.context.server)), new Set(['fy']));
+    assert.equal(fy.rows.length, 4);
+    const urls = await allPages({ filter: { kind: 'authorization' } });
+    assert.equal(urls.rows.length, 3);
+    assert.ok(urls.rows.every((r) => r.request.kind === 'authorization' && r.context.host !== undefined));
+    const forms = await allPages({ filter: { tool: 'ask_form' } });
+    assert.equal(forms.rows.length, 4);
+    const text = await allPages({ filter: { text: 'YOUR NAME' }, limit: 3 });
+    assert.equal(text.rows.length, 8, 'text in the prompt, case-insensitive, across pages');
+    assert.equal((await allPages({ filter: { workflowType: 'mcpPipeline' } })).rows.length, 0);
+    assert.equal((await allPages({ filter: { workflowType: 'mcpToolCall', server: 'fx', kind: 'input' } })).rows.length, 8);
+
+    await assert.rejects(
+      dmc.listPending({ limit: 0 }),
+      (err: unknown) => err instanceof ListOptionError && /limit must be a whole number from 1/.test(err.message),
+    );
+    await assert.rejects(dmc.listPending({ cursor: 'nonsense' }), ListOptionError);
+
+    // The memo is what visibility returns with each row.
+    const raw = await env.client.workflowService.listWorkflowExecutions({ namespace: 'default', query: `WorkflowId = '${prefix}-fy-ask_form-0'` });
+    assert.ok(raw.executions?.[0]?.memo?.fields?.[LISTING_MEMO_KEY], 'the listing memo is on the row');
+
+    for (const id of started) await env.client.workflow.getHandle(id).terminate('test done');
+  });
+
+  it('records who answered and when, beside the answer: a named person through the update, "signal" for a bare signal', async () => {
+    const a = await dmc.startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `${prefix}-who-a`, elicitation: { holdFor: 1 } });
+    const b = await dmc.startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `${prefix}-who-b`, elicitation: { holdFor: 1 } });
+    const pendingOf = (id: string) => eventually(async () => (await dmc.pendingDetails(id))[0]?.request, `${id} pending`);
+    const ra = await pendingOf(a.workflowId);
+    const rb = await pendingOf(b.workflowId);
+    const before = Date.now();
+    await dmc.submit(a.workflowId, { id: ra.id, ok: true, data: { name: 'Ada' } }, { by: 'alice@example.org' });
+    await dmc.signalAnswer(b.workflowId, { id: rb.id, ok: false, reason: 'declined' });
+    assert.match((await dmc.result(a.workflowId)).output, /Ada/);
+    await dmc.result(b.workflowId);
+    const rows = await eventually(async () => {
+      const { rows } = await dmc.listResolved({ since: new Date(before - 60_000) });
+      const mine = rows.filter((r) => r.workflowId === a.workflowId || r.workflowId === b.workflowId);
+      return mine.length === 2 && mine.every((r) => r.status === 'COMPLETED') ? mine : undefined;
+    }, 'both resolutions listed');
+    const ofA = rows.find((r) => r.workflowId === a.workflowId)!;
+    const ofB = rows.find((r) => r.workflowId === b.workflowId)!;
+    assert.equal(ofA.by, 'alice@example.org');
+    assert.equal(ofA.outcome, 'accepted');
+    assert.equal(ofB.by, 'signal');
+    assert.equal(ofB.outcome, 'declined');
+    assert.ok(Date.parse(ofA.at) >= before - 1000 && Date.parse(ofA.at) <= Date.now());
+    assert.equal(ofA.prompt, 'What is your name?');
+  });
+
+  it('a workflow without the listing memo (as recorded before it) is still listed, by asking it, and answered', async () => {
+    const legacyQueue = uniqueTaskQueue('listing-legacy');
+    const legacy = await startWorker(env, {
+      taskQueue: legacyQueue,
+      mcpConfig: fixtureConfig(join(dir, 'legacy.jsonl')),
+      workflowsPath: join(here, '..', 'fixtures', 'legacy-workflows.js'),
+    });
+    const legacyRun = legacy.run();
+    try {
+      const handle = await env.client.workflow.start('legacyAsk', { taskQueue: legacyQueue, workflowId: `${prefix}-legacy`, args: ['Old question?'] });
+      const row = await eventually(
+        async () => (await allPages({ limit: 1000 })).rows.find((r) => r.workflowId === handle.workflowId),
+        'the old workflow listed',
+      );
+      assert.equal(row.queried, true, 'listed from its pendingDetails query (it has no memo)');
+      assert.equal(row.request.prompt, 'Old question?');
+      assert.equal(row.context.server, 'old');
+      const grouped = await dmc.listAwaitingInput();
+      assert.equal(grouped.find((w) => w.workflowId === handle.workflowId)?.pending[0]?.request.id, 'legacy.1');
+      await dmc.submit(handle.workflowId, { id: 'legacy.1', ok: true, data: { ok: true } }, { by: 'someone' });
+      assert.deepEqual(await handle.result(), { id: 'legacy.1', ok: true, data: { ok: true } }, 'the answer arrived byte-exact, "by" beside it');
+    } finally {
+      legacy.shutdown();
+      await legacyRun;
+    }
+  });
+});

@@ -60,7 +60,8 @@ export function callMcpToolActivity(deps: ActivityDeps) {
           loginId: login!.loginId,
           server: input.server,
           principal: login!.principal,
-          generation: needed.generation,
+          // No token was sent (a 401 to none): the login's generation the call saw, so a newer sign-in is taken as it is.
+          generation: needed.reason === 'no-token' ? Math.max(needed.generation, login!.generation) : needed.generation,
           reason: needed.reason,
           // Step-up (403 insufficient_scope): what was granted and what the challenge names, so nothing granted is lost.
           ...(needed.challenge.scope
@@ -81,7 +82,9 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       const loginId = loginWorkflowId(input.server, principal);
       const t = await loginToken(deps, ctx, loginId);
       login = { loginId, principal, generation: t.generation, ...(t.token?.scopes ? { scopes: t.token.scopes } : {}) };
-      if (!t.token) return loginRequired({ reason: t.expired ? 'expired' : 'no-token', generation: t.generation, challenge: {} });
+      // An expired token goes to the login at once (a refresh needs no challenge). Without any token the call asks the
+      // server once without one: its 401 names the scope and the resource metadata the sign-in must ask for.
+      if (!t.token && t.expired) return loginRequired({ reason: 'expired', generation: t.generation, challenge: {} });
     }
     const leaseOptions = login && login.principal !== SHARED_PRINCIPAL ? { principal: login.principal } : {};
 

@@ -8,15 +8,24 @@
  *
  * Each call is one attempt (`maxAttempts: 1`): a call that fails fails within the scenario's time. Exit 0 when
  * every call completed (an `isError` result included), 1 when one failed, with the reasons on stderr.
- * Env: TEMPORAL_ADDRESS, DURABLE_MCP_TASK_QUEUE (the runner passes its own environment on).
+ * An `auth/*` scenario's server is behind OAuth: before the first call the client tells the worker so (the server's
+ * `auth`, with the pre-registered client the scenario's context gives, in the worker's auth directory, see
+ * test/conformance/worker.ts), and a sign-in bot watches the server's login: each `authorization` request it makes is
+ * opened as a browser would (a fetch following redirects, which ends at the inbox's /oauth/callback), never answered
+ * through `submitAnswer` (the login refuses "done" on a sign-in).
+ * Env: TEMPORAL_ADDRESS, DURABLE_MCP_TASK_QUEUE, CONFORMANCE_AUTH_DIR (the runner passes its own environment on).
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { causeMessages } from '../../src/contract/causes.js';
+import { loginWorkflowId } from '../../src/contract/login.js';
 import type { Request, ToolResult } from '../../src/contract/index.js';
 import { accept, answerWith, nextPending, type AnswerFor } from '../../src/testing/answering.js';
 import type { McpToolInfo } from '../../src/mcp/index.js';
 import { submitAnswerUpdate } from '../../src/workflows/messages.js';
+import { authFileOf } from './auth-file.js';
 
 interface ToolCall {
   name: string;
@@ -25,7 +34,7 @@ interface ToolCall {
 
 const serverUrl = process.argv.at(-1)!;
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { toolCalls?: ToolCall[] };
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { toolCalls?: ToolCall[]; client_id?: string; client_secret?: string };
 const taskQueue = process.env.DURABLE_MCP_TASK_QUEUE ?? 'durable-mcp';
 const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
 const client = new Client({ connection });
@@ -112,10 +121,65 @@ async function requestStateFlow(): Promise<void> {
   await callTool({ name: 'test_mrtr_no_result_type' });
 }
 
+/**
+ * The client metadata document URL the suite's reference client is configured with (auth/basic-cimd expects it as the
+ * client id where the authorization server supports such documents; elsewhere the worker falls back to registration).
+ */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** The scenario server's `auth`: a pre-registered client when the context gives one, else a metadata document URL. */
+function authOf(): unknown {
+  if (!context.client_id) return { clientMetadataUrl: CLIENT_METADATA_URL };
+  return { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) };
+}
+
+/**
+ * The person at the browser: opens each sign-in the server's login asks for (a fetch that follows the authorization
+ * server's redirect to the inbox's /oauth/callback) until stopped. The login exists once a call asked it.
+ */
+function signInBot(): { stop(): Promise<void> } {
+  const login = client.workflow.getHandle(loginWorkflowId(serverUrl));
+  const seen: string[] = [];
+  let stopped = false;
+  const done = (async () => {
+    while (!stopped) {
+      let request: Request;
+      try {
+        ({ request } = await nextPending(login, { seen, timeout: 2_000 }));
+      } catch {
+        await sleep(100); // no login yet, or no new sign-in within the slice
+        continue;
+      }
+      seen.push(request.id);
+      if (request.kind !== 'authorization' || !request.url) continue;
+      try {
+        const page = await fetch(request.url, { redirect: 'follow' });
+        const text = await page.text();
+        if (!page.ok) console.error(`sign-in ${request.id}: ${page.url.split('?')[0]} answered ${page.status}: ${/<h1>([^<]*)/.exec(text)?.[1] ?? ''}`);
+      } catch (err) {
+        console.error(`sign-in ${request.id}: ${(err as Error).message}`);
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await done;
+    },
+  };
+}
+
 const listOnly = new Set(['initialize', 'request-metadata', 'json-schema-ref-no-deref']);
+const oauth = scenario.startsWith('auth/');
+if (oauth) writeFileSync(authFileOf(process.env.CONFORMANCE_AUTH_DIR!, serverUrl), JSON.stringify(authOf()));
+const bot = oauth ? signInBot() : undefined;
 try {
   if (scenario === 'sep-2322-client-request-state') {
     await requestStateFlow();
+  } else if (oauth) {
+    // The scenarios' servers have one tool, test-tool. The listing workflow's activity does not wait for a login
+    // (only mcpToolCall does), so the call comes first: its login signs in.
+    await callTool({ name: 'test-tool' });
   } else if (context.toolCalls) {
     for (const call of context.toolCalls) await callTool(call);
   } else {
@@ -131,6 +195,7 @@ try {
 } catch (err) {
   failures.push(`client: ${causeMessages(err)}`);
 }
+await bot?.stop();
 await connection.close();
 for (const f of failures) console.error(f);
 process.exit(failures.length ? 1 : 0);

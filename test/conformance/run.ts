@@ -139,7 +139,8 @@ installQuietRuntime();
 const temporal = await startTemporalServer();
 const work = mkdtempSync(join(tmpdir(), 'durable-mcp-conformance-'));
 const taskQueue = `conformance-${process.pid}`;
-const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, DURABLE_MCP_TASK_QUEUE: taskQueue };
+const authDir = mkdtempSync(join(work, 'auth-'));
+const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, DURABLE_MCP_TASK_QUEUE: taskQueue, CONFORMANCE_AUTH_DIR: authDir };
 const worker = spawnNode([join(here, 'worker.js')], env);
 let problems = 0;
 try {
@@ -162,7 +163,10 @@ try {
       const reason = expected[scenario];
       const secs = `${(o.ms / 1000).toFixed(1)}s`;
       if (o.passed && reason === undefined) console.log(`pass           ${suite.version} ${scenario} (${secs})`);
-      else if (!o.passed && reason !== undefined) console.log(`expected-fail  ${suite.version} ${scenario} (${secs}): ${reason} [${o.reason.slice(0, 200)}]`);
+      else if (!o.passed && reason !== undefined)
+        console.log(
+          `expected-fail  ${suite.version} ${scenario} (${secs}): ${reason} [${o.reason.slice(0, Number(process.env.CONFORMANCE_REASON_CHARS) || 200)}]`,
+        );
       else if (o.passed) {
         problems++;
         console.log(`UNEXPECTED PASS ${suite.version} ${scenario} (${secs}): remove it from test/conformance/baseline.json (was: ${reason})`);

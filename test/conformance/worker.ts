@@ -13,21 +13,42 @@
  * fresh session, the hardest case for sep-2322-client-request-state's check that a retried round's JSON-RPC id
  * differs (src/mcp/request-ids.ts); docs/conformance.md says more.
  *
- * Env: TEMPORAL_ADDRESS, DURABLE_MCP_TASK_QUEUE. Prints `ready` when it polls; SIGTERM stops it.
+ * Servers behind OAuth (the `auth/*` scenarios): the client writes, before its first call, the `auth` of the scenario's
+ * server (`"oauth"`, or a pre-registered client's id and secret from the scenario's context) into
+ * `$CONFORMANCE_AUTH_DIR/<encodeURIComponent(url)>.json`, and that server is parsed with it (a file, not the workflow
+ * input: a client secret must not travel through history). The logins' secrets are sealed with a key made for this
+ * run, and this process also runs the inbox, whose `/oauth/callback` is the worker's redirect URL: the client's
+ * sign-in bot opens a login's authorization URL as a browser would and ends there.
+ *
+ * Env: TEMPORAL_ADDRESS, DURABLE_MCP_TASK_QUEUE, CONFORMANCE_AUTH_DIR. Prints `ready` when it polls; SIGTERM stops it.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseMcpConfig, type McpConfig, type ServerConfig } from '../../src/mcp/index.js';
+import { Client, Connection } from '@temporalio/client';
+import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/client/codec.js';
+import { startInbox } from '../../src/inbox/index.js';
+import { CredentialSeal, SEAL_KEY_LABEL, parseMcpConfig, type McpConfig, type ServerConfig } from '../../src/mcp/index.js';
 import { installQuietRuntime } from '../../src/testing/temporal-server.js';
 import { createWorker } from '../../src/worker.js';
+import { authFileOf } from './auth-file.js';
 
 const LOOPBACK_URL = /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?(\/.*)?$/;
 
+/**
+ * A server behind OAuth that no call names: the worker turns its OAuth side on only when its config has one at start,
+ * and the scenarios' servers come later.
+ */
+const OAUTH_PLACEHOLDER = 'conformance-oauth-placeholder';
+
 /** A config whose servers are the loopback URLs calls name, each parsed on first use. */
-export function scenarioServers(): McpConfig {
-  const servers = new Proxy({} as Record<string, ServerConfig>, {
+export function scenarioServers(authDir: string | undefined): McpConfig {
+  const placeholder = parseMcpConfig({ mcpServers: { [OAUTH_PLACEHOLDER]: { url: 'http://127.0.0.1:9/mcp', auth: 'oauth' } } }, 'conformance');
+  const servers = new Proxy({ ...placeholder.servers } as Record<string, ServerConfig>, {
     get(target, name) {
       if (typeof name === 'string' && !(name in target) && LOOPBACK_URL.test(name)) {
-        target[name] = parseMcpConfig({ mcpServers: { [name]: { url: name } } }, 'conformance server').servers[name];
+        const file = authDir ? authFileOf(authDir, name) : undefined;
+        const auth = file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as unknown) : undefined;
+        target[name] = parseMcpConfig({ mcpServers: { [name]: { url: name, ...(auth ? { auth } : {}) } } }, 'conformance server').servers[name];
       }
       return target[name as string];
     },
@@ -36,13 +57,21 @@ export function scenarioServers(): McpConfig {
 }
 
 installQuietRuntime();
+const codec = new EncryptionCodec(parseEncryptionKeys(generateEncryptionKey('conformance'), 'conformance'));
+const seal = new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL));
+const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
+const inbox = await startInbox({ client: new Client({ connection }), host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
 const worker = await createWorker({
-  mcpConfig: scenarioServers(),
+  mcpConfig: scenarioServers(process.env.CONFORMANCE_AUTH_DIR),
   taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
   pool: { idleTimeoutMs: 0 },
+  encryption: false,
+  oauth: { seal, redirectUrl: new URL('oauth/callback', inbox.url).href },
   workflowsPath: fileURLToPath(new URL('./workflows.js', import.meta.url)),
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());
 const running = worker.run();
 console.log(`ready: task queue ${worker.taskQueue}`);
 await running;
+await inbox.close();
+await connection.close();

@@ -137,7 +137,8 @@ export async function authorizeLogin(
 
 /**
  * The authorization response: `iss` validated against the recorded issuer (RFC 9207), the code exchanged with the PKCE
- * verifier. A code the authorization server refuses (`invalid_grant`: used, expired) is `rejected`: the login asks again.
+ * verifier. A code the authorization server refuses (`invalid_grant`: used, expired) is `rejected`: the login asks again; an
+ * `iss` mismatch throws (non-retryable).
  */
 export async function exchangeLoginCode(target: LoginTarget, secrets: LoginSecrets, response: { code: string; iss?: string }): Promise<ExchangeResult> {
   const work: LoginSecrets = structuredClone(secrets);
@@ -156,13 +157,10 @@ export async function exchangeLoginCode(target: LoginTarget, secrets: LoginSecre
       delete work.state;
       return { kind: 'rejected', secrets: work, reason: `the authorization server refused the code (${err.code})` };
     }
-    const e = flowError(err, target.server.name);
-    if (err instanceof IssuerMismatchError) {
-      delete work.codeVerifier;
-      delete work.state;
-      return { kind: 'rejected', secrets: work, reason: e.message };
-    }
-    throw e;
+    // An `iss` that is not the recorded issuer's (RFC 9207: wrong, missing where advertised, or not the exact string) is
+    // a mix-up: the code is never sent, and the login fails (AuthorizationFailed) instead of asking again, which would
+    // send the person to the same authorization server's same answer again and again.
+    throw flowError(err, target.server.name);
   }
   return { kind: 'authorized', secrets: work, info: tokenInfo(work) };
 }

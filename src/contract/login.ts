@@ -19,8 +19,7 @@ export const MAX_PRINCIPAL_LENGTH = 200;
 
 /** Why a principal name is refused (undefined: it is a fine one). */
 export function principalProblem(principal: unknown): string | undefined {
-  if (typeof principal !== 'string' || principal.length === 0)
-    return `must be a non-empty string, got ${principal === undefined ? 'nothing' : typeof principal}`;
+  if (typeof principal !== 'string' || principal.length === 0) return 'must be a non-empty string';
   if (principal.length > MAX_PRINCIPAL_LENGTH) return `is ${principal.length} characters long, over ${MAX_PRINCIPAL_LENGTH}`;
   for (const ch of principal) {
     const code = ch.charCodeAt(0);

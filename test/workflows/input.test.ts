@@ -59,6 +59,10 @@ describe('the shared input check (src/workflows/input.ts)', () => {
         [{ ...ok, maxAttempts: 0 }, 'mcpToolCall: field "maxAttempts" must be a whole number from 1 to 100, got 0'],
         [{ ...ok, maxAttempts: 2.5 }, 'mcpToolCall: field "maxAttempts" must be a whole number from 1 to 100, got 2.5'],
         [{ ...ok, maxRounds: 101 }, 'mcpToolCall: field "maxRounds" must be a whole number from 1 to 100, got 101'],
+        [{ ...ok, auth: 'ada' }, 'mcpToolCall: field "auth" must be an object, got "ada"'],
+        [{ ...ok, auth: { principal: 7 } }, 'mcpToolCall: field "auth.principal" must be a non-empty string, got 7'],
+        [{ ...ok, auth: { principal: '' } }, 'mcpToolCall: field "auth.principal" must be a non-empty string, got ""'],
+        [{ ...ok, auth: { principal: 'a\u0007b' } }, 'mcpToolCall: field "auth.principal" must not contain control characters, got "a\\u0007b"'],
       ];
       for (const [input, message] of cases) assert.equal(toolCallInputProblem(input), message, JSON.stringify(input));
       for (const [field, value] of [
@@ -79,7 +83,10 @@ describe('the shared input check (src/workflows/input.ts)', () => {
     });
 
     it('names the first bad field in the order the call checks them', () => {
-      assert.deepEqual([...TOOL_CALL_FIELDS], ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds']);
+      assert.deepEqual(
+        [...TOOL_CALL_FIELDS],
+        ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds', 'auth', 'auth.principal'],
+      );
       assert.match(toolCallInputProblem({ server: 'fx', tool: '', maxAttempts: 0, toolTimeout: -1 }) ?? '', /field "tool"/);
       assert.match(toolCallInputProblem({ ...ok, maxRounds: 0, toolTimeout: -1 }) ?? '', /field "toolTimeout"/);
     });
@@ -117,12 +124,12 @@ describe('the shared input check (src/workflows/input.ts)', () => {
     });
 
     it('checks retries, timeouts and arguments only with the strict step checks (older pipelines replay without them)', () => {
-      for (const extra of [{ retries: -1 }, { toolTimeout: 0 }, { heartbeatTimeout: 'soon' }, { arguments: 'x' }]) {
+      for (const extra of [{ retries: -1 }, { toolTimeout: 0 }, { heartbeatTimeout: 'soon' }, { arguments: 'x' }, { auth: [] }, { auth: { principal: 1 } }]) {
         assert.equal(stepInputProblem({ ...step, ...extra }, false), undefined, JSON.stringify(extra));
         assert.ok(stepInputProblem({ ...step, ...extra }, true), JSON.stringify(extra));
       }
       assert.deepEqual([...STEP_FIELDS], ['server', 'tool', 'elicitation.expiresIn', 'elicitation.holdFor', 'maxAttempts', 'maxRounds', 'onFailure']);
-      assert.deepEqual(STRICT_STEP_FIELDS.slice(STEP_FIELDS.length), ['retries', 'toolTimeout', 'heartbeatTimeout', 'arguments']);
+      assert.deepEqual(STRICT_STEP_FIELDS.slice(STEP_FIELDS.length), ['retries', 'toolTimeout', 'heartbeatTimeout', 'arguments', 'auth', 'auth.principal']);
     });
   });
 

@@ -10,7 +10,7 @@ import type { DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath, modernServerPath, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { ZOO_TOOL_JSON } from '../fixtures/tool-listing.js';
 import { recordHistory } from '../helpers/history.js';
-import { createLocalEnv, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
 const ZOO = { FIXTURE_SCHEMA_ZOO: '1' };
 
@@ -48,6 +48,11 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
       },
     });
     running = worker.run();
+    // listTools refuses at once when no worker polls the task queue: start the tests once this worker's poll shows.
+    await eventually(async () => {
+      const q = await env.client.workflowService.describeTaskQueue({ namespace: env.namespace ?? 'default', taskQueue: { name: taskQueue }, taskQueueType: 1 });
+      return (q.pollers ?? []).length > 0 ? true : undefined;
+    }, `a poller on task queue ${taskQueue}`);
     client = new DurableMcpClient(env.client, { taskQueue });
   });
   after(async () => {

@@ -20,7 +20,8 @@ import { listInbox, type InboxRow, type InboxView } from './list.js';
 import { LiveHub, RecentlyAnswered } from './live.js';
 import { accessGuard, isLoopback } from './access.js';
 import { installOAuthCallback, type CodeSealer } from './oauth-callback.js';
-import { ACTION_FIELD, historyHtml, INBOX_CSS, INBOX_JS, pageHtml, rowsHtml, viewQuery, type HistoryRow, type PageState } from './page.js';
+import { INBOX_CSS, INBOX_JS } from './assets.js';
+import { ACTION_FIELD, historyHtml, pageHtml, rowsHtml, viewQuery, type HistoryRow, type PageState } from './page.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
 export const DEFAULT_INBOX_PORT = 8787;

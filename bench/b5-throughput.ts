@@ -16,11 +16,20 @@ import {
 } from './setup.js';
 
 const B5_LANES = 50;
+/**
+ * B5's target (issue #24: back above 0.55; 0.8 was aimed at). A call with one elicitation takes four workflow tasks
+ * (start, the request recorded, the answer recorded, the result) and three updates; an echo takes two workflow tasks.
+ * With the workflow tasks bounding throughput, about 0.5 is what recording the request before it is shown and the
+ * answer before it is passed on costs; 0.8 would need fewer workflow tasks than the guarantees allow.
+ */
+const B5_TARGET = 0.55;
+/** Rounds of each kind (150 calls each at BENCH_SCALE 1), alternating which goes first. */
+const B5_ROUNDS = 4;
 
 export const b5: Benchmark = {
   id: 'B5',
   name: 'throughput',
-  budgetS: 150,
+  budgetS: 240,
   async run(cleanup) {
     const t0 = now();
     const env = await startDevServer(cleanup);
@@ -45,19 +54,21 @@ export const b5: Benchmark = {
       await runLanes(B5_LANES, B5_LANES, echoOne);
       await runLanes(B5_LANES, B5_LANES, askOne);
       const before = countEvents(fx.logPath);
-      // Two alternating rounds of each, so drift affects both alike.
-      let echoS = 0;
-      let askS = 0;
-      for (let r = 0; r < 2; r++) {
-        let t = now();
-        await runLanes(perRound, B5_LANES, echoOne);
-        echoS += (now() - t) / 1000;
-        t = now();
-        await runLanes(perRound, B5_LANES, askOne);
-        askS += (now() - t) / 1000;
+      // Alternating rounds of each, alternating which goes first, so drift and a stall of seconds (a slow server call)
+      // spread over both kinds: with two rounds, the same code measured 0.48 to 0.64 on an idle machine.
+      const seconds = { echo: 0, ask: 0 };
+      for (let r = 0; r < B5_ROUNDS; r++) {
+        const order = r % 2 === 0 ? (['echo', 'ask'] as const) : (['ask', 'echo'] as const);
+        for (const kind of order) {
+          const t = now();
+          await runLanes(perRound, B5_LANES, kind === 'echo' ? echoOne : askOne);
+          seconds[kind] += (now() - t) / 1000;
+        }
       }
+      const echoS = seconds.echo;
+      const askS = seconds.ask;
       const after = countEvents(fx.logPath);
-      const total = perRound * 2;
+      const total = perRound * B5_ROUNDS;
       await worker.stop();
       Object.assign(details, {
         'ask_name runs of the tool': after.askCalls - before.askCalls,
@@ -77,14 +88,15 @@ export const b5: Benchmark = {
       baseline: { 'without elicitation calls/s': round(m.echoRate) },
       ratio: round(m.askRate / m.echoRate),
       ratioLabel: 'with / without elicitation',
-      target: '≥ 0.5',
-      met: m.askRate / m.echoRate >= 0.5,
+      target: `≥ ${B5_TARGET}`,
+      met: m.askRate / m.echoRate >= B5_TARGET,
       note:
         `A worker process (${config}). ${B5_LANES} lanes each start an mcpToolCall and wait for its result, ${m.total} calls ` +
-        `per kind in two alternating rounds after a warm-up of ${B5_LANES} of each. With elicitation: ask_name (holdFor ` +
+        `per kind in ${B5_ROUNDS} rounds each, alternating which goes first, after a warm-up of ${B5_LANES} of each. With elicitation: ask_name (holdFor ` +
         `10 min), each answered by the bot (its lane starts the call together with a \`waitForPending\` update, then sends the \`submitAnswer\` ` +
         `update). Without: echo. Throughput = calls / wall time of that kind's rounds. "ask_name runs of the tool" above ` +
-        `"ask_name calls" are re-runs of released calls.`,
+        `"ask_name calls" are re-runs of released calls. With elicitation a call takes four workflow tasks (start, the request ` +
+        `recorded, the answer recorded, the result) and three updates, an echo two workflow tasks.`,
       details: m.details,
       samples: m.total,
       seconds,

@@ -3,7 +3,11 @@
  * N = 1,000 and 10,000 (scaled by BENCH_SCALE): the first inbox page (GET /api/requests, and the HTML page) and
  * `pending --limit 100` (its listing, DurableMcpClient.listPending, in process; the CLI process's own wall time in the
  * details) as ratios to a bare visibility list of the same query and page size in the same run; the workflows shown as
- * unreachable while the worker is healthy (every page); the worker's CPU with 10 open tabs (server-sent events) minus idle.
+ * unreachable while the worker is healthy (every page), and that every page together lists every one of the N; the
+ * worker's CPU with 10 open tabs (server-sent events) minus idle, once the worker's CPU has settled; and the inbox's
+ * browser checks in headless Chromium (scripts/inbox-browser-checks.ts: first page, filter, a new request in every tab,
+ * an answered one leaving, the history with who answered and the result). A failed browser check, or a listing that
+ * misses requests visibility counts, is an error of the benchmark: the run fails.
  */
 import { readFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
@@ -12,9 +16,16 @@ import { DurableMcpClient } from '../src/client/index.js';
 import { startInbox } from '../src/inbox/index.js';
 import { now, p50, round, scaled, sleep, type BenchResult } from './lib.js';
 import { modernSetup, startAwaitingInput, type Benchmark } from './setup.js';
+import { checkLines, inboxBrowserChecks } from '../scripts/inbox-browser-checks.js';
 
 const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const SAMPLES = 9;
+/** Requests waiting on server `m2` (of the N): what the browser's filter check narrows to. */
+const FILTERED = 3;
+const USER_HEADER = 'X-Forwarded-User';
+
+/** The worker counts as settled after this many consecutive 5 s windows each at most 5 % CPU and within 1 point of each other. */
+const SETTLE = { windowMs: 5_000, windows: 3, maxPercent: 5, spread: 1, giveUpMs: 300_000 };
 
 /** CPU seconds (user + system) of a process so far. */
 function cpuSeconds(pid: number): number {
@@ -30,6 +41,18 @@ async function cpuPercent(pid: number, ms: number): Promise<number> {
   return ((cpuSeconds(pid) - c0) / ((now() - t0) / 1000)) * 100;
 }
 
+/** Wait until the worker's CPU has settled (SETTLE), at most SETTLE.giveUpMs: whether it did, how long it took, the windows seen. */
+async function settledCpu(pid: number): Promise<{ settled: boolean; waitedS: number; windows: number[] }> {
+  const t = now();
+  const windows: number[] = [];
+  for (;;) {
+    windows.push(await cpuPercent(pid, SETTLE.windowMs));
+    const last = windows.slice(-SETTLE.windows);
+    const settled = last.length === SETTLE.windows && Math.max(...last) <= SETTLE.maxPercent && Math.max(...last) - Math.min(...last) <= SETTLE.spread;
+    if (settled || now() - t > SETTLE.giveUpMs) return { settled, waitedS: round((now() - t) / 1000, 1), windows: windows.map((w) => round(w, 1)) };
+  }
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t = now();
   await fn();
@@ -42,22 +65,25 @@ export const b7: Benchmark = {
   budgetS: 1500,
   async run(cleanup) {
     const t0 = now();
-    const { env, worker, taskQueue } = await modernSetup(cleanup, 'b7', { searchAttributes: true });
+    const { env, worker, taskQueue } = await modernSetup(cleanup, 'b7', { searchAttributes: true }, ['m2']);
     const client = env.client;
     const dmc = new DurableMcpClient(client, { taskQueue });
-    const inbox = await startInbox({ client, host: '127.0.0.1', port: 0, refreshMs: 1500 });
+    const inbox = await startInbox({ client, host: '127.0.0.1', port: 0, refreshMs: 1500, userHeader: USER_HEADER });
     cleanup.defer('inbox', () => inbox.close());
     const results: BenchResult[] = [];
     let waiting = 0;
     for (const target of [scaled(1000, 20), scaled(10_000, 50)]) {
       const tStart = now();
-      await startAwaitingInput(client, {
+      const first = waiting === 0;
+      // Every one of the `target` waits (visibility counts them all) before anything is measured.
+      const { waitS } = await startAwaitingInput(client, {
         taskQueue,
         n: target - waiting,
         prefix: `b7-${target}`,
-        input: { server: 'm', tool: 'ask_name' },
+        input: (i) => ({ server: first && i < FILTERED ? 'm2' : 'm', tool: 'ask_name' }),
+        expected: target,
         deadlineMs: 3_600_000,
-        progress: (count, s) => console.error(`[B7] ${s} s: ${count} more awaiting input`),
+        progress: (count, s) => console.error(`[B7] ${s} s: visibility counts ${count} of ${target} awaiting input`),
       });
       const startS = (now() - tStart) / 1000;
       waiting = target;
@@ -80,7 +106,8 @@ export const b7: Benchmark = {
             ),
           ),
       );
-      // Unreachable: every row of every page (the whole N), with the worker healthy.
+      // Unreachable: every row of every page (the whole N), with the worker healthy; and every one of the N listed.
+      const { count: countedBefore } = await client.workflow.count(query);
       const listT = now();
       const all = await dmc.listAwaitingInput();
       const listAllS = (now() - listT) / 1000;
@@ -88,10 +115,13 @@ export const b7: Benchmark = {
       const listed = all.reduce((n, w) => n + w.pending.length, 0);
       const pageBytes = (await (await fetch(inbox.url)).text()).length;
       const { count: counted } = await client.workflow.count(query);
+      const listedAll = listed === target && countedBefore === target && counted === target;
+      console.error(`[B7] at ${target}: ${listed} requests listed over all pages; visibility counts ${countedBefore} before, ${counted} after`);
 
-      // Worker CPU: idle (once it has settled from starting the calls, at most 3 min), then with 10 open tabs (event streams).
-      let idle = await cpuPercent(worker.pid, 15_000);
-      for (let i = 0; i < 12 && idle > 5; i++) idle = await cpuPercent(worker.pid, 15_000);
+      // Worker CPU: once it has settled (SETTLE), 15 s idle, 15 s with 10 open tabs (event streams), 15 s idle again. The
+      // figure is valid when it settled and idle before and after the tabs agree within a point.
+      const settle = await settledCpu(worker.pid);
+      const idle = await cpuPercent(worker.pid, 15_000);
       const tabs = Array.from({ length: 10 }, () => new AbortController());
       await Promise.all(
         tabs.map(async (ac) => {
@@ -107,6 +137,28 @@ export const b7: Benchmark = {
       );
       const withTabs = await cpuPercent(worker.pid, 15_000);
       for (const ac of tabs) ac.abort();
+      const idleAfter = await cpuPercent(worker.pid, 15_000);
+      const cpuValid = settle.settled && Math.abs(idleAfter - idle) <= 1;
+      const cpuPoints = withTabs - idle;
+      console.error(
+        `[B7] at ${target}: worker CPU settled ${settle.settled ? 'after' : 'NOT, gave up after'} ${settle.waitedS} s (5 s windows: ${settle.windows.join(', ')} %); ` +
+          `idle ${round(idle)} %, with 10 tabs ${round(withTabs)} %, idle after ${round(idleAfter)} %: ${round(cpuPoints)} points${cpuValid ? '' : ' (NOT valid)'}`,
+      );
+
+      // The browser checks, at these N waiting.
+      const checks = await inboxBrowserChecks({
+        inboxUrl: inbox.url,
+        dmc,
+        waiting: target,
+        filterServer: 'm2',
+        filtered: FILTERED,
+        tool: 'ask_name',
+        workflowId: `bench-b7-new-${target}-${process.pid}`,
+        userHeader: USER_HEADER,
+        person: 'grace@example.org',
+      });
+      for (const line of checkLines(checks)) console.error(`[B7] browser at ${target}: ${line}`);
+      const browserOk = checks.every((c) => c.ok === true);
 
       const ratioApi = p50(samples.api!) / p50(samples.bare50!);
       const ratioPending = p50(samples.pending!) / p50(samples.bare100!);
@@ -119,31 +171,48 @@ export const b7: Benchmark = {
           'first inbox page (HTML) p50 ms': round(p50(samples.page!)),
           'pending --limit 100 listing p50 ms': round(p50(samples.pending!)),
           'shown unreachable': unreachable,
-          'worker CPU with 10 tabs − idle (points)': round(withTabs - idle),
+          'requests listed over all pages': listed,
+          'worker CPU with 10 tabs − idle (points)': cpuValid ? round(cpuPoints) : `not valid (${round(cpuPoints)})`,
+          'browser checks passed': `${checks.filter((c) => c.ok === true).length} of ${checks.length}`,
         },
         baseline: { 'bare visibility page of 50 p50 ms': round(p50(samples.bare50!)), 'bare visibility page of 100 p50 ms': round(p50(samples.bare100!)) },
         ratio: round(Math.max(ratioApi, ratioPending)),
         ratioLabel: 'worst of (first inbox page / bare page of 50, pending --limit 100 / bare page of 100)',
-        target: '≤ 1.5; 0 unreachable; ≤ 2 CPU points',
-        met: Math.max(ratioApi, ratioPending) <= 1.5 && unreachable === 0 && withTabs - idle <= 2,
+        target: '≤ 1.5; 0 unreachable; all N listed; ≤ 2 CPU points; every browser check',
+        met: Math.max(ratioApi, ratioPending) <= 1.5 && unreachable === 0 && listedAll && cpuValid && cpuPoints <= 2 && browserOk,
+        ...(browserOk && listedAll
+          ? {}
+          : {
+              error: [
+                ...(listedAll ? [] : [`${listed} of ${target} requests listed over all pages (visibility counts ${countedBefore}, then ${counted})`]),
+                ...checks.filter((c) => c.ok === false).map((c) => `browser check failed: ${c.name}: ${c.detail}`),
+              ].join('; '),
+            }),
         note:
           `${target} modern-era calls of the fixture server's ask_name wait between rounds (nothing held) on one worker process. ` +
           `Samples interleaved: a bare listWorkflowExecutions of the listing's query (page of 50 and of 100), the inbox's ` +
           `/api/requests and its page (first page, 50 rows), and DurableMcpClient.listPending({ limit: 100 }) (what ` +
-          '`pending --limit 100` runs). Unreachable: over every page of the whole list. CPU: the worker process, 15 s idle, ' +
-          'then 15 s with 10 open event streams of the inbox.',
+          '`pending --limit 100` runs). Unreachable and listed: over every page of the whole list, once visibility counts all N. ' +
+          `CPU: the worker process, once settled (${SETTLE.windows} windows of 5 s each ≤ ${SETTLE.maxPercent} % and within ` +
+          `${SETTLE.spread} point), 15 s idle, 15 s with 10 open event streams of the inbox, 15 s idle again (valid when the two ` +
+          'idles agree within a point). Browser: headless Chromium, scripts/inbox-browser-checks.ts, with 3 tabs.',
         details: {
           'inbox JSON / bare 50': round(ratioApi),
           'pending listing / bare 100': round(ratioPending),
           'inbox HTML / bare 50': round(p50(samples.page!) / p50(samples.bare50!)),
           'pending --limit 100 --json, the CLI process wall ms': round(cliMs),
-          'requests listed over all pages': listed,
-          'workflows visibility counts awaiting input': counted,
+          'workflows visibility counts awaiting input (before, after listing)': `${countedBefore}, ${counted}`,
           'listing every page s': round(listAllS),
           'first page bytes (HTML)': pageBytes,
+          'worker CPU settled after s': settle.settled ? settle.waitedS : `not within ${settle.waitedS}`,
           'worker CPU idle %': round(idle),
           'worker CPU with 10 tabs %': round(withTabs),
+          'worker CPU idle after the tabs %': round(idleAfter),
+          ...Object.fromEntries(
+            checks.map((c) => [`browser: ${c.name}`, `${c.ok === true ? 'ok' : c.ok === false ? 'FAILED' : 'not run'} (${c.ms} ms): ${c.detail}`]),
+          ),
           'starting the calls that wait, up to this N, s': round(startS, 1),
+          'of which waiting for visibility to count all N, s': round(waitS, 1),
         },
         samples: SAMPLES,
         seconds,

@@ -46,41 +46,54 @@ export async function callTool(client: Client, taskQueue: string, input: McpTool
 
 /**
  * Start `n` calls (20 at a time) with the search attribute, as the client helpers do (the host only keeps it up to date
- * then), and wait until visibility counts every one awaiting input, or throw after `deadlineMs`. `progress` is told
- * the count every 15 s; `deadline` (a Date.now() instant) is returned for the checks that follow. B3 and B3m measure a worker's memory with this many requests waiting.
+ * then), and wait until visibility counts every workflow of the task queue awaiting input: `expected` of them, default
+ * the count before these started plus `n` (a count of `n` alone would be reached while calls started before these were
+ * still counted and up to that many of these were not: B7's second round at 10,000 once listed 9,274 that way). Throws
+ * after `deadlineMs`. `input` is every call's, or the i-th call's. `progress` is told the count every 15 s; `deadline`
+ * (a Date.now() instant) is returned for the checks that follow. B3 and B3m measure a worker's memory with this many
+ * requests waiting.
  */
 export async function startAwaitingInput(
   client: Client,
-  options: { taskQueue: string; n: number; prefix: string; input: McpToolCallInput; deadlineMs: number; progress?: (count: number, elapsedS: number) => void },
-): Promise<{ handles: Array<WorkflowHandle<typeof mcpToolCall>>; startS: number; tStart: number; deadline: number }> {
-  const { taskQueue, n } = options;
+  options: {
+    taskQueue: string;
+    n: number;
+    prefix: string;
+    input: McpToolCallInput | ((i: number) => McpToolCallInput);
+    deadlineMs: number;
+    expected?: number;
+    progress?: (count: number, elapsedS: number) => void;
+  },
+): Promise<{ handles: Array<WorkflowHandle<typeof mcpToolCall>>; startS: number; tStart: number; deadline: number; waitS: number }> {
+  const { taskQueue, n, input } = options;
+  const countQuery = `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running" AND DurableMcpAwaitingInput = true`;
+  const expected = options.expected ?? (await client.workflow.count(countQuery)).count + n;
   const handles: Array<WorkflowHandle<typeof mcpToolCall>> = [];
   const tStart = now();
-  await runLanes(n, 20, async () => {
+  await runLanes(n, 20, async (i) => {
     handles.push(
       await client.workflow.start(mcpToolCall, {
         taskQueue,
         workflowId: wid(options.prefix),
-        args: [options.input],
+        args: [typeof input === 'function' ? input(i) : input],
         typedSearchAttributes: [{ key: awaitingInputKey, value: false }],
       }),
     );
   });
   const startS = (now() - tStart) / 1000;
-  const countQuery = `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running" AND DurableMcpAwaitingInput = true`;
   const deadline = Date.now() + options.deadlineMs;
   let lastLog = Date.now();
   for (;;) {
     const { count } = await client.workflow.count(countQuery);
-    if (count >= n) break;
+    if (count >= expected) break;
     if (options.progress && Date.now() - lastLog > 15_000) {
       lastLog = Date.now();
       options.progress(count, Math.round((now() - tStart) / 1000));
     }
-    if (Date.now() > deadline) throw new Error(`only ${count} of ${n} workflows awaiting input after ${Math.round((now() - tStart) / 1000)} s`);
+    if (Date.now() > deadline) throw new Error(`only ${count} of ${expected} workflows awaiting input after ${Math.round((now() - tStart) / 1000)} s`);
     await sleep(1000);
   }
-  return { handles, startS, tStart, deadline };
+  return { handles, startS, tStart, deadline, waitS: (now() - tStart) / 1000 - startS };
 }
 
 export const echoInput: McpToolCallInput = { server: 'fx', tool: 'echo', arguments: { text: 'x' } };
@@ -197,12 +210,17 @@ export async function benchSetup(cleanup: Cleanup, prefix: string, envOptions: {
   return { fx, env, details };
 }
 
-/** What B6 and B3m start with: a dev server, a worker process, and the modern fixture server (stdio) as server `m`. */
-export async function modernSetup(cleanup: Cleanup, prefix: string, envOptions: { searchAttributes?: boolean } = {}) {
+/**
+ * What B6, B3m and B7 start with: a dev server, a worker process, and the modern fixture server (stdio) as server `m`,
+ * and as each of `moreServers` too (same server, its own log), e.g. for a filter by server.
+ */
+export async function modernSetup(cleanup: Cleanup, prefix: string, envOptions: { searchAttributes?: boolean } = {}, moreServers: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), `durable-mcp-bench-${prefix}-`));
   const logPath = join(dir, 'modern.jsonl');
   const configPath = join(dir, 'mcp.json');
-  writeFileSync(configPath, JSON.stringify({ mcpServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } } }));
+  const server = (log: string) => ({ command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: log } });
+  const mcpServers = Object.fromEntries([['m', server(logPath)], ...moreServers.map((name) => [name, server(join(dir, `${name}.jsonl`))])]);
+  writeFileSync(configPath, JSON.stringify({ mcpServers }));
   const env = await startDevServer(cleanup, envOptions);
   const taskQueue = taskQueueFor(prefix);
   const worker = await startWorkerProcess(cleanup, { address: env.address, taskQueue, configPath });

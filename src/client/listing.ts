@@ -113,6 +113,13 @@ interface Cursor {
   /** Visibility's page token of the page being read (base64), and how many of its workflows were already returned. */
   t?: string;
   s: number;
+  /**
+   * The run ids of the workflow that starts the next page and of the last one returned. Read again, the page may have
+   * lost rows (answered meanwhile) or gained some (newly waiting): it goes on from `r`, else after `l` when `r` has left
+   * the list, and from `s` only when both have.
+   */
+  r?: string;
+  l?: string;
 }
 
 function encodeCursor(c: Cursor): string {
@@ -122,7 +129,13 @@ function decodeCursor(text: string | undefined): Cursor {
   if (!text) return { s: 0 };
   try {
     const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
-    if (Number.isInteger(c.s) && c.s >= 0 && (c.t === undefined || typeof c.t === 'string')) return c;
+    if (
+      Number.isInteger(c.s) &&
+      c.s >= 0 &&
+      (c.t === undefined || typeof c.t === 'string') &&
+      [c.r, c.l].every((id) => id === undefined || typeof id === 'string')
+    )
+      return c;
   } catch {
     // falls through
   }
@@ -276,7 +289,11 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
     page.order = order;
     const executions = res.executions ?? [];
     const next = res.nextPageToken && res.nextPageToken.length > 0 ? Buffer.from(res.nextPageToken).toString('base64') : undefined;
-    for (let i = cursor.s; i < executions.length; i++) {
+    const indexOf = (runId: string | undefined) => (runId === undefined ? -1 : executions.findIndex((e) => e.execution?.runId === runId));
+    const resumeAt = indexOf(cursor.r);
+    const after = resumeAt >= 0 ? -1 : indexOf(cursor.l);
+    let lastRun: string | undefined;
+    for (let i = resumeAt >= 0 ? resumeAt : after >= 0 ? after + 1 : cursor.s; i < executions.length; i++) {
       const wf = executions[i]!;
       const base = {
         workflowId: wf.execution?.workflowId ?? '',
@@ -324,9 +341,10 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
       rows = rows.filter((r) => keeps(filter, r.request, r.context));
       if (page.rows.length > 0 && page.rows.length + rows.length > limit) {
         // This workflow starts the next page.
-        page.nextCursor = encodeCursor({ ...(cursor.t ? { t: cursor.t } : {}), s: i });
+        page.nextCursor = encodeCursor({ ...(cursor.t ? { t: cursor.t } : {}), s: i, r: base.runId, ...(lastRun ? { l: lastRun } : {}) });
         return page;
       }
+      lastRun = base.runId;
       page.rows.push(...rows);
       if (other && (rows.length > 0 || other.kind !== 'more' || filteredLocally.length === 0)) page.others.push(other);
     }

@@ -309,65 +309,65 @@ export interface HistoryRow extends ResolvedRow {
 /** The history page: the latest resolutions, who resolved each and when, the outcome, and the call's result. */
 export function historyHtml(state: { namespace: string; temporalUi?: string; rows: HistoryRow[]; problem?: string }): H {
   const page: PageState = { rows: [], namespace: state.namespace, ...(state.temporalUi ? { temporalUi: state.temporalUi } : {}) };
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>durable-mcp inbox: history</title>
-        <link rel="stylesheet" href="/static/inbox.css" />
-      </head>
-      <body>
-        <header class="top">
-          <h1>Resolved requests</h1>
-          <span class="namespace">namespace <code>${state.namespace}</code></span>
-          <a href="/">pending requests</a>
-        </header>
-        ${state.problem ? html`<p class="problem" role="alert">${state.problem}</p>` : ''}
-        <main id="history">
-          ${state.rows.length === 0 ? html`<p class="empty">Nothing resolved in the last 24 hours.</p>` : ''}
-          ${state.rows.map(
-            (r) =>
-              html`<article class="resolved ${r.outcome}" data-workflow-id="${r.workflowId}" data-request-id="${r.id}">
-                <header class="meta">
-                  <span class="tool"><span class="server">${r.server}</span> / <span class="toolname">${r.tool}</span></span
-                  >${r.step !== undefined ? html` <span class="step">step ${r.step}</span>` : ''}
-                  <span class="wf">${workflowLink(r.workflowId, page)}</span>
-                </header>
-                <p class="prompt">${r.prompt}</p>
-                <p class="resolution">
-                  <span class="outcome">${r.outcome}</span> by <span class="by">${r.by}</span> <time datetime="${r.at}">${shownTime(r.at)}</time>; the call is
-                  <span class="status">${r.status.toLowerCase()}</span>
-                </p>
-                ${r.result ? html`<pre class="result">${r.result.text}</pre>` : ''}
-              </article>`,
-          )}
-        </main>
-      </body>
-    </html>`;
+  return documentHtml({
+    title: 'durable-mcp inbox: history',
+    heading: 'Resolved requests',
+    namespace: state.namespace,
+    top: html`<a href="/">pending requests</a>`,
+    body: html`${state.problem ? html`<p class="problem" role="alert">${state.problem}</p>` : ''}
+      <main id="history">
+        ${state.rows.length === 0 ? html`<p class="empty">Nothing resolved in the last 24 hours.</p>` : ''}
+        ${state.rows.map(
+          (r) =>
+            html`<article class="resolved ${r.outcome}" data-workflow-id="${r.workflowId}" data-request-id="${r.id}">
+              <header class="meta">
+                <span class="tool"><span class="server">${r.server}</span> / <span class="toolname">${r.tool}</span></span
+                >${r.step !== undefined ? html` <span class="step">step ${r.step}</span>` : ''}
+                <span class="wf">${workflowLink(r.workflowId, page)}</span>
+              </header>
+              <p class="prompt">${r.prompt}</p>
+              <p class="resolution">
+                <span class="outcome">${r.outcome}</span> by <span class="by">${r.by}</span> <time datetime="${r.at}">${shownTime(r.at)}</time>; the call is
+                <span class="status">${r.status.toLowerCase()}</span>
+              </p>
+              ${r.result ? html`<pre class="result">${r.result.text}</pre>` : ''}
+            </article>`,
+        )}
+      </main>`,
+  });
 }
 
 export function pageHtml(state: PageState): H {
+  return documentHtml({
+    title: 'durable-mcp inbox',
+    heading: 'durable-mcp inbox',
+    namespace: state.namespace,
+    script: true,
+    top: html`<span id="live" class="live">live updates need JavaScript; reload to refresh</span> <a href="/history">history</a>`,
+    body: html`${filtersHtml(state)} ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+      <main>${rowsHtml(state)}</main>`,
+  });
+}
+
+/** The one frame of every inbox page: its head (the stylesheet, and the script when `script`), then a top bar and `body`. */
+function documentHtml(p: { title: string; heading: string; namespace: string; script?: boolean; top: H; body: H }): H {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
-        <title>durable-mcp inbox</title>
+        <title>${p.title}</title>
         <link rel="stylesheet" href="/static/inbox.css" />
-        <script src="/static/inbox.js" defer></script>
+        ${p.script ? html`<script src="/static/inbox.js" defer></script>` : ''}
       </head>
       <body>
         <header class="top">
-          <h1>durable-mcp inbox</h1>
-          <span class="namespace">namespace <code>${state.namespace}</code></span>
-          <span id="live" class="live">live updates need JavaScript; reload to refresh</span>
-          <a href="/history">history</a>
+          <h1>${p.heading}</h1>
+          <span class="namespace">namespace <code>${p.namespace}</code></span>
+          ${p.top}
         </header>
-        ${filtersHtml(state)} ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
-        <main>${rowsHtml(state)}</main>
+        ${p.body}
       </body>
     </html>`;
 }

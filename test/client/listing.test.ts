@@ -12,7 +12,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DurableMcpClient, ListOptionError, type ListedRequest } from '../../src/client/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { LISTING_MEMO_KEY } from '../../src/workflows/messages.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { createLocalEnv, eventually, fixtureConfig, startWaitingCalls, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -58,20 +58,17 @@ describe('the listing of pending requests from visibility', () => {
   }
 
   it('lists every waiting request from the memo in pages, filters by server, tool, kind, text and type, and asks no worker', async () => {
-    const started: string[] = [];
-    const start = async (server: string, tool: string, i: number, args?: Record<string, unknown>) => {
-      const h = await dmc.startToolCall({
-        server,
-        tool,
-        workflowId: `${prefix}-${server}-${tool}-${i}`,
-        ...(args ? { arguments: args } : {}),
-        elicitation: { holdFor: 1 },
-      });
-      started.push(h.workflowId);
-    };
-    for (let i = 0; i < 8; i++) await start('fx', 'ask_name', i, { who: `guest ${i}` });
-    for (let i = 0; i < 4; i++) await start('fy', 'ask_form', i);
-    for (let i = 0; i < 3; i++) await start('fx', 'ask_url', i);
+    const call = (server: string, tool: string, i: number, args?: Record<string, unknown>) => ({
+      server,
+      tool,
+      workflowId: `${prefix}-${server}-${tool}-${i}`,
+      ...(args ? { arguments: args } : {}),
+    });
+    const started = await startWaitingCalls(dmc, [
+      ...Array.from({ length: 8 }, (_, i) => call('fx', 'ask_name', i, { who: `guest ${i}` })),
+      ...Array.from({ length: 4 }, (_, i) => call('fy', 'ask_form', i)),
+      ...Array.from({ length: 3 }, (_, i) => call('fx', 'ask_url', i)),
+    ]);
     const total = started.length;
     await eventually(async () => (await allPages({ limit: 1000 })).rows.length === total, `all ${total} requests listed`);
 
@@ -111,7 +108,24 @@ describe('the listing of pending requests from visibility', () => {
     const raw = await env.client.workflowService.listWorkflowExecutions({ namespace: 'default', query: `WorkflowId = '${prefix}-fy-ask_form-0'` });
     assert.ok(raw.executions?.[0]?.memo?.fields?.[LISTING_MEMO_KEY], 'the listing memo is on the row');
 
-    for (const id of started) await env.client.workflow.getHandle(id).terminate('test done');
+    // A request answered between two pages does not make the next one skip a row: the cursor names the run it goes on from.
+    const names = new Set(started.filter((id) => id.includes('-ask_name-')));
+    const first = await dmc.listPending({ filter: { tool: 'ask_name' }, limit: 2 });
+    assert.ok(first.nextCursor, 'a next page');
+    const gone = first.rows[0]!.workflowId;
+    await env.client.workflow.getHandle(gone).terminate('answered meanwhile');
+    await eventually(async () => (await allPages({ limit: 1000 })).rows.every((r) => r.workflowId !== gone), 'the answered one gone from visibility');
+    const seen = first.rows.map((r) => r.workflowId);
+    let cursor: string | undefined = first.nextCursor;
+    while (cursor) {
+      const page = await dmc.listPending({ filter: { tool: 'ask_name' }, limit: 2, cursor });
+      seen.push(...page.rows.map((r) => r.workflowId));
+      cursor = page.nextCursor;
+    }
+    assert.deepEqual(new Set(seen), names, 'every ask_name request seen once over the pages, none skipped');
+    assert.equal(seen.length, names.size, 'none twice');
+
+    for (const id of started) if (id !== gone) await env.client.workflow.getHandle(id).terminate('test done');
   });
 
   it('records who answered and when, beside the answer: a named person through the update, "signal" for a bare signal', async () => {

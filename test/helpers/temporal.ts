@@ -10,6 +10,7 @@ import { after, before } from 'node:test';
 import type { Next, WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { EncryptionCodec } from '../../src/client/codec.js';
+import type { DurableMcpClient, StartToolCallOptions } from '../../src/client/index.js';
 import { resolveEncryption } from '../../src/client/connection.js';
 import { installQuietRuntime, startTemporalServer, type TestLogLevel } from '../../src/testing/temporal-server.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../../src/worker.js';
@@ -123,6 +124,19 @@ export async function eventually<T>(fn: () => Promise<T> | T, what: string, time
     if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * Start these tool calls, 20 at a time, each released while it waits (`holdFor` 1 ms: nothing is held), and return their
+ * workflow ids in the order given. The caller waits for what it needs to see (visibility's count, a listing).
+ */
+export async function startWaitingCalls(dmc: DurableMcpClient, calls: StartToolCallOptions[], lanes = 20): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < calls.length; i += lanes) {
+    const batch = calls.slice(i, i + lanes);
+    ids.push(...(await Promise.all(batch.map(async (c) => (await dmc.startToolCall({ elicitation: { holdFor: 1 }, ...c })).workflowId))));
+  }
+  return ids;
 }
 
 export interface SuiteWorker {

@@ -23,7 +23,7 @@ import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { cli, EXIT, run } from '../cli/harness.js';
 import { freePort } from '../helpers/ports.js';
 import { fixtureConfig, quietRuntime, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 
 const { temporal } = proto;
 

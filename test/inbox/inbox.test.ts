@@ -20,7 +20,7 @@ import { readFixtureLog } from '../fixtures/paths.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { demoServerPath } from '../../src/cli/dev.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

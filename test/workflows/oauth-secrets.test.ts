@@ -22,7 +22,7 @@ import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { CredentialSeal } from '../../src/mcp/index.js';
 import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { run } from '../cli/harness.js';
 import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';

@@ -17,7 +17,7 @@ import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../../src/mcp/index.js';
 import { loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { run } from '../cli/harness.js';

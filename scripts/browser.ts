@@ -1,4 +1,4 @@
-/** Headless Chromium for the browser tests: Debian's `chromium` package (installed by .ci/run), driven by playwright-core. */
+/** Headless Chromium for the browser tests and the bench: Debian's `chromium` package (installed by .ci/run), driven by playwright-core. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Without the background-networking flags Chromium's own connections are refused on a closed network. */
 export const CHROMIUM_ARGS = [

@@ -3,6 +3,7 @@
  * workflow histories (an activity's input and result): a shape never changes; a TypeScript name may.
  */
 import type { Answer, ElicitParams, Request, ToolResult } from '../contract/index.js';
+import type { LoginWanted } from '../contract/login.js';
 
 /** Largest tool result (or round of input requests) an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
@@ -81,16 +82,8 @@ export interface CallMcpToolUrlRequired extends WorkerFlags {
  */
 export interface CallMcpToolLoginRequired extends WorkerFlags {
   status: 'login_required';
-  login: {
-    loginId: string;
-    server: string;
-    principal: string;
-    /** The generation of the token the server refused (0: the call had none). */
-    generation: number;
-    reason: 'no-token' | 'expired' | 'rejected' | 'insufficient-scope';
-    scope?: string;
-    resourceMetadataUrl?: string;
-  };
+  /** The login wanted (contract/login.ts), and the login's workflow id. */
+  login: LoginWanted & { loginId: string };
 }
 
 export type CallMcpToolOutcome = CallMcpToolCompleted | CallMcpToolReleased | CallMcpToolInputRequired | CallMcpToolUrlRequired | CallMcpToolLoginRequired;

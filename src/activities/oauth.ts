@@ -35,6 +35,8 @@ export interface LoginDeps {
   tokens: TokenCache;
   /** The redirect URI of a server's logins: its `auth.redirectUrl`, else the worker's (the inbox's `/oauth/callback`). */
   redirectUrl: (server: HttpServerConfig) => string;
+  /** The inbox's Client ID Metadata Document URL for a server whose `auth` names no `clientMetadataUrl` (undefined: none). */
+  clientMetadataUrl?: (server: HttpServerConfig) => string | undefined;
   fetchFn?: LoginTarget['fetchFn'];
 }
 
@@ -163,7 +165,17 @@ function target(deps: ActivityDeps, name: string, loginId: string): { target: Lo
   const logins = loginDeps(deps);
   const server = oauthServer(deps.pool.serverConfig(name));
   if (!server) throw ApplicationFailure.nonRetryable(`server "${name}" has no "auth" in this worker's MCP config`, FailureTypes.McpConfigInvalid);
-  return { logins, target: { server, loginId, redirectUrl: logins.redirectUrl(server), ...(logins.fetchFn ? { fetchFn: logins.fetchFn } : {}) } };
+  const clientMetadataUrl = logins.clientMetadataUrl?.(server);
+  return {
+    logins,
+    target: {
+      server,
+      loginId,
+      redirectUrl: logins.redirectUrl(server),
+      ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+      ...(logins.fetchFn ? { fetchFn: logins.fetchFn } : {}),
+    },
+  };
 }
 
 function asFailure(err: unknown): never {

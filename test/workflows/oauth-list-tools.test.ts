@@ -145,7 +145,8 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
       const stderr = cli.output();
       assert.match(stderr, new RegExp(`^durable-mcp: server "${servers.cli}" needs a sign-in before it lists its tools: Sign in to MCP server`, 'm'));
       assert.ok(stderr.includes(`\n  ${request.url}\n`), `the link on a line of its own:\n${stderr}`);
-      assert.ok(stderr.includes(`request ${request.id} of ${loginWorkflowId(servers.cli)}`), stderr);
+      assert.ok(stderr.includes(`it is request ${request.id} of ${loginWorkflowId(servers.cli)}`), stderr);
+      assert.ok(stderr.includes(`expiring at ${request.expiresAt}`), stderr);
       assert.ok(stderr.includes(`durable-mcp pending ${loginWorkflowId(servers.cli)}`), stderr);
       assert.equal(cli.stdout(), '', 'stdout stays the listing');
       assert.equal(await signIn(browser, request.url!), 'Signed in');

@@ -27,8 +27,8 @@ export function signInLines(server: string, { loginWorkflowId, request }: SignIn
     `durable-mcp: server "${terminalSafe(server)}" needs a sign-in before it lists its tools: ${terminalSafe(request.prompt)}`,
     "  open this link in a browser and sign in (the browser comes back to the inbox's /oauth/callback):",
     `  ${terminalSafe(request.url ?? '')}`,
-    `  (request ${terminalSafe(request.id)} of ${login}: the inbox and \`durable-mcp pending ${login}\` list it too;` +
-      ` whoever signs in, signs in for every call to the server${request.expiresAt ? `; it expires at ${terminalSafe(request.expiresAt)}` : ''})`,
+    `  it is request ${terminalSafe(request.id)} of ${login} (listed by the inbox and \`durable-mcp pending ${login}\`),`,
+    `  ${request.expiresAt ? `expiring at ${terminalSafe(request.expiresAt)}; ` : ''}whoever signs in, signs in for every call to the server`,
     'waiting for the sign-in (Ctrl-C stops waiting and cancels the listing; the sign-in stays pending)',
   ];
 }

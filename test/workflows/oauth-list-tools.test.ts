@@ -38,7 +38,13 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
   const codec = new EncryptionCodec(parseEncryptionKeys(keyText, 'test'));
   const seal = new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL));
   // One login each: a test's sign-ins do not disturb another's.
-  const servers = { first: `list${process.pid}`, expires: `listexp${process.pid}`, cli: `listcli${process.pid}`, json: `listjson${process.pid}` };
+  const servers = {
+    first: `list${process.pid}`,
+    expires: `listexp${process.pid}`,
+    cli: `listcli${process.pid}`,
+    json: `listjson${process.pid}`,
+    interrupted: `listint${process.pid}`,
+  };
 
   before(async () => {
     env = await createLocalEnv({ searchAttributes: true, encryption: codec });
@@ -181,6 +187,27 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
       assert.deepEqual(out.tools.map((t) => t.name).sort(), ['echo', 'whoami']);
     } finally {
       await json.kill();
+    }
+  });
+
+  it('Ctrl-C on durable-mcp tools stops waiting and cancels the listing; the sign-in stays pending for whoever answers it', async () => {
+    const cli = spawnNode([cliMain, 'tools', servers.interrupted], {
+      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_NAMESPACE: 'default',
+      DURABLE_MCP_TASK_QUEUE: taskQueue,
+      DURABLE_MCP_ENCRYPTION_KEYS: keyText,
+    });
+    try {
+      await cli.waitFor(/waiting for the sign-in/);
+      cli.child.kill('SIGINT');
+      assert.equal(await cli.exited, 130, cli.output());
+      const id = /listing (mcp-tools-\S+) cancelled/.exec(cli.output())?.[1];
+      assert.ok(id, cli.output());
+      assert.equal((await env.client.workflow.getHandle(id).describe()).status.name, 'CANCELLED');
+      const status = await login(servers.interrupted).query(loginStatusQuery);
+      assert.equal(status.state, 'pending', 'the sign-in stays pending');
+    } finally {
+      await cli.kill();
     }
   });
 });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { WorkflowFailedError } from '@temporalio/client';
+import { Client, WorkflowFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { chromium, type Browser } from 'playwright-core';
 import { DurableMcpClient, ToolCallFailedError, type SignInPending } from '../../src/client/index.js';
@@ -20,6 +20,7 @@ import { loginStatusQuery, mcpListTools, mcpToolCall, pendingQuery } from '../..
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { signIn, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
 import { createLocalEnv, eventually, startWorker, uniqueTaskQueue } from '../helpers/temporal.js';
 
@@ -44,6 +45,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     cli: `listcli${process.pid}`,
     json: `listjson${process.pid}`,
     interrupted: `listint${process.pid}`,
+    recorded: `listrec${process.pid}`,
   };
 
   before(async () => {
@@ -208,6 +210,39 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
       assert.equal(status.state, 'pending', 'the sign-in stays pending');
     } finally {
       await cli.kill();
+    }
+  });
+
+  it('a listing that waited for its login replays from its history (recorded without a codec: test/histories/list-tools-oauth-login.json)', async () => {
+    // Plaintext payloads (the login's secrets are sealed all the same), so the committed history replays with any key.
+    const plain = new Client({ connection: env.connection, namespace: env.namespace ?? 'default' });
+    const plainInbox = await startInbox({ client: plain, host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
+    const queue = uniqueTaskQueue('oauth-list-plain');
+    const plainWorker = await startWorker(env, {
+      taskQueue: queue,
+      encryption: false,
+      mcpConfig: { mcpServers: { [servers.recorded]: { url: fixture.mcp, auth: 'oauth' } } },
+      oauth: { seal, redirectUrl: new URL('oauth/callback', plainInbox.url).href },
+    });
+    const plainRunning = plainWorker.run();
+    try {
+      const handle = await plain.workflow.start(mcpListTools, {
+        taskQueue: queue,
+        workflowId: `list-tools-oauth-login-${Date.now()}`,
+        args: [{ server: servers.recorded }],
+      });
+      const request = await eventually(
+        async () => (await plain.workflow.getHandle(loginWorkflowId(servers.recorded)).query(pendingQuery))[0],
+        'the sign-in request',
+      );
+      assert.equal(await signIn(browser, request.url!), 'Signed in');
+      assert.deepEqual((await handle.result()).map((t) => t.name).sort(), ['echo', 'whoami']);
+      assert.deepEqual(await workflowTaskFailures(handle), []);
+      await recordHistory(handle, 'list-tools-oauth-login', env.address);
+    } finally {
+      plainWorker.shutdown();
+      await plainRunning;
+      await plainInbox.close();
     }
   });
 });

@@ -72,10 +72,10 @@ export function toolsCommand(program: Command): void {
           });
       };
       const onSignIn = (signIn: SignInPending) => {
+        // Before the lines that say so: a Ctrl-C right after them finds the handler.
+        if (!process.listeners('SIGINT').includes(interrupted)) process.once('SIGINT', interrupted);
         if (opts.json) console.error(JSON.stringify({ event: 'sign-in', server, workflowId: signIn.loginWorkflowId, request: signIn.request }));
         else console.error(signInLines(server, signIn).join('\n'));
-        if (process.listeners('SIGINT').includes(interrupted)) return;
-        process.once('SIGINT', interrupted);
       };
       let tools: McpToolInfo[];
       try {

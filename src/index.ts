@@ -71,6 +71,8 @@ export {
   WorkflowTaskFailingError,
   type AwaitingWorkflow,
   type CallFailureDetails,
+  type ListToolsOptions,
+  type SignInPending,
   type StartToolCallOptions,
 } from './client/index.js';
 

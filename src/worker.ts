@@ -27,6 +27,8 @@ import {
   type PoolOptions,
 } from './mcp/index.js';
 import { loginWorkflowId, SHARED_PRINCIPAL } from './contract/login.js';
+import type { InboxOAuthUrls } from './contract/client-metadata.js';
+import { inboxPublication } from './inbox/client-metadata.js';
 import type { LoginDeps } from './activities/index.js';
 import { DEFAULT_TASK_QUEUE } from './contract/message-names.js';
 import { durableMcpSinks, startMetricsAtZero, tracesRequested, watchSessions } from './telemetry/metrics.js';
@@ -104,10 +106,17 @@ export interface CreateWorkerOptions {
 export interface OAuthWorkerOptions {
   /**
    * Where authorization servers send the browser back (a server's `auth.redirectUrl` wins): default
-   * $DURABLE_MCP_OAUTH_REDIRECT_URL, else `oauth/callback` under the config's `notify.inboxUrl`, else the local inbox's
-   * http://127.0.0.1:8787/oauth/callback.
+   * $DURABLE_MCP_OAUTH_REDIRECT_URL, else `oauth/callback` under the inbox's public URL (`inboxPublicUrl`), else under the
+   * config's `notify.inboxUrl`, else the local inbox's http://127.0.0.1:8787/oauth/callback.
    */
   redirectUrl?: string;
+  /**
+   * The inbox's public base URL (default $DURABLE_MCP_INBOX_PUBLIC_URL, which the inbox reads too): its `oauth/callback` is
+   * then the default redirect URL, and when it is https, servers whose logins come back there and whose `auth` names no
+   * `clientMetadataUrl` use the inbox's Client ID Metadata Document (`oauth/client-metadata.json` under it) as client id
+   * where the authorization server supports one, else dynamic registration.
+   */
+  inboxPublicUrl?: string;
   /**
    * The seal of the logins' secrets: default keys derived from the payload codec's. Without a codec key the worker
    * refuses servers behind OAuth; `dev` passes a seal of its own key file instead (CredentialSeal.fromKeyFile).
@@ -124,10 +133,11 @@ export class OAuthEncryptionRequiredError extends Error {
 
 export const OAUTH_REDIRECT_URL_ENV = 'DURABLE_MCP_OAUTH_REDIRECT_URL';
 
-/** The worker's default redirect URI (see OAuthWorkerOptions.redirectUrl). */
-export function defaultRedirectUrl(config: McpConfig, env: NodeJS.ProcessEnv = process.env): string {
+/** The worker's default redirect URI (see OAuthWorkerOptions.redirectUrl); `published`: the inbox's public URLs. */
+export function defaultRedirectUrl(config: McpConfig, env: NodeJS.ProcessEnv = process.env, published?: InboxOAuthUrls): string {
   const fromEnv = env[OAUTH_REDIRECT_URL_ENV];
   if (fromEnv) return fromEnv;
+  if (published) return published.callback;
   const inbox = config.notify?.inboxUrl;
   if (inbox) return new URL('oauth/callback', inbox.endsWith('/') ? inbox : `${inbox}/`).href;
   return 'http://127.0.0.1:8787/oauth/callback';
@@ -139,6 +149,7 @@ function loginDeps(
   options: OAuthWorkerOptions | undefined,
   encryption: EncryptionCodec | undefined,
   tokens: TokenCache,
+  warnings: string[],
 ): LoginDeps | undefined {
   const servers = Object.values(config.servers).filter((s) => s.enabled && s.transport === 'http' && s.auth);
   if (servers.length === 0) return undefined;
@@ -150,11 +161,17 @@ function loginDeps(
         'or disable the server. (`durable-mcp dev` seals them with a key of its own instead.)',
     );
   }
-  const fallback = options?.redirectUrl ?? defaultRedirectUrl(config);
+  const published = inboxPublication(options?.inboxPublicUrl, 'oauth.inboxPublicUrl');
+  if (published?.noDocument) warnings.push(published.noDocument);
+  const fallback = options?.redirectUrl ?? defaultRedirectUrl(config, process.env, published);
+  const redirectUrl = (server: HttpServerConfig) => server.auth?.redirectUrl ?? fallback;
   return {
     seal,
     tokens,
-    redirectUrl: (server: HttpServerConfig) => server.auth?.redirectUrl ?? fallback,
+    redirectUrl,
+    // The inbox's document names its callback as the one redirect URI: only logins that come back there may use it.
+    clientMetadataUrl: (server: HttpServerConfig) =>
+      published?.clientMetadataUrl && redirectUrl(server) === published.callback ? published.clientMetadataUrl : undefined,
     ...(options?.fetchFn ? { fetchFn: options.fetchFn } : {}),
   };
 }
@@ -200,7 +217,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   const warnings = envReferenceProblems(config);
   // Servers behind OAuth without a key to seal their credentials: refused here, before anything connects.
   const tokens = new TokenCache();
-  const logins = loginDeps(config, options.oauth, encryption, tokens);
+  const logins = loginDeps(config, options.oauth, encryption, tokens, warnings);
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   let connection = options.connection;
   let namespace = options.namespace;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { envReferenceProblems, parseMcpConfig } from '../src/mcp/index.js';
+import { inboxOAuthUrls, inboxPublicUrlProblem } from '../src/contract/client-metadata.js';
+import { CredentialSeal, envReferenceProblems, parseMcpConfig } from '../src/mcp/index.js';
 import { mallocArenaHint, mcpConfigPathFrom } from '../src/cli/worker-command.js';
 import { createWorker, DEFAULT_MAX_CACHED_WORKFLOWS, defaultRedirectUrl, OAuthEncryptionRequiredError, zeroCacheWarning } from '../src/worker.js';
 
@@ -53,5 +54,29 @@ describe('a worker with servers behind OAuth', () => {
     assert.equal(defaultRedirectUrl(bare, {}), 'http://127.0.0.1:8787/oauth/callback');
     assert.equal(defaultRedirectUrl(notified, {}), 'https://inbox.example/team/oauth/callback');
     assert.equal(defaultRedirectUrl(notified, { DURABLE_MCP_OAUTH_REDIRECT_URL: 'https://in.example/oauth/callback' }), 'https://in.example/oauth/callback');
+    // The inbox's public URL comes before notify.inboxUrl (and after the variable).
+    const published = inboxOAuthUrls('https://inbox.example.com/durable');
+    assert.equal(published.callback, 'https://inbox.example.com/durable/oauth/callback');
+    assert.equal(published.clientMetadataUrl, 'https://inbox.example.com/durable/oauth/client-metadata.json');
+    assert.equal(defaultRedirectUrl(notified, {}, published), 'https://inbox.example.com/durable/oauth/callback');
+    assert.equal(defaultRedirectUrl(notified, { DURABLE_MCP_OAUTH_REDIRECT_URL: 'https://in.example/cb' }, published), 'https://in.example/cb');
+  });
+
+  it('refuses a bad inbox public URL before it connects, naming where it came from', async () => {
+    const base = {
+      mcpConfig: { mcpServers: { crm: { url: 'https://crm.example/mcp', auth: 'oauth' } } },
+      oauth: { seal: new CredentialSeal([{ id: 'k1', key: Buffer.alloc(32, 1) }]) },
+    };
+    for (const [url, problem] of [
+      ['https://inbox.example/?x=1', /oauth\.inboxPublicUrl must have no query or fragment \(it is a base URL\), got "https:\/\/inbox\.example\/\?x=1"$/],
+      ['ftp://inbox.example/', /oauth\.inboxPublicUrl must be an https \(or http\) URL, got "ftp:\/\/inbox\.example\/"$/],
+      ['https://inbox.example/a/../b/', /must have no "\." or "\.\." path segments/],
+      ['inbox.example', /must be an absolute URL/],
+    ] as const) {
+      await assert.rejects(createWorker({ ...base, encryption: false, oauth: { ...base.oauth, inboxPublicUrl: url } }), problem);
+    }
+    assert.equal(inboxPublicUrlProblem('http://inbox.internal:8787/'), undefined);
+    assert.match(inboxOAuthUrls('http://inbox.internal/').noDocument ?? '', /is not https, so it serves no Client ID Metadata Document/);
+    assert.equal(inboxOAuthUrls('http://127.0.0.1:8787/').noDocument, undefined, 'loopback http: no document, and nothing to warn about');
   });
 });

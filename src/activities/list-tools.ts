@@ -2,27 +2,52 @@
  * The `listMcpTools` activity (the workflow `mcpListTools` runs it): the tools of one server, each as the server
  * listed it. It leases a session from the worker's pool like a tool call (the same config, transports and
  * connection options), so a session opened for it has just listed them; an older one lists them again, since a
- * server's tools may change.
+ * server's tools may change. A server behind OAuth is listed with its login's token; when it needs a (new) one, the
+ * activity ends `login_required` like a tool call (with `waitForLogin`; nothing is held while a person signs in).
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength } from '../contract/index.js';
-import type { McpToolInfo } from '../mcp/index.js';
-import { heartbeatEvery, type ActivityDeps } from './deps.js';
+import { loginRequiredOf, type LoginRequiredError, type McpToolInfo } from '../mcp/index.js';
+import { heartbeatEvery, workerFlags, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
-import { MAX_RESULT_BYTES, type ListMcpToolsInput } from './types.js';
+import { callLogin, loginLease, loginWanted, oauthServer, type CallLogin } from './oauth.js';
+import { MAX_RESULT_BYTES, type CallMcpToolLoginRequired, type ListMcpToolsInput, type ListMcpToolsOutcome } from './types.js';
 
 export function listMcpToolsActivity(deps: ActivityDeps) {
-  return async function listMcpTools(input: ListMcpToolsInput): Promise<McpToolInfo[]> {
+  return async function listMcpTools(input: ListMcpToolsInput): Promise<ListMcpToolsOutcome> {
     const ctx = Context.current();
     const asked = performance.now();
+    let server;
+    try {
+      server = deps.pool.serverConfig(input.server);
+    } catch (err) {
+      failure(err, input.server);
+    }
+    // A server behind OAuth: the listing sends its login's token (read into this worker's cache).
+    const oauth = oauthServer(server);
+    let login: CallLogin | undefined;
+    const loginRequired = (needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>): CallMcpToolLoginRequired => ({
+      status: 'login_required',
+      login: loginWanted(deps, login!, input.server, needed),
+      ...workerFlags(deps),
+    });
+    /** The login the error asks for, when the workflow waits for logins (a listing recorded before does not). */
+    const neededOf = (err: unknown) => (input.waitForLogin && login ? loginRequiredOf(err, input.server, login.generation) : undefined);
+    if (oauth) {
+      const found = await callLogin(deps, ctx, oauth, input.principal);
+      login = found.login;
+      if (found.expired && input.waitForLogin) return loginRequired({ reason: 'expired', generation: login.generation, challenge: {} });
+    }
     // The lease may wait for a session of a busy server: heartbeats tell Temporal this worker is alive meanwhile.
     const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
     try {
       let lease;
       try {
-        lease = await deps.pool.lease(input.server, ctx.cancellationSignal);
+        lease = await deps.pool.lease(input.server, ctx.cancellationSignal, loginLease(login));
       } catch (err) {
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+        const needed = neededOf(err);
+        if (needed) return loginRequired(needed);
         failure(err, input.server);
       }
       let tools: McpToolInfo[];
@@ -30,6 +55,8 @@ export function listMcpToolsActivity(deps: ActivityDeps) {
         tools = lease.session.toolsListedAt >= asked ? lease.session.tools : await lease.session.listTools();
       } catch (err) {
         await lease.release({ discard: true });
+        const needed = neededOf(err);
+        if (needed) return loginRequired(needed);
         failure(err, input.server);
       }
       await lease.release();

@@ -10,7 +10,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import { FailureTypes } from '../contract/failures.js';
-import { loginWorkflowId, SHARED_PRINCIPAL } from '../contract/login.js';
+import { loginWorkflowId, SHARED_PRINCIPAL, type LoginWanted } from '../contract/login.js';
 import {
   authorizeLogin,
   exchangeLoginCode,
@@ -18,6 +18,7 @@ import {
   type AccessToken,
   type CredentialSeal,
   type HttpServerConfig,
+  type LoginRequiredError,
   type LoginSecrets,
   type LoginTarget,
   type OAuthConfig,
@@ -34,6 +35,8 @@ export interface LoginDeps {
   tokens: TokenCache;
   /** The redirect URI of a server's logins: its `auth.redirectUrl`, else the worker's (the inbox's `/oauth/callback`). */
   redirectUrl: (server: HttpServerConfig) => string;
+  /** The inbox's Client ID Metadata Document URL for a server whose `auth` names no `clientMetadataUrl` (undefined: none). */
+  clientMetadataUrl?: (server: HttpServerConfig) => string | undefined;
   fetchFn?: LoginTarget['fetchFn'];
 }
 
@@ -84,6 +87,70 @@ export function callPrincipal(server: OAuthServer, principal: string | undefined
   return principal;
 }
 
+/** A call's login (a server behind OAuth), as its activity found it: whose, the token generation it saw, what was granted. */
+export interface CallLogin {
+  loginId: string;
+  principal: string;
+  generation: number;
+  scopes?: string;
+}
+
+/**
+ * The login of a call (or a listing) to a server behind OAuth: its principal, its id, and the token it has (read into
+ * this worker's cache, which the session's transport sends). `expired`: the login's token expired (a refresh needs no
+ * challenge: the call asks the login at once).
+ */
+export async function callLogin(
+  deps: ActivityDeps,
+  ctx: Context,
+  server: OAuthServer,
+  principal: string | undefined,
+): Promise<{ login: CallLogin; expired: boolean }> {
+  const who = callPrincipal(server, principal);
+  const loginId = loginWorkflowId(server.name, who);
+  const t = await loginToken(deps, ctx, loginId);
+  return {
+    login: { loginId, principal: who, generation: t.generation, ...(t.token?.scopes ? { scopes: t.token.scopes } : {}) },
+    expired: !t.token && t.expired,
+  };
+}
+
+/** The lease of a session for a call's login: a per-call principal has sessions of its own (never shared). */
+export function loginLease(login: CallLogin | undefined): { principal?: string } {
+  return login && login.principal !== SHARED_PRINCIPAL ? { principal: login.principal } : {};
+}
+
+/**
+ * The login a call wants when its server needs a (new) token (the `login` of a `login_required` outcome): a refused
+ * token is dropped from this worker's cache first.
+ */
+export function loginWanted(
+  deps: ActivityDeps,
+  login: CallLogin,
+  server: string,
+  needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>,
+): LoginWanted & { loginId: string } {
+  if (needed.reason !== 'no-token') deps.logins?.tokens.drop(login.loginId, needed.generation);
+  return {
+    loginId: login.loginId,
+    server,
+    principal: login.principal,
+    // No token was sent (a 401 to none): the login's generation the call saw, so a newer sign-in is taken as it is.
+    generation: needed.reason === 'no-token' ? Math.max(needed.generation, login.generation) : needed.generation,
+    reason: needed.reason,
+    // Step-up (403 insufficient_scope): what was granted and what the challenge names, so nothing granted is lost.
+    ...(needed.challenge.scope
+      ? {
+          scope:
+            needed.reason === 'insufficient-scope'
+              ? [...new Set(`${login.scopes ?? ''} ${needed.challenge.scope}`.split(/\s+/).filter(Boolean))].join(' ')
+              : needed.challenge.scope,
+        }
+      : {}),
+    ...(needed.challenge.resourceMetadataUrl ? { resourceMetadataUrl: needed.challenge.resourceMetadataUrl } : {}),
+  };
+}
+
 function loginDeps(deps: ActivityDeps): LoginDeps {
   if (!deps.logins) {
     throw ApplicationFailure.nonRetryable(
@@ -98,7 +165,17 @@ function target(deps: ActivityDeps, name: string, loginId: string): { target: Lo
   const logins = loginDeps(deps);
   const server = oauthServer(deps.pool.serverConfig(name));
   if (!server) throw ApplicationFailure.nonRetryable(`server "${name}" has no "auth" in this worker's MCP config`, FailureTypes.McpConfigInvalid);
-  return { logins, target: { server, loginId, redirectUrl: logins.redirectUrl(server), ...(logins.fetchFn ? { fetchFn: logins.fetchFn } : {}) } };
+  const clientMetadataUrl = logins.clientMetadataUrl?.(server);
+  return {
+    logins,
+    target: {
+      server,
+      loginId,
+      redirectUrl: logins.redirectUrl(server),
+      ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+      ...(logins.fetchFn ? { fetchFn: logins.fetchFn } : {}),
+    },
+  };
 }
 
 function asFailure(err: unknown): never {

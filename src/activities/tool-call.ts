@@ -6,14 +6,13 @@
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength, type Request } from '../contract/index.js';
-import { loginWorkflowId, SHARED_PRINCIPAL } from '../contract/login.js';
 import { BackChannelRefusedError, loginRequiredOf, type LoginRequiredError } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
 import { heartbeatEvery, workerFlags, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
 import { legacyElicitations, urlRequiredOutcome, type CallState, type ElicitingCall } from './legacy.js';
 import { inputRequiredOutcome } from './modern.js';
-import { callPrincipal, loginToken, oauthServer } from './oauth.js';
+import { callLogin, loginLease, loginWanted, oauthServer, type CallLogin } from './oauth.js';
 import { progressReporter, toProgress, type Progress } from './progress.js';
 import { MAX_RESULT_BYTES, type CallMcpToolInput, type CallMcpToolLoginRequired, type CallMcpToolOutcome, type ReleaseReason } from './types.js';
 
@@ -51,42 +50,20 @@ export function callMcpToolActivity(deps: ActivityDeps) {
 
     // A server behind OAuth: the call needs its login's access token (nothing is held while a person signs in).
     const oauth = oauthServer(server);
-    let login: { loginId: string; principal: string; generation: number; scopes?: string } | undefined;
-    const loginRequired = (needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>): CallMcpToolLoginRequired => {
-      if (needed.reason !== 'no-token') deps.logins?.tokens.drop(login!.loginId, needed.generation);
-      return {
-        status: 'login_required',
-        login: {
-          loginId: login!.loginId,
-          server: input.server,
-          principal: login!.principal,
-          // No token was sent (a 401 to none): the login's generation the call saw, so a newer sign-in is taken as it is.
-          generation: needed.reason === 'no-token' ? Math.max(needed.generation, login!.generation) : needed.generation,
-          reason: needed.reason,
-          // Step-up (403 insufficient_scope): what was granted and what the challenge names, so nothing granted is lost.
-          ...(needed.challenge.scope
-            ? {
-                scope:
-                  needed.reason === 'insufficient-scope'
-                    ? [...new Set(`${login!.scopes ?? ''} ${needed.challenge.scope}`.split(/\s+/).filter(Boolean))].join(' ')
-                    : needed.challenge.scope,
-              }
-            : {}),
-          ...(needed.challenge.resourceMetadataUrl ? { resourceMetadataUrl: needed.challenge.resourceMetadataUrl } : {}),
-        },
-        ...workerFlags(deps),
-      };
-    };
+    let login: CallLogin | undefined;
+    const loginRequired = (needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>): CallMcpToolLoginRequired => ({
+      status: 'login_required',
+      login: loginWanted(deps, login!, input.server, needed),
+      ...workerFlags(deps),
+    });
     if (oauth) {
-      const principal = callPrincipal(oauth, input.principal);
-      const loginId = loginWorkflowId(input.server, principal);
-      const t = await loginToken(deps, ctx, loginId);
-      login = { loginId, principal, generation: t.generation, ...(t.token?.scopes ? { scopes: t.token.scopes } : {}) };
+      const found = await callLogin(deps, ctx, oauth, input.principal);
+      login = found.login;
       // An expired token goes to the login at once (a refresh needs no challenge). Without any token the call asks the
       // server once without one: its 401 names the scope and the resource metadata the sign-in must ask for.
-      if (!t.token && t.expired) return loginRequired({ reason: 'expired', generation: t.generation, challenge: {} });
+      if (found.expired) return loginRequired({ reason: 'expired', generation: login.generation, challenge: {} });
     }
-    const leaseOptions = login && login.principal !== SHARED_PRINCIPAL ? { principal: login.principal } : {};
+    const leaseOptions = loginLease(login);
 
     // The call's phase, shared with the legacy elicitation handler (it waits for a human while the call holds on).
     const state: CallState = { phase: { state: 'leasing' }, traceContext: undefined };

@@ -3,6 +3,8 @@
  * workflow histories (an activity's input and result): a shape never changes; a TypeScript name may.
  */
 import type { Answer, ElicitParams, Request, ToolResult } from '../contract/index.js';
+import type { LoginWanted } from '../contract/login.js';
+import type { McpToolInfo } from '../mcp/index.js';
 
 /** Largest tool result (or round of input requests) an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
@@ -81,16 +83,8 @@ export interface CallMcpToolUrlRequired extends WorkerFlags {
  */
 export interface CallMcpToolLoginRequired extends WorkerFlags {
   status: 'login_required';
-  login: {
-    loginId: string;
-    server: string;
-    principal: string;
-    /** The generation of the token the server refused (0: the call had none). */
-    generation: number;
-    reason: 'no-token' | 'expired' | 'rejected' | 'insufficient-scope';
-    scope?: string;
-    resourceMetadataUrl?: string;
-  };
+  /** The login wanted (contract/login.ts), and the login's workflow id. */
+  login: LoginWanted & { loginId: string };
 }
 
 export type CallMcpToolOutcome = CallMcpToolCompleted | CallMcpToolReleased | CallMcpToolInputRequired | CallMcpToolUrlRequired | CallMcpToolLoginRequired;
@@ -98,4 +92,18 @@ export type CallMcpToolOutcome = CallMcpToolCompleted | CallMcpToolReleased | Ca
 /** The input of `listMcpTools` (the workflow `mcpListTools` passes its server on). */
 export interface ListMcpToolsInput {
   server: string;
+  /**
+   * A server behind OAuth that needs a (new) token ends the activity `login_required` (the workflow asks the login and
+   * lists again), instead of failing it retryably. Set by listings since `durable-mcp:list-tools-login`: the ones
+   * recorded before it expect a list and nothing else.
+   */
+  waitForLogin?: boolean;
+  /** A server behind OAuth with per-call principals: whose login the listing uses (`auth.principal` of the listing). */
+  principal?: string;
 }
+
+/** The tools of the server, each as it listed it (the JSON recorded in histories of `mcpListTools`). */
+export type ListMcpToolsListed = McpToolInfo[];
+
+/** What `listMcpTools` returns: the tools, or (only with `waitForLogin`) the login it needs first, as a tool call's. */
+export type ListMcpToolsOutcome = ListMcpToolsListed | CallMcpToolLoginRequired;

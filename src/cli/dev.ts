@@ -367,8 +367,9 @@ async function startDevInbox(
       ...(seal ? { sealCode: (code: string) => seal.seal({ code }) } : {}),
     });
     log(`Inbox:               ${inbox.url}`);
+    for (const warning of inbox.warnings) warn(warning);
     return {
-      url: inbox.url,
+      ...inbox,
       close: async () => {
         await inbox.close();
         await closeConnection!().catch(() => undefined);

@@ -1,15 +1,18 @@
 /** `durable-mcp inbox`: serve the inbox until SIGINT/SIGTERM. */
 import { connectClient } from '../client/index.js';
 import { EncryptionCodec } from '../client/codec.js';
+import { inboxPublication } from '../inbox/client-metadata.js';
 import { startInbox } from '../inbox/server.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
 
 export async function runInboxCommand(
-  opts: { host: string; port: number; temporalUi?: string; json?: boolean },
+  opts: { host: string; port: number; temporalUi?: string; publicUrl?: string; json?: boolean },
   log: (line: string) => void = (l) => console.log(l),
 ): Promise<void> {
   // With --json, one JSON object a line: {"event":"ready",…} once it serves, {"event":"stopped"} at the end.
   const say = (text: string, json: Record<string, unknown>) => log(opts.json ? JSON.stringify(json) : text);
+  // A bad public URL fails here, naming the flag (or the variable), before anything connects.
+  inboxPublication(opts.publicUrl, '--public-url');
   const { client, address, namespace } = await connectClient();
   // A sign-in's code is sealed for its login with the workers' keys (servers behind OAuth need DURABLE_MCP_ENCRYPTION_KEYS).
   const codec = EncryptionCodec.fromEnv();
@@ -21,8 +24,16 @@ export async function runInboxCommand(
     port: opts.port,
     temporalUi: opts.temporalUi ?? process.env.TEMPORAL_UI_URL,
     taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
+    ...(opts.publicUrl !== undefined ? { publicUrl: opts.publicUrl } : {}),
   });
-  say(`durable-mcp inbox: ${inbox.url} (Temporal ${address}, namespace ${namespace})`, { event: 'ready', url: inbox.url, temporal: { address, namespace } });
+  say(`durable-mcp inbox: ${inbox.url} (Temporal ${address}, namespace ${namespace})`, {
+    event: 'ready',
+    url: inbox.url,
+    temporal: { address, namespace },
+    ...(inbox.clientMetadataUrl ? { clientMetadataUrl: inbox.clientMetadataUrl } : {}),
+  });
+  if (inbox.clientMetadataUrl && !opts.json) log(`durable-mcp inbox: its Client ID Metadata Document (the logins' client id): ${inbox.clientMetadataUrl}`);
+  for (const warning of inbox.warnings) say(`durable-mcp inbox: warning: ${warning}`, { event: 'warning', message: warning });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

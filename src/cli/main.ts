@@ -18,6 +18,7 @@ import { ENCRYPTED_ENCODING, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPT
 import { causeMessages } from '../contract/causes.js';
 import { CodecOptionError, CodecTokenRequiredError } from '../inbox/codec-server.js';
 import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
+import { InboxPublicUrlError } from '../inbox/client-metadata.js';
 import { answerCommands } from './commands/answers.js';
 import { authCommands } from './commands/auth.js';
 import { callCommand, resultCommand } from './commands/call.js';
@@ -55,6 +56,7 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
     err instanceof DevPortTakenError ||
     err instanceof InboxTokenRequiredError ||
     err instanceof InboxOptionError ||
+    err instanceof InboxPublicUrlError ||
     err instanceof CodecTokenRequiredError ||
     err instanceof CodecOptionError ||
     (err as { name?: string })?.name === 'InvalidDurationError'

@@ -14,13 +14,16 @@ import {
 } from '@temporalio/client';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { Answer, Request, ToolResult } from '../contract/index.js';
+import { loginWorkflowId, type LoginStatus } from '../contract/login.js';
 import { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
-import { InvalidDurationError } from '../workflows/duration.js';
+import { InvalidDurationError, type Duration } from '../workflows/duration.js';
 import { FIELD_CHECKS, valueAt, type DurationField } from '../workflows/input.js';
 import {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   awaitingInputKey,
+  loginStatusQuery,
   pendingDetailsQuery,
+  pendingQuery,
   SEARCH_ATTRIBUTES,
   type AnswerBy,
   answerSignal,
@@ -31,7 +34,7 @@ import {
   type PendingRequestDetails,
   type SubmitAnswerResult,
 } from '../workflows/messages.js';
-import type { mcpListTools, McpToolInfo } from '../workflows/mcp-list-tools.js';
+import type { mcpListTools, McpListToolsInput, McpToolInfo } from '../workflows/mcp-list-tools.js';
 import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
 import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 import type { EncryptionCodec } from './codec.js';
@@ -62,6 +65,28 @@ import {
   type ListPage,
   type ResolvedRow,
 } from './listing.js';
+
+/** Options of `listTools`. */
+export interface ListToolsOptions {
+  workflowId?: string;
+  taskQueue?: string;
+  /** A server behind OAuth that signs in per call: whose login the listing uses. */
+  principal?: string;
+  /** A server behind OAuth: how long the sign-in the listing asks for waits for a person (a Duration; default 24 h). */
+  expiresIn?: Duration;
+  /**
+   * A server behind OAuth that needs a sign-in: told of each sign-in request its login makes while the listing waits
+   * (the listing then returns once someone signed in, or fails with `AuthorizationRequired` when the sign-in expires).
+   */
+  onSignIn?: (signIn: SignInPending) => void;
+}
+
+/** A sign-in a listing waits for: the login's `authorization` request (open its `url`) and the login's status. */
+export interface SignInPending {
+  loginWorkflowId: string;
+  request: Request;
+  status: LoginStatus;
+}
 
 export interface StartToolCallOptions extends ExecuteMcpToolInput {
   workflowId?: string;
@@ -188,20 +213,71 @@ export class DurableMcpClient {
    * Throws NoWorkerError at once when no worker polls the task queue; a failed listing throws the error class of its
    * type (UnknownServerFailure naming the configured servers, McpServerUnavailableFailure, …), with `operation: "tools/list"`.
    */
-  async listTools(server: string, options: { workflowId?: string; taskQueue?: string } = {}): Promise<McpToolInfo[]> {
+  async listTools(server: string, options: ListToolsOptions = {}): Promise<McpToolInfo[]> {
     const taskQueue = options.taskQueue ?? this.options.taskQueue ?? DEFAULT_TASK_QUEUE;
     const workflowId = options.workflowId ?? `mcp-tools-${server}-${randomUUID().slice(0, 8)}`;
+    const input: McpListToolsInput = {
+      server,
+      ...(options.expiresIn !== undefined ? { elicitation: { expiresIn: options.expiresIn } } : {}),
+      ...(options.principal !== undefined ? { auth: { principal: options.principal } } : {}),
+    };
+    const expiresIn = valueAt(input, 'elicitation.expiresIn');
+    const problem = FIELD_CHECKS['elicitation.expiresIn'](expiresIn);
+    if (problem !== undefined) throw new InvalidDurationError('elicitation.expiresIn', expiresIn, problem);
     if ((await this.workerPolls(taskQueue)) === false)
       throw new NoWorkerError(workflowId, taskQueue, `list the tools of server "${server}"`, 'no worker has polled its task queue recently');
+    const handle = await this.client.workflow.start<typeof mcpListTools>('mcpListTools', { taskQueue, workflowId, args: [input] });
+    const watch = options.onSignIn ? this.watchSignIn(loginWorkflowId(server, options.principal), options.onSignIn) : undefined;
     try {
-      return await this.client.workflow.execute<typeof mcpListTools>('mcpListTools', { taskQueue, workflowId, args: [{ server }] });
+      return await handle.result();
     } catch (err) {
       if (err instanceof WorkflowFailedError) {
         const root = rootFailure(err);
         throw toolCallFailure({ workflowId, type: root.type, message: root.message, server, operation: 'tools/list' }, err);
       }
       throw err;
+    } finally {
+      watch?.stop();
     }
+  }
+
+  /**
+   * Watch a login (servers behind OAuth) while a listing waits: each sign-in request it makes is told once, with the
+   * login's status (what a person does: open `request.url`, or answer it in the inbox). Polls its status query; a login
+   * that does not exist (yet), or a server not behind OAuth, tells nothing.
+   */
+  private watchSignIn(loginId: string, onSignIn: NonNullable<ListToolsOptions['onSignIn']>, pollMs = 500): { stop(): void } {
+    const handle = this.client.workflow.getHandle(loginId);
+    const told = new Set<string>();
+    let stopped = false;
+    let wake: (() => void) | undefined;
+    void (async () => {
+      while (!stopped) {
+        try {
+          const status = await handle.query(loginStatusQuery);
+          if (status.state === 'pending' && status.requestId && !told.has(status.requestId)) {
+            const request = (await handle.query(pendingQuery)).find((r) => r.id === status.requestId);
+            if (request && !stopped) {
+              told.add(request.id);
+              onSignIn({ loginWorkflowId: loginId, request, status });
+            }
+          }
+        } catch {
+          // no login yet (the listing has not asked for it), or its worker is busy: look again
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, pollMs).unref();
+        });
+      }
+    })();
+    // Stopping does not wait for a query in flight (a busy worker may hold it): what it finds is no longer told.
+    return {
+      stop() {
+        stopped = true;
+        wake?.();
+      },
+    };
   }
 
   /**

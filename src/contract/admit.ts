@@ -100,6 +100,11 @@ function deeperThan(value: unknown, max: number): boolean {
 export type UrlCheck = { ok: true; host: string } | { ok: false; reason: string };
 
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+/** A loopback host (localhost, 127.x.x.x, [::1]; a trailing dot ignored), where http: is allowed. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.test(hostname.toLowerCase().replace(/\.$/, ''));
+}
 const HOSTNAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?$/;
 const IPV6 = /^\[[0-9a-f:.]+\]$/;
 

@@ -14,6 +14,26 @@ export function loginWorkflowId(server: string, principal: string = SHARED_PRINC
   return principal === SHARED_PRINCIPAL ? `${LOGIN_WORKFLOW_PREFIX}${server}` : `${LOGIN_WORKFLOW_PREFIX}${server}:principal:${principal}`;
 }
 
+/** Why a call needs its login: no token yet, it expired, the server refused it (401), or it lacks a scope (403). */
+export type LoginReason = 'no-token' | 'expired' | 'rejected' | 'insufficient-scope';
+
+/**
+ * The login a call wants: a server behind OAuth needs a (new) access token. The one shape of it, in both planes: the
+ * `login` of an activity's `login_required` outcome (with the login's id) and the body of the login's `loginWanted`
+ * update (with the waiting workflow). Recorded in histories (an activity's result, an update's input): it never changes.
+ */
+export interface LoginWanted {
+  server: string;
+  principal: string;
+  /** The generation of the token the call used (0: it had none). */
+  generation: number;
+  reason: LoginReason;
+  /** The scope the server's challenge asked for (a step-up: that and what was granted). */
+  scope?: string;
+  /** The protected-resource metadata URL the server's challenge named. */
+  resourceMetadataUrl?: string;
+}
+
 /** Longest principal name (it is part of a workflow id). */
 export const MAX_PRINCIPAL_LENGTH = 200;
 

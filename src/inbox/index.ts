@@ -12,6 +12,7 @@ export {
 } from './server.js';
 export { isLoopback } from './access.js';
 export { installOAuthCallback, OAUTH_CALLBACK_PATH, type CodeSealer } from './oauth-callback.js';
+export { inboxPublication, installClientMetadata, InboxPublicUrlError } from './client-metadata.js';
 export { listInbox, type InboxRow, type PendingRow, type UnreachableRow } from './list.js';
 export { schemaFields, postedToContent, rejectionByField, type Field, type Posted } from './form.js';
 export { clickableUrl, ACTION_FIELD } from './page.js';

@@ -11,11 +11,12 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
+import { OAUTH_CALLBACK_PATH } from '../contract/client-metadata.js';
 import { loginIdOfState } from '../contract/login.js';
 import { OAUTH_CALLBACK_UPDATE } from '../contract/message-names.js';
 import type { OAuthCallbackInput, OAuthCallbackResult } from '../workflows/messages.js';
 
-export const OAUTH_CALLBACK_PATH = '/oauth/callback';
+export { OAUTH_CALLBACK_PATH };
 
 /** Seals an authorization code for the login workflow (the worker's seal; the CLI passes it). */
 export type CodeSealer = (code: string) => string;

@@ -20,6 +20,7 @@ import { listInbox, type InboxRow, type InboxView } from './list.js';
 import { LiveHub, RecentlyAnswered } from './live.js';
 import { accessGuard, isLoopback } from './access.js';
 import { installOAuthCallback, type CodeSealer } from './oauth-callback.js';
+import { inboxPublication, installClientMetadata } from './client-metadata.js';
 import { INBOX_CSS, INBOX_JS } from './assets.js';
 import { ACTION_FIELD, historyHtml, pageHtml, rowsHtml, viewQuery, type HistoryRow, type PageState } from './page.js';
 
@@ -67,11 +68,20 @@ export interface InboxOptions {
   userHeader?: string;
   /** How often the one refresh loop of this inbox reads visibility while a page is open (default 1,500 ms). */
   refreshMs?: number;
+  /**
+   * The inbox's public base URL, where browsers and authorization servers reach it (default: $DURABLE_MCP_INBOX_PUBLIC_URL).
+   * An https one serves the Client ID Metadata Document of the logins (`oauth/client-metadata.json` under it).
+   */
+  publicUrl?: string;
 }
 
 export interface InboxHandle {
   /** The page's address, e.g. http://127.0.0.1:8787/ */
   url: string;
+  /** The URL of the Client ID Metadata Document it serves (an https public URL only). */
+  clientMetadataUrl?: string;
+  /** What a person should know at start (a public URL that is not https serves no Client ID Metadata Document). */
+  warnings: string[];
   close(): Promise<void>;
 }
 
@@ -116,6 +126,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   // Before the access check: the browser comes back from the authorization server without the inbox's cookie; the
   // sign-in's state (random, single use, checked by its login workflow) is what authorizes it.
   installOAuthCallback(app, client, options.sealCode);
+  installClientMetadata(app, inboxPublication(options.publicUrl));
   app.use(
     '*',
     accessGuard({
@@ -332,6 +343,7 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
     throw new InboxOptionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   const token = options.token ?? (process.env[INBOX_TOKEN_ENV] || undefined);
   if (!isLoopback(host) && !token) throw new InboxTokenRequiredError(host);
+  const published = inboxPublication(options.publicUrl);
   const app = createInboxApp({ ...options, token }) as ReturnType<typeof createInboxApp> & { closeLive(): void };
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
@@ -341,6 +353,8 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${shownHost}:${addr.port}/`,
+    ...(published?.clientMetadataUrl ? { clientMetadataUrl: published.clientMetadataUrl } : {}),
+    warnings: published?.noDocument ? [published.noDocument] : [],
     close: () =>
       new Promise<void>((resolve) => {
         app.closeLive();

@@ -82,7 +82,7 @@ export const TOOL_CALL_FIELDS = [
   'auth.principal',
 ] as const satisfies readonly InputField[];
 /** The fields of a listing of a server's tools that `mcpListTools` checks. */
-export const LIST_TOOLS_FIELDS = ['server'] as const satisfies readonly InputField[];
+export const LIST_TOOLS_FIELDS = ['server', 'elicitation.expiresIn', 'auth', 'auth.principal'] as const satisfies readonly InputField[];
 /** The fields of a pipeline step that `mcpPipeline` checks before its first step, in this order. */
 export const STEP_FIELDS = [
   'server',

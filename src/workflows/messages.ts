@@ -21,7 +21,7 @@ import {
   OAUTH_CALLBACK_UPDATE,
 } from '../contract/message-names.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
-import type { LoginStatus } from '../contract/login.js';
+import type { LoginStatus, LoginWanted } from '../contract/login.js';
 
 /**
  * Who gives an answer, sent beside it (a second argument of the `answer` signal or the `submitAnswer` update),
@@ -157,18 +157,10 @@ export const logoutUpdate = defineUpdate<LoginStatus, []>(LOGOUT_UPDATE);
 /** The login's state, without any secret (`durable-mcp auth list`). */
 export const loginStatusQuery = defineQuery<LoginStatus>(LOGIN_STATUS_QUERY);
 
-/** Internal: why a call needs the login, and for which token. */
-export interface LoginWantedInput {
+/** Internal: why a call needs the login, and for which token (the login wanted, contract/login.ts), and who waits. */
+export interface LoginWantedInput extends LoginWanted {
   /** The workflow of the call: it is signalled `loginSettled` when the login settles. */
   waiter: string;
-  server: string;
-  principal: string;
-  /** The generation of the token the call used (0: it had none). */
-  generation: number;
-  reason: 'no-token' | 'expired' | 'rejected' | 'insufficient-scope';
-  /** The scope the server's challenge asked for. */
-  scope?: string;
-  resourceMetadataUrl?: string;
   /** How long a sign-in request waits for a person (the call's `elicitation.expiresIn`, in ms). */
   expiresInMs?: number;
   /** The worker found the DurableMcpAwaitingInput search attribute registered; it has a webhook. */

@@ -91,8 +91,12 @@ export function serveCommands(program: Command): void {
     .option('--host <address>', 'bind address; anything but loopback needs DURABLE_MCP_INBOX_TOKEN', '127.0.0.1')
     .option('--port <port>', 'port', (v: string) => (v === '0' ? 0 : positiveInt('--port')(v)), 8787)
     .option('--temporal-ui <url>', 'Temporal UI address, for links to workflows (default: $TEMPORAL_UI_URL)')
-    .option('--json', 'one JSON object a line on stdout: "ready" (url, Temporal address), "stopped", "error"')
-    .action((opts: { host: string; port: number; temporalUi?: string; json?: boolean }) => runInboxCommand(opts));
+    .option(
+      '--public-url <url>',
+      'where browsers and authorization servers reach this inbox (default: $DURABLE_MCP_INBOX_PUBLIC_URL); an https one serves the Client ID Metadata Document',
+    )
+    .option('--json', 'one JSON object a line on stdout: "ready" (url, Temporal address), "warning", "stopped", "error"')
+    .action((opts: { host: string; port: number; temporalUi?: string; publicUrl?: string; json?: boolean }) => runInboxCommand(opts));
 
   program
     .command('codec-server')

@@ -5,6 +5,9 @@
  * workflow for a new token (a refresh, or a person signing in), then runs the call again.
  */
 import { extractWWWAuthenticateParams, InsufficientScopeError, type AuthProvider } from '@modelcontextprotocol/client';
+import type { LoginReason } from '../../contract/login.js';
+
+export type { LoginReason };
 
 type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
 
@@ -18,9 +21,6 @@ export interface AccessToken {
   expiresAtMs?: number;
   scopes?: string;
 }
-
-/** Why a call needs the login: no token yet, it expired, the server refused it (401), or it lacks a scope (403). */
-export type LoginReason = 'no-token' | 'expired' | 'rejected' | 'insufficient-scope';
 
 export class LoginRequiredError extends Error {
   override name = 'LoginRequiredError';

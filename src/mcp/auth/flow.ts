@@ -49,11 +49,19 @@ export interface LoginTarget {
   server: HttpServerConfig & { auth: OAuthConfig };
   loginId: string;
   redirectUrl: string;
+  /** The inbox's Client ID Metadata Document, when the server's `auth` names no `clientMetadataUrl` of its own. */
+  clientMetadataUrl?: string;
   fetchFn?: FetchLike;
 }
 
 function provider(target: LoginTarget, secrets: LoginSecrets): LoginProvider {
-  return new LoginProvider(secrets, { server: target.server.name, loginId: target.loginId, config: target.server.auth, redirectUrl: target.redirectUrl });
+  return new LoginProvider(secrets, {
+    server: target.server.name,
+    loginId: target.loginId,
+    config: target.server.auth,
+    redirectUrl: target.redirectUrl,
+    ...(target.clientMetadataUrl ? { clientMetadataUrl: target.clientMetadataUrl } : {}),
+  });
 }
 
 export function tokenInfo(secrets: LoginSecrets): TokenInfo {

@@ -36,6 +36,8 @@ export interface ProviderOptions {
   loginId: string;
   config: OAuthConfig;
   redirectUrl: string;
+  /** The inbox's Client ID Metadata Document URL, used when `config` names no `clientMetadataUrl`. */
+  clientMetadataUrl?: string;
   /** The clock (ms), for `obtainedAt`. */
   now?: () => number;
 }
@@ -56,7 +58,8 @@ export class LoginProvider implements OAuthClientProvider {
     readonly secrets: LoginSecrets,
     private readonly options: ProviderOptions,
   ) {
-    if (options.config.clientMetadataUrl) this.clientMetadataUrl = options.config.clientMetadataUrl;
+    const metadataUrl = options.config.clientMetadataUrl ?? options.clientMetadataUrl;
+    if (metadataUrl) this.clientMetadataUrl = metadataUrl;
   }
 
   get redirectUrl(): string {
@@ -71,6 +74,8 @@ export class LoginProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: secret ? 'client_secret_basic' : 'none',
+      // An inbox reached over https is a web application, on a loopback host too (the SDK's default calls that native).
+      ...(this.options.redirectUrl.startsWith('https:') ? { application_type: 'web' } : {}),
       ...(this.options.config.scopes ? { scope: this.options.config.scopes.join(' ') } : {}),
     };
   }

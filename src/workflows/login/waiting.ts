@@ -4,11 +4,35 @@
  * with the login's failure. Installed once per workflow on first use; a handler adds no command, so histories recorded
  * before it replay unchanged. Deterministic: workflow APIs only.
  */
-import { setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { createActivities } from '../../activities/index.js';
+import { FailureTypes } from '../../contract/failures.js';
 import { loginSettledSignal, type LoginSettled } from '../messages.js';
 
-/** Calls of one `executeMcpTool` that may end `login_required` in a row before the call fails (the server keeps refusing new tokens). */
+/**
+ * Attempts of one `executeMcpTool` (or one `mcpListTools`) that may end `login_required` in a row before it fails (the
+ * server keeps refusing new tokens).
+ */
 export const MAX_LOGIN_ROUNDS = 5;
+
+/** A call (or a listing) asks its server's login for a token (a short update-with-start; the wait for the login is the workflow's). */
+export const { requestLogin } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 20 },
+});
+
+/** The failure after MAX_LOGIN_ROUNDS logins in a row that did not do (`reason`: why the last token was wanted). */
+export function tooManyLogins(server: string, reason: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(
+    `server "${server}" refused ${MAX_LOGIN_ROUNDS} new access tokens in a row (${reason})`,
+    FailureTypes.AuthorizationFailed,
+  );
+}
+
+/** The login's own failure (expired, declined, signed out: `AuthorizationRequired`; `AuthorizationFailed`), as the waiting call fails with it. */
+export function loginFailure(failure: NonNullable<LoginSettled['failure']>): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(failure.message, failure.type);
+}
 
 export class LoginWaits {
   private readonly settled = new Map<string, { count: number; last: LoginSettled }>();

@@ -5,22 +5,15 @@
  * This file holds the neutral call loop; what each MCP era adds to it is in legacy.ts (a released call re-run,
  * the `-32042` form) and modern.ts (`input_required` rounds).
  */
-import { ApplicationFailure, condition, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
-import { FailureTypes } from '../../contract/failures.js';
+import { condition, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
 import { recordRelease, retryAfterUrls } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
-import { MAX_LOGIN_ROUNDS, useLoginWaits } from '../login/waiting.js';
+import { loginFailure, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
 import type { Activities } from './outcome.js';
-
-/** A call asks its server's login for a token (a short update-with-start; the wait for the login is the workflow's). */
-const { requestLogin } = proxyActivities<Activities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 20 },
-});
 
 export interface ElicitationOptions {
   /** How long a request may stay unanswered before it expires into `cancel` (a Duration: ms or "24h"; default 24 h). */
@@ -167,12 +160,7 @@ async function callLoop(
       if (outcome.status === 'login_required') {
         // A server behind OAuth needs a (new) token: ask its login (one per server and principal), wait for it to
         // settle (a refresh, or a person signing in: nothing is held meanwhile), then run the call again.
-        if (++logins > MAX_LOGIN_ROUNDS) {
-          throw ApplicationFailure.nonRetryable(
-            `server "${input.server}" refused ${MAX_LOGIN_ROUNDS} new access tokens in a row (${outcome.login.reason})`,
-            FailureTypes.AuthorizationFailed,
-          );
-        }
+        if (++logins > MAX_LOGIN_ROUNDS) throw tooManyLogins(input.server, outcome.login.reason);
         const waits = useLoginWaits();
         const { loginId } = outcome.login;
         const seen = waits.count(loginId);
@@ -186,7 +174,7 @@ async function callLoop(
         if (asked.status === 'waiting') {
           await condition(() => waits.count(loginId) > seen);
           const failure = waits.last(loginId)?.failure;
-          if (failure) throw ApplicationFailure.nonRetryable(failure.message, failure.type);
+          if (failure) throw loginFailure(failure);
         }
         continue;
       }

@@ -19,7 +19,7 @@ import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import { createWorker, type DurableMcpWorker } from '../../src/worker.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { run } from '../cli/harness.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { signIn, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
 import { createLocalEnv, eventually, startWorker, uniqueTaskQueue } from '../helpers/temporal.js';
 import { selfSignedCert, startTlsProxy, type TlsProxy } from '../helpers/tls-proxy.js';

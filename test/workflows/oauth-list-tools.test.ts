@@ -19,7 +19,7 @@ import { CredentialSeal, SEAL_KEY_LABEL } from '../../src/mcp/index.js';
 import { loginStatusQuery, mcpListTools, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { spawnNode } from '../../scripts/processes.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/browser.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { signIn, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
 import { createLocalEnv, eventually, startWorker, uniqueTaskQueue } from '../helpers/temporal.js';

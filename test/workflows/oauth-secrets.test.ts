@@ -2,7 +2,8 @@
  * No secret of a sign-in anywhere a person or a log reader looks (docs/oauth.md): the access and refresh tokens, the
  * authorization code, the PKCE verifier and a pre-registered client's secret are searched for in every log line of the
  * process (every SDK level), the CLI's `pending` output, the inbox page and the callback page, the notifications sent
- * to a webhook (with `includePrompt`), and the plaintext history of every workflow. The worker runs without a payload
+ * to a webhook (with `includePrompt`), and the plaintext history of every workflow; a machine's login (client
+ * credentials) beside it, whose client secret and tokens are searched for too. The worker runs without a payload
  * codec, as `dev` does without a key: the history is plaintext, and the login's secrets are sealed all the same.
  * The secrets are learned by observing the OAuth requests (the worker's fetch, passed through unchanged).
  */
@@ -51,7 +52,10 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
   const server = `vault${process.pid}`;
   const clientSecret = `cs-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   /** What the OAuth requests carried: codes, verifiers, tokens (request bodies and token responses). */
-  const secrets = new Set<string>([clientSecret]);
+  // A machine's login (client credentials) beside the person's: its secret and tokens are searched for too.
+  const machine = `machine${process.pid}`;
+  const machineSecret = `ms-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const secrets = new Set<string>([clientSecret, machineSecret]);
   const observe = async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const body = typeof init?.body === 'string' ? new URLSearchParams(init.body) : init?.body instanceof URLSearchParams ? init.body : undefined;
     for (const k of ['code', 'code_verifier', 'refresh_token', 'client_secret']) {
@@ -79,6 +83,7 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
     process.env.VAULT_CLIENT_SECRET = clientSecret;
+    process.env.MACHINE_CLIENT_SECRET = machineSecret;
   });
   after(async () => {
     await new Promise<void>((r) => hook?.close(() => r()));
@@ -86,9 +91,17 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
   const suite = oauthSuite({
     name: 'oauth-secrets',
     encryption: 'dev',
-    fixtureEnv: (redirectUrl) => ({ FIXTURE_CLIENT_ID: 'durable-mcp-test', FIXTURE_CLIENT_SECRET: clientSecret, FIXTURE_REDIRECT_URI: redirectUrl }),
+    fixtureEnv: (redirectUrl) => ({
+      FIXTURE_CLIENT_ID: 'durable-mcp-test',
+      FIXTURE_CLIENT_SECRET: clientSecret,
+      FIXTURE_REDIRECT_URI: redirectUrl,
+      FIXTURE_MACHINE_CLIENTS: JSON.stringify([{ client_id: 'durable-mcp-machine', client_secret: machineSecret }]),
+    }),
     mcpConfig: ({ fixture, inbox }) => ({
-      mcpServers: { [server]: { url: fixture.mcp, auth: { clientId: 'durable-mcp-test', clientSecret: '${VAULT_CLIENT_SECRET}', scopes: ['tools'] } } },
+      mcpServers: {
+        [server]: { url: fixture.mcp, auth: { clientId: 'durable-mcp-test', clientSecret: '${VAULT_CLIENT_SECRET}', scopes: ['tools'] } },
+        [machine]: { url: fixture.mcp, auth: { grant: 'client_credentials', clientId: 'durable-mcp-machine', clientSecret: '${MACHINE_CLIENT_SECRET}' } },
+      },
       notify: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, includePrompt: true, inboxUrl: inbox.url },
     }),
     oauth: { fetchFn: observe },
@@ -132,6 +145,12 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
       args: [{ server, tool: 'echo', arguments: { text: 'b' } }],
     });
     assert.equal(second.output, 'echo: b');
+    const byMachine = await suite.env.client.workflow.execute(mcpToolCall, {
+      taskQueue,
+      workflowId: `secrets-machine-${Date.now()}`,
+      args: [{ server: machine, tool: 'echo', arguments: { text: 'm' } }],
+    });
+    assert.equal(byMachine.output, 'echo: m');
     await eventually(() => notified.length > 0, 'the notification of the sign-in request');
 
     const kinds = ['code', 'verifier', 'access', 'refresh'].length;

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { checkElicitationUrl } from '../../contract/admit.js';
 import type { HttpServerConfig, OAuthConfig } from '../config.js';
+import { MachineLoginProvider } from './machine.js';
 import { LoginProvider, type LoginSecrets } from './provider.js';
 
 /** What a login's workflow may know of its token set: nothing secret. */
@@ -52,8 +53,11 @@ export interface LoginTarget {
   fetchFn?: FetchLike;
 }
 
-function provider(target: LoginTarget, secrets: LoginSecrets): LoginProvider {
-  return new LoginProvider(secrets, { server: target.server.name, loginId: target.loginId, config: target.server.auth, redirectUrl: target.redirectUrl });
+/** A person's sign-in (the authorization code grant), or a machine's (`grant: "client_credentials"`: ./machine.ts). */
+function provider(target: LoginTarget, secrets: LoginSecrets): LoginProvider | MachineLoginProvider {
+  const config = target.server.auth;
+  if (config.grant === 'client_credentials') return new MachineLoginProvider(secrets, { server: target.server.name, config });
+  return new LoginProvider(secrets, { server: target.server.name, loginId: target.loginId, config, redirectUrl: target.redirectUrl });
 }
 
 export function tokenInfo(secrets: LoginSecrets): TokenInfo {

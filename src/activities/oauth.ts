@@ -130,6 +130,17 @@ export function loginWanted(
   server: string,
   needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>,
 ): LoginWanted & { loginId: string } {
+  // Step-up once per scope set: a 403 insufficient_scope naming only scopes the token was granted asks for nothing
+  // a new sign-in could add (the server refuses what it asked for), so the call fails instead of asking again.
+  const granted = new Set((login.scopes ?? '').split(/\s+/).filter(Boolean));
+  const challenged = (needed.challenge.scope ?? '').split(/\s+/).filter(Boolean);
+  if (needed.reason === 'insufficient-scope' && granted.size > 0 && challenged.length > 0 && challenged.every((s) => granted.has(s))) {
+    throw ApplicationFailure.nonRetryable(
+      `server "${server}" answered 403 insufficient_scope for scopes "${challenged.join(' ')}", which its token was granted` +
+        ` ("${[...granted].join(' ')}"): a new sign-in cannot give more, so the call is not asked again`,
+      FailureTypes.AuthorizationFailed,
+    );
+  }
   if (needed.reason !== 'no-token') deps.logins?.tokens.drop(login.loginId, needed.generation);
   return {
     loginId: login.loginId,

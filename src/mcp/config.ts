@@ -79,6 +79,14 @@ export interface OAuthConfig {
   principal: 'shared' | 'per-call';
   /** Where the authorization server sends the browser back: the inbox's `/oauth/callback` (default: the worker's `oauthRedirectUrl`). */
   redirectUrl?: string;
+  /** `client_credentials`: a machine-to-machine login (no person), with `clientSecret` or `privateKey`; absent: a person signs in. */
+  grant?: 'client_credentials';
+  /** `client_credentials` with `private_key_jwt`: the client's private key (PEM, PKCS #8; may contain `${ENV_VAR}`). */
+  privateKey?: string;
+  /** The JWS algorithm of `privateKey` (e.g. `ES256`, `RS256`). */
+  algorithm?: string;
+  /** `client_credentials`: the only authorization server the client's credentials are sent to (its issuer URL). */
+  issuer?: string;
 }
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 export interface McpConfig {
@@ -179,7 +187,9 @@ const RawServerSchema = z
   })
   .passthrough();
 
-const AUTH_KEYS = ['scopes', 'clientId', 'clientSecret', 'clientMetadataUrl', 'principal', 'redirectUrl'];
+const AUTH_KEYS = ['scopes', 'clientId', 'clientSecret', 'clientMetadataUrl', 'principal', 'redirectUrl', 'grant', 'privateKey', 'algorithm', 'issuer'];
+/** The JWS algorithms the SDK's `private_key_jwt` signs with from a PEM key. */
+const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];
 
 /** An http(s) URL, http only for a loopback host (the arrival rules of URLs, contract/admit.ts). */
 function webUrlProblem(value: unknown, { https }: { https: boolean }): string | undefined {
@@ -236,6 +246,37 @@ function parseAuth(raw: unknown, fail: (field: string, problem: string) => never
     const problem = webUrlProblem(a.redirectUrl, { https: false });
     if (problem) fail('auth.redirectUrl', problem);
     out.redirectUrl = a.redirectUrl as string;
+  }
+  if (a.grant !== undefined && a.grant !== 'authorization_code' && a.grant !== 'client_credentials')
+    fail('auth.grant', `must be "authorization_code" (a person signs in, the default) or "client_credentials" (a machine), got ${describe(a.grant)}`);
+  const machine = a.grant === 'client_credentials';
+  for (const k of ['privateKey', 'algorithm', 'issuer'] as const) {
+    if (a[k] !== undefined && !machine) fail(`auth.${k}`, 'needs "grant": "client_credentials" (a person\'s sign-in takes no key)');
+  }
+  if (!machine) return out;
+  out.grant = 'client_credentials';
+  if (out.clientId === undefined) fail('auth.clientId', 'is needed with "grant": "client_credentials" (the client registered for this machine)');
+  for (const k of ['clientMetadataUrl', 'redirectUrl'] as const) {
+    if (a[k] !== undefined) fail(`auth.${k}`, 'does not apply to "grant": "client_credentials" (no browser comes back)');
+  }
+  if (out.principal !== 'shared') fail('auth.principal', 'must be "shared" with "grant": "client_credentials" (the login is the machine\'s, not a person\'s)');
+  if (a.privateKey !== undefined) {
+    if (typeof a.privateKey !== 'string' || a.privateKey.length === 0)
+      fail('auth.privateKey', `must be a non-empty string (a PEM key, or "\${VAR}"), got ${describe(a.privateKey, true)}`);
+    if (out.clientSecret !== undefined) fail('auth.privateKey', 'cannot be combined with "clientSecret": give one way for the client to authenticate');
+    if (typeof a.algorithm !== 'string' || !JWT_ALGORITHMS.includes(a.algorithm))
+      fail('auth.algorithm', `must be the key's JWS algorithm, one of ${JWT_ALGORITHMS.join(', ')}, got ${describe(a.algorithm)}`);
+    out.privateKey = a.privateKey as string;
+    out.algorithm = a.algorithm as string;
+  } else if (a.algorithm !== undefined) {
+    fail('auth.algorithm', 'needs "privateKey" (the key it signs with)');
+  } else if (out.clientSecret === undefined) {
+    fail('auth', 'with "grant": "client_credentials" needs "clientSecret" (client_secret_basic) or "privateKey" and "algorithm" (private_key_jwt)');
+  }
+  if (a.issuer !== undefined) {
+    const problem = webUrlProblem(a.issuer, { https: false });
+    if (problem) fail('auth.issuer', problem);
+    out.issuer = a.issuer as string;
   }
   return out;
 }
@@ -401,10 +442,14 @@ export function envReferenceProblems(config: McpConfig, env: NodeJS.ProcessEnv =
   for (const server of Object.values(config.servers)) {
     if (!server.enabled) continue;
     const [field, map] = server.transport === 'stdio' ? ['env', server.env] : ['headers', server.headers];
-    const secret = server.transport === 'http' ? server.auth?.clientSecret : undefined;
-    if (secret !== undefined) {
+    const auth = server.transport === 'http' ? server.auth : undefined;
+    for (const [k, secret] of [
+      ['clientSecret', auth?.clientSecret],
+      ['privateKey', auth?.privateKey],
+    ] as const) {
+      if (secret === undefined) continue;
       try {
-        expandEnv(secret, { server: server.name, field: 'auth.clientSecret' }, env);
+        expandEnv(secret, { server: server.name, field: `auth.${k}` }, env);
       } catch (err) {
         problems.push((err as Error).message);
       }

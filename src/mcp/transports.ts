@@ -3,7 +3,16 @@
  * streamable HTTP, and the older HTTP+SSE it falls back to. `${ENV_VAR}`s of `env` and `headers` are expanded
  * here, at connect time, and never logged.
  */
-import { SSEClientTransport, StreamableHTTPClientTransport, type AuthProvider, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import {
+  extractWWWAuthenticateParams,
+  InsufficientScopeError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type AuthProvider,
+  type FetchLike,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { expandEnv, type HttpServerConfig, type StdioServerConfig } from './config.js';
 
@@ -39,10 +48,29 @@ export function streamableHttpTransport(url: URL, headers: Record<string, string
   return new StreamableHTTPClientTransport(url, { requestInit: headers ? { headers } : undefined, ...(authProvider ? { authProvider } : {}) });
 }
 
+/**
+ * A server behind OAuth over HTTP+SSE: its `403 insufficient_scope` becomes the SDK's `InsufficientScopeError`, as the
+ * streamable HTTP transport throws it (the SSE transport reads no scope challenge), so the call asks for a step-up.
+ */
+function scopeChallenges(base: FetchLike): FetchLike {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (response.status !== 403) return response;
+    const { error, scope, resourceMetadataUrl, errorDescription } = extractWWWAuthenticateParams(response);
+    if (error !== 'insufficient_scope') return response;
+    await response.text().catch(() => undefined);
+    throw new InsufficientScopeError({
+      ...(scope ? { requiredScope: scope } : {}),
+      ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+      ...(errorDescription ? { errorDescription } : {}),
+    });
+  };
+}
+
 /** The legacy HTTP+SSE transport: the headers go on its POSTs and on the event stream's GET. */
 export function sseTransport(url: URL, headers: Record<string, string> | undefined, authProvider?: AuthProvider): SSEClientTransport {
   return new SSEClientTransport(url, {
-    ...(authProvider ? { authProvider } : {}),
+    ...(authProvider ? { authProvider, fetch: scopeChallenges((u, init) => fetch(u, init)) } : {}),
     requestInit: headers ? { headers } : undefined,
     eventSourceInit: headers ? { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) } : undefined,
   });

@@ -9,8 +9,8 @@
  * Each call is one attempt (`maxAttempts: 1`): a call that fails fails within the scenario's time. Exit 0 when
  * every call completed (an `isError` result included), 1 when one failed, with the reasons on stderr.
  * An `auth/*` scenario's server is behind OAuth: before the first call the client tells the worker so (the server's
- * `auth`, with the pre-registered client the scenario's context gives, in the worker's auth directory, see
- * test/conformance/worker.ts), and a sign-in bot watches the server's login: each `authorization` request it makes is
+ * `auth`, with the pre-registered client or the machine's client credentials the scenario's context gives, in the
+ * worker's auth directory, see test/conformance/worker.ts), and a sign-in bot watches the server's login: each `authorization` request it makes is
  * opened as a browser would (a fetch following redirects, which ends at the inbox's /oauth/callback), never answered
  * through `submitAnswer` (the login refuses "done" on a sign-in).
  * Env: TEMPORAL_ADDRESS, DURABLE_MCP_TASK_QUEUE, CONFORMANCE_AUTH_DIR (the runner passes its own environment on).
@@ -34,7 +34,13 @@ interface ToolCall {
 
 const serverUrl = process.argv.at(-1)!;
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { toolCalls?: ToolCall[]; client_id?: string; client_secret?: string };
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
+  toolCalls?: ToolCall[];
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+};
 const taskQueue = process.env.DURABLE_MCP_TASK_QUEUE ?? 'durable-mcp';
 const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
 const client = new Client({ connection });
@@ -127,8 +133,17 @@ async function requestStateFlow(): Promise<void> {
  */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
-/** The scenario server's `auth`: a pre-registered client when the context gives one, else a metadata document URL. */
+/**
+ * The scenario server's `auth`: a machine's client credentials (auth/client-credentials-*: the context's secret, or its
+ * private key and algorithm), a pre-registered client when the context gives one, else a metadata document URL.
+ */
 function authOf(): unknown {
+  if (scenario.startsWith('auth/client-credentials')) {
+    const how = context.private_key_pem
+      ? { privateKey: context.private_key_pem, algorithm: context.signing_algorithm }
+      : { clientSecret: context.client_secret };
+    return { grant: 'client_credentials', clientId: context.client_id, ...how };
+  }
   if (!context.client_id) return { clientMetadataUrl: CLIENT_METADATA_URL };
   return { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) };
 }

@@ -65,11 +65,21 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: num
   });
 }
 
-/** The client scenarios of a suite at its spec revision (`conformance list --client --spec-version`). */
+/**
+ * The client scenarios of a suite at its spec revision (`conformance list --client --spec-version`), and the client
+ * credentials extension's (`auth/client-credentials-*`, tagged `[extension]` by the unfiltered `list --client`: a spec
+ * revision's filter leaves every extension out). The other extensions' scenarios (DPoP, enterprise-managed
+ * authorization, cross-app access, workload identity, skills) are not run: the worker does not speak them.
+ */
 async function scenariosOf(node: string, suite: Suite): Promise<string[]> {
-  const r = await run(node, [suite.bin, 'list', '--client', '--spec-version', suite.specVersion], process.env, 60_000);
-  if (r.code !== 0) throw new Error(`conformance ${suite.version} list failed (exit ${r.code}): ${r.stderr.slice(-1000)}`);
-  return [...r.stdout.matchAll(/^\s+- (\S+) \[/gm)].map((m) => m[1]);
+  const list = async (...args: string[]) => {
+    const r = await run(node, [suite.bin, 'list', '--client', ...args], process.env, 60_000);
+    if (r.code !== 0) throw new Error(`conformance ${suite.version} list failed (exit ${r.code}): ${r.stderr.slice(-1000)}`);
+    return r.stdout;
+  };
+  const revision = [...(await list('--spec-version', suite.specVersion)).matchAll(/^\s+- (\S+) \[/gm)].map((m) => m[1]);
+  const extensions = [...(await list()).matchAll(/^\s+- (auth\/client-credentials-\S+) \[extension\]/gm)].map((m) => m[1]);
+  return [...revision, ...extensions.filter((e) => !revision.includes(e))];
 }
 
 function findFile(dir: string, name: string): string | undefined {

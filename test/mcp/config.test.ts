@@ -524,4 +524,48 @@ describe('"auth" of a remote server (OAuth)', () => {
       'server "crm": field "auth.clientSecret" refers to ${DURABLE_MCP_TEST_UNSET_SECRET}, which is not set in the environment',
     ]);
   });
+
+  it('takes a machine login (client_credentials) with a secret or a private key', () => {
+    const auth = (a: unknown) => (parse(a).servers.crm as HttpServerConfig).auth;
+    assert.deepEqual(auth({ grant: 'client_credentials', clientId: 'm', clientSecret: '${M_SECRET}' }), {
+      principal: 'shared',
+      clientId: 'm',
+      clientSecret: '${M_SECRET}',
+      grant: 'client_credentials',
+    });
+    assert.deepEqual(
+      auth({ grant: 'client_credentials', clientId: 'm', privateKey: '${M_KEY}', algorithm: 'ES256', issuer: 'https://auth.example', scopes: ['a'] }),
+      {
+        principal: 'shared',
+        scopes: ['a'],
+        clientId: 'm',
+        grant: 'client_credentials',
+        privateKey: '${M_KEY}',
+        algorithm: 'ES256',
+        issuer: 'https://auth.example',
+      },
+    );
+    assert.deepEqual(auth({ grant: 'authorization_code' }), { principal: 'shared' });
+    const config = parse({ grant: 'client_credentials', clientId: 'm', privateKey: '${DURABLE_MCP_TEST_UNSET_KEY}', algorithm: 'RS256' });
+    assert.deepEqual(envReferenceProblems(config, {}), [
+      'server "crm": field "auth.privateKey" refers to ${DURABLE_MCP_TEST_UNSET_KEY}, which is not set in the environment',
+    ]);
+  });
+
+  it('refuses a machine login that is not complete or asks for a person', () => {
+    const cc = { grant: 'client_credentials', clientId: 'm' };
+    fails({ grant: 'password' }, 'auth.grant', /"authorization_code" .* or "client_credentials" .*, got "password"/);
+    fails({ grant: 'client_credentials', clientSecret: 's' }, 'auth.clientSecret', /needs "clientId"/);
+    fails({ grant: 'client_credentials' }, 'auth.clientId', /is needed with "grant": "client_credentials"/);
+    fails(cc, 'auth', /needs "clientSecret" \(client_secret_basic\) or "privateKey" and "algorithm"/);
+    fails({ ...cc, privateKey: 'k' }, 'auth.algorithm', /one of RS256, .*ES256.*, got nothing/);
+    fails({ ...cc, privateKey: 'k', algorithm: 'HS256' }, 'auth.algorithm', /got "HS256"/);
+    fails({ ...cc, privateKey: 7, algorithm: 'ES256' }, 'auth.privateKey', /not shown: it may hold a secret/);
+    fails({ ...cc, clientSecret: 's', privateKey: 'k', algorithm: 'ES256' }, 'auth.privateKey', /cannot be combined with "clientSecret"/);
+    fails({ ...cc, clientSecret: 's', algorithm: 'ES256' }, 'auth.algorithm', /needs "privateKey"/);
+    fails({ ...cc, clientSecret: 's', redirectUrl: 'https://inbox.example/oauth/callback' }, 'auth.redirectUrl', /no browser comes back/);
+    fails({ ...cc, clientSecret: 's', principal: 'per-call' }, 'auth.principal', /must be "shared" with "grant": "client_credentials"/);
+    fails({ ...cc, clientSecret: 's', issuer: 'http://auth.example' }, 'auth.issuer', /http only for a loopback host/);
+    fails({ clientId: 'a', privateKey: 'k' }, 'auth.privateKey', /needs "grant": "client_credentials"/);
+  });
 });

@@ -2,30 +2,24 @@
  * No secret of a sign-in anywhere a person or a log reader looks (docs/oauth.md): the access and refresh tokens, the
  * authorization code, the PKCE verifier and a pre-registered client's secret are searched for in every log line of the
  * process (every SDK level), the CLI's `pending` output, the inbox page and the callback page, the notifications sent
- * to a webhook (with `includePrompt`), and the plaintext history of every workflow. The worker runs without a payload
+ * to a webhook (with `includePrompt`), and the plaintext history of every workflow; a machine's login (client
+ * credentials) beside it, whose client secret and tokens are searched for too. The worker runs without a payload
  * codec, as `dev` does without a key: the history is plaintext, and the login's secrets are sealed all the same.
  * The secrets are learned by observing the OAuth requests (the worker's fetch, passed through unchanged).
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
-import { chromium, type Browser } from 'playwright-core';
 import { loginWorkflowId } from '../../src/contract/login.js';
-import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
-import { CredentialSeal } from '../../src/mcp/index.js';
 import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { run } from '../cli/harness.js';
-import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
+import { eventually } from '../helpers/temporal.js';
+import { oauthSuite } from '../helpers/oauth.js';
 
 const { temporal } = proto;
 type History = proto.temporal.api.history.v1.IHistory;
@@ -53,20 +47,15 @@ const logText = (e: LogEntry): string => {
 };
 
 describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifications and history', () => {
-  let env: TestWorkflowEnvironment;
-  let fixture: OAuthFixture;
-  let inbox: InboxHandle;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  let browser: Browser;
   let hook: ReturnType<typeof createServer>;
   const notified: string[] = [];
-  const taskQueue = uniqueTaskQueue('oauth-secrets');
   const server = `vault${process.pid}`;
   const clientSecret = `cs-${Math.random().toString(36).slice(2)}-${Date.now()}`;
-  const seal = CredentialSeal.fromKeyFile(join(tempDir(), 'oauth-credentials.key'));
   /** What the OAuth requests carried: codes, verifiers, tokens (request bodies and token responses). */
-  const secrets = new Set<string>([clientSecret]);
+  // A machine's login (client credentials) beside the person's: its secret and tokens are searched for too.
+  const machine = `machine${process.pid}`;
+  const machineSecret = `ms-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const secrets = new Set<string>([clientSecret, machineSecret]);
   const observe = async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const body = typeof init?.body === 'string' ? new URLSearchParams(init.body) : init?.body instanceof URLSearchParams ? init.body : undefined;
     for (const k of ['code', 'code_verifier', 'refresh_token', 'client_secret']) {
@@ -82,11 +71,8 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
     return res;
   };
 
+  // The webhook listens before the suite's worker starts (its config names it).
   before(async () => {
-    env = await createLocalEnv({ searchAttributes: true, encryption: false });
-    inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
-    const redirectUrl = new URL('oauth/callback', inbox.url).href;
-    fixture = await startOAuthFixture({ FIXTURE_CLIENT_ID: 'durable-mcp-test', FIXTURE_CLIENT_SECRET: clientSecret, FIXTURE_REDIRECT_URI: redirectUrl });
     hook = createServer((req, res) => {
       let b = '';
       req.on('data', (d: Buffer) => (b += d.toString('utf8')));
@@ -97,37 +83,40 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
     process.env.VAULT_CLIENT_SECRET = clientSecret;
-    worker = await startWorker(env, {
-      taskQueue,
-      encryption: false,
-      mcpConfig: {
-        mcpServers: { [server]: { url: fixture.mcp, auth: { clientId: 'durable-mcp-test', clientSecret: '${VAULT_CLIENT_SECRET}', scopes: ['tools'] } } },
-        notify: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, includePrompt: true, inboxUrl: inbox.url },
-      },
-      oauth: { redirectUrl, seal, fetchFn: observe },
-    });
-    running = worker.run();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    process.env.MACHINE_CLIENT_SECRET = machineSecret;
   });
   after(async () => {
-    await browser?.close();
-    worker?.shutdown();
-    await running;
-    await inbox?.close();
-    await fixture?.close();
     await new Promise<void>((r) => hook?.close(() => r()));
-    await env?.teardown();
   });
+  const suite = oauthSuite({
+    name: 'oauth-secrets',
+    encryption: 'dev',
+    fixtureEnv: (redirectUrl) => ({
+      FIXTURE_CLIENT_ID: 'durable-mcp-test',
+      FIXTURE_CLIENT_SECRET: clientSecret,
+      FIXTURE_REDIRECT_URI: redirectUrl,
+      FIXTURE_MACHINE_CLIENTS: JSON.stringify([{ client_id: 'durable-mcp-machine', client_secret: machineSecret }]),
+    }),
+    mcpConfig: ({ fixture, inbox }) => ({
+      mcpServers: {
+        [server]: { url: fixture.mcp, auth: { clientId: 'durable-mcp-test', clientSecret: '${VAULT_CLIENT_SECRET}', scopes: ['tools'] } },
+        [machine]: { url: fixture.mcp, auth: { grant: 'client_credentials', clientId: 'durable-mcp-machine', clientSecret: '${MACHINE_CLIENT_SECRET}' } },
+      },
+      notify: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, includePrompt: true, inboxUrl: inbox.url },
+    }),
+    oauth: { fetchFn: observe },
+  });
+  const { taskQueue } = suite;
 
   it('signs in (a pre-registered client with a secret), refreshes, and no secret shows anywhere', async () => {
-    const login = env.client.workflow.getHandle(loginWorkflowId(server));
-    const first = await env.client.workflow.start(mcpToolCall, {
+    const login = suite.env.client.workflow.getHandle(loginWorkflowId(server));
+    const first = await suite.env.client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `secrets-1-${Date.now()}`,
       args: [{ server, tool: 'echo', arguments: { text: 'a' } }],
     });
     const request = await eventually(async () => (await login.query(pendingQuery))[0], 'the sign-in request');
-    const cliEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue };
+    const cliEnv = { TEMPORAL_ADDRESS: suite.env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue };
     const outputs: string[] = [];
     for (const args of [['pending', '--json'], ['pending'], ['pending', loginWorkflowId(server), '--json']]) {
       const r = await run(args, cliEnv);
@@ -137,8 +126,8 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
       outputs.some((o) => o.includes(request.id)),
       `pending lists the sign-in: ${outputs.join('\n')}`,
     );
-    outputs.push(await (await fetch(inbox.url)).text());
-    const page = await browser.newPage();
+    outputs.push(await (await fetch(suite.inbox.url)).text());
+    const page = await suite.browser.newPage();
     await page.goto(request.url!);
     await page.fill('input[name="login"]', 'ada');
     await page.fill('input[name="password"]', 'pw');
@@ -149,18 +138,24 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
     outputs.push(await page.content(), page.url().replace(/code=[^&]+/, 'code=(in the address bar)'));
     await page.close();
     assert.equal((await first.result()).output, 'echo: a');
-    await fixture.control('/__expire-access');
-    const second = await env.client.workflow.execute(mcpToolCall, {
+    await suite.fixture.control('/__expire-access');
+    const second = await suite.env.client.workflow.execute(mcpToolCall, {
       taskQueue,
       workflowId: `secrets-2-${Date.now()}`,
       args: [{ server, tool: 'echo', arguments: { text: 'b' } }],
     });
     assert.equal(second.output, 'echo: b');
+    const byMachine = await suite.env.client.workflow.execute(mcpToolCall, {
+      taskQueue,
+      workflowId: `secrets-machine-${Date.now()}`,
+      args: [{ server: machine, tool: 'echo', arguments: { text: 'm' } }],
+    });
+    assert.equal(byMachine.output, 'echo: m');
     await eventually(() => notified.length > 0, 'the notification of the sign-in request');
 
     const kinds = ['code', 'verifier', 'access', 'refresh'].length;
     assert.ok(secrets.size >= kinds + 1, `the observed secrets: ${secrets.size}`);
-    const raw = new Client({ connection: env.connection, namespace: 'default' });
+    const raw = new Client({ connection: suite.env.connection, namespace: 'default' });
     const histories: string[] = [];
     for await (const wf of raw.workflow.list({ query: `TaskQueue = "${taskQueue}"` })) {
       const h = (await raw.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory()) as History;

@@ -6,37 +6,20 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { chromium, type Browser } from 'playwright-core';
-import { EncryptionCodec, parseEncryptionKeys, generateEncryptionKey } from '../../src/client/codec.js';
+import { WorkflowFailedError } from '@temporalio/client';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import type { Request } from '../../src/contract/index.js';
-import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
-import { CredentialSeal, SEAL_KEY_LABEL } from '../../src/mcp/index.js';
 import { loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
-import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { oauthSuite } from '../helpers/oauth.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { run } from '../cli/harness.js';
-import { WorkflowFailedError } from '@temporalio/client';
 
 const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
-import { signIn, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
 
 describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', () => {
-  let env: TestWorkflowEnvironment;
-  let fixture: OAuthFixture;
-  let inbox: InboxHandle;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  let browser: Browser;
-  const taskQueue = uniqueTaskQueue('oauth');
-  const keyText = generateEncryptionKey('k1');
-  const codec = new EncryptionCodec(parseEncryptionKeys(keyText, 'test'));
-  const seal = new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL));
   const server = `crm${process.pid}`;
   // One login each: a test's sign-ins and refreshes do not disturb another's.
   const servers = {
@@ -50,45 +33,28 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     expires: `expires${process.pid}`,
     perCall: `percall${process.pid}`,
   };
-  const config = () => ({
-    mcpServers: Object.fromEntries(
-      Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: name === servers.perCall ? { principal: 'per-call' } : 'oauth' }]),
-    ),
+  const suite = oauthSuite({
+    name: 'oauth',
+    mcpConfig: ({ fixture }) => ({
+      mcpServers: Object.fromEntries(
+        Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: name === servers.perCall ? { principal: 'per-call' } : 'oauth' }]),
+      ),
+    }),
   });
-  const workerOptions = () => ({ taskQueue, encryption: codec, mcpConfig: config(), oauth: { redirectUrl: new URL('oauth/callback', inbox.url).href } });
-
-  before(async () => {
-    env = await createLocalEnv({ searchAttributes: true, encryption: codec });
-    fixture = await startOAuthFixture();
-    inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
-    worker = await startWorker(env, workerOptions());
-    running = worker.run();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
-  after(async () => {
-    await browser?.close();
-    worker?.shutdown();
-    await running;
-    await inbox?.close();
-    await fixture?.close();
-    await env?.teardown();
-  });
-
-  const login = (name: string) => env.client.workflow.getHandle(loginWorkflowId(name));
-  const pendingSignIn = async (name = server, notId?: string): Promise<Request> =>
-    eventually(async () => (await login(name).query(pendingQuery)).find((r) => r.id !== notId), 'the sign-in request');
-  const call = (name: string, text: string, id = `oauth-${name}-${text}-${Date.now()}`) =>
-    env.client.workflow.start(mcpToolCall, { taskQueue, workflowId: id, args: [{ server: name, tool: 'echo', arguments: { text } }] });
+  const { taskQueue } = suite;
+  const login = (name: string) => suite.login(name);
+  const pendingSignIn = async (name = server, notId?: string): Promise<Request> => suite.pendingSignIn(name, notId ? { notId } : {});
+  const call = (name: string, text: string, id = `oauth-${name}-${text}-${Date.now()}`) => suite.call(name, 'echo', { text }, { workflowId: id });
   /** A `durable-mcp worker` process on `queue` with this suite's config and key. */
   const workerProcess = async (queue: string): Promise<SpawnedProcess> => {
     const configPath = join(tempDir(), 'mcp.json');
-    writeFileSync(configPath, JSON.stringify(config()));
+    writeFileSync(configPath, JSON.stringify(suite.mcpConfig));
     const proc = spawnNode([workerEntry, '--mcp-config', configPath], {
-      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_ADDRESS: suite.env.address,
       TEMPORAL_NAMESPACE: 'default',
       DURABLE_MCP_TASK_QUEUE: queue,
-      DURABLE_MCP_ENCRYPTION_KEYS: keyText,
-      DURABLE_MCP_OAUTH_REDIRECT_URL: new URL('oauth/callback', inbox.url).href,
+      DURABLE_MCP_ENCRYPTION_KEYS: suite.keyText,
+      DURABLE_MCP_OAUTH_REDIRECT_URL: suite.redirectUrl,
     });
     await proc.waitFor(/durable-mcp worker: Temporal/);
     return proc;
@@ -96,40 +62,40 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
   /** A login signed in once (its first call made the request, Chromium answered it). */
   const signedIn = async (name: string): Promise<void> => {
     const first = await call(name, 'first');
-    assert.equal(await signIn(browser, (await pendingSignIn(name)).url!), 'Signed in');
+    assert.equal(await suite.signIn((await pendingSignIn(name)).url!), 'Signed in');
     assert.equal((await first.result()).output, 'echo: first');
   };
 
   it('asks once for a sign-in (an authorization request), and the call finishes after Chromium signs in', async () => {
-    const call = await env.client.workflow.start(mcpToolCall, {
+    const call = await suite.env.client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `oauth-first-${Date.now()}`,
       args: [{ server, tool: 'echo', arguments: { text: 'hi' } }],
     });
     const request = await pendingSignIn();
     assert.equal(request.kind, 'authorization');
-    assert.match(request.prompt, new RegExp(`Sign in to MCP server "${server}" at ${fixture.issuer.replace(/[.]/g, '\\.')}`));
-    assert.ok(request.url?.startsWith(`${fixture.issuer}/auth?`), request.url);
-    assert.equal(await signIn(browser, request.url!), 'Signed in');
+    assert.match(request.prompt, new RegExp(`Sign in to MCP server "${server}" at ${suite.fixture.issuer.replace(/[.]/g, '\\.')}`));
+    assert.ok(request.url?.startsWith(`${suite.fixture.issuer}/auth?`), request.url);
+    assert.equal(await suite.signIn(request.url!), 'Signed in');
     const result = await call.result();
     assert.equal(result.output, 'echo: hi');
     assert.equal(result.isError, false);
-    const status = await env.client.workflow.getHandle(loginWorkflowId(server)).query(loginStatusQuery);
+    const status = await suite.env.client.workflow.getHandle(loginWorkflowId(server)).query(loginStatusQuery);
     assert.equal(status.state, 'signed-in');
-    assert.equal(status.issuer, fixture.issuer);
+    assert.equal(status.issuer, suite.fixture.issuer);
     assert.equal(status.refreshable, true);
     // The next call uses the token at once: no request, no sign-in.
-    const second = await env.client.workflow.execute(mcpToolCall, {
+    const second = await suite.env.client.workflow.execute(mcpToolCall, {
       taskQueue,
       workflowId: `oauth-second-${Date.now()}`,
       args: [{ server, tool: 'echo', arguments: { text: 'again' } }],
     });
     assert.equal(second.output, 'echo: again');
-    assert.equal((await fixture.stats()).codeGrants, 1);
+    assert.equal((await suite.fixture.stats()).codeGrants, 1);
   });
 
   it('makes one sign-in request for 20 calls that wait at once, and all 20 finish after it', async () => {
-    const before = await fixture.stats();
+    const before = await suite.fixture.stats();
     const calls = await Promise.all(Array.from({ length: 20 }, (_, i) => call(servers.many, `n${i}`)));
     const request = await pendingSignIn(servers.many);
     await eventually(async () => (await login(servers.many).query(loginStatusQuery)).waiting === 20, 'all 20 calls waiting for the login');
@@ -138,24 +104,24 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
       [request.id],
       'one request, however many calls wait',
     );
-    assert.equal(await signIn(browser, request.url!), 'Signed in');
+    assert.equal(await suite.signIn(request.url!), 'Signed in');
     const outputs = await Promise.all(calls.map(async (h) => (await h.result()).output));
     assert.deepEqual(
       outputs,
       Array.from({ length: 20 }, (_, i) => `echo: n${i}`),
     );
-    const after = await fixture.stats();
+    const after = await suite.fixture.stats();
     assert.equal(after.codeGrants - before.codeGrants, 1, 'one sign-in, one code');
     assert.equal((await login(servers.many).query(loginStatusQuery)).requestId, undefined);
   });
 
   it('refreshes an expired access token with no person asked', async () => {
     await signedIn(servers.expiry);
-    const before = await fixture.stats();
+    const before = await suite.fixture.stats();
     const generation = (await login(servers.expiry).query(loginStatusQuery)).generation;
-    await fixture.control('/__expire-access');
+    await suite.fixture.control('/__expire-access');
     assert.equal((await (await call(servers.expiry, 'later')).result()).output, 'echo: later');
-    const after = await fixture.stats();
+    const after = await suite.fixture.stats();
     assert.equal(after.refreshOk - before.refreshOk, 1, 'one refresh');
     assert.equal(after.codeGrants, before.codeGrants, 'no new sign-in');
     const status = await login(servers.expiry).query(loginStatusQuery);
@@ -167,12 +133,12 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
   it('turns a revoked refresh token into a new sign-in request, and the call waits for it instead of failing', async () => {
     await signedIn(servers.revoked);
     const firstRequest = (await login(servers.revoked).query(loginStatusQuery)).generation;
-    await fixture.control('/__revoke-refresh');
+    await suite.fixture.control('/__revoke-refresh');
     const waiting = await call(servers.revoked, 'after-revoke');
     const request = await pendingSignIn(servers.revoked);
     assert.equal(request.id, 'sign-in-2');
     assert.match(request.prompt, /the saved sign-in was refused/);
-    assert.equal(await signIn(browser, request.url!), 'Signed in');
+    assert.equal(await suite.signIn(request.url!), 'Signed in');
     assert.equal((await waiting.result()).output, 'echo: after-revoke');
     assert.ok((await login(servers.revoked).query(loginStatusQuery)).generation > firstRequest);
   });
@@ -185,15 +151,15 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
       await Promise.all(
         Array.from({ length: 9 }, async (_, i) => assert.equal((await (await call(servers.race, `warm${i}`)).result()).output, `echo: warm${i}`)),
       );
-      const before = await fixture.stats();
-      await fixture.control('/__expire-access');
+      const before = await suite.fixture.stats();
+      await suite.fixture.control('/__expire-access');
       const calls = await Promise.all(Array.from({ length: 30 }, (_, i) => call(servers.race, `r${i}`)));
       const outputs = await Promise.all(calls.map(async (h) => (await h.result()).output));
       assert.deepEqual(
         outputs,
         Array.from({ length: 30 }, (_, i) => `echo: r${i}`),
       );
-      const after = await fixture.stats();
+      const after = await suite.fixture.stats();
       const generations = (await login(servers.race).query(loginStatusQuery)).generation;
       assert.equal(after.refreshGrants - before.refreshGrants, 1, `the refresh token was sent once (${JSON.stringify({ before, after, generations })})`);
       assert.equal(after.refreshFailed - before.refreshFailed, 0);
@@ -206,7 +172,7 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
   it('survives SIGKILL of the worker while the sign-in is pending: the answer still completes the call', async () => {
     const queue = uniqueTaskQueue('oauth-kill');
     const first = await workerProcess(queue);
-    const waiting = await env.client.workflow.start(mcpToolCall, {
+    const waiting = await suite.env.client.workflow.start(mcpToolCall, {
       taskQueue: queue,
       workflowId: `oauth-killed-${Date.now()}`,
       args: [{ server: servers.killed, tool: 'echo', arguments: { text: 'still here' } }],
@@ -215,7 +181,7 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     await first.kill('SIGKILL');
     const second = await workerProcess(queue);
     try {
-      assert.equal(await signIn(browser, request.url!), 'Signed in');
+      assert.equal(await suite.signIn(request.url!), 'Signed in');
       assert.equal((await waiting.result()).output, 'echo: still here');
       assert.deepEqual((await login(servers.killed).query(loginStatusQuery)).requestId, undefined, 'the one request was answered');
     } finally {
@@ -224,7 +190,7 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
   });
 
   it('answers a replayed or unknown state with a clear page and no effect', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     let callbackUrl = '';
     try {
       const waiting = await call(servers.replay, 'once');
@@ -251,14 +217,14 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     forged.searchParams.set('state', `${forged.searchParams.get('state')!.split('.')[0]}.${'A'.repeat(43)}`);
     const forgedRes = await fetch(forged);
     assert.equal(forgedRes.status, 409, await forgedRes.text());
-    assert.equal((await fetch(new URL('oauth/callback?state=nonsense&code=x', inbox.url))).status, 400);
+    assert.equal((await fetch(new URL('oauth/callback?state=nonsense&code=x', suite.inbox.url))).status, 400);
     assert.equal((await fetch(callbackUrl, { headers: { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' } })).status, 400);
     assert.equal((await fetch(callbackUrl, { method: 'POST' })).status, 405);
     assert.equal((await login(servers.replay).query(loginStatusQuery)).generation, generation, 'nothing changed');
   });
 
   it('fails the waiting calls with AuthorizationRequired when the sign-in request expires', async () => {
-    const waiting = await env.client.workflow.start(mcpToolCall, {
+    const waiting = await suite.env.client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `oauth-expires-${Date.now()}`,
       args: [{ server: servers.expires, tool: 'echo', arguments: { text: 'never' }, elicitation: { expiresIn: '2s' } }],
@@ -275,13 +241,13 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
   });
 
   it('lists the logins (auth list) without a token and signs one out (auth logout)', async () => {
-    const cliEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_ENCRYPTION_KEYS: keyText };
+    const cliEnv = { TEMPORAL_ADDRESS: suite.env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_ENCRYPTION_KEYS: suite.keyText };
     const listed = await run(['auth', 'list', '--json'], cliEnv);
     assert.equal(listed.code, 0, listed.stderr);
     const rows = JSON.parse(listed.stdout) as Array<{ server: string; state: string; issuer?: string }>;
     const first = rows.find((r) => r.server === servers.first);
     assert.equal(first?.state, 'signed-in');
-    assert.equal(first?.issuer, fixture.issuer);
+    assert.equal(first?.issuer, suite.fixture.issuer);
     const out = await run(['auth', 'logout', servers.first, '--json'], cliEnv);
     assert.equal(out.code, 0, out.stderr);
     assert.equal((JSON.parse(out.stdout) as { state: string }).state, 'signed-out');
@@ -292,7 +258,7 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
 
   it('keeps one login per principal for a per-call server: each call uses its own person’s token', async () => {
     const whoami = (principal: string) =>
-      env.client.workflow.start(mcpToolCall, {
+      suite.env.client.workflow.start(mcpToolCall, {
         taskQueue,
         workflowId: `oauth-whoami-${principal}-${Date.now()}`,
         args: [{ server: servers.perCall, tool: 'whoami', auth: { principal } }],
@@ -303,14 +269,14 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
       ['bob', bob],
     ] as const) {
       const request = await eventually(
-        async () => (await env.client.workflow.getHandle(loginWorkflowId(servers.perCall, principal)).query(pendingQuery))[0],
+        async () => (await suite.env.client.workflow.getHandle(loginWorkflowId(servers.perCall, principal)).query(pendingQuery))[0],
         `${principal}'s sign-in request`,
       );
       assert.match(request.prompt, new RegExp(`as "${principal}"`));
-      assert.equal(await signIn(browser, request.url!, principal), 'Signed in');
+      assert.equal(await suite.signIn(request.url!, principal), 'Signed in');
       assert.equal((await handle.result()).output, principal, `${principal}'s call runs with ${principal}'s token`);
     }
-    const noPrincipal = await env.client.workflow.start(mcpToolCall, {
+    const noPrincipal = await suite.env.client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `oauth-whoami-nobody-${Date.now()}`,
       args: [{ server: servers.perCall, tool: 'whoami' }],

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { checkElicitationUrl } from '../../contract/admit.js';
 import type { HttpServerConfig, OAuthConfig } from '../config.js';
+import { MachineLoginProvider } from './machine.js';
 import { LoginProvider, type LoginSecrets } from './provider.js';
 
 /** What a login's workflow may know of its token set: nothing secret. */
@@ -54,11 +55,14 @@ export interface LoginTarget {
   fetchFn?: FetchLike;
 }
 
-function provider(target: LoginTarget, secrets: LoginSecrets): LoginProvider {
+/** A person's sign-in (the authorization code grant), or a machine's (`grant: "client_credentials"`: ./machine.ts). */
+function provider(target: LoginTarget, secrets: LoginSecrets): LoginProvider | MachineLoginProvider {
+  const config = target.server.auth;
+  if (config.grant === 'client_credentials') return new MachineLoginProvider(secrets, { server: target.server.name, config });
   return new LoginProvider(secrets, {
     server: target.server.name,
     loginId: target.loginId,
-    config: target.server.auth,
+    config,
     redirectUrl: target.redirectUrl,
     ...(target.clientMetadataUrl ? { clientMetadataUrl: target.clientMetadataUrl } : {}),
   });
@@ -93,6 +97,23 @@ export function flowError(err: unknown, server: string): OAuthFlowError {
 }
 
 /**
+ * A step-up beyond what a dynamically registered client was registered for: such a client may ask only for the scopes
+ * of its registration (RFC 7591 `scope`; oidc-provider refuses more with `invalid_scope`), and the SDK registered it with
+ * the first sign-in's scope. Forgetting the registration makes `auth()` register again, for the wider scope. A
+ * pre-registered client and a metadata document's are kept (their scopes are the authorization server's business).
+ */
+function forgetNarrowRegistrations(secrets: LoginSecrets, scope: string, config: OAuthConfig): void {
+  if (config.clientId !== undefined || !secrets.clients) return;
+  const wanted = scope.split(/\s+/).filter(Boolean);
+  for (const [issuer, client] of Object.entries(secrets.clients)) {
+    const registered = (client as { scope?: unknown }).scope;
+    if (client.client_id === config.clientMetadataUrl || typeof registered !== 'string') continue;
+    const allowed = new Set(registered.split(/\s+/));
+    if (wanted.some((s) => !allowed.has(s))) delete secrets.clients[issuer];
+  }
+}
+
+/**
  * Discovery and client identity, then a refresh (a refresh token is stored and `forceReauthorization` is not set) or
  * an authorization request. `rediscover`: forget the discovery state first (the server refused the last token, so
  * its `authorization_servers` may have changed). A refresh that fails for a reason other than the authorization
@@ -105,13 +126,15 @@ export async function authorizeLogin(
 ): Promise<AuthorizeResult> {
   const work: LoginSecrets = structuredClone(secrets);
   if (options.rediscover) delete work.discovery;
+  const scope = options.scope ?? target.server.auth.scopes?.join(' ');
+  if (options.forceReauthorization && scope) forgetNarrowRegistrations(work, scope, target.server.auth);
   const p = provider(target, work);
   const hadRefresh = typeof work.tokens?.refresh_token === 'string' && !options.forceReauthorization;
   let result;
   try {
     result = await auth(p, {
       serverUrl: target.server.url,
-      ...((options.scope ?? target.server.auth.scopes) ? { scope: options.scope ?? target.server.auth.scopes!.join(' ') } : {}),
+      ...(scope ? { scope } : {}),
       ...(options.resourceMetadataUrl ? { resourceMetadataUrl: new URL(options.resourceMetadataUrl) } : {}),
       ...(options.forceReauthorization ? { forceReauthorization: true } : {}),
       ...(target.fetchFn ? { fetchFn: target.fetchFn } : {}),

@@ -92,6 +92,12 @@ const { oauthAuthorize, oauthExchange } = proxyActivities<Activities>({
   },
 });
 
+/** What an activity's failure says (its cause's message: the ActivityFailure's own is "Activity task failed"). */
+function failureMessage(err: unknown): string {
+  const e = err as Error;
+  return e.cause instanceof Error ? e.cause.message : e.message;
+}
+
 function unionScopes(a: string | undefined, b: string | undefined): string | undefined {
   const all = new Set([...(a ?? '').split(/\s+/), ...(b ?? '').split(/\s+/)].filter(Boolean));
   return all.size > 0 ? [...all].join(' ') : undefined;
@@ -268,8 +274,10 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
         }
       } catch (err) {
         withdraw('cancelled');
-        result = { status: 'failed', message: (err as Error).message };
-        settle({ failure: { type: FailureTypes.AuthorizationFailed, message: (err as Error).message } });
+        // The activity's reason (an iss mismatch, say), not "Activity task failed".
+        const message = failureMessage(err);
+        result = { status: 'failed', message };
+        settle({ failure: { type: FailureTypes.AuthorizationFailed, message } });
       } finally {
         busy = false;
       }
@@ -326,8 +334,7 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
         }
       } catch (err) {
         const type = err instanceof ApplicationFailure && err.type ? err.type : FailureTypes.AuthorizationFailed;
-        const message = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
-        settle({ failure: { type: type === FailureTypes.AuthorizationFailed ? type : FailureTypes.AuthorizationFailed, message } });
+        settle({ failure: { type: type === FailureTypes.AuthorizationFailed ? type : FailureTypes.AuthorizationFailed, message: failureMessage(err) } });
       } finally {
         busy = false;
       }

@@ -24,6 +24,9 @@ import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { signIn, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
 import { createLocalEnv, eventually, startWorker, uniqueTaskQueue } from '../helpers/temporal.js';
 
+/** The tools of the fixture's v2 server (test/fixtures/oauth-server.ts, /mcp), sorted. */
+const FIXTURE_TOOLS = ['echo', 'stubborn', 'whoami', 'write'];
+
 const cliMain = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 describe('mcpListTools of a server behind OAuth waits for its login (oidc-provider, Chromium, the inbox callback, the CLI)', () => {
@@ -106,7 +109,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
 
     assert.equal(await signIn(browser, request.url!), 'Signed in');
     const tools = await listing;
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['echo', 'whoami']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), FIXTURE_TOOLS);
     assert.equal(tools.find((t) => t.name === 'echo')?.description, 'Echo the text');
     assert.equal((await call.result()).output, 'echo: too');
     // Signed in: the next listing uses the token at once, with no request.
@@ -115,7 +118,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
       workflowId: `oauth-list-again-${Date.now()}`,
       args: [{ server: servers.first }],
     });
-    assert.deepEqual(again.map((t) => t.name).sort(), ['echo', 'whoami']);
+    assert.deepEqual(again.map((t) => t.name).sort(), FIXTURE_TOOLS);
     assert.equal((await login(servers.first).query(loginStatusQuery)).requestId, undefined);
     assert.equal((await fixture.stats()).codeGrants, 1, 'one sign-in');
   });
@@ -164,8 +167,9 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
           .stdout()
           .trimEnd()
           .split('\n')
-          .map((l) => l.split(/\s+/)[0]),
-        ['echo', 'whoami'],
+          .map((l) => l.split(/\s+/)[0])
+          .sort(),
+        FIXTURE_TOOLS,
       );
     } finally {
       await cli.kill();
@@ -186,7 +190,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
       assert.equal(await json.exited, 0, json.output());
       const out = JSON.parse(json.stdout()) as { server: string; tools: Array<{ name: string }> };
       assert.equal(out.server, servers.json);
-      assert.deepEqual(out.tools.map((t) => t.name).sort(), ['echo', 'whoami']);
+      assert.deepEqual(out.tools.map((t) => t.name).sort(), FIXTURE_TOOLS);
     } finally {
       await json.kill();
     }
@@ -236,7 +240,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
         'the sign-in request',
       );
       assert.equal(await signIn(browser, request.url!), 'Signed in');
-      assert.deepEqual((await handle.result()).map((t) => t.name).sort(), ['echo', 'whoami']);
+      assert.deepEqual((await handle.result()).map((t) => t.name).sort(), FIXTURE_TOOLS);
       assert.deepEqual(await workflowTaskFailures(handle), []);
       await recordHistory(handle, 'list-tools-oauth-login', env.address);
     } finally {

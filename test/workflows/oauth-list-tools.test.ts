@@ -13,6 +13,7 @@ import type { Request } from '../../src/contract/index.js';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { loginStatusQuery, mcpListTools, pendingQuery } from '../../src/workflows/index.js';
 import { spawnNode } from '../../scripts/processes.js';
+import { run } from '../cli/harness.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { oauthSuite } from '../helpers/oauth.js';
 import { eventually } from '../helpers/temporal.js';
@@ -37,18 +38,23 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     cli: `listcli${process.pid}`,
     json: `listjson${process.pid}`,
     interrupted: `listint${process.pid}`,
+    perCall: `listpc${process.pid}`,
     recorded: `listrec${process.pid}`,
   };
   const suite = oauthSuite({
     name: 'oauth-list',
-    mcpConfig: ({ fixture }) => ({ mcpServers: Object.fromEntries(Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: 'oauth' }])) }),
+    mcpConfig: ({ fixture }) => ({
+      mcpServers: Object.fromEntries(
+        Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: name === servers.perCall ? { principal: 'per-call' } : 'oauth' }]),
+      ),
+    }),
     // The recorded listing's history is plaintext (the login's secrets are sealed all the same): it replays with any key.
     plainWorker: true,
   });
   const { taskQueue } = suite;
   const client = () => new DurableMcpClient(suite.env.client, { taskQueue });
-  const login = (name: string) => suite.login(name);
-  const pendingSignIn = (name: string): Promise<Request> => suite.pendingSignIn(name);
+  const login = (name: string, principal?: string) => suite.login(name, principal);
+  const pendingSignIn = (name: string, principal?: string): Promise<Request> => suite.pendingSignIn(name, principal !== undefined ? { principal } : {});
   /** `durable-mcp tools <args>` as a process (it waits for sign-ins). */
   const cliTools = (...args: string[]) => spawnNode([cliMain, 'tools', ...args], suite.cliEnv);
 
@@ -119,6 +125,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
       assert.ok(stderr.includes(`it is request ${request.id} of ${loginWorkflowId(servers.cli)}`), stderr);
       assert.ok(stderr.includes(`expiring at ${request.expiresAt}`), stderr);
       assert.ok(stderr.includes(`durable-mcp pending ${loginWorkflowId(servers.cli)}`), stderr);
+      assert.ok(stderr.includes('whoever signs in, signs in for every call to the server'), stderr);
       assert.equal(cli.stdout(), '', 'stdout stays the listing');
       assert.equal(await suite.signIn(request.url!), 'Signed in');
       assert.equal(await cli.exited, 0, cli.output());
@@ -157,6 +164,38 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     } finally {
       await cli.kill();
     }
+  });
+
+  it('durable-mcp tools --principal P of a per-call server asks a sign-in that says it is P’s and lists once P signed in; another principal signs in on its own', async () => {
+    const before = await suite.fixture.stats();
+    for (const principal of ['ada', 'bob']) {
+      const cli = cliTools(servers.perCall, '--principal', principal);
+      try {
+        await cli.waitFor(/waiting for the sign-in/);
+        const request = await pendingSignIn(servers.perCall, principal);
+        assert.equal(request.kind, 'authorization');
+        assert.match(request.prompt, new RegExp(`^Sign in to MCP server "${servers.perCall}" as "${principal}" at `));
+        const stderr = cli.output();
+        assert.ok(stderr.includes(`needs a sign-in before it lists its tools: ${request.prompt}\n`), stderr);
+        assert.ok(stderr.includes(`it is request ${request.id} of ${loginWorkflowId(servers.perCall, principal)}`), stderr);
+        assert.ok(stderr.includes(`whoever signs in, signs in as "${principal}" for every call that names that principal`), stderr);
+        if (principal === 'bob') assert.equal((await login(servers.perCall, 'ada').query(loginStatusQuery)).state, 'signed-in', 'ada stays signed in');
+        assert.equal(await suite.signIn(request.url!, principal), 'Signed in');
+        assert.equal(await cli.exited, 0, cli.output());
+        assert.deepEqual(toolNames(cli.stdout()), FIXTURE_TOOLS);
+      } finally {
+        await cli.kill();
+      }
+      // The principal's own token: the server sees the account that signed in.
+      assert.equal((await (await suite.call(servers.perCall, 'whoami', undefined, { principal })).result()).output, principal);
+    }
+    assert.equal((await suite.fixture.stats()).codeGrants - before.codeGrants, 2, 'one sign-in each');
+    // Signed in: ada's next listing uses her token at once.
+    const again = await run(['tools', servers.perCall, '--principal', 'ada'], suite.cliEnv);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /sign-in/);
+    assert.deepEqual(toolNames(again.stdout), FIXTURE_TOOLS);
+    assert.deepEqual(await login(servers.perCall, 'ada').query(pendingQuery), []);
   });
 
   it('a listing that waited for its login replays from its history (recorded without a codec: test/histories/list-tools-oauth-login.json)', async () => {

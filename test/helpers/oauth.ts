@@ -9,6 +9,7 @@ import { after, before } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { chromium, type Browser } from 'playwright-core';
+import { rootFailure } from '../../src/client/errors.js';
 import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/client/codec.js';
 import type { Request } from '../../src/contract/index.js';
 import { loginWorkflowId } from '../../src/contract/login.js';
@@ -46,6 +47,21 @@ export async function startOAuthFixture(env: Record<string, string> = {}): Promi
       await fetch(`${base}${path}`, { method: 'POST' });
     },
   };
+}
+
+/** An MCP config of `names`, each a server at `url` behind OAuth (a shared login; per call for those in `perCall`). */
+export function oauthServers(url: string, names: Iterable<string>, perCall: readonly string[] = []): Record<string, unknown> {
+  return { mcpServers: Object.fromEntries([...names].map((name) => [name, { url, auth: perCall.includes(name) ? { principal: 'per-call' } : 'oauth' }])) };
+}
+
+/** The type and message of the root failure of a call (or listing) expected to fail; throws when it finished. */
+export async function failureOf(result: Promise<unknown>): Promise<{ type: string; message: string }> {
+  try {
+    await result;
+  } catch (err) {
+    return rootFailure(err);
+  }
+  throw new Error('the call finished, but it was expected to fail');
 }
 
 /** Chromium signs in and consents on oidc-provider's own pages; returns the inbox's callback page's heading. */

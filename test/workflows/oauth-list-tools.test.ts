@@ -15,7 +15,7 @@ import { loginStatusQuery, mcpListTools, pendingQuery } from '../../src/workflow
 import { spawnNode } from '../../scripts/processes.js';
 import { run } from '../cli/harness.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
-import { oauthSuite } from '../helpers/oauth.js';
+import { oauthServers, oauthSuite } from '../helpers/oauth.js';
 import { eventually } from '../helpers/temporal.js';
 
 /** The tools of the fixture's v2 server (test/fixtures/oauth-server.ts, /mcp), sorted. */
@@ -43,11 +43,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
   };
   const suite = oauthSuite({
     name: 'oauth-list',
-    mcpConfig: ({ fixture }) => ({
-      mcpServers: Object.fromEntries(
-        Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: name === servers.perCall ? { principal: 'per-call' } : 'oauth' }]),
-      ),
-    }),
+    mcpConfig: ({ fixture }) => oauthServers(fixture.mcp, Object.values(servers), [servers.perCall]),
     // The recorded listing's history is plaintext (the login's secrets are sealed all the same): it replays with any key.
     plainWorker: true,
   });

@@ -1,13 +1,15 @@
 /**
  * The OAuth tests' one setup (docs/oauth.md): the fixture (oidc-provider in front of MCP servers that require bearer
  * tokens; test/fixtures/oauth-server.ts), a dev server, the inbox with its /oauth/callback, a worker, and headless
- * Chromium signing in and consenting on oidc-provider's own pages. `oauthSuite` registers the suite's before/after.
+ * Chromium signing in and consenting on oidc-provider's own pages. `oauthSuite` registers the suite's before/after;
+ * its options add more fixtures, an https front for the inbox, and a worker without a codec.
  */
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { WorkflowHandle } from '@temporalio/client';
+import { Client, type WorkflowHandle } from '@temporalio/client';
 import { chromium, type Browser } from 'playwright-core';
+import { rootFailure } from '../../src/client/errors.js';
 import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/client/codec.js';
 import type { Request } from '../../src/contract/index.js';
 import { loginWorkflowId } from '../../src/contract/login.js';
@@ -18,6 +20,7 @@ import type { DurableMcpWorker, OAuthWorkerOptions } from '../../src/worker.js';
 import { oauthServerPath, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from './temporal.js';
+import { selfSignedCert, startTlsProxy, type TlsProxy } from './tls-proxy.js';
 
 export interface OAuthFixture {
   /** The v2 SDK server (stateless streamable HTTP, both eras). */
@@ -44,6 +47,21 @@ export async function startOAuthFixture(env: Record<string, string> = {}): Promi
       await fetch(`${base}${path}`, { method: 'POST' });
     },
   };
+}
+
+/** An MCP config of `names`, each a server at `url` behind OAuth (a shared login; per call for those in `perCall`). */
+export function oauthServers(url: string, names: Iterable<string>, perCall: readonly string[] = []): Record<string, unknown> {
+  return { mcpServers: Object.fromEntries([...names].map((name) => [name, { url, auth: perCall.includes(name) ? { principal: 'per-call' } : 'oauth' }])) };
+}
+
+/** The type and message of the root failure of a call (or listing) expected to fail; throws when it finished. */
+export async function failureOf(result: Promise<unknown>): Promise<{ type: string; message: string }> {
+  try {
+    await result;
+  } catch (err) {
+    return rootFailure(err);
+  }
+  throw new Error('the call finished, but it was expected to fail');
 }
 
 /** Chromium signs in and consents on oidc-provider's own pages; returns the inbox's callback page's heading. */
@@ -74,26 +92,58 @@ export interface OAuthSuiteOptions {
   encryption?: 'codec' | 'dev';
   /** The fixture's environment, given the inbox's callback (a pre-registered client names it). */
   fixtureEnv?: (redirectUrl: string) => Record<string, string>;
-  /** The worker's MCP config, given the fixture and the inbox. */
-  mcpConfig: (s: { fixture: OAuthFixture; inbox: InboxHandle }) => Record<string, unknown>;
+  /** More fixtures (each an authorization server of its own), by name, with their environments. */
+  fixtures?: Record<string, Record<string, string>>;
+  /**
+   * The inbox behind an https front (test/helpers/tls-proxy.ts: a TLS-terminating proxy with a self-signed certificate)
+   * whose URL is the inbox's public URL (`publicUrl`): the inbox serves its Client ID Metadata Document there, the worker
+   * is given that URL (`oauth.inboxPublicUrl`) instead of a redirect URL, the fixtures trust the certificate (as an
+   * authorization server trusts a public one), and Chromium ignores certificate errors.
+   */
+  httpsInbox?: boolean;
+  /**
+   * Also a worker without a codec (plaintext payloads, as the committed histories are recorded; the logins' seal the
+   * suite's) on a task queue of its own, with the suite's MCP config, a client without a codec and an inbox of its own
+   * (a login whose payloads are plaintext takes its code from an inbox that writes plaintext): `plain`.
+   */
+  plainWorker?: boolean;
+  /** The worker's MCP config, given the fixtures and the inbox. */
+  mcpConfig: (s: { fixture: OAuthFixture; fixtures: Record<string, OAuthFixture>; inbox: InboxHandle }) => Record<string, unknown>;
   /** More of the worker's `oauth` options (its redirect URL and seal are the suite's). */
   oauth?: Omit<OAuthWorkerOptions, 'redirectUrl' | 'seal'>;
+}
+
+/** The suite's worker without a codec (`plainWorker`): its task queue, its client and its inbox. */
+export interface PlainWorker {
+  readonly client: Client;
+  readonly taskQueue: string;
+  readonly inbox: InboxHandle;
 }
 
 export interface OAuthSuite {
   readonly env: TestWorkflowEnvironment;
   readonly fixture: OAuthFixture;
+  /** The `fixtures` option's, by name. */
+  readonly fixtures: Record<string, OAuthFixture>;
   readonly inbox: InboxHandle;
+  /** The inbox's URL as browsers and authorization servers reach it: its https front's with `httpsInbox`, else its own. */
+  readonly publicUrl: string;
   readonly worker: DurableMcpWorker;
   readonly browser: Browser;
   readonly taskQueue: string;
-  /** The inbox's /oauth/callback. */
+  /** The inbox's /oauth/callback (under `publicUrl`). */
   readonly redirectUrl: string;
   /** The worker's MCP config (for more workers). */
   readonly mcpConfig: Record<string, unknown>;
   /** `encryption: 'codec'`: the key, as DURABLE_MCP_ENCRYPTION_KEYS says it. */
   readonly keyText: string;
+  /** `encryption: 'codec'`: the payload codec (for more workers). */
+  readonly codec: EncryptionCodec | undefined;
   readonly seal: CredentialSeal;
+  /** The environment of a `durable-mcp` CLI process for this suite's dev server, task queue and key. */
+  readonly cliEnv: Record<string, string>;
+  /** `plainWorker`: the worker without a codec. */
+  readonly plain: PlainWorker;
   /** The login workflow of a server (and principal). */
   login(server: string, principal?: string): WorkflowHandle;
   /** The login's pending sign-in request (the first whose id is not `notId`), once there is one. */
@@ -118,41 +168,78 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const dev = options.encryption === 'dev';
   const codec = dev ? undefined : new EncryptionCodec(parseEncryptionKeys(keyText, 'test'));
   const seal = codec ? new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL)) : CredentialSeal.fromKeyFile(join(tempDir(), 'oauth-credentials.key'));
+  const tls = options.httpsInbox ? selfSignedCert() : undefined;
   const s: {
     env?: TestWorkflowEnvironment;
     fixture?: OAuthFixture;
+    fixtures: Record<string, OAuthFixture>;
+    proxy?: TlsProxy;
     inbox?: InboxHandle;
     worker?: DurableMcpWorker;
     running?: Promise<void>;
+    plain?: PlainWorker & { worker: DurableMcpWorker; running: Promise<void> };
     browser?: Browser;
     mcpConfig?: Record<string, unknown>;
-  } = {};
+  } = { fixtures: {} };
   const must = <T>(v: T | undefined, what: string): T => {
     if (v === undefined) throw new Error(`oauthSuite: ${what} is only available once the suite's before hook ran`);
     return v;
   };
-  const redirectUrl = () => new URL('oauth/callback', must(s.inbox, 'inbox').url).href;
+  const publicUrl = () => s.proxy?.url ?? must(s.inbox, 'inbox').url;
+  const redirectUrl = () => new URL('oauth/callback', publicUrl()).href;
+  const sealCode = (code: string) => seal.seal({ code });
+  const startFixture = (env: Record<string, string>) => startOAuthFixture({ ...env, ...(tls ? { NODE_EXTRA_CA_CERTS: tls.certPath } : {}) });
+  // No redirect URL behind the https front: the worker's logins come back to the inbox's public callback, and name its document.
+  const callbackOptions = () => (s.proxy ? { inboxPublicUrl: s.proxy.url } : { redirectUrl: redirectUrl() });
 
   before(async () => {
-    s.env = await createLocalEnv({ searchAttributes: true, encryption: codec ?? false });
-    s.inbox = await startInbox({ client: s.env.client, host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
-    s.fixture = await startOAuthFixture(options.fixtureEnv?.(redirectUrl()) ?? {});
-    s.mcpConfig = options.mcpConfig({ fixture: s.fixture, inbox: s.inbox });
-    s.worker = await startWorker(s.env, {
+    const env = (s.env = await createLocalEnv({ searchAttributes: true, encryption: codec ?? false }));
+    let inboxOrigin = 'http://127.0.0.1:1';
+    if (tls) s.proxy = await startTlsProxy(tls, () => inboxOrigin);
+    s.inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode, ...(s.proxy ? { publicUrl: s.proxy.url } : {}) });
+    inboxOrigin = s.inbox.url;
+    s.fixture = await startFixture(options.fixtureEnv?.(redirectUrl()) ?? {});
+    for (const [name, fixtureEnv] of Object.entries(options.fixtures ?? {})) s.fixtures[name] = await startFixture(fixtureEnv);
+    s.mcpConfig = options.mcpConfig({ fixture: s.fixture, fixtures: s.fixtures, inbox: s.inbox });
+    s.worker = await startWorker(env, {
       taskQueue,
       encryption: codec ?? false,
       mcpConfig: s.mcpConfig,
-      oauth: { ...options.oauth, redirectUrl: redirectUrl(), ...(dev ? { seal } : {}) },
+      oauth: { ...options.oauth, ...callbackOptions(), ...(dev ? { seal } : {}) },
     });
     s.running = s.worker.run();
-    s.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    if (options.plainWorker) {
+      const client = new Client({ connection: env.connection, namespace: env.namespace ?? 'default' });
+      const inbox = await startInbox({ client, host: '127.0.0.1', port: 0, sealCode });
+      const queue = `${taskQueue}-plain`;
+      const worker = await startWorker(env, {
+        taskQueue: queue,
+        encryption: false,
+        mcpConfig: s.mcpConfig,
+        oauth: { ...options.oauth, seal, redirectUrl: new URL('oauth/callback', inbox.url).href },
+      });
+      s.plain = { client, taskQueue: queue, inbox, worker, running: worker.run() };
+    }
+    const browserArgs = tls ? [...CHROMIUM_ARGS, '--ignore-certificate-errors'] : CHROMIUM_ARGS;
+    s.browser = await chromium.launch({ executablePath: CHROMIUM, args: browserArgs });
+    // A client's listTools refuses at once when no worker polls the task queue: the tests start once this worker's poll shows.
+    await eventually(async () => {
+      const namespace = env.namespace ?? 'default';
+      const q = await env.client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 });
+      return (q.pollers ?? []).length > 0;
+    }, `a poller on task queue ${taskQueue}`);
   });
   after(async () => {
     await s.browser?.close();
     s.worker?.shutdown();
+    s.plain?.worker.shutdown();
     await s.running;
+    await s.plain?.running;
+    await s.plain?.inbox.close();
     await s.inbox?.close();
+    await s.proxy?.close();
     await s.fixture?.close();
+    for (const fixture of Object.values(s.fixtures)) await fixture.close();
     await s.env?.teardown();
   });
 
@@ -163,8 +250,14 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
     get fixture() {
       return must(s.fixture, 'fixture');
     },
+    get fixtures() {
+      return s.fixtures;
+    },
     get inbox() {
       return must(s.inbox, 'inbox');
+    },
+    get publicUrl() {
+      return publicUrl();
     },
     get worker() {
       return must(s.worker, 'worker');
@@ -180,7 +273,20 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
       return must(s.mcpConfig, 'mcpConfig');
     },
     keyText,
+    codec,
     seal,
+    get cliEnv() {
+      return {
+        TEMPORAL_ADDRESS: suite.env.address,
+        TEMPORAL_NAMESPACE: suite.env.namespace ?? 'default',
+        DURABLE_MCP_TASK_QUEUE: taskQueue,
+        ...(codec ? { DURABLE_MCP_ENCRYPTION_KEYS: keyText } : {}),
+      };
+    },
+    get plain() {
+      if (!options.plainWorker) throw new Error('oauthSuite: plain is the worker of the option plainWorker, which this suite does not set');
+      return must(s.plain, 'plain');
+    },
     login: (server, principal) => suite.env.client.workflow.getHandle(loginWorkflowId(server, principal)),
     pendingSignIn: async (server, { principal, notId } = {}) =>
       eventually(async () => (await suite.login(server, principal).query(pendingQuery)).find((r) => r.id !== notId), `the sign-in request of "${server}"`),

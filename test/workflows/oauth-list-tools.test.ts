@@ -2,45 +2,35 @@
  * Listing the tools of a server behind OAuth (docs/oauth.md, "Listing tools"): `mcpListTools` waits for the server's
  * login as a tool call does. End to end with real parts: oidc-provider in front of a v2 SDK MCP server requiring bearer
  * tokens (test/fixtures/oauth-server.ts), a dev server, a worker, the inbox's /oauth/callback, Chromium signing in on
- * oidc-provider's own pages, and the real CLI (`durable-mcp tools`).
+ * oidc-provider's own pages (the OAuth tests' one setup, test/helpers/oauth.ts), and the real CLI (`durable-mcp tools`).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client, WorkflowFailedError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { chromium, type Browser } from 'playwright-core';
+import { WorkflowFailedError } from '@temporalio/client';
 import { DurableMcpClient, ToolCallFailedError, type SignInPending } from '../../src/client/index.js';
-import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/client/codec.js';
 import type { Request } from '../../src/contract/index.js';
 import { loginWorkflowId } from '../../src/contract/login.js';
-import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
-import { CredentialSeal, SEAL_KEY_LABEL } from '../../src/mcp/index.js';
-import { loginStatusQuery, mcpListTools, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
+import { loginStatusQuery, mcpListTools, pendingQuery } from '../../src/workflows/index.js';
 import { spawnNode } from '../../scripts/processes.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
+import { run } from '../cli/harness.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
-import { signIn, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
-import { createLocalEnv, eventually, startWorker, uniqueTaskQueue } from '../helpers/temporal.js';
+import { oauthServers, oauthSuite } from '../helpers/oauth.js';
+import { eventually } from '../helpers/temporal.js';
 
 /** The tools of the fixture's v2 server (test/fixtures/oauth-server.ts, /mcp), sorted. */
 const FIXTURE_TOOLS = ['echo', 'stubborn', 'whoami', 'write'];
 
 const cliMain = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+/** The tool names of `durable-mcp tools` text output (a line a tool, its name first), sorted. */
+const toolNames = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split(/\s+/)[0])
+    .sort();
 
 describe('mcpListTools of a server behind OAuth waits for its login (oidc-provider, Chromium, the inbox callback, the CLI)', () => {
-  let env: TestWorkflowEnvironment;
-  let fixture: OAuthFixture;
-  let inbox: InboxHandle;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  let browser: Browser;
-  let client: DurableMcpClient;
-  const taskQueue = uniqueTaskQueue('oauth-list');
-  const keyText = generateEncryptionKey('k1');
-  const codec = new EncryptionCodec(parseEncryptionKeys(keyText, 'test'));
-  const seal = new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL));
   // One login each: a test's sign-ins do not disturb another's.
   const servers = {
     first: `list${process.pid}`,
@@ -48,54 +38,31 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     cli: `listcli${process.pid}`,
     json: `listjson${process.pid}`,
     interrupted: `listint${process.pid}`,
+    perCall: `listpc${process.pid}`,
     recorded: `listrec${process.pid}`,
   };
-
-  before(async () => {
-    env = await createLocalEnv({ searchAttributes: true, encryption: codec });
-    fixture = await startOAuthFixture();
-    inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
-    worker = await startWorker(env, {
-      taskQueue,
-      encryption: codec,
-      mcpConfig: { mcpServers: Object.fromEntries(Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: 'oauth' }])) },
-      oauth: { redirectUrl: new URL('oauth/callback', inbox.url).href },
-    });
-    running = worker.run();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    client = new DurableMcpClient(env.client, { taskQueue });
-    // listTools refuses at once when no worker polls the task queue: start the tests once this worker's poll shows.
-    await eventually(async () => {
-      const q = await env.client.workflowService.describeTaskQueue({ namespace: env.namespace ?? 'default', taskQueue: { name: taskQueue }, taskQueueType: 1 });
-      return (q.pollers ?? []).length > 0 ? true : undefined;
-    }, `a poller on task queue ${taskQueue}`);
+  const suite = oauthSuite({
+    name: 'oauth-list',
+    mcpConfig: ({ fixture }) => oauthServers(fixture.mcp, Object.values(servers), [servers.perCall]),
+    // The recorded listing's history is plaintext (the login's secrets are sealed all the same): it replays with any key.
+    plainWorker: true,
   });
-  after(async () => {
-    await browser?.close();
-    worker?.shutdown();
-    await running;
-    await inbox?.close();
-    await fixture?.close();
-    await env?.teardown();
-  });
-
-  const login = (name: string) => env.client.workflow.getHandle(loginWorkflowId(name));
-  const pendingSignIn = async (name: string): Promise<Request> =>
-    eventually(async () => (await login(name).query(pendingQuery))[0], `${name}'s sign-in request`);
+  const { taskQueue } = suite;
+  const client = () => new DurableMcpClient(suite.env.client, { taskQueue });
+  const login = (name: string, principal?: string) => suite.login(name, principal);
+  const pendingSignIn = (name: string, principal?: string): Promise<Request> => suite.pendingSignIn(name, principal !== undefined ? { principal } : {});
+  /** `durable-mcp tools <args>` as a process (it waits for sign-ins). */
+  const cliTools = (...args: string[]) => spawnNode([cliMain, 'tools', ...args], suite.cliEnv);
 
   it('before any login: one authorization request (for the listing and a tool call together), and the tools once Chromium signed in', async () => {
     const told: SignInPending[] = [];
-    const listing = client.listTools(servers.first, { onSignIn: (s) => told.push(s) });
+    const listing = client().listTools(servers.first, { onSignIn: (s) => told.push(s) });
     listing.catch(() => undefined); // awaited below: a failure shows there
     const request = await pendingSignIn(servers.first);
     assert.equal(request.kind, 'authorization');
     assert.match(request.prompt, new RegExp(`^Sign in to MCP server "${servers.first}" at `));
     // A tool call to the same server waits for the same sign-in: still one request.
-    const call = await env.client.workflow.start(mcpToolCall, {
-      taskQueue,
-      workflowId: `oauth-list-call-${Date.now()}`,
-      args: [{ server: servers.first, tool: 'echo', arguments: { text: 'too' } }],
-    });
+    const call = await suite.call(servers.first, 'echo', { text: 'too' });
     await eventually(async () => (await login(servers.first).query(loginStatusQuery)).waiting === 2, 'the listing and the call waiting for the login');
     assert.deepEqual(
       (await login(servers.first).query(pendingQuery)).map((r) => r.id),
@@ -107,25 +74,25 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     assert.equal(told[0]!.loginWorkflowId, loginWorkflowId(servers.first));
     assert.deepEqual(told[0]!.request, request);
 
-    assert.equal(await signIn(browser, request.url!), 'Signed in');
+    assert.equal(await suite.signIn(request.url!), 'Signed in');
     const tools = await listing;
     assert.deepEqual(tools.map((t) => t.name).sort(), FIXTURE_TOOLS);
     assert.equal(tools.find((t) => t.name === 'echo')?.description, 'Echo the text');
     assert.equal((await call.result()).output, 'echo: too');
     // Signed in: the next listing uses the token at once, with no request.
-    const again = await env.client.workflow.execute(mcpListTools, {
+    const again = await suite.env.client.workflow.execute(mcpListTools, {
       taskQueue,
       workflowId: `oauth-list-again-${Date.now()}`,
       args: [{ server: servers.first }],
     });
     assert.deepEqual(again.map((t) => t.name).sort(), FIXTURE_TOOLS);
     assert.equal((await login(servers.first).query(loginStatusQuery)).requestId, undefined);
-    assert.equal((await fixture.stats()).codeGrants, 1, 'one sign-in');
+    assert.equal((await suite.fixture.stats()).codeGrants, 1, 'one sign-in');
   });
 
   it('a sign-in that expires fails the listing with AuthorizationRequired', async () => {
     const workflowId = `oauth-list-expires-${Date.now()}`;
-    const listing = client.listTools(servers.expires, { workflowId, expiresIn: '2s' });
+    const listing = client().listTools(servers.expires, { workflowId, expiresIn: '2s' });
     listing.catch(() => undefined); // asserted below
     const request = await pendingSignIn(servers.expires);
     assert.ok(request.expiresAt);
@@ -135,7 +102,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
       assert.match(err.failureMessage, new RegExp(`server "${servers.expires}": the sign-in at .* was expired`));
       return true;
     });
-    await assert.rejects(env.client.workflow.getHandle(workflowId).result(), (err: unknown) => {
+    await assert.rejects(suite.env.client.workflow.getHandle(workflowId).result(), (err: unknown) => {
       assert.ok(err instanceof WorkflowFailedError);
       assert.equal((err.cause as { type?: string }).type, 'AuthorizationRequired');
       return true;
@@ -144,12 +111,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
   });
 
   it('durable-mcp tools shows the pending sign-in (its link, where else it is listed) and prints the tools once signed in', async () => {
-    const cli = spawnNode([cliMain, 'tools', servers.cli], {
-      TEMPORAL_ADDRESS: env.address,
-      TEMPORAL_NAMESPACE: 'default',
-      DURABLE_MCP_TASK_QUEUE: taskQueue,
-      DURABLE_MCP_ENCRYPTION_KEYS: keyText,
-    });
+    const cli = cliTools(servers.cli);
     try {
       await cli.waitFor(/waiting for the sign-in/);
       const request = await pendingSignIn(servers.cli);
@@ -159,34 +121,22 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
       assert.ok(stderr.includes(`it is request ${request.id} of ${loginWorkflowId(servers.cli)}`), stderr);
       assert.ok(stderr.includes(`expiring at ${request.expiresAt}`), stderr);
       assert.ok(stderr.includes(`durable-mcp pending ${loginWorkflowId(servers.cli)}`), stderr);
+      assert.ok(stderr.includes('whoever signs in, signs in for every call to the server'), stderr);
       assert.equal(cli.stdout(), '', 'stdout stays the listing');
-      assert.equal(await signIn(browser, request.url!), 'Signed in');
+      assert.equal(await suite.signIn(request.url!), 'Signed in');
       assert.equal(await cli.exited, 0, cli.output());
-      assert.deepEqual(
-        cli
-          .stdout()
-          .trimEnd()
-          .split('\n')
-          .map((l) => l.split(/\s+/)[0])
-          .sort(),
-        FIXTURE_TOOLS,
-      );
+      assert.deepEqual(toolNames(cli.stdout()), FIXTURE_TOOLS);
     } finally {
       await cli.kill();
     }
     // With --json: the sign-in is one JSON line on stderr (the Request as the login holds it); stdout the listing's object.
-    const json = spawnNode([cliMain, 'tools', servers.json, '--json'], {
-      TEMPORAL_ADDRESS: env.address,
-      TEMPORAL_NAMESPACE: 'default',
-      DURABLE_MCP_TASK_QUEUE: taskQueue,
-      DURABLE_MCP_ENCRYPTION_KEYS: keyText,
-    });
+    const json = cliTools(servers.json, '--json');
     try {
       const line = JSON.parse(await json.waitFor(/\{"event":"sign-in".*\}/)) as { event: string; server: string; workflowId: string; request: Request };
       assert.equal(line.server, servers.json);
       assert.equal(line.workflowId, loginWorkflowId(servers.json));
       assert.deepEqual(line.request, await pendingSignIn(servers.json));
-      assert.equal(await signIn(browser, line.request.url!), 'Signed in');
+      assert.equal(await suite.signIn(line.request.url!), 'Signed in');
       assert.equal(await json.exited, 0, json.output());
       const out = JSON.parse(json.stdout()) as { server: string; tools: Array<{ name: string }> };
       assert.equal(out.server, servers.json);
@@ -197,19 +147,14 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
   });
 
   it('Ctrl-C on durable-mcp tools stops waiting and cancels the listing; the sign-in stays pending for whoever answers it', async () => {
-    const cli = spawnNode([cliMain, 'tools', servers.interrupted], {
-      TEMPORAL_ADDRESS: env.address,
-      TEMPORAL_NAMESPACE: 'default',
-      DURABLE_MCP_TASK_QUEUE: taskQueue,
-      DURABLE_MCP_ENCRYPTION_KEYS: keyText,
-    });
+    const cli = cliTools(servers.interrupted);
     try {
       await cli.waitFor(/waiting for the sign-in/);
       cli.child.kill('SIGINT');
       assert.equal(await cli.exited, 130, cli.output());
       const id = /listing (mcp-tools-\S+) cancelled/.exec(cli.output())?.[1];
       assert.ok(id, cli.output());
-      assert.equal((await env.client.workflow.getHandle(id).describe()).status.name, 'CANCELLED');
+      assert.equal((await suite.env.client.workflow.getHandle(id).describe()).status.name, 'CANCELLED');
       const status = await login(servers.interrupted).query(loginStatusQuery);
       assert.equal(status.state, 'pending', 'the sign-in stays pending');
     } finally {
@@ -217,36 +162,52 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     }
   });
 
-  it('a listing that waited for its login replays from its history (recorded without a codec: test/histories/list-tools-oauth-login.json)', async () => {
-    // Plaintext payloads (the login's secrets are sealed all the same), so the committed history replays with any key.
-    const plain = new Client({ connection: env.connection, namespace: env.namespace ?? 'default' });
-    const plainInbox = await startInbox({ client: plain, host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
-    const queue = uniqueTaskQueue('oauth-list-plain');
-    const plainWorker = await startWorker(env, {
-      taskQueue: queue,
-      encryption: false,
-      mcpConfig: { mcpServers: { [servers.recorded]: { url: fixture.mcp, auth: 'oauth' } } },
-      oauth: { seal, redirectUrl: new URL('oauth/callback', plainInbox.url).href },
-    });
-    const plainRunning = plainWorker.run();
-    try {
-      const handle = await plain.workflow.start(mcpListTools, {
-        taskQueue: queue,
-        workflowId: `list-tools-oauth-login-${Date.now()}`,
-        args: [{ server: servers.recorded }],
-      });
-      const request = await eventually(
-        async () => (await plain.workflow.getHandle(loginWorkflowId(servers.recorded)).query(pendingQuery))[0],
-        'the sign-in request',
-      );
-      assert.equal(await signIn(browser, request.url!), 'Signed in');
-      assert.deepEqual((await handle.result()).map((t) => t.name).sort(), FIXTURE_TOOLS);
-      assert.deepEqual(await workflowTaskFailures(handle), []);
-      await recordHistory(handle, 'list-tools-oauth-login', env.address);
-    } finally {
-      plainWorker.shutdown();
-      await plainRunning;
-      await plainInbox.close();
+  it('durable-mcp tools --principal P of a per-call server asks a sign-in that says it is P’s and lists once P signed in; another principal signs in on its own', async () => {
+    const before = await suite.fixture.stats();
+    for (const principal of ['ada', 'bob']) {
+      const cli = cliTools(servers.perCall, '--principal', principal);
+      try {
+        await cli.waitFor(/waiting for the sign-in/);
+        const request = await pendingSignIn(servers.perCall, principal);
+        assert.equal(request.kind, 'authorization');
+        assert.match(request.prompt, new RegExp(`^Sign in to MCP server "${servers.perCall}" as "${principal}" at `));
+        const stderr = cli.output();
+        assert.ok(stderr.includes(`needs a sign-in before it lists its tools: ${request.prompt}\n`), stderr);
+        assert.ok(stderr.includes(`it is request ${request.id} of ${loginWorkflowId(servers.perCall, principal)}`), stderr);
+        assert.ok(stderr.includes(`whoever signs in, signs in as "${principal}" for every call that names that principal`), stderr);
+        if (principal === 'bob') assert.equal((await login(servers.perCall, 'ada').query(loginStatusQuery)).state, 'signed-in', 'ada stays signed in');
+        assert.equal(await suite.signIn(request.url!, principal), 'Signed in');
+        assert.equal(await cli.exited, 0, cli.output());
+        assert.deepEqual(toolNames(cli.stdout()), FIXTURE_TOOLS);
+      } finally {
+        await cli.kill();
+      }
+      // The principal's own token: the server sees the account that signed in.
+      assert.equal((await (await suite.call(servers.perCall, 'whoami', undefined, { principal })).result()).output, principal);
     }
+    assert.equal((await suite.fixture.stats()).codeGrants - before.codeGrants, 2, 'one sign-in each');
+    // Signed in: ada's next listing uses her token at once.
+    const again = await run(['tools', servers.perCall, '--principal', 'ada'], suite.cliEnv);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /sign-in/);
+    assert.deepEqual(toolNames(again.stdout), FIXTURE_TOOLS);
+    assert.deepEqual(await login(servers.perCall, 'ada').query(pendingQuery), []);
+  });
+
+  it('a listing that waited for its login replays from its history (recorded without a codec: test/histories/list-tools-oauth-login.json)', async () => {
+    const { plain } = suite;
+    const handle = await plain.client.workflow.start(mcpListTools, {
+      taskQueue: plain.taskQueue,
+      workflowId: `list-tools-oauth-login-${Date.now()}`,
+      args: [{ server: servers.recorded }],
+    });
+    const request = await eventually(
+      async () => (await plain.client.workflow.getHandle(loginWorkflowId(servers.recorded)).query(pendingQuery))[0],
+      'the sign-in request',
+    );
+    assert.equal(await suite.signIn(request.url!), 'Signed in');
+    assert.deepEqual((await handle.result()).map((t) => t.name).sort(), FIXTURE_TOOLS);
+    assert.deepEqual(await workflowTaskFailures(handle), []);
+    await recordHistory(handle, 'list-tools-oauth-login', suite.env.address);
   });
 });

@@ -8,10 +8,9 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { rootFailure } from '../../src/client/errors.js';
 import { loginStatusQuery, pendingQuery } from '../../src/workflows/index.js';
 import { run } from '../cli/harness.js';
-import { oauthSuite } from '../helpers/oauth.js';
+import { failureOf, oauthSuite } from '../helpers/oauth.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const secret = `machine-${Math.random().toString(36).slice(2)}`;
@@ -48,14 +47,6 @@ describe('machine-to-machine logins (client credentials)', () => {
       };
     },
   });
-  const failureOf = async (result: Promise<unknown>): Promise<{ type: string; message: string }> => {
-    try {
-      await result;
-    } catch (err) {
-      return rootFailure(err);
-    }
-    throw new Error('the call finished, but it was expected to fail');
-  };
 
   for (const [how, name] of [
     ['a client secret (client_secret_basic)', () => servers.basic],

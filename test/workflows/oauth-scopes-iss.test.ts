@@ -7,25 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rootFailure } from '../../src/client/errors.js';
 import { loginStatusQuery, pendingQuery } from '../../src/workflows/index.js';
 import { eventually } from '../helpers/temporal.js';
-import { oauthSuite } from '../helpers/oauth.js';
+import { failureOf, oauthServers, oauthSuite } from '../helpers/oauth.js';
 
 describe('the iss of an authorization response, and step-up on insufficient_scope', () => {
   const servers = { mixup: `mixup${process.pid}`, stepUp: `stepup${process.pid}`, stubborn: `stubborn${process.pid}` };
   const suite = oauthSuite({
     name: 'oauth-scopes-iss',
-    mcpConfig: ({ fixture }) => ({ mcpServers: Object.fromEntries(Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: 'oauth' }])) }),
+    mcpConfig: ({ fixture }) => oauthServers(fixture.mcp, Object.values(servers)),
   });
-  const failureOf = async (result: Promise<unknown>): Promise<{ type: string; message: string }> => {
-    try {
-      await result;
-    } catch (err) {
-      return rootFailure(err);
-    }
-    throw new Error('the call finished, but it was expected to fail');
-  };
 
   it('fails the login with AuthorizationFailed when the response’s iss is not the issuer, once, and sends no code', async () => {
     const call = await suite.call(servers.mixup, 'echo', { text: 'never' });

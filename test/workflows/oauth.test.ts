@@ -13,7 +13,7 @@ import { loginWorkflowId } from '../../src/contract/login.js';
 import type { Request } from '../../src/contract/index.js';
 import { loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import { eventually, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { oauthSuite } from '../helpers/oauth.js';
+import { oauthServers, oauthSuite } from '../helpers/oauth.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { run } from '../cli/harness.js';
 
@@ -35,11 +35,7 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
   };
   const suite = oauthSuite({
     name: 'oauth',
-    mcpConfig: ({ fixture }) => ({
-      mcpServers: Object.fromEntries(
-        Object.values(servers).map((name) => [name, { url: fixture.mcp, auth: name === servers.perCall ? { principal: 'per-call' } : 'oauth' }]),
-      ),
-    }),
+    mcpConfig: ({ fixture }) => oauthServers(fixture.mcp, Object.values(servers), [servers.perCall]),
   });
   const { taskQueue } = suite;
   const login = (name: string) => suite.login(name);

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { ToolCallFailedError, type McpToolInfo, type SignInPending } from '../../client/index.js';
 import { toolCallFailure } from '../../client/errors.js';
+import { SHARED_PRINCIPAL } from '../../contract/login.js';
 import { terminalSafe } from '../terminal.js';
 import { client, duration, print, UsageError } from './common.js';
 
@@ -21,14 +22,17 @@ const FIXES: Partial<Record<string, string>> = {
 };
 
 /** What a person does about a sign-in the listing waits for (stderr: stdout stays the listing). */
-export function signInLines(server: string, { loginWorkflowId, request }: SignInPending): string[] {
+export function signInLines(server: string, { loginWorkflowId, request, status }: SignInPending): string[] {
   const login = terminalSafe(loginWorkflowId);
+  // A per-call server's login is one principal's: whoever signs in, signs in for that principal's calls only.
+  const whose =
+    status.principal === SHARED_PRINCIPAL ? 'for every call to the server' : `as "${terminalSafe(status.principal)}" for every call that names that principal`;
   return [
     `durable-mcp: server "${terminalSafe(server)}" needs a sign-in before it lists its tools: ${terminalSafe(request.prompt)}`,
     "  open this link in a browser and sign in (the browser comes back to the inbox's /oauth/callback):",
     `  ${terminalSafe(request.url ?? '')}`,
     `  it is request ${terminalSafe(request.id)} of ${login} (listed by the inbox and \`durable-mcp pending ${login}\`),`,
-    `  ${request.expiresAt ? `expiring at ${terminalSafe(request.expiresAt)}; ` : ''}whoever signs in, signs in for every call to the server`,
+    `  ${request.expiresAt ? `expiring at ${terminalSafe(request.expiresAt)}; ` : ''}whoever signs in, signs in ${whose}`,
     'waiting for the sign-in (Ctrl-C stops waiting and cancels the listing; the sign-in stays pending)',
   ];
 }

@@ -29,7 +29,7 @@ export async function createTimeSkippingEnv(opts: { encryption?: EncryptionCodec
 }
 
 /** DURABLE_MCP_TEST_NO_CACHE=1: the fault suite's F5b runs the integration tests with the workflow cache disabled. */
-const noCacheMode = (): boolean => process.env.DURABLE_MCP_TEST_NO_CACHE === '1';
+export const noCacheMode = (): boolean => process.env.DURABLE_MCP_TEST_NO_CACHE === '1';
 
 /**
  * Workaround for a Temporal Core bug with `maxCachedWorkflows: 0` (scripts/upstream/UPSTREAM.md, reproduced

@@ -154,7 +154,11 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
       assert.equal(await cli.exited, 130, cli.output());
       const id = /listing (mcp-tools-\S+) cancelled/.exec(cli.output())?.[1];
       assert.ok(id, cli.output());
-      assert.equal((await suite.env.client.workflow.getHandle(id).describe()).status.name, 'CANCELLED');
+      // Temporal records the cancellation at once; the listing ends CANCELLED when the worker takes it.
+      await eventually(
+        async () => (await suite.env.client.workflow.getHandle(id).describe()).status.name === 'CANCELLED' || undefined,
+        'the listing cancelled',
+      );
       const status = await login(servers.interrupted).query(loginStatusQuery);
       assert.equal(status.state, 'pending', 'the sign-in stays pending');
     } finally {

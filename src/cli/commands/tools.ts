@@ -66,12 +66,16 @@ export function toolsCommand(program: Command): void {
       const workflowId = `mcp-tools-${server}-${randomUUID().slice(0, 8)}`;
       // Ctrl-C while the listing waits for a sign-in: the listing stops too (nobody waits for its result any more).
       const interrupted = () => {
+        // The cancellation is recorded by Temporal at once; the listing ends CANCELLED when its worker takes it.
         void c.client.workflow
           .getHandle(workflowId)
           .cancel()
-          .catch(() => undefined)
-          .finally(() => {
-            if (!opts.json) console.error(`durable-mcp: stopped waiting; listing ${workflowId} cancelled (a pending sign-in stays pending)`);
+          .then(
+            () => `durable-mcp: stopped waiting; listing ${workflowId} cancelled (a pending sign-in stays pending)`,
+            (err: unknown) => `durable-mcp: stopped waiting; listing ${workflowId} not cancelled: ${err instanceof Error ? err.message : String(err)}`,
+          )
+          .then((line) => {
+            if (!opts.json) console.error(terminalSafe(line));
             process.exit(130);
           });
       };

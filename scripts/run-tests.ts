@@ -1,7 +1,7 @@
 // Runs every compiled `*.test.js` under dist/test (and only those: helpers and fixture servers are not tests)
 // with node's test runner. Arguments narrow the set: `npm test -- workflows` runs files whose path contains "workflows";
 // `--except=newcomer` leaves out files whose path contains "newcomer" (CI's second Node line runs the rest).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,5 +31,39 @@ if (files.length === 0) {
 // Off a terminal, TAP on every Node line (Node 20 and 22 print it there by default, 24 prints spec): CI's log
 // and the fault suite's F5, which reads the counts and the failing titles, see one format.
 const reporter = process.stdout.isTTY ? [] : ['--test-reporter=tap'];
-const r = spawnSync(process.execPath, ['--test', ...reporter, '--test-concurrency=2', '--test-timeout=480000', ...files], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+const child = spawn(process.execPath, ['--test', ...reporter, '--test-concurrency=2', '--test-timeout=480000', ...files], {
+  stdio: ['inherit', 'pipe', 'inherit'],
+});
+// The output passes through as it comes; each failing test's TAP entry (its title and its YAML block) is kept and
+// printed again after the counts, so the last lines of a long log (all CI keeps) say what failed and why.
+const failures: string[][] = [];
+let open: { indent: number; lines: string[] } | undefined;
+let partial = '';
+function scan(line: string): void {
+  const notOk = /^(\s*)not ok \d+ - /.exec(line);
+  if (notOk && !open) {
+    open = { indent: notOk[1]!.length, lines: [line] };
+    return;
+  }
+  if (!open) return;
+  if (open.lines.length < 80) open.lines.push(line);
+  if (line === `${' '.repeat(open.indent + 2)}...`) {
+    failures.push(open.lines);
+    open = undefined;
+  }
+}
+child.stdout.on('data', (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  const lines = (partial + chunk.toString('utf8')).split('\n');
+  partial = lines.pop() ?? '';
+  lines.forEach(scan);
+});
+child.on('close', (code, signal) => {
+  if (partial) scan(partial);
+  if (open) failures.push(open.lines);
+  if (failures.length > 0) {
+    console.log(`\n== ${failures.length} failing test entr${failures.length === 1 ? 'y' : 'ies'} (innermost first), repeated from above:`);
+    for (const lines of failures) console.log(lines.join('\n'));
+  }
+  process.exit(code ?? (signal ? 1 : 0));
+});

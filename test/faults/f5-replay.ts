@@ -111,7 +111,7 @@ async function runTestsNoCache(ctx: CaseContext, filters: string[], attempt: num
     code === 'timeout' ? `did not finish within ${secs(budget)}` : `exit ${code}: tests ${count('tests')}, pass ${count('pass')}, fail ${count('fail')}`;
   const ok = code === 0 && Number(count('tests')) > 0 && count('pass') === count('tests');
   if (!ok) {
-    const failing = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]).filter((t) => !t.startsWith('/'));
+    const failing = [...new Set([...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]))].filter((t) => !t!.startsWith('/'));
     for (const f of failing.slice(0, 12)) ctx.note(`attempt ${attempt} not ok: ${f}`);
     const errors = [...out.matchAll(/^\s+error: (.*)$/gm)].map((m) => m[1]).slice(0, 6);
     for (const e of errors) ctx.note(`attempt ${attempt} error: ${e.slice(0, 200)}`);

@@ -85,10 +85,14 @@ function fanOut(signal: AbortSignal | undefined) {
 export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { handler: ElicitationHandler; dispose(): void } {
   const { ctx, input, workflowId, runId, lease } = call;
   let ordinal = 0;
-  // Another call waits for a session: give this one up only while it merely waits for a human.
+  // When the call last started waiting for a person (performance.now()).
+  let waitingSince = 0;
+  // Another call waits for a session: give this one up only while it merely waits for a human, and has for the
+  // grace (before it, the pool counts the waiter as unserved, and the grace's end offers the session).
   const pressureListeners = new Set<() => void>();
   lease.onPressure(() => {
     if (call.state.phase.state !== 'waiting' || call.released || pressureListeners.size === 0) return false;
+    if (performance.now() - waitingSince < lease.handoverGraceMs) return false;
     for (const l of pressureListeners) l();
     return true;
   });
@@ -109,6 +113,7 @@ export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { h
       span.end('recorded');
       return answerToElicitResult(recorded, { mode });
     }
+    if (call.state.phase.state !== 'waiting') waitingSince = performance.now();
     call.state.phase = { state: 'waiting', requestId: id };
 
     const handle = clientOf(deps, ctx).workflow.getHandle(workflowId, runId);
@@ -149,8 +154,13 @@ export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { h
       };
       pressureListeners.add(onPressure);
       cleanups.push(() => pressureListeners.delete(onPressure));
-      // A caller already waits for a session of this server and no other holder promised one: give this one up.
-      if (lease.offer()) onPressure();
+      // After the grace, if a caller waits for a session of this server and no other holder promised one: give
+      // this one up.
+      const graceLeft = Math.max(0, lease.handoverGraceMs - (performance.now() - waitingSince));
+      const grace = setTimeout(() => {
+        if (lease.offer()) onPressure();
+      }, graceLeft);
+      cleanups.push(() => clearTimeout(grace));
     });
     const first = await Promise.race([update.then((u) => ({ u })), interrupted.then((r) => ({ r }))]);
     for (const c of cleanups) c();

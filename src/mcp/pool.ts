@@ -24,7 +24,12 @@ export interface Lease {
    * promised to give up, this holder takes that on (returns true) and must release its lease.
    */
   offer(): boolean;
+  /** How long a holder that starts waiting for a human keeps its session under pressure (PoolOptions.handoverGraceMs). */
+  readonly handoverGraceMs: number;
 }
+
+/** Default PoolOptions.handoverGraceMs. */
+export const DEFAULT_HANDOVER_GRACE_MS = 1_000;
 
 interface Waiter {
   resolve(lease: Lease): void;
@@ -61,6 +66,9 @@ class LeaseImpl implements Lease {
   offer(): boolean {
     return !this.released && this.pool.takeUnserved(this.key);
   }
+  get handoverGraceMs(): number {
+    return this.pool.handoverGraceMs;
+  }
   /** Ask this holder to give its session up; true when it will. */
   pressure(): boolean {
     if (this.released) return false;
@@ -71,6 +79,13 @@ class LeaseImpl implements Lease {
 export interface PoolOptions {
   /** Close sessions idle this long (default 5 minutes). */
   idleTimeoutMs?: number;
+  /**
+   * How long a call that starts waiting for a person keeps its session when another call needs one (every session of
+   * the server leased), default 1 s: an answer within it (a bot, an auto-approval, a person already at the inbox)
+   * finishes the call on its session, where giving the session up closes it and re-runs the tool once answered. After
+   * it, the holder gives its session up at once. It delays the call that waits for a session by at most this much.
+   */
+  handoverGraceMs?: number;
   onStderr?: (server: string, line: string) => void;
   /**
    * The bearer token a session of a server behind OAuth sends (`auth` in its config), for the lease's principal:
@@ -102,13 +117,20 @@ export class SessionPool {
     readonly config: McpConfig,
     private readonly options: PoolOptions = {},
   ) {
-    const idle = options.idleTimeoutMs;
-    if (idle !== undefined && !(typeof idle === 'number' && Number.isInteger(idle) && idle >= 0 && idle <= MAX_TIMER_MS)) {
-      throw new RangeError(
-        `pool option "idleTimeoutMs" must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}` +
-          ` (about 24.8 days), got ${JSON.stringify(idle) ?? String(idle)}`,
-      );
+    for (const key of ['idleTimeoutMs', 'handoverGraceMs'] as const) {
+      const ms = options[key];
+      if (ms !== undefined && !(typeof ms === 'number' && Number.isInteger(ms) && ms >= 0 && ms <= MAX_TIMER_MS)) {
+        throw new RangeError(
+          `pool option "${key}" must be an integer number of milliseconds from 0 to ${MAX_TIMER_MS}` +
+            ` (about 24.8 days), got ${JSON.stringify(ms) ?? String(ms)}`,
+        );
+      }
     }
+  }
+
+  /** PoolOptions.handoverGraceMs, or its default. */
+  get handoverGraceMs(): number {
+    return this.options.handoverGraceMs ?? DEFAULT_HANDOVER_GRACE_MS;
   }
 
   serverConfig(name: string): ServerConfig {

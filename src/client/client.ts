@@ -51,9 +51,7 @@ import {
   listAwaitingInput,
   listPendingPage,
   listResolvedPage,
-  POLLER_FRESH_MS,
   statusName,
-  workerPolls,
   type AwaitingWorkflow,
   type ListingSupport,
   type ListOptions,
@@ -61,7 +59,7 @@ import {
   type ResolvedRow,
 } from './listing.js';
 import { watchSignIn, type ListToolsOptions } from './sign-in.js';
-import { withWorker } from './workers.js';
+import { POLLER_FRESH_MS, withWorker, workerPolls } from './workers.js';
 
 export interface StartToolCallOptions extends ExecuteMcpToolInput {
   workflowId?: string;

@@ -7,11 +7,11 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength } from '../contract/index.js';
-import { loginRequiredOf, type LoginRequiredError, type McpToolInfo } from '../mcp/index.js';
-import { heartbeatEvery, workerFlags, type ActivityDeps } from './deps.js';
+import { loginRequiredOf, type McpToolInfo } from '../mcp/index.js';
+import { heartbeatEvery, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
-import { callLogin, loginLease, loginWanted, oauthServer, type CallLogin } from './oauth.js';
-import { MAX_RESULT_BYTES, type CallMcpToolLoginRequired, type ListMcpToolsInput, type ListMcpToolsOutcome } from './types.js';
+import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
+import { MAX_RESULT_BYTES, type ListMcpToolsInput, type ListMcpToolsOutcome } from './types.js';
 
 export function listMcpToolsActivity(deps: ActivityDeps) {
   return async function listMcpTools(input: ListMcpToolsInput): Promise<ListMcpToolsOutcome> {
@@ -26,17 +26,13 @@ export function listMcpToolsActivity(deps: ActivityDeps) {
     // A server behind OAuth: the listing sends its login's token (read into this worker's cache).
     const oauth = oauthServer(server);
     let login: CallLogin | undefined;
-    const loginRequired = (needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>): CallMcpToolLoginRequired => ({
-      status: 'login_required',
-      login: loginWanted(deps, login!, input.server, needed),
-      ...workerFlags(deps),
-    });
     /** The login the error asks for, when the workflow waits for logins (a listing recorded before does not). */
     const neededOf = (err: unknown) => (input.waitForLogin && login ? loginRequiredOf(err, input.server, login.generation) : undefined);
     if (oauth) {
       const found = await callLogin(deps, ctx, oauth, input.principal);
       login = found.login;
-      if (found.expired && input.waitForLogin) return loginRequired({ reason: 'expired', generation: login.generation, challenge: {} });
+      if (found.expired && input.waitForLogin)
+        return loginRequiredOutcome(deps, login, input.server, { reason: 'expired', generation: login.generation, challenge: {} });
     }
     // The lease may wait for a session of a busy server: heartbeats tell Temporal this worker is alive meanwhile.
     const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
@@ -47,7 +43,7 @@ export function listMcpToolsActivity(deps: ActivityDeps) {
       } catch (err) {
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
         const needed = neededOf(err);
-        if (needed) return loginRequired(needed);
+        if (needed) return loginRequiredOutcome(deps, login!, input.server, needed);
         failure(err, input.server);
       }
       let tools: McpToolInfo[];
@@ -56,7 +52,7 @@ export function listMcpToolsActivity(deps: ActivityDeps) {
       } catch (err) {
         await lease.release({ discard: true });
         const needed = neededOf(err);
-        if (needed) return loginRequired(needed);
+        if (needed) return loginRequiredOutcome(deps, login!, input.server, needed);
         failure(err, input.server);
       }
       await lease.release();

@@ -27,7 +27,8 @@ import {
   type TokenInfo,
 } from '../mcp/index.js';
 import type { LoginCredentials, LoginWantedInput, LoginWantedResult } from '../workflows/messages.js';
-import { clientOf, type ActivityDeps } from './deps.js';
+import { clientOf, workerFlags, type ActivityDeps } from './deps.js';
+import type { CallMcpToolLoginRequired } from './types.js';
 
 /** What the worker gives the OAuth activities: the seal of the secrets, its token cache, where browsers come back. */
 export interface LoginDeps {
@@ -160,6 +161,16 @@ export function loginWanted(
       : {}),
     ...(needed.challenge.resourceMetadataUrl ? { resourceMetadataUrl: needed.challenge.resourceMetadataUrl } : {}),
   };
+}
+
+/** The `login_required` outcome of a call's (or a listing's) activity: the login it wants (`loginWanted`) and the worker's flags. */
+export function loginRequiredOutcome(
+  deps: ActivityDeps,
+  login: CallLogin,
+  server: string,
+  needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>,
+): CallMcpToolLoginRequired {
+  return { status: 'login_required', login: loginWanted(deps, login, server, needed), ...workerFlags(deps) };
 }
 
 function loginDeps(deps: ActivityDeps): LoginDeps {

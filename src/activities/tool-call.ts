@@ -6,15 +6,15 @@
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength, type Request } from '../contract/index.js';
-import { BackChannelRefusedError, loginRequiredOf, type LoginRequiredError } from '../mcp/index.js';
+import { BackChannelRefusedError, loginRequiredOf } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
 import { heartbeatEvery, workerFlags, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
 import { legacyElicitations, urlRequiredOutcome, type CallState, type ElicitingCall } from './legacy.js';
 import { inputRequiredOutcome } from './modern.js';
-import { callLogin, loginLease, loginWanted, oauthServer, type CallLogin } from './oauth.js';
+import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
 import { progressReporter, toProgress, type Progress } from './progress.js';
-import { MAX_RESULT_BYTES, type CallMcpToolInput, type CallMcpToolLoginRequired, type CallMcpToolOutcome, type ReleaseReason } from './types.js';
+import { MAX_RESULT_BYTES, type CallMcpToolInput, type CallMcpToolOutcome, type ReleaseReason } from './types.js';
 
 class Released extends Error {
   constructor(
@@ -51,17 +51,12 @@ export function callMcpToolActivity(deps: ActivityDeps) {
     // A server behind OAuth: the call needs its login's access token (nothing is held while a person signs in).
     const oauth = oauthServer(server);
     let login: CallLogin | undefined;
-    const loginRequired = (needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>): CallMcpToolLoginRequired => ({
-      status: 'login_required',
-      login: loginWanted(deps, login!, input.server, needed),
-      ...workerFlags(deps),
-    });
     if (oauth) {
       const found = await callLogin(deps, ctx, oauth, input.principal);
       login = found.login;
       // An expired token goes to the login at once (a refresh needs no challenge). Without any token the call asks the
       // server once without one: its 401 names the scope and the resource metadata the sign-in must ask for.
-      if (found.expired) return loginRequired({ reason: 'expired', generation: login.generation, challenge: {} });
+      if (found.expired) return loginRequiredOutcome(deps, login, input.server, { reason: 'expired', generation: login.generation, challenge: {} });
     }
     const leaseOptions = loginLease(login);
 
@@ -82,7 +77,7 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       clearInterval(beat);
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
       const needed = login && loginRequiredOf(err, input.server, login.generation);
-      if (needed) return loginRequired(needed);
+      if (needed) return loginRequiredOutcome(deps, login!, input.server, needed);
       failure(err, input.server);
     }
 
@@ -186,7 +181,7 @@ export function callMcpToolActivity(deps: ActivityDeps) {
         throw reason instanceof CancelledFailure ? reason : new CancelledFailure(String(reason ?? 'cancelled'));
       }
       const needed = login && loginRequiredOf(err, input.server, login.generation);
-      if (needed) return loginRequired(needed);
+      if (needed) return loginRequiredOutcome(deps, login!, input.server, needed);
       // DESIGN §6b: in `era: "auto"`, a tool that asked the old way (refused in the 2026-07-28 era, before any person
       // was asked) runs again at once in the legacy era, which the worker now speaks to this server.
       if (err instanceof BackChannelRefusedError && err.era === 'modern' && server.era === 'auto') {

@@ -12,18 +12,15 @@ import {
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { Answer, Request, ToolResult } from '../contract/index.js';
-import { loginWorkflowId, type LoginStatus } from '../contract/login.js';
+import { loginWorkflowId } from '../contract/login.js';
 import { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
-import { InvalidDurationError, type Duration } from '../workflows/duration.js';
+import { InvalidDurationError } from '../workflows/duration.js';
 import { FIELD_CHECKS, valueAt, type DurationField } from '../workflows/input.js';
 import {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   awaitingInputKey,
-  loginStatusQuery,
   pendingDetailsQuery,
-  pendingQuery,
   SEARCH_ATTRIBUTES,
   type AnswerBy,
   answerSignal,
@@ -41,14 +38,12 @@ import type { EncryptionCodec } from './codec.js';
 import { connectClient, registeredSearchAttributes } from './connection.js';
 import {
   answerRejection,
-  isDeadlineExceeded,
   NoWorkerError,
   rootFailure,
   SearchAttributeNotRegisteredError,
   toolCallFailure,
   UnknownWorkflowError,
   updateFailureReason,
-  WorkflowTaskFailingError,
   updateLimit,
   WorkflowClosedError,
 } from './errors.js';
@@ -56,37 +51,15 @@ import {
   listAwaitingInput,
   listPendingPage,
   listResolvedPage,
-  POLLER_FRESH_MS,
   statusName,
-  workerPolls,
   type AwaitingWorkflow,
   type ListingSupport,
   type ListOptions,
   type ListPage,
   type ResolvedRow,
 } from './listing.js';
-
-/** Options of `listTools`. */
-export interface ListToolsOptions {
-  workflowId?: string;
-  taskQueue?: string;
-  /** A server behind OAuth that signs in per call: whose login the listing uses. */
-  principal?: string;
-  /** A server behind OAuth: how long the sign-in the listing asks for waits for a person (a Duration; default 24 h). */
-  expiresIn?: Duration;
-  /**
-   * A server behind OAuth that needs a sign-in: told of each sign-in request its login makes while the listing waits
-   * (the listing then returns once someone signed in, or fails with `AuthorizationRequired` when the sign-in expires).
-   */
-  onSignIn?: (signIn: SignInPending) => void;
-}
-
-/** A sign-in a listing waits for: the login's `authorization` request (open its `url`) and the login's status. */
-export interface SignInPending {
-  loginWorkflowId: string;
-  request: Request;
-  status: LoginStatus;
-}
+import { watchSignIn, type ListToolsOptions } from './sign-in.js';
+import { POLLER_FRESH_MS, withWorker, workerPolls } from './workers.js';
 
 export interface StartToolCallOptions extends ExecuteMcpToolInput {
   workflowId?: string;
@@ -227,7 +200,7 @@ export class DurableMcpClient {
     if ((await this.workerPolls(taskQueue)) === false)
       throw new NoWorkerError(workflowId, taskQueue, `list the tools of server "${server}"`, 'no worker has polled its task queue recently');
     const handle = await this.client.workflow.start<typeof mcpListTools>('mcpListTools', { taskQueue, workflowId, args: [input] });
-    const watch = options.onSignIn ? this.watchSignIn(loginWorkflowId(server, options.principal), options.onSignIn) : undefined;
+    const watch = options.onSignIn ? watchSignIn(this.client, loginWorkflowId(server, options.principal), options.onSignIn) : undefined;
     try {
       return await handle.result();
     } catch (err) {
@@ -239,45 +212,6 @@ export class DurableMcpClient {
     } finally {
       watch?.stop();
     }
-  }
-
-  /**
-   * Watch a login (servers behind OAuth) while a listing waits: each sign-in request it makes is told once, with the
-   * login's status (what a person does: open `request.url`, or answer it in the inbox). Polls its status query; a login
-   * that does not exist (yet), or a server not behind OAuth, tells nothing.
-   */
-  private watchSignIn(loginId: string, onSignIn: NonNullable<ListToolsOptions['onSignIn']>, pollMs = 500): { stop(): void } {
-    const handle = this.client.workflow.getHandle(loginId);
-    const told = new Set<string>();
-    let stopped = false;
-    let wake: (() => void) | undefined;
-    void (async () => {
-      while (!stopped) {
-        try {
-          const status = await handle.query(loginStatusQuery);
-          if (status.state === 'pending' && status.requestId && !told.has(status.requestId)) {
-            const request = (await handle.query(pendingQuery)).find((r) => r.id === status.requestId);
-            if (request && !stopped) {
-              told.add(request.id);
-              onSignIn({ loginWorkflowId: loginId, request, status });
-            }
-          }
-        } catch {
-          // no login yet (the listing has not asked for it), or its worker is busy: look again
-        }
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, pollMs).unref();
-        });
-      }
-    })();
-    // Stopping does not wait for a query in flight (a busy worker may hold it): what it finds is no longer told.
-    return {
-      stop() {
-        stopped = true;
-        wake?.();
-      },
-    };
   }
 
   /**
@@ -330,64 +264,20 @@ export class DurableMcpClient {
     return workerPolls(this.client, taskQueue, freshMs);
   }
 
-  /**
-   * Run `fn` with a gRPC deadline; a missed deadline becomes a NoWorkerError naming the task queue.
-   * `unconfirmed` is added to the error when a missed deadline may leave work behind (an update a worker may still apply).
-   */
-  private async withWorker<R>(
-    workflowId: string,
-    taskQueue: string,
-    what: string,
-    timeoutMs: number,
-    fn: () => Promise<R>,
-    hint = '',
-    unconfirmed = '',
-  ): Promise<R> {
-    if ((await this.workerPolls(taskQueue)) === false)
-      throw new NoWorkerError(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
-    const deadline = Date.now() + timeoutMs;
-    try {
-      return await this.client.withDeadline(deadline, fn);
-    } catch (err) {
-      // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
-      if (isDeadlineExceeded(err) || Date.now() >= deadline) {
-        const failing = await this.failingWorkflowTask(workflowId);
-        if (failing) throw new WorkflowTaskFailingError(workflowId, taskQueue, what, failing.attempt, failing.message);
-        throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s${unconfirmed}`, hint);
-      }
-      throw err;
-    }
-  }
-
-  /** When the workflow's task has failed and is being retried: the attempt, and the message of its last WorkflowTaskFailed event. */
-  private async failingWorkflowTask(workflowId: string): Promise<{ attempt: number; message: string } | undefined> {
-    try {
-      const execution = { workflowId };
-      const described = await this.client.workflowService.describeWorkflowExecution({ namespace: this.namespace, execution });
-      const attempt = described.pendingWorkflowTask?.attempt ?? 0;
-      if (attempt < 2) return undefined;
-      const res = await this.client.workflowService.getWorkflowExecutionHistoryReverse({ namespace: this.namespace, execution, maximumPageSize: 100 });
-      const failure = res.history?.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes?.failure;
-      // With a codec the message is in the failure's encoded attributes (dataConverterOf): decoded, when this process has the key.
-      const decoded = await decodeOptionalFailureToOptionalError(this.client.options.loadedDataConverter, failure).catch(() => undefined);
-      return { attempt, message: decoded?.message || failure?.message || '(no message)' };
-    } catch {
-      return undefined;
-    }
-  }
-
   /** The pending requests of one workflow, with their context. Fails within `timeoutMs` (default 15 s) when no worker answers. */
   async pendingDetails(workflowId: string, options: { timeoutMs?: number } = {}): Promise<PendingRequestDetails[]> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') return [];
-    return this.withWorker(workflowId, taskQueue, 'list its pending requests', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.query(pendingDetailsQuery));
+    return withWorker(this.client, workflowId, taskQueue, 'list its pending requests', options.timeoutMs ?? WORKER_WAIT_MS, () =>
+      handle.query(pendingDetailsQuery),
+    );
   }
 
   /** The progress of the workflow's running tool calls (MCP progress notifications). Fails within `timeoutMs` when no worker answers. */
   async progress(workflowId: string, options: { timeoutMs?: number } = {}): Promise<CallProgress[]> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') return [];
-    return this.withWorker(workflowId, taskQueue, 'report its progress', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.query(progressQuery));
+    return withWorker(this.client, workflowId, taskQueue, 'report its progress', options.timeoutMs ?? WORKER_WAIT_MS, () => handle.query(progressQuery));
   }
 
   /**
@@ -446,7 +336,8 @@ export class DurableMcpClient {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
     try {
-      return await this.withWorker(
+      return await withWorker(
+        this.client,
         workflowId,
         taskQueue,
         'take the answer',

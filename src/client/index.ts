@@ -15,15 +15,8 @@ export {
   KEY_ID_METADATA,
   type EncryptionKey,
 } from './codec.js';
-export {
-  DurableMcpClient,
-  FIRST_ATTEMPT_WAIT_MS,
-  SIGNAL_HINT,
-  type FirstAttempt,
-  type ListToolsOptions,
-  type SignInPending,
-  type StartToolCallOptions,
-} from './client.js';
+export { DurableMcpClient, FIRST_ATTEMPT_WAIT_MS, SIGNAL_HINT, type FirstAttempt, type StartToolCallOptions } from './client.js';
+export { type ListToolsOptions, type SignInPending } from './sign-in.js';
 export {
   ListOptionError,
   DEFAULT_PAGE_LIMIT,

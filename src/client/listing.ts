@@ -25,6 +25,7 @@ import {
 } from '../workflows/messages.js';
 import { causeMessages } from '../contract/causes.js';
 import { isDeadlineExceeded } from './errors.js';
+import { pollsOf, type PollsCache } from './workers.js';
 
 /** The deadline of each `pendingDetails` query of a workflow without the listing memo (3 s). */
 export const LIST_QUERY_TIMEOUT_MS = 3_000;
@@ -151,29 +152,6 @@ export function queryLiteral(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/**
- * How recent a worker's last poll must be for it to count as polling. Temporal records each poll request's start
- * (`lastAccessTime`); a poll lasts up to a minute, so an age under a minute is a live idle worker, and over a minute
- * means the worker stopped or is at capacity (Temporal's own reading, `temporal task-queue describe`; a stopped worker
- * stays listed for 5 minutes). A minute, and 10 s for the round trip and the clocks of client and server.
- */
-export const POLLER_FRESH_MS = 70_000;
-
-/** Whether a worker polls `taskQueue`: its last poll within `freshMs` (default POLLER_FRESH_MS). Undefined when the server does not say. */
-export async function workerPolls(client: Client, taskQueue: string, freshMs = POLLER_FRESH_MS): Promise<boolean | undefined> {
-  try {
-    const res = await client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 });
-    const now = Date.now();
-    return (res.pollers ?? []).some((p) => {
-      const t = p.lastAccessTime;
-      const ms = t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : now;
-      return now - ms <= freshMs;
-    });
-  } catch {
-    return undefined;
-  }
-}
-
 /** What the listing knows of the namespace: which listing attributes are registered, whether visibility orders by expiry. */
 export interface ListingSupport {
   /** DurableMcpServers, DurableMcpKinds, DurableMcpNextExpiry and DurableMcpResolvedAt are registered. */
@@ -181,21 +159,7 @@ export interface ListingSupport {
   /** `ORDER BY` works (Elasticsearch visibility); undefined until tried. */
   orderBy?: boolean;
   /** Whether a worker polls each task queue, as last asked (kept POLLS_KEPT_MS: a page asks the server again only then). */
-  polls?: Map<string, { at: number; polls: Promise<boolean | undefined> }>;
-}
-
-/** How long the listing keeps what it learnt of a task queue's pollers (10 s; a worker is seen polling once a minute). */
-export const POLLS_KEPT_MS = 10_000;
-
-/** Whether a worker polls `taskQueue`, from `support`'s cache when it was asked within POLLS_KEPT_MS. */
-function pollsOf(client: Client, support: ListingSupport, taskQueue: string): Promise<boolean | undefined> {
-  support.polls ??= new Map();
-  const known = support.polls.get(taskQueue);
-  if (known && Date.now() - known.at < POLLS_KEPT_MS) return known.polls;
-  const polls = workerPolls(client, taskQueue);
-  if (support.polls.size > 1_000) support.polls.clear();
-  support.polls.set(taskQueue, { at: Date.now(), polls });
-  return polls;
+  polls?: PollsCache;
 }
 
 /** The memo a workflow keeps for the listing, decoded (through the client's payload codec), or undefined. */
@@ -312,7 +276,7 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
       let rows: ListedRequest[] = [];
       let other: UnlistedWorkflow | undefined;
       const taskQueue = wf.taskQueue ?? '';
-      const polls = pollsOf(client, support, taskQueue);
+      const polls = pollsOf(client, (support.polls ??= new Map()), taskQueue);
       if (undecodable) {
         other = { ...base, kind: 'unreachable', reason: undecodable };
       } else if (memo) {

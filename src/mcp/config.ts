@@ -9,7 +9,8 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import { msToNumber, type Duration } from '@temporalio/common';
 import { z } from 'zod';
 import type { ProtocolEra } from '../contract/era.js';
-import { preview } from '../contract/json.js';
+import { parseAuth } from './auth-config.js';
+import { describe } from './config-values.js';
 
 /** An ms-format duration string in ms (NaN when it is not one: the schema then names the field). */
 function durationToMs(v: string): number {
@@ -187,112 +188,8 @@ const RawServerSchema = z
   })
   .passthrough();
 
-const AUTH_KEYS = ['scopes', 'clientId', 'clientSecret', 'clientMetadataUrl', 'principal', 'redirectUrl', 'grant', 'privateKey', 'algorithm', 'issuer'];
-/** The JWS algorithms the SDK's `private_key_jwt` signs with from a PEM key. */
-const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];
-
-/** An http(s) URL, http only for a loopback host (the arrival rules of URLs, contract/admit.ts). */
-function webUrlProblem(value: unknown, { https }: { https: boolean }): string | undefined {
-  if (typeof value !== 'string') return `must be a URL string, got ${describe(value)}`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `must be an absolute URL, got ${describe(value)}`;
-  }
-  const loopback = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && loopback && !https) return undefined;
-  return https ? `must be an https URL, got ${describe(value)}` : `must be an https URL (http only for a loopback host), got ${describe(value)}`;
-}
-
-/** The `auth` field of a remote server. */
-function parseAuth(raw: unknown, fail: (field: string, problem: string) => never): OAuthConfig {
-  if (raw === 'oauth') return { principal: 'shared' };
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    return fail('auth', `must be "oauth" or an object like {"scopes":["read"]}, got ${describe(raw)}`);
-  const a = raw as Record<string, unknown>;
-  const unknown = Object.keys(a).filter((k) => !AUTH_KEYS.includes(k));
-  if (unknown.length > 0) fail(`auth.${unknown[0]}`, `is not a known key; "auth" takes ${AUTH_KEYS.join(', ')}`);
-  const out: OAuthConfig = { principal: 'shared' };
-  if (a.scopes !== undefined) {
-    const scopes = typeof a.scopes === 'string' ? a.scopes.split(/\s+/).filter(Boolean) : a.scopes;
-    if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((x) => typeof x === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(x)))
-      fail('auth.scopes', `must be a non-empty array of scope names (or one space-separated string), got ${describe(a.scopes)}`);
-    out.scopes = scopes as string[];
-  }
-  if (a.clientId !== undefined) {
-    if (typeof a.clientId !== 'string' || a.clientId.length === 0) fail('auth.clientId', `must be a non-empty string, got ${describe(a.clientId)}`);
-    out.clientId = a.clientId as string;
-  }
-  if (a.clientSecret !== undefined) {
-    if (typeof a.clientSecret !== 'string' || a.clientSecret.length === 0)
-      fail('auth.clientSecret', `must be a non-empty string, got ${describe(a.clientSecret, true)}`);
-    if (out.clientId === undefined) fail('auth.clientSecret', 'needs "clientId": a secret belongs to a pre-registered client');
-    out.clientSecret = a.clientSecret as string;
-  }
-  if (a.clientMetadataUrl !== undefined) {
-    const problem = webUrlProblem(a.clientMetadataUrl, { https: true });
-    if (problem) fail('auth.clientMetadataUrl', problem);
-    if (new URL(a.clientMetadataUrl as string).pathname === '/')
-      fail('auth.clientMetadataUrl', `must have a path (it is the client id), got ${describe(a.clientMetadataUrl)}`);
-    out.clientMetadataUrl = a.clientMetadataUrl as string;
-  }
-  if (a.principal !== undefined) {
-    if (a.principal !== 'shared' && a.principal !== 'per-call') fail('auth.principal', `must be "shared" or "per-call", got ${describe(a.principal)}`);
-    out.principal = a.principal as OAuthConfig['principal'];
-  }
-  if (a.redirectUrl !== undefined) {
-    const problem = webUrlProblem(a.redirectUrl, { https: false });
-    if (problem) fail('auth.redirectUrl', problem);
-    out.redirectUrl = a.redirectUrl as string;
-  }
-  if (a.grant !== undefined && a.grant !== 'authorization_code' && a.grant !== 'client_credentials')
-    fail('auth.grant', `must be "authorization_code" (a person signs in, the default) or "client_credentials" (a machine), got ${describe(a.grant)}`);
-  const machine = a.grant === 'client_credentials';
-  for (const k of ['privateKey', 'algorithm', 'issuer'] as const) {
-    if (a[k] !== undefined && !machine) fail(`auth.${k}`, 'needs "grant": "client_credentials" (a person\'s sign-in takes no key)');
-  }
-  if (!machine) return out;
-  out.grant = 'client_credentials';
-  if (out.clientId === undefined) fail('auth.clientId', 'is needed with "grant": "client_credentials" (the client registered for this machine)');
-  for (const k of ['clientMetadataUrl', 'redirectUrl'] as const) {
-    if (a[k] !== undefined) fail(`auth.${k}`, 'does not apply to "grant": "client_credentials" (no browser comes back)');
-  }
-  if (out.principal !== 'shared') fail('auth.principal', 'must be "shared" with "grant": "client_credentials" (the login is the machine\'s, not a person\'s)');
-  if (a.privateKey !== undefined) {
-    if (typeof a.privateKey !== 'string' || a.privateKey.length === 0)
-      fail('auth.privateKey', `must be a non-empty string (a PEM key, or "\${VAR}"), got ${describe(a.privateKey, true)}`);
-    if (out.clientSecret !== undefined) fail('auth.privateKey', 'cannot be combined with "clientSecret": give one way for the client to authenticate');
-    if (typeof a.algorithm !== 'string' || !JWT_ALGORITHMS.includes(a.algorithm))
-      fail('auth.algorithm', `must be the key's JWS algorithm, one of ${JWT_ALGORITHMS.join(', ')}, got ${describe(a.algorithm)}`);
-    out.privateKey = a.privateKey as string;
-    out.algorithm = a.algorithm as string;
-  } else if (a.algorithm !== undefined) {
-    fail('auth.algorithm', 'needs "privateKey" (the key it signs with)');
-  } else if (out.clientSecret === undefined) {
-    fail('auth', 'with "grant": "client_credentials" needs "clientSecret" (client_secret_basic) or "privateKey" and "algorithm" (private_key_jwt)');
-  }
-  if (a.issuer !== undefined) {
-    const problem = webUrlProblem(a.issuer, { https: false });
-    if (problem) fail('auth.issuer', problem);
-    out.issuer = a.issuer as string;
-  }
-  return out;
-}
-
 /** Fields whose values may hold secrets (tokens, API keys): errors say what kind of value is wrong, never the value. */
 const SECRET_FIELDS = new Set(['env', 'environment', 'headers', 'auth']);
-
-function describe(value: unknown, secret = false): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (secret && typeof value !== 'object') return `a ${typeof value} (not shown: it may hold a secret)`;
-  if (typeof value === 'string') return preview(value, { max: 40 });
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
 
 function fieldProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { field: string; problem: string } {
   const field = issue.path.map(String).join('.') || '(server)';

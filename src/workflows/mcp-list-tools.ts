@@ -7,13 +7,13 @@
  * gets it as a tool call does: the listing asks the server's login, waits for it to settle (a refresh, or a person
  * signing in) and lists again.
  */
-import { condition, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { condition, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { McpToolInfo } from '../mcp/index.js';
 import type { Duration } from './duration.js';
 import { DEFAULT_EXPIRES_IN_MS } from './host/expiry.js';
 import { durationOption, invalidInput, listToolsInputProblem } from './input.js';
-import { loginFailure, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from './login/waiting.js';
+import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from './login/waiting.js';
 
 export type { McpToolInfo };
 
@@ -62,13 +62,7 @@ export async function mcpListTools(input: McpListToolsInput): Promise<McpToolInf
     const waits = useLoginWaits();
     const { loginId } = outcome.login;
     const seen = waits.count(loginId);
-    const asked = await requestLogin({
-      ...outcome.login,
-      waiter: workflowInfo().workflowId,
-      expiresInMs,
-      ...(outcome.searchAttribute ? { searchAttribute: true } : {}),
-      ...(outcome.notify ? { notify: true } : {}),
-    });
+    const asked = await requestLogin(loginRequestOf(outcome, expiresInMs));
     if (asked.status === 'waiting') {
       await condition(() => waits.count(loginId) > seen);
       const failure = waits.last(loginId)?.failure;

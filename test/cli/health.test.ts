@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { POLLER_FRESH_MS } from '../../src/client/listing.js';
+import { POLLER_FRESH_MS } from '../../src/client/workers.js';
 import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { cli, EXIT, run } from './harness.js';
 

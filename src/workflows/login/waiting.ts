@@ -4,8 +4,9 @@
  * with the login's failure. Installed once per workflow on first use; a handler adds no command, so histories recorded
  * before it replay unchanged. Deterministic: workflow APIs only.
  */
-import { ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { createActivities } from '../../activities/index.js';
+import { ApplicationFailure, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { createActivities, RequestLoginInput } from '../../activities/index.js';
+import type { CallMcpToolLoginRequired } from '../../activities/types.js';
 import { FailureTypes } from '../../contract/failures.js';
 import { loginSettledSignal, type LoginSettled } from '../messages.js';
 
@@ -20,6 +21,21 @@ export const { requestLogin } = proxyActivities<ReturnType<typeof createActiviti
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 20 },
 });
+
+/**
+ * What a call (or a listing) whose activity ended `login_required` asks of `requestLogin`: the login it wants, this
+ * workflow as the one to signal once the login settles, how long a sign-in waits for a person, and the worker's flags.
+ * Synchronous: the `await`s of the ask and of the wait stay in each caller's loop (the recorded histories replay so).
+ */
+export function loginRequestOf(outcome: CallMcpToolLoginRequired, expiresInMs: number): RequestLoginInput {
+  return {
+    ...outcome.login,
+    waiter: workflowInfo().workflowId,
+    expiresInMs,
+    ...(outcome.searchAttribute ? { searchAttribute: true } : {}),
+    ...(outcome.notify ? { notify: true } : {}),
+  };
+}
 
 /** The failure after MAX_LOGIN_ROUNDS logins in a row that did not do (`reason`: why the last token was wanted). */
 export function tooManyLogins(server: string, reason: string): ApplicationFailure {

@@ -5,14 +5,14 @@
  * This file holds the neutral call loop; what each MCP era adds to it is in legacy.ts (a released call re-run,
  * the `-32042` form) and modern.ts (`input_required` rounds).
  */
-import { condition, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
 import { recordRelease, retryAfterUrls } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
-import { loginFailure, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
+import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
 import type { Activities } from './outcome.js';
 
 export interface ElicitationOptions {
@@ -164,13 +164,7 @@ async function callLoop(
         const waits = useLoginWaits();
         const { loginId } = outcome.login;
         const seen = waits.count(loginId);
-        const asked = await requestLogin({
-          ...outcome.login,
-          waiter: workflowInfo().workflowId,
-          expiresInMs: call.expiresInMs,
-          ...(outcome.searchAttribute ? { searchAttribute: true } : {}),
-          ...(outcome.notify ? { notify: true } : {}),
-        });
+        const asked = await requestLogin(loginRequestOf(outcome, call.expiresInMs));
         if (asked.status === 'waiting') {
           await condition(() => waits.count(loginId) > seen);
           const failure = waits.last(loginId)?.failure;

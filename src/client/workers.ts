@@ -1,0 +1,96 @@
+/**
+ * Whether a worker takes a workflow's work. `workerPolls` asks Temporal whether a worker polls a task queue (`pollsOf`:
+ * the same, kept POLLS_KEPT_MS for the listing's pages); `withWorker` runs a client's query or answer with a deadline,
+ * refused at once when no worker polls, and names a missed deadline (the workflow task that keeps failing, or no worker
+ * answered).
+ */
+import type { Client } from '@temporalio/client';
+import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
+import { isDeadlineExceeded, NoWorkerError, WorkflowTaskFailingError } from './errors.js';
+
+/**
+ * How recent a worker's last poll must be for it to count as polling. Temporal records each poll request's start
+ * (`lastAccessTime`); a poll lasts up to a minute, so an age under a minute is a live idle worker, and over a minute
+ * means the worker stopped or is at capacity (Temporal's own reading, `temporal task-queue describe`; a stopped worker
+ * stays listed for 5 minutes). A minute, and 10 s for the round trip and the clocks of client and server.
+ */
+export const POLLER_FRESH_MS = 70_000;
+
+/** Whether a worker polls `taskQueue`: its last poll within `freshMs` (default POLLER_FRESH_MS). Undefined when the server does not say. */
+export async function workerPolls(client: Client, taskQueue: string, freshMs = POLLER_FRESH_MS): Promise<boolean | undefined> {
+  try {
+    const res = await client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 });
+    const now = Date.now();
+    return (res.pollers ?? []).some((p) => {
+      const t = p.lastAccessTime;
+      const ms = t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : now;
+      return now - ms <= freshMs;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a worker polls each task queue, as last asked (the listing keeps one in its ListingSupport). */
+export type PollsCache = Map<string, { at: number; polls: Promise<boolean | undefined> }>;
+
+/** How long the listing keeps what it learnt of a task queue's pollers (10 s; a worker is seen polling once a minute). */
+export const POLLS_KEPT_MS = 10_000;
+
+/** Whether a worker polls `taskQueue`, from `cache` when it was asked within POLLS_KEPT_MS. */
+export function pollsOf(client: Client, cache: PollsCache, taskQueue: string): Promise<boolean | undefined> {
+  const known = cache.get(taskQueue);
+  if (known && Date.now() - known.at < POLLS_KEPT_MS) return known.polls;
+  const polls = workerPolls(client, taskQueue);
+  if (cache.size > 1_000) cache.clear();
+  cache.set(taskQueue, { at: Date.now(), polls });
+  return polls;
+}
+
+/**
+ * Run `fn` with a gRPC deadline; a missed deadline becomes a NoWorkerError naming the task queue.
+ * `unconfirmed` is added to the error when a missed deadline may leave work behind (an update a worker may still apply).
+ */
+export async function withWorker<R>(
+  client: Client,
+  workflowId: string,
+  taskQueue: string,
+  what: string,
+  timeoutMs: number,
+  fn: () => Promise<R>,
+  hint = '',
+  unconfirmed = '',
+): Promise<R> {
+  if ((await workerPolls(client, taskQueue)) === false)
+    throw new NoWorkerError(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
+  const deadline = Date.now() + timeoutMs;
+  try {
+    return await client.withDeadline(deadline, fn);
+  } catch (err) {
+    // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
+    if (isDeadlineExceeded(err) || Date.now() >= deadline) {
+      const failing = await failingWorkflowTask(client, workflowId);
+      if (failing) throw new WorkflowTaskFailingError(workflowId, taskQueue, what, failing.attempt, failing.message);
+      throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s${unconfirmed}`, hint);
+    }
+    throw err;
+  }
+}
+
+/** When the workflow's task has failed and is being retried: the attempt, and the message of its last WorkflowTaskFailed event. */
+async function failingWorkflowTask(client: Client, workflowId: string): Promise<{ attempt: number; message: string } | undefined> {
+  try {
+    const namespace = client.options.namespace;
+    const execution = { workflowId };
+    const described = await client.workflowService.describeWorkflowExecution({ namespace, execution });
+    const attempt = described.pendingWorkflowTask?.attempt ?? 0;
+    if (attempt < 2) return undefined;
+    const res = await client.workflowService.getWorkflowExecutionHistoryReverse({ namespace, execution, maximumPageSize: 100 });
+    const failure = res.history?.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes?.failure;
+    // With a codec the message is in the failure's encoded attributes (dataConverterOf): decoded, when this process has the key.
+    const decoded = await decodeOptionalFailureToOptionalError(client.options.loadedDataConverter, failure).catch(() => undefined);
+    return { attempt, message: decoded?.message || failure?.message || '(no message)' };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,10 +1,10 @@
 /** Pack this project as npm would publish it, and install the tarball into a user project of its own. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
+import { scratchDir } from './scratch.js';
 
 /** The repository root (this file is dist/test/helpers/pack.js). */
 export const projectRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
@@ -13,7 +13,7 @@ let packed: string | undefined;
 /** `npm pack` of the built project, once per process: the tarball's path. */
 export function packProject(): string {
   if (packed) return packed;
-  const dir = mkdtempSync(join(tmpdir(), 'durable-mcp-pack-'));
+  const dir = scratchDir('durable-mcp-pack-');
   const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: projectRoot, encoding: 'utf8' }).trim().split('\n').at(-1)!;
   packed = join(dir, out);
   return packed;
@@ -24,7 +24,7 @@ export function packProject(): string {
  * packed tarball, and `npm install` it. Returns the folder.
  */
 export function installUserProject(source: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'durable-mcp-user-'));
+  const dir = scratchDir('durable-mcp-user-');
   cpSync(source, dir, { recursive: true, filter: (p) => !p.includes('node_modules') });
   const pkgPath = join(dir, 'package.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));

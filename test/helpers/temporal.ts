@@ -3,8 +3,6 @@
  * the CLI dev server and the Java time-skipping test server, never downloaded, plus what the repository's
  * suites add (the stdio fixture server's config, the no-cache mode of the fault suite, suite hooks).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { Next, WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
@@ -15,6 +13,7 @@ import { resolveEncryption } from '../../src/client/connection.js';
 import { installQuietRuntime, startTemporalServer, type TestLogLevel } from '../../src/testing/temporal-server.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
+import { scratchDir } from './scratch.js';
 
 /** Keep the SDK's logs to warnings and errors (TEST_LOG_LEVEL overrides), so test output stays readable. */
 export function quietRuntime(): void {
@@ -77,8 +76,9 @@ export async function createLocalEnv(
   });
 }
 
+/** A temp folder of this test process, removed when it exits (./scratch.ts). */
 export function tempDir(prefix = 'durable-mcp-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return scratchDir(prefix);
 }
 
 /** An MCP config with the stdio fixture server (and optional extra servers). */

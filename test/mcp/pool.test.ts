@@ -28,6 +28,17 @@ describe('SessionPool', () => {
     assert.doesNotThrow(() => new SessionPool(parseMcpConfig({ mcpServers: {} }), { idleTimeoutMs: 0 }));
   });
 
+  it('refuses a handoverGraceMs that is negative, not an integer or past what Node timers can wait, naming the option', () => {
+    for (const bad of [-1, 1.5, 2 ** 31, '1000']) {
+      assert.throws(
+        () => new SessionPool(parseMcpConfig({ mcpServers: {} }), { handoverGraceMs: bad as number }),
+        /pool option "handoverGraceMs" must be an integer .* got /,
+      );
+    }
+    assert.equal(new SessionPool(parseMcpConfig({ mcpServers: {} })).handoverGraceMs, 1_000, 'the default');
+    assert.equal(new SessionPool(parseMcpConfig({ mcpServers: {} }), { handoverGraceMs: 0 }).handoverGraceMs, 0);
+  });
+
   it('reuses the session for sequential leases', async () => {
     const pool = newPool();
     try {

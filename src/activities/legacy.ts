@@ -21,6 +21,7 @@ import { urlInputRequests, type ElicitationHandler, type Lease, type UrlRequired
 import { elicitationSpan } from '../telemetry/tool-call-tracing.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
 import { clientOf, workerFlags, type ActivityDeps } from './deps.js';
+import { elicitSlots } from './elicit-slots.js';
 import { admittedOrFail } from './failures.js';
 import type { CallMcpToolInput, CallMcpToolUrlRequired, ElicitationRequests, ReleaseReason, WorkerFlags } from './types.js';
 
@@ -102,6 +103,9 @@ export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { h
   // may elicit many times at once; Node warns past 10).
   const onCancelled = fanOut(ctx.cancellationSignal);
   const onShutdown = fanOut(deps.shutdown);
+  // Aborted when the call is over: elicitations still waiting for a slot stop waiting.
+  const disposed = new AbortController();
+  const onDisposed = fanOut(disposed.signal);
 
   const handler = async (params: ElicitParams, serverSignal: AbortSignal): Promise<ElicitResult> => {
     const id = deriveRequestId(input.callId, ++ordinal, params);
@@ -116,13 +120,6 @@ export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { h
     if (call.state.phase.state !== 'waiting') waitingSince = performance.now();
     call.state.phase = { state: 'waiting', requestId: id };
 
-    const handle = clientOf(deps, ctx).workflow.getHandle(workflowId, runId);
-    const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
-      .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: input.callId, request, ...workerFlags(deps) }], updateId: id })
-      .then(
-        (outcome) => ({ outcome }),
-        (error) => ({ error }),
-      );
     // Every listener added for this wait is removed after it (a long-running worker must not leak them).
     const cleanups: Array<() => void> = [];
     let promised = false;
@@ -162,6 +159,36 @@ export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { h
       }, graceLeft);
       cleanups.push(() => clearTimeout(grace));
     });
+    // A slot of this run first (./elicit-slots.ts): past the limit on updates in flight, Temporal drops the run's state.
+    const stopWaiting = new AbortController();
+    cleanups.push(onDisposed.add(() => stopWaiting.abort()));
+    let abandoned = false;
+    const slot = elicitSlots.acquire(workflowId, runId, stopWaiting.signal).then((free) => {
+      if (abandoned) free?.();
+      return free;
+    });
+    const got = await Promise.race([slot.then((free) => ({ free })), interrupted.then((r) => ({ r }))]);
+    if (!('free' in got) || !got.free || call.released) {
+      abandoned = true;
+      stopWaiting.abort();
+      if ('free' in got) got.free?.();
+      for (const c of cleanups) c();
+      // Released meanwhile by another of its requests: this one never reached the workflow; a re-run asks it again.
+      if ('r' in got) {
+        span.end(`released: ${got.r}`);
+        call.release(request, got.r);
+      } else span.end('released');
+      return never();
+    }
+    const free = got.free;
+    const handle = clientOf(deps, ctx).workflow.getHandle(workflowId, runId);
+    const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
+      .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: input.callId, request, ...workerFlags(deps) }], updateId: id })
+      .then(
+        (outcome) => ({ outcome }),
+        (error) => ({ error }),
+      )
+      .finally(free);
     const first = await Promise.race([update.then((u) => ({ u })), interrupted.then((r) => ({ r }))]);
     for (const c of cleanups) c();
     span.end('u' in first ? (first.u.outcome?.status ?? 'workflow-unreachable') : `released: ${first.r}`);
@@ -187,6 +214,8 @@ export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { h
   return {
     handler,
     dispose() {
+      disposed.abort();
+      onDisposed.dispose();
       onCancelled.dispose();
       onShutdown.dispose();
     },

@@ -2,7 +2,7 @@
  * Activities: `createActivities(deps)` assembles the activities the worker registers, one file per job:
  * - ./tool-call.ts `callMcpTool` (lease a session, one round trip of `tools/call`, release), measured per attempt;
  *   each era's path in its file: ./legacy.ts (`elicitation/create` on the live session, the `-32042` form; at most
- *   ./elicit-slots.ts's number of a run's elicit updates in flight) and
+ *   ./update-slots.ts's number of a run's elicit updates in flight) and
  *   ./modern.ts (`input_required` rounds); ./failures.ts maps errors to failure types, ./progress.ts relays progress;
  * - ./list-tools.ts `listMcpTools`;
  * - ./notify.ts `notifyPending` (the webhook);

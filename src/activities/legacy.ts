@@ -21,7 +21,7 @@ import { urlInputRequests, type ElicitationHandler, type Lease, type UrlRequired
 import { elicitationSpan } from '../telemetry/tool-call-tracing.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
 import { clientOf, workerFlags, type ActivityDeps } from './deps.js';
-import { elicitSlots } from './elicit-slots.js';
+import { elicitSlots } from './update-slots.js';
 import { admittedOrFail } from './failures.js';
 import type { CallMcpToolInput, CallMcpToolUrlRequired, ElicitationRequests, ReleaseReason, WorkerFlags } from './types.js';
 
@@ -159,7 +159,7 @@ export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { h
       }, graceLeft);
       cleanups.push(() => clearTimeout(grace));
     });
-    // A slot of this run first (./elicit-slots.ts): past the limit on updates in flight, Temporal drops the run's state.
+    // A slot of this run first (./update-slots.ts): past the limit on updates in flight, Temporal drops the run's state.
     const stopWaiting = new AbortController();
     cleanups.push(onDisposed.add(() => stopWaiting.abort()));
     let abandoned = false;

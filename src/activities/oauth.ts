@@ -28,6 +28,7 @@ import {
 } from '../mcp/index.js';
 import type { LoginCredentials, LoginWantedInput, LoginWantedResult } from '../workflows/messages.js';
 import { clientOf, workerFlags, type ActivityDeps } from './deps.js';
+import { loginSlots } from './update-slots.js';
 import type { CallMcpToolLoginRequired } from './types.js';
 
 /** What the worker gives the OAuth activities: the seal of the secrets, its token cache, where browsers come back. */
@@ -270,12 +271,20 @@ export function requestLoginActivity(deps: ActivityDeps) {
       args: [{ server: input.server, principal: input.principal }],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
-    // A retried attempt of this activity sends the same update id: the login registers the call once.
-    return await client.workflow.executeUpdateWithStart('durable-mcp.loginWanted', {
-      args: [wanted],
-      updateId: `${ctx.info.workflowExecution?.workflowId ?? input.waiter}/${ctx.info.workflowExecution?.runId ?? ''}/${ctx.info.activityId}`,
-      startWorkflowOperation: start,
-    });
+    // A few at a time per login (./update-slots.ts): 30 calls at once would pass Temporal's limit on updates in flight.
+    const free = await loginSlots.acquire(loginId, undefined, ctx.cancellationSignal);
+    // Cancelled meanwhile: the signal's reason is the activity's CancelledFailure.
+    if (!free) throw ctx.cancellationSignal.reason;
+    try {
+      // A retried attempt of this activity sends the same update id: the login registers the call once.
+      return await client.workflow.executeUpdateWithStart('durable-mcp.loginWanted', {
+        args: [wanted],
+        updateId: `${ctx.info.workflowExecution?.workflowId ?? input.waiter}/${ctx.info.workflowExecution?.runId ?? ''}/${ctx.info.activityId}`,
+        startWorkflowOperation: start,
+      });
+    } finally {
+      free();
+    }
   };
 }
 

@@ -37,6 +37,8 @@ export interface TemporalServerOptions {
   encryption?: EncryptionCodec;
   /** Whether the SDK may download a binary this project does not find (`findTemporalBinary`'s default when unset). */
   allowDownload?: boolean;
+  /** More flags for the dev server (local dev server only), e.g. `['--metrics-port', '9090']` or `--dynamic-config-value`. */
+  serverArgs?: string[];
 }
 
 /** Start a Temporal server for tests; `teardown()` stops it. */
@@ -57,6 +59,7 @@ export async function startTemporalServer(options: TemporalServerOptions = {}): 
       ...(options.namespace ? { namespace: options.namespace } : {}),
       ...(options.dbFilename !== undefined ? { dbFilename: options.dbFilename } : {}),
       ...(options.searchAttributes ? { searchAttributes: SEARCH_ATTRIBUTES.map((a) => a.key) } : {}),
+      ...(options.serverArgs?.length ? { extraArgs: options.serverArgs } : {}),
     },
   });
 }

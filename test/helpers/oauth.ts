@@ -19,6 +19,7 @@ import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import type { DurableMcpWorker, OAuthWorkerOptions } from '../../src/worker.js';
 import { oauthServerPath, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
+import { metricsFlags } from './server-metrics.js';
 import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from './temporal.js';
 import { selfSignedCert, startTlsProxy, type TlsProxy } from './tls-proxy.js';
 
@@ -122,6 +123,8 @@ export interface PlainWorker {
 
 export interface OAuthSuite {
   readonly env: TestWorkflowEnvironment;
+  /** The dev server's metrics port (./server-metrics.ts). */
+  readonly metricsPort: number;
   readonly fixture: OAuthFixture;
   /** The `fixtures` option's, by name. */
   readonly fixtures: Record<string, OAuthFixture>;
@@ -171,6 +174,7 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const tls = options.httpsInbox ? selfSignedCert() : undefined;
   const s: {
     env?: TestWorkflowEnvironment;
+    metricsPort?: number;
     fixture?: OAuthFixture;
     fixtures: Record<string, OAuthFixture>;
     proxy?: TlsProxy;
@@ -193,7 +197,9 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const callbackOptions = () => (s.proxy ? { inboxPublicUrl: s.proxy.url } : { redirectUrl: redirectUrl() });
 
   before(async () => {
-    const env = (s.env = await createLocalEnv({ searchAttributes: true, encryption: codec ?? false }));
+    const metrics = await metricsFlags();
+    s.metricsPort = metrics.port;
+    const env = (s.env = await createLocalEnv({ searchAttributes: true, encryption: codec ?? false, serverArgs: metrics.serverArgs }));
     let inboxOrigin = 'http://127.0.0.1:1';
     if (tls) s.proxy = await startTlsProxy(tls, () => inboxOrigin);
     s.inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode, ...(s.proxy ? { publicUrl: s.proxy.url } : {}) });
@@ -246,6 +252,9 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const suite: OAuthSuite = {
     get env() {
       return must(s.env, 'env');
+    },
+    get metricsPort() {
+      return must(s.metricsPort, 'metricsPort');
     },
     get fixture() {
       return must(s.fixture, 'fixture');

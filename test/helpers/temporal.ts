@@ -64,7 +64,7 @@ export class OneQueryAtATime implements WorkflowClientInterceptor {
  * unset; workers started with `startWorker` take the same default), so the suites can run encrypted.
  */
 export async function createLocalEnv(
-  opts: { searchAttributes?: boolean; dbFilename?: string; encryption?: EncryptionCodec | false } = {},
+  opts: { searchAttributes?: boolean; dbFilename?: string; encryption?: EncryptionCodec | false; serverArgs?: string[] } = {},
 ): Promise<TestWorkflowEnvironment> {
   quietRuntime();
   const encryption = resolveEncryption(opts.encryption);
@@ -73,6 +73,7 @@ export async function createLocalEnv(
     ...(noCacheMode() ? { client: { interceptors: { workflow: [new OneQueryAtATime()] } } } : {}),
     dbFilename: opts.dbFilename,
     searchAttributes: opts.searchAttributes,
+    ...(opts.serverArgs ? { serverArgs: opts.serverArgs } : {}),
   });
 }
 

@@ -14,6 +14,7 @@ import type { Request } from '../../src/contract/index.js';
 import { loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import { eventually, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { oauthServers, oauthSuite } from '../helpers/oauth.js';
+import { updateErrors } from '../helpers/server-metrics.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { run } from '../cli/harness.js';
 
@@ -148,6 +149,7 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
         Array.from({ length: 9 }, async (_, i) => assert.equal((await (await call(servers.race, `warm${i}`)).result()).output, `echo: warm${i}`)),
       );
       const before = await suite.fixture.stats();
+      const errorsBefore = await updateErrors(suite.metricsPort);
       await suite.fixture.control('/__expire-access');
       const calls = await Promise.all(Array.from({ length: 30 }, (_, i) => call(servers.race, `r${i}`)));
       const outputs = await Promise.all(calls.map(async (h) => (await h.result()).output));
@@ -160,6 +162,8 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
       assert.equal(after.refreshGrants - before.refreshGrants, 1, `the refresh token was sent once (${JSON.stringify({ before, after, generations })})`);
       assert.equal(after.refreshFailed - before.refreshFailed, 0);
       assert.equal(after.codeGrants, before.codeGrants, 'no new sign-in');
+      // 30 calls asked their login at once: a few at a time per worker, so Temporal never refused or aborted an update.
+      assert.deepEqual(await updateErrors(suite.metricsPort), errorsBefore, 'updates refused (ResourceExhausted) or aborted (Unavailable) by the server');
     } finally {
       await Promise.all(more.map((p) => p.kill('SIGTERM')));
     }

@@ -7,19 +7,18 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { ElicitSlots, ELICIT_UPDATES_PER_RUN } from '../../src/activities/elicit-slots.js';
-import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { UpdateSlots, ELICIT_UPDATES_PER_RUN } from '../../src/activities/update-slots.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { hostileServerPath } from '../fixtures/paths.js';
-import { freePort } from '../helpers/ports.js';
-import { fixtureConfig, quietRuntime, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { metricsFlags, updateErrors } from '../helpers/server-metrics.js';
+import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
-describe('elicitation slots per workflow run', () => {
+describe('update slots per workflow', () => {
   it('hands out at most perRun slots of a run; a freed slot goes to the next waiter; other runs are not held up', async () => {
-    const slots = new ElicitSlots(2);
+    const slots = new UpdateSlots(2);
     const never = new AbortController().signal;
     const a = await slots.acquire('wf', 'r1', never);
     const b = await slots.acquire('wf', 'r1', never);
@@ -43,7 +42,7 @@ describe('elicitation slots per workflow run', () => {
   });
 
   it('a wait whose signal aborts resolves with nothing and gives its turn up', async () => {
-    const slots = new ElicitSlots(1);
+    const slots = new UpdateSlots(1);
     const held = await slots.acquire('wf', 'r', new AbortController().signal);
     const gone = new AbortController();
     const abandoned = slots.acquire('wf', 'r', gone.signal);
@@ -58,8 +57,8 @@ describe('elicitation slots per workflow run', () => {
   });
 
   it('refuses a perRun that is not a whole number of at least 1, naming it', () => {
-    for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => new ElicitSlots(bad), /perRun must be a whole number of at least 1, got/);
-    assert.equal(new ElicitSlots().perRun, ELICIT_UPDATES_PER_RUN);
+    for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => new UpdateSlots(bad), /perRun must be a whole number of at least 1, got/);
+    assert.equal(new UpdateSlots().perRun, ELICIT_UPDATES_PER_RUN);
   });
 });
 
@@ -70,11 +69,9 @@ describe('15 elicitations at once in one call, on a real dev server', () => {
   let metricsPort: number;
   const taskQueue = uniqueTaskQueue('slots');
   before(async () => {
-    quietRuntime();
-    metricsPort = await freePort();
-    env = await TestWorkflowEnvironment.createLocal({
-      server: { executable: findTemporalBinary('cli').executable, extraArgs: ['--metrics-port', String(metricsPort)] },
-    });
+    const metrics = await metricsFlags();
+    metricsPort = metrics.port;
+    env = await createLocalEnv({ serverArgs: metrics.serverArgs });
     worker = await startWorker(env, {
       taskQueue,
       mcpConfig: fixtureConfig(join(tempDir(), 'fx.jsonl'), { hostile: { command: [process.execPath, hostileServerPath] } }),
@@ -86,19 +83,6 @@ describe('15 elicitations at once in one call, on a real dev server', () => {
     await running;
     await env?.teardown();
   });
-
-  /** The dev server's count of UpdateWorkflowExecution calls its history service refused or aborted, by error type. */
-  async function updateErrors(): Promise<Record<string, number>> {
-    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    const errors: Record<string, number> = {};
-    for (const line of text.split('\n')) {
-      const m = /^client_errors\{([^}]*)\} (\S+)$/.exec(line);
-      if (!m || !m[1]!.includes('operation="HistoryClientUpdateWorkflowExecution"')) continue;
-      const type = /error_type="([^"]+)"/.exec(m[1]!)?.[1] ?? '?';
-      errors[type] = (errors[type] ?? 0) + Number(m[2]);
-    }
-    return errors;
-  }
 
   it('are all answered, and Temporal never refuses or aborts an update of the run', async () => {
     const handle = await env.client.workflow.start(mcpToolCall, {
@@ -122,6 +106,6 @@ describe('15 elicitations at once in one call, on a real dev server', () => {
       result.output.split('\n'),
       Array.from({ length: 15 }, (_, i) => `accept {"n":${i + 1}}`),
     );
-    assert.deepEqual(await updateErrors(), {}, 'updates refused (ResourceExhausted) or aborted (Unavailable) by the server');
+    assert.deepEqual(await updateErrors(metricsPort), {}, 'updates refused (ResourceExhausted) or aborted (Unavailable) by the server');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * How many `durable-mcp.elicit` updates this worker has in flight on one workflow run at once, and the wait for a
- * free slot.
+ * How many updates this worker has in flight on one workflow at once, and the wait for a free slot: a run's
+ * `durable-mcp.elicit` updates (a call's elicitations), and a login's `durable-mcp.loginWanted` (calls that need it).
  *
  * Temporal refuses an update past `history.maxInFlightUpdates` (default 10) updates in flight on a run, and the
  * refusal costs more than the one update (Temporal 1.32, scripts/upstream/update-limit-clears-run.ts): the history
@@ -9,7 +9,9 @@
  * once made that a loop: each round of retries passed the limit again, and a person's `pending` query failed at its
  * deadline. The workflow waits inline for at most MAX_INLINE_WAITERS (6) requests and releases the call past that, so
  * one slot more than that is all a call needs to learn that it is released; the rest of the limit stays free for the
- * people's answers (`submitAnswer`) and watchers (`waitForPending`, at most 2).
+ * people's answers (`submitAnswer`) and watchers (`waitForPending`, at most 2). Likewise 30 calls whose token expired
+ * together sent 30 `loginWanted` updates to their login at once; each returns at once, so two at a time per worker is
+ * enough, and leaves the limit to the inbox's `oauthCallback` and other workers.
  */
 
 /** Slots per workflow run, per worker process: the workflow's MAX_INLINE_WAITERS (6) and one to learn of a release. */
@@ -20,11 +22,11 @@ interface Run {
   waiting: Array<() => void>;
 }
 
-export class ElicitSlots {
+export class UpdateSlots {
   private readonly runs = new Map<string, Run>();
 
   constructor(readonly perRun: number = ELICIT_UPDATES_PER_RUN) {
-    if (!Number.isInteger(perRun) || perRun < 1) throw new RangeError(`ElicitSlots: perRun must be a whole number of at least 1, got ${String(perRun)}`);
+    if (!Number.isInteger(perRun) || perRun < 1) throw new RangeError(`UpdateSlots: perRun must be a whole number of at least 1, got ${String(perRun)}`);
   }
 
   /**
@@ -77,5 +79,10 @@ export class ElicitSlots {
   }
 }
 
-/** The slots of this process: every worker in it shares a run's limit on the Temporal server. */
-export const elicitSlots = new ElicitSlots();
+/** How many `loginWanted` updates this worker has in flight on one login workflow at once. */
+export const LOGIN_WANTED_PER_LOGIN = 2;
+
+/** The slots of this process (every worker in it shares a workflow's limit on the Temporal server): elicitations per run. */
+export const elicitSlots = new UpdateSlots(ELICIT_UPDATES_PER_RUN);
+/** ... and `loginWanted` updates per login workflow (keyed by its workflow id alone). */
+export const loginSlots = new UpdateSlots(LOGIN_WANTED_PER_LOGIN);

@@ -18,11 +18,12 @@
  * `--cache 10` is the control: the same load with a workflow cache answers every query.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type LogEntry } from '@temporalio/worker';
 import { bumpSignal, finishSignal, queried, stateQuery } from './query-dropped-cache0-workflow.js';
+import { temporalCli } from './dev-server.js';
 
 const argv = process.argv.slice(2);
 const num = (name: string, dflt: number): number => {
@@ -39,15 +40,6 @@ const deadlineMs = num('--deadline-ms', 10_000);
 const signals = argv.includes('--signals');
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-function temporalCli(): string {
-  if (process.env.TEMPORAL_CLI_PATH) return process.env.TEMPORAL_CLI_PATH;
-  // dist/scripts/upstream → the repository root is three up.
-  const local = resolve(here, '..', '..', '..', '.tools', 'temporal', 'bin', 'temporal');
-  if (existsSync(local)) return local;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'temporal'))) return join(dir, 'temporal');
-  throw new Error('no Temporal CLI: set TEMPORAL_CLI_PATH, or run `npm run tools`');
-}
 
 // Core's warnings, forwarded to this process.
 const CORE_LINE = 'There were leftover buffered tasks when evicting run';

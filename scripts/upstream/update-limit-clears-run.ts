@@ -19,36 +19,15 @@
  * holds, and every update returns. Exits 1 when the refusal aborted other updates (the bug), 0 when it did not.
  * `--control` sends no eleventh update: nothing is aborted.
  */
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkflowUpdateStage } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { holding, holdUpdate, openSignal } from './update-limit-clears-run-workflow.js';
+import { freePort, temporalCli } from './dev-server.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-function temporalCli(): string {
-  if (process.env.TEMPORAL_CLI_PATH) return process.env.TEMPORAL_CLI_PATH;
-  // dist/scripts/upstream → the repository root is three up.
-  const local = resolve(here, '..', '..', '..', '.tools', 'temporal', 'bin', 'temporal');
-  if (existsSync(local)) return local;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'temporal'))) return join(dir, 'temporal');
-  throw new Error('no Temporal CLI: set TEMPORAL_CLI_PATH, or run `npm run tools`');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
-}
 
 /** The server's count of history-service UpdateWorkflowExecution errors, by error type. */
 async function updateErrors(metricsPort: number): Promise<Record<string, number>> {

@@ -16,13 +16,13 @@
  *    is counted, with and without a timeout. Prints the calls per workflow task and what their timeouts cost at the
  *    measured µs. Exits 1 while calls into the workflow context carry a timeout, 0 when none does.
  */
-import { existsSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { bumpSignal, finishSignal, queried } from './query-dropped-cache0-workflow.js';
+import { temporalCli } from './dev-server.js';
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--signals');
@@ -30,14 +30,6 @@ const signals = at < 0 ? 200 : Number(argv[at + 1]);
 if (!Number.isInteger(signals) || signals < 1) throw new Error(`--signals must be a positive integer, got ${JSON.stringify(argv[at + 1])}`);
 
 const here = dirname(fileURLToPath(import.meta.url));
-function temporalCli(): string {
-  if (process.env.TEMPORAL_CLI_PATH) return process.env.TEMPORAL_CLI_PATH;
-  const local = resolve(here, '..', '..', '..', '.tools', 'temporal', 'bin', 'temporal');
-  if (existsSync(local)) return local;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'temporal'))) return join(dir, 'temporal');
-  throw new Error('no Temporal CLI: set TEMPORAL_CLI_PATH, or run `npm run tools`');
-}
-
 /** µs per `runInContext` of a trivial script, with these options. */
 function microsPerCall(options: vm.RunningScriptOptions): number {
   const context = vm.createContext({ n: 0 });

@@ -16,12 +16,12 @@
  * Prints each round and, for slow ones, the workflow task events; exits 1 when any round saw a workflow task
  * time out (the bug), 0 otherwise.
  */
-import { existsSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { finishUpdate, releasedAtShutdown } from './wft-lost-at-shutdown-workflow.js';
+import { temporalCli } from './dev-server.js';
 
 const argv = process.argv.slice(2);
 const i = argv.indexOf('--rounds');
@@ -29,14 +29,6 @@ const rounds = i < 0 ? 20 : Number(argv[i + 1]);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number above 0, got ${JSON.stringify(argv[i + 1])}`);
 
 const here = dirname(fileURLToPath(import.meta.url));
-function temporalCli(): string {
-  if (process.env.TEMPORAL_CLI_PATH) return process.env.TEMPORAL_CLI_PATH;
-  const local = resolve(here, '..', '..', '..', '.tools', 'temporal', 'bin', 'temporal');
-  if (existsSync(local)) return local;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'temporal'))) return join(dir, 'temporal');
-  throw new Error('no Temporal CLI: set TEMPORAL_CLI_PATH, or run `npm run tools`');
-}
-
 const TIMEOUT_TYPES: Record<number, string> = { 1: 'START_TO_CLOSE', 2: 'SCHEDULE_TO_START', 3: 'SCHEDULE_TO_CLOSE', 4: 'HEARTBEAT' };
 
 Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });

@@ -1,20 +1,13 @@
 /**
- * A call's elicitations keep a run under Temporal's limit on updates in flight (history.maxInFlightUpdates, 10). Past
+ * The slots that keep a workflow under Temporal's limit on updates in flight (history.maxInFlightUpdates, 10). Past
  * it, Temporal 1.32 refuses the update and drops the run's cached state, aborting every update in flight on the run
- * and failing the queries buffered for it (scripts/upstream/update-limit-clears-run.ts). The integration test reads the
- * dev server's own metrics: before the slots, 15 elicitations at once drew 10 refusals and about 50 aborts in a run.
+ * and failing the queries buffered for it (scripts/upstream/update-limit-clears-run.ts). End to end, on a real dev
+ * server whose metrics count refused and aborted updates: test/workflows/hostile.test.ts (15 elicitations at once: 6
+ * refusals and 26 aborts before the slots) and the OAuth refresh race in test/workflows/oauth.test.ts.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { describe, it } from 'node:test';
 import { UpdateSlots, ELICIT_UPDATES_PER_RUN } from '../../src/activities/update-slots.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
-import { mcpToolCall } from '../../src/workflows/index.js';
-import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
-import { hostileServerPath } from '../fixtures/paths.js';
-import { metricsFlags, updateErrors } from '../helpers/server-metrics.js';
-import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
 describe('update slots per workflow', () => {
   it('hands out at most perRun slots of a run; a freed slot goes to the next waiter; other runs are not held up', async () => {
@@ -59,53 +52,5 @@ describe('update slots per workflow', () => {
   it('refuses a perRun that is not a whole number of at least 1, naming it', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => new UpdateSlots(bad), /perRun must be a whole number of at least 1, got/);
     assert.equal(new UpdateSlots().perRun, ELICIT_UPDATES_PER_RUN);
-  });
-});
-
-describe('15 elicitations at once in one call, on a real dev server', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  let metricsPort: number;
-  const taskQueue = uniqueTaskQueue('slots');
-  before(async () => {
-    const metrics = await metricsFlags();
-    metricsPort = metrics.port;
-    env = await createLocalEnv({ serverArgs: metrics.serverArgs });
-    worker = await startWorker(env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(join(tempDir(), 'fx.jsonl'), { hostile: { command: [process.execPath, hostileServerPath] } }),
-    });
-    running = worker.run();
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  });
-
-  it('are all answered, and Temporal never refuses or aborts an update of the run', async () => {
-    const handle = await env.client.workflow.start(mcpToolCall, {
-      taskQueue,
-      workflowId: `slots-${Math.random().toString(36).slice(2)}`,
-      args: [{ server: 'hostile', tool: 'many_at_once' }],
-    });
-    const answered = new Set<string>();
-    while (answered.size < 15) {
-      const pending = await handle.query(pendingQuery);
-      for (const r of pending.filter((p) => !answered.has(p.id))) {
-        const n = Number(/Question (\d+)\?/.exec(r.prompt)![1]);
-        await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: r.id, ok: true, data: { n } }] });
-        answered.add(r.id);
-      }
-      if (pending.length === 0) await new Promise((r) => setTimeout(r, 100));
-    }
-    const result = await handle.result();
-    assert.equal(result.isError, false, result.output);
-    assert.deepEqual(
-      result.output.split('\n'),
-      Array.from({ length: 15 }, (_, i) => `accept {"n":${i + 1}}`),
-    );
-    assert.deepEqual(await updateErrors(metricsPort), {}, 'updates refused (ResourceExhausted) or aborted (Unavailable) by the server');
   });
 });

@@ -14,6 +14,7 @@ import { installQuietRuntime, startTemporalServer, type TestLogLevel } from '../
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { scratchDir } from './scratch.js';
+import { metricsFlags } from './server-metrics.js';
 
 /** Keep the SDK's logs to warnings and errors (TEST_LOG_LEVEL overrides), so test output stays readable. */
 export function quietRuntime(): void {
@@ -148,6 +149,8 @@ export interface SuiteWorker {
   readonly taskQueue: string;
   /** The fixture server's event log (one JSON line per event). */
   readonly logPath: string;
+  /** The dev server's metrics port (./server-metrics.ts). */
+  readonly metricsPort: number;
 }
 
 /**
@@ -161,11 +164,13 @@ export function suiteWorker(options: {
   /** The worker's session pool options (e.g. `idleTimeoutMs: 0`: every lease a fresh session). */
   pool?: CreateWorkerOptions['pool'];
 }): SuiteWorker {
-  const state: { env?: TestWorkflowEnvironment; worker?: DurableMcpWorker; running?: Promise<void> } = {};
+  const state: { env?: TestWorkflowEnvironment; worker?: DurableMcpWorker; running?: Promise<void>; metricsPort?: number } = {};
   const taskQueue = uniqueTaskQueue(options.name);
   const logPath = join(tempDir(), 'fixture.jsonl');
   before(async () => {
-    state.env = await createLocalEnv({ searchAttributes: options.searchAttributes });
+    const metrics = await metricsFlags();
+    state.metricsPort = metrics.port;
+    state.env = await createLocalEnv({ searchAttributes: options.searchAttributes, serverArgs: metrics.serverArgs });
     state.worker = await startWorker(state.env, {
       taskQueue,
       mcpConfig: fixtureConfig(logPath, options.extraServers),
@@ -188,6 +193,9 @@ export function suiteWorker(options: {
     },
     get worker() {
       return must(state.worker, 'worker');
+    },
+    get metricsPort() {
+      return must(state.metricsPort, 'metricsPort');
     },
     taskQueue,
     logPath,

@@ -7,6 +7,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { hostileServerPath, readFixtureLog } from '../fixtures/paths.js';
+import { updateErrors } from '../helpers/server-metrics.js';
 import { suiteWorker, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
@@ -128,7 +129,8 @@ describe('hostile servers: what a person sees is safe, faithful, answerable, and
     await handle.result();
   });
 
-  it('15 concurrent elicitations in one call log no warning, and all are answered', async () => {
+  it('15 concurrent elicitations in one call log no warning, all are answered, and Temporal never refuses or aborts an update of the run', async () => {
+    const errorsBefore = await updateErrors(suite.metricsPort);
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
     process.on('warning', onWarning);
@@ -152,6 +154,9 @@ describe('hostile servers: what a person sees is safe, faithful, answerable, and
       );
       await new Promise((r) => setImmediate(r));
       assert.deepEqual(warnings, []);
+      // At most 7 of the run's elicit updates in flight (src/activities/update-slots.ts): before, 15 at once passed
+      // Temporal's 10, drew refusals, and each refusal aborted every update in flight on the run.
+      assert.deepEqual(await updateErrors(suite.metricsPort), errorsBefore, 'updates refused (ResourceExhausted) or aborted (Unavailable) by the server');
     } finally {
       process.off('warning', onWarning);
     }

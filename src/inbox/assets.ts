@@ -125,8 +125,8 @@ export const INBOX_JS = `
     // Rows that left: gone, unless a person works in one; that one keeps its place after the row it followed.
     var after = -1;
     for (var r = 0; r < olds.length; r++) {
-      var k = olds[r].getAttribute('data-entry');
-      if (!Object.prototype.hasOwnProperty.call(keep, k)) { after = Math.max(after, wanted.indexOf(olds[r])); continue; }
+      var stays = wanted.indexOf(olds[r]);
+      if (stays >= 0) { after = Math.max(after, stays); continue; }
       if (!edited(olds[r])) { current.removeChild(olds[r]); continue; }
       markGone(olds[r], true);
       wanted.splice(++after, 0, olds[r]);

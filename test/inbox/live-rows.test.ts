@@ -17,6 +17,12 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { createLocalEnv, fixtureConfig, startWaitingCalls, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
+/**
+ * How long a call may take to ask: on a loaded machine (CI runs two test files at once, and test/inbox/live.test.ts
+ * starts 60 MCP servers) a first connect can time out (30 s) and be retried; live.test.ts waits as long for its calls.
+ */
+const SETUP_MS = 300_000;
+
 describe('the inbox live refresh keeps the row a person works in', () => {
   let env: TestWorkflowEnvironment;
   let worker: DurableMcpWorker;
@@ -51,7 +57,9 @@ describe('the inbox live refresh keeps the row a person works in', () => {
       dmc,
       Array.from({ length: n }, () => ({ server: 'fx', tool: 'ask_name', workflowId: `${prefix}-${++started}` })),
     );
-    return Promise.all(ids.map(async (workflowId) => ({ workflowId, request: (await waitForPending(env.client.workflow.getHandle(workflowId)))[0]! })));
+    return Promise.all(
+      ids.map(async (workflowId) => ({ workflowId, request: (await waitForPending(env.client.workflow.getHandle(workflowId), 1, SETUP_MS))[0]! })),
+    );
   }
   const row = (page: Page, workflowId: string) => page.locator(`#rows article[data-workflow-id="${workflowId}"]`);
   /** A page showing all of `calls`, once its live updates have merged at least once. */

@@ -123,6 +123,10 @@ export async function inboxBrowserChecks(o: InboxBrowserOptions): Promise<Browse
     });
     await check('an answered request leaves every tab', async () => {
       await form(tabs[0]!).locator('[name=name]').fill(NAME);
+      // A live refresh that took the field out of the page while it was being filled would leave it empty (the submit
+      // below would then be stopped by the browser's validation, and no answer sent): say so, rather than time out.
+      const typed = await form(tabs[0]!).locator('[name=name]').inputValue();
+      expect(typed === NAME, `the name field holds ${JSON.stringify(typed)} after filling in ${JSON.stringify(NAME)}`);
       await Promise.all([tabs[0]!.waitForURL(/answered=/, { timeout }), form(tabs[0]!).locator('button[value=accept]').click()]);
       expect((await rowsOf(tabs[0]!, o.workflowId).count()) === 0, 'still shown in the tab that answered, after its redirect');
       const t = performance.now();

@@ -27,6 +27,7 @@ fieldset.multi { border: 1px solid #d7dbe0; border-radius: 6px; }
 input[type=text], input[type=email], input[type=url], input[type=number], input[type=date], input[type=datetime-local],
 select { padding: .3rem; min-width: 16rem; }
 .field-error { color: #b3261e; font-size: .85rem; margin: .2rem 0; }
+.gone-note { background: #fff4e0; border: 1px solid #e0b252; padding: .4rem .6rem; border-radius: 6px; font-size: .85rem; }
 .link .host strong { font-size: 1.15rem; }
 .link .url { display: block; overflow-wrap: anywhere; font-family: ui-monospace, monospace; }
 .link.unsafe .url { color: #b3261e; }
@@ -43,7 +44,9 @@ button.primary { background: #2456c8; color: #fff; border-color: #2456c8; }
 
 /**
  * Live updates and countdowns. Answering works without it (plain form posts). It merges the list it
- * fetches by row key: rows that stay keep what a person typed; new rows appear; answered ones disappear.
+ * fetches by row key: a row that stays is left in place, untouched (what a person typed, the focus, a button being
+ * pressed); new rows appear; answered ones disappear, but one a person works in stays, with a note; only rows whose
+ * order changed move.
  * It builds nothing from strings: rows come from the server's escaped HTML, parsed inert by DOMParser.
  */
 export const INBOX_JS = `
@@ -64,23 +67,80 @@ export const INBOX_JS = `
     var times = document.querySelectorAll('time[data-expires-at]');
     for (var i = 0; i < times.length; i++) times[i].textContent = left(times[i].getAttribute('data-expires-at'));
   }
+  // Put node at its place in parent, before ref: a node already there is not touched (taking a row out and back,
+  // even at once, blurs what has focus and drops a click pressed on it); moveBefore, where the browser has it, keeps focus.
+  function place(parent, node, ref) {
+    if (node === ref) return;
+    if (node.parentNode === parent && typeof parent.moveBefore === 'function') parent.moveBefore(node, ref);
+    else parent.insertBefore(node, ref);
+  }
+  // A row a person works in: the focus is in it, or a field differs from what the page came with.
+  function edited(row) {
+    if (row.contains(document.activeElement)) return true;
+    var controls = row.querySelectorAll('input, select, textarea');
+    for (var i = 0; i < controls.length; i++) {
+      var c = controls[i];
+      if (c.type === 'checkbox' || c.type === 'radio') { if (c.checked !== c.defaultChecked) return true; }
+      else if (c.tagName === 'SELECT') { for (var o = 0; o < c.options.length; o++) if (c.options[o].selected !== c.options[o].defaultSelected) return true; }
+      else if (c.value !== c.defaultValue) return true;
+    }
+    return false;
+  }
+  // A row that left the list while a person works in it stays, with a note, until they are done with it.
+  function markGone(row, gone) {
+    var note = row.querySelector('.gone-note');
+    if (!gone) { if (note) row.removeChild(note); return; }
+    if (note) return;
+    note = document.createElement('p');
+    note.className = 'gone-note';
+    note.setAttribute('role', 'status');
+    note.textContent = 'This request has left the list (answered elsewhere, expired, or moved to another page). ' +
+      'What you typed is kept: submit it and the inbox tells you whether it still waits.';
+    row.insertBefore(note, row.firstElementChild ? row.firstElementChild.nextElementSibling : null);
+  }
   function merge(next) {
     var current = document.getElementById('rows');
     if (!current || !next) return;
-    var keep = {};
-    var olds = current.querySelectorAll('article[data-entry]');
-    for (var i = 0; i < olds.length; i++) keep[olds[i].getAttribute('data-entry')] = olds[i];
-    var fresh = [];
-    var news = next.querySelectorAll('article[data-entry]');
-    for (var j = 0; j < news.length; j++) {
-      var key = news[j].getAttribute('data-entry');
-      fresh.push(keep[key] || document.importNode(news[j], true));
-      delete keep[key];
+    var keep = {}, lines = [], olds = [];
+    for (var old = current.firstElementChild; old; old = old.nextElementSibling) {
+      var oldKey = old.getAttribute('data-entry');
+      if (oldKey === null) lines.push(old);
+      else { keep[oldKey] = old; olds.push(old); }
     }
-    while (current.firstChild) current.removeChild(current.firstChild);
-    var extras = next.querySelectorAll('#rows > p');
-    for (var k = 0; k < extras.length; k++) current.appendChild(document.importNode(extras[k], true));
-    for (var n = 0; n < fresh.length; n++) current.appendChild(fresh[n]);
+    // The rows in the server's order: a row that stays is the same node (what was typed, the focus, a press on its
+    // button all stay); the lines around them (a problem, "no pending requests", the next-page link) too when unchanged.
+    var wanted = [];
+    for (var n = next.firstElementChild; n; n = n.nextElementSibling) {
+      var key = n.getAttribute('data-entry');
+      var same = null;
+      if (key !== null && Object.prototype.hasOwnProperty.call(keep, key)) {
+        same = keep[key];
+        delete keep[key];
+        markGone(same, false);
+      } else if (key === null) {
+        for (var l = 0; l < lines.length && !same; l++) if (lines[l] && lines[l].isEqualNode(n)) { same = lines[l]; lines[l] = null; }
+      }
+      wanted.push(same || document.importNode(n, true));
+    }
+    // Rows that left: gone, unless a person works in one; that one keeps its place after the row it followed.
+    var after = -1;
+    for (var r = 0; r < olds.length; r++) {
+      var stays = wanted.indexOf(olds[r]);
+      if (stays >= 0) { after = Math.max(after, stays); continue; }
+      if (!edited(olds[r])) { current.removeChild(olds[r]); continue; }
+      markGone(olds[r], true);
+      wanted.splice(++after, 0, olds[r]);
+    }
+    for (var g = 0; g < lines.length; g++) if (lines[g]) current.removeChild(lines[g]);
+    var focused = document.activeElement;
+    var at = current.firstElementChild;
+    for (var w = 0; w < wanted.length; w++) {
+      if (wanted[w] === at) at = at.nextElementSibling;
+      else place(current, wanted[w], at);
+    }
+    // A browser without moveBefore blurs a row it moved: give the focus back.
+    var blurred = focused && focused !== document.activeElement && current.contains(focused);
+    if (blurred && typeof focused.focus === 'function') focused.focus({ preventScroll: true });
     current.setAttribute('data-count', next.getAttribute('data-count') || '0');
     tick();
   }

@@ -12,7 +12,16 @@ import { Hono, type Context } from 'hono';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
-import { DurableMcpClient, InvalidAnswerError, NoSuchPendingRequestError, UnknownWorkflowError, type ListFilter } from '../client/index.js';
+import {
+  DurableMcpClient,
+  InvalidAnswerError,
+  NoSuchPendingRequestError,
+  NoWorkerError,
+  UnknownWorkflowError,
+  WorkflowClosedError,
+  WorkflowTaskFailingError,
+  type ListFilter,
+} from '../client/index.js';
 import { LIST_QUERY_TIMEOUT_MS, type ResolvedRow } from '../client/listing.js';
 import type { Answer } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
@@ -54,7 +63,11 @@ export interface InboxOptions {
   token?: string;
   /** The Temporal UI's address, for links to workflows. */
   temporalUi?: string;
-  /** Deadline of the pendingDetails query of a workflow started before the listing memo, and of an opened request (default 3 s). */
+  /**
+   * Deadline of the pendingDetails query of a workflow started before the listing memo (default 3 s). Answering a request
+   * reads it and submits the answer with the client's own wait for a worker (15 s): a slow worker delays an answer, it
+   * does not turn it away.
+   */
   queryTimeoutMs?: number;
   taskQueue?: string;
   /** Seals the authorization code of a sign-in for its login workflow (servers behind OAuth; the worker's seal). */
@@ -276,6 +289,9 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
       if (err instanceof InvalidAnswerError) return { ok: false as const, status: 422 as const, reason: err.reason };
       if (err instanceof NoSuchPendingRequestError) return { ok: false as const, status: 409 as const, reason: err.detail };
       if (err instanceof UnknownWorkflowError) return { ok: false as const, status: 404 as const, reason: err.message };
+      if (err instanceof WorkflowClosedError) return { ok: false as const, status: 409 as const, reason: err.message };
+      // Not taken now (no worker answered in time, or its workflow task fails): nothing was decided; try again.
+      if (err instanceof NoWorkerError || err instanceof WorkflowTaskFailingError) return { ok: false as const, status: 503 as const, reason: err.message };
       throw err;
     }
   };
@@ -296,9 +312,16 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
     else if (action === 'cancel') answer = { id: requestId, ok: false, reason: 'cancelled' };
     else {
-      const details = await dmc.pendingDetails(workflowId, { timeoutMs: queryTimeoutMs }).catch(() => undefined);
-      const request = details?.find((d) => d.request.id === requestId)?.request;
-      if (!request) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or its workflow is unreachable).`);
+      let details;
+      try {
+        details = await dmc.pendingDetails(workflowId);
+      } catch (err) {
+        if (err instanceof UnknownWorkflowError) return rejectedPage(c, 404, `Request ${requestId}: ${err.message}`);
+        // The request could not be read (no worker answered in time, ...): not "no longer pending"; what was typed stays.
+        return c.html(pageHtml(await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields: {}, general: unsent(err) } })), 503);
+      }
+      const request = details.find((d) => d.request.id === requestId)?.request;
+      if (!request) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or withdrawn).`);
       if (request.kind === 'input') {
         const fields = schemaFields((request.data as { schema?: unknown } | undefined)?.schema);
         fieldKeys = fields.map((f) => f.key);
@@ -307,6 +330,8 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     }
     const verdict = await submit(c, workflowId, answer);
     if (verdict.ok) return c.redirect(`/?answered=${encodeURIComponent(requestId)}&action=${verdict.result.action}${viewQuery(viewOf(c), '&')}`, 303);
+    if (verdict.status === 503)
+      return c.html(pageHtml(await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields: {}, general: verdict.reason } })), 503);
     if (verdict.status !== 422) return rejectedPage(c, verdict.status, `Request ${requestId}: ${verdict.reason}`);
     const split = rejectionByField(verdict.reason, fieldKeys);
     return c.html(
@@ -317,6 +342,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     );
   });
   const rejectedPage = async (c: Context, status: 404 | 409, notice: string) => c.html(pageHtml(await state(viewOf(c), { notice })), status);
+  const unsent = (err: unknown) => `Your answer was not sent: ${(err as Error).message}`;
 
   /** JSON API: `{ workflowId, answer }` → the `submitAnswer` result, or `{ error }` with 422 / 409 / 404. */
   app.post('/api/answer', async (c) => {

@@ -370,6 +370,34 @@ describe('the inbox in a browser', () => {
     }
   });
 
+  it('an answer its workflow cannot take now (no worker answers) comes back with what was typed and why, not as "no longer pending"', async () => {
+    const lonelyQueue = uniqueTaskQueue('inbox-unanswered');
+    const lonely = await startWorker(env, { taskQueue: lonelyQueue, mcpConfig: fixtureConfig(join(dir, 'unanswered.jsonl')) });
+    const lonelyRun = lonely.run();
+    const handle = await new DurableMcpClient(env.client, { taskQueue: lonelyQueue }).startToolCall({
+      server: 'fx',
+      tool: 'ask_name',
+      workflowId: `inbox-unanswered-${Date.now()}`,
+      elicitation: { holdFor: 1 },
+    });
+    const [request] = await waitForPending(handle);
+    // Its worker stops: the task queue still counts as polled for a minute, so the inbox waits for a worker, in vain.
+    lonely.shutdown();
+    await lonelyRun;
+    const c = { workflowId: handle.workflowId, request: request! };
+    const page = await open();
+    try {
+      await page.locator(formOf(c)).waitFor({ timeout: 30_000 });
+      await page.locator(`${formOf(c)} [name=name]`).fill('Ada');
+      assert.equal(await press(page, c, 'accept'), 503);
+      assert.equal(await page.locator(`${formOf(c)} [name=name]`).inputValue(), 'Ada');
+      assert.match(await page.locator(`${formOf(c)} .form-error`).innerText(), /^Your answer was not sent: .*no worker answered within 15 s/);
+    } finally {
+      await page.close();
+      await handle.terminate('test done');
+    }
+  });
+
   it('a workflow without the listing memo (started before it) whose task queue has no worker is listed as unreachable with the reason', async () => {
     const nobody = uniqueTaskQueue('inbox-nobody');
     // What visibility shows of a workflow that awaits input and predates the memo: the search attribute, no memo.

@@ -160,27 +160,24 @@ export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { h
       cleanups.push(() => clearTimeout(grace));
     });
     // A slot of this run first (./update-slots.ts): past the limit on updates in flight, Temporal drops the run's state.
+    // The wait ends with the call, or when this elicitation is interrupted.
+    let interruption: ReleaseReason | undefined;
     const stopWaiting = new AbortController();
-    cleanups.push(onDisposed.add(() => stopWaiting.abort()));
-    let abandoned = false;
-    const slot = elicitSlots.acquire(workflowId, runId, stopWaiting.signal).then((free) => {
-      if (abandoned) free?.();
-      return free;
-    });
-    const got = await Promise.race([slot.then((free) => ({ free })), interrupted.then((r) => ({ r }))]);
-    if (!('free' in got) || !got.free || call.released) {
-      abandoned = true;
+    void interrupted.then((r) => {
+      interruption = r;
       stopWaiting.abort();
-      if ('free' in got) got.free?.();
+    });
+    cleanups.push(onDisposed.add(() => stopWaiting.abort()));
+    const free = await elicitSlots.acquire(workflowId, runId, stopWaiting.signal);
+    if (!free || interruption || call.released) {
+      free?.();
       for (const c of cleanups) c();
-      // Released meanwhile by another of its requests: this one never reached the workflow; a re-run asks it again.
-      if ('r' in got) {
-        span.end(`released: ${got.r}`);
-        call.release(request, got.r);
-      } else span.end('released');
+      span.end(interruption ? `released: ${interruption}` : 'released');
+      // Interrupted, or released meanwhile by another of its requests: this one never reached the workflow, and a
+      // re-run asks it again.
+      if (interruption) call.release(request, interruption);
       return never();
     }
-    const free = got.free;
     const handle = clientOf(deps, ctx).workflow.getHandle(workflowId, runId);
     const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
       .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: input.callId, request, ...workerFlags(deps) }], updateId: id })

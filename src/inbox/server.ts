@@ -307,6 +307,9 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     delete posted[ACTION_FIELD];
     if (action !== 'accept' && action !== 'decline' && action !== 'cancel')
       return c.text(`field "${ACTION_FIELD}" must be accept, decline or cancel, got ${JSON.stringify(action ?? null)}`, 400);
+    // The form again, with what was typed and why it was not taken.
+    const formAgain = async (status: 422 | 503, fields: ReturnType<typeof rejectionByField>['fields'], general?: string) =>
+      c.html(pageHtml(await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields, ...(general ? { general } : {}) } })), status);
     let answer: Answer;
     let fieldKeys: string[] = [];
     if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
@@ -318,7 +321,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
       } catch (err) {
         if (err instanceof UnknownWorkflowError) return rejectedPage(c, 404, `Request ${requestId}: ${err.message}`);
         // The request could not be read (no worker answered in time, ...): not "no longer pending"; what was typed stays.
-        return c.html(pageHtml(await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields: {}, general: unsent(err) } })), 503);
+        return formAgain(503, {}, `Your answer was not sent: ${(err as Error).message}`);
       }
       const request = details.find((d) => d.request.id === requestId)?.request;
       if (!request) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or withdrawn).`);
@@ -330,19 +333,12 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     }
     const verdict = await submit(c, workflowId, answer);
     if (verdict.ok) return c.redirect(`/?answered=${encodeURIComponent(requestId)}&action=${verdict.result.action}${viewQuery(viewOf(c), '&')}`, 303);
-    if (verdict.status === 503)
-      return c.html(pageHtml(await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields: {}, general: verdict.reason } })), 503);
+    if (verdict.status === 503) return formAgain(503, {}, verdict.reason);
     if (verdict.status !== 422) return rejectedPage(c, verdict.status, `Request ${requestId}: ${verdict.reason}`);
     const split = rejectionByField(verdict.reason, fieldKeys);
-    return c.html(
-      pageHtml(
-        await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields: split.fields, ...(split.general ? { general: split.general } : {}) } }),
-      ),
-      422,
-    );
+    return formAgain(422, split.fields, split.general);
   });
   const rejectedPage = async (c: Context, status: 404 | 409, notice: string) => c.html(pageHtml(await state(viewOf(c), { notice })), status);
-  const unsent = (err: unknown) => `Your answer was not sent: ${(err as Error).message}`;
 
   /** JSON API: `{ workflowId, answer }` → the `submitAnswer` result, or `{ error }` with 422 / 409 / 404. */
   app.post('/api/answer', async (c) => {

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowHandle } from '@temporalio/client';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DurableMcpClient } from '../../src/client/index.js';
 import type { Request } from '../../src/contract/index.js';
@@ -79,6 +80,22 @@ describe('the inbox in a browser', () => {
     const handle = await dmc.startToolCall({ server, tool, ...(args ? { arguments: args } : { workflowId: `inbox-${tool}-${Date.now()}` }) });
     const [request] = await waitForPending(handle);
     return { workflowId: handle.workflowId, request };
+  }
+  /** An ask_name call on a task queue of its own whose request is pending, and whose worker then stopped. */
+  async function orphaned(name: string): Promise<{ handle: WorkflowHandle; request: Request }> {
+    const queue = uniqueTaskQueue(name);
+    const lonely = await startWorker(env, { taskQueue: queue, mcpConfig: fixtureConfig(join(dir, `${name}.jsonl`)) });
+    const lonelyRun = lonely.run();
+    const handle = await new DurableMcpClient(env.client, { taskQueue: queue }).startToolCall({
+      server: 'fx',
+      tool: 'ask_name',
+      workflowId: `${name}-${Date.now()}`,
+      elicitation: { holdFor: 1 },
+    });
+    const [request] = await waitForPending(handle);
+    lonely.shutdown();
+    await lonelyRun;
+    return { handle, request: request! };
   }
   async function open(url = inbox.url): Promise<Page> {
     const page = await browser.newPage();
@@ -346,24 +363,13 @@ describe('the inbox in a browser', () => {
   });
 
   it('a workflow whose worker is gone is still listed with its request, from its memo (no worker is asked to list it)', async () => {
-    const lonelyQueue = uniqueTaskQueue('inbox-lonely');
-    const lonely = await startWorker(env, { taskQueue: lonelyQueue, mcpConfig: fixtureConfig(join(dir, 'lonely.jsonl')) });
-    const lonelyRun = lonely.run();
-    const handle = await new DurableMcpClient(env.client, { taskQueue: lonelyQueue }).startToolCall({
-      server: 'fx',
-      tool: 'ask_name',
-      workflowId: `inbox-lonely-${Date.now()}`,
-      elicitation: { holdFor: 1 },
-    });
-    const [request] = await waitForPending(handle);
-    lonely.shutdown();
-    await lonelyRun;
+    const { handle, request } = await orphaned('inbox-lonely');
     const page = await open();
     try {
       const row = page.locator(`article[data-workflow-id="${handle.workflowId}"]`);
       await row.waitFor({ timeout: 30_000 });
-      assert.equal(await row.locator('.prompt').innerText(), request!.prompt);
-      assert.equal(await row.locator(`form[data-request-id="${request!.id}"]`).count(), 1);
+      assert.equal(await row.locator('.prompt').innerText(), request.prompt);
+      assert.equal(await row.locator(`form[data-request-id="${request.id}"]`).count(), 1);
     } finally {
       await page.close();
       await handle.terminate('test done');
@@ -371,20 +377,9 @@ describe('the inbox in a browser', () => {
   });
 
   it('an answer its workflow cannot take now (no worker answers) comes back with what was typed and why, not as "no longer pending"', async () => {
-    const lonelyQueue = uniqueTaskQueue('inbox-unanswered');
-    const lonely = await startWorker(env, { taskQueue: lonelyQueue, mcpConfig: fixtureConfig(join(dir, 'unanswered.jsonl')) });
-    const lonelyRun = lonely.run();
-    const handle = await new DurableMcpClient(env.client, { taskQueue: lonelyQueue }).startToolCall({
-      server: 'fx',
-      tool: 'ask_name',
-      workflowId: `inbox-unanswered-${Date.now()}`,
-      elicitation: { holdFor: 1 },
-    });
-    const [request] = await waitForPending(handle);
-    // Its worker stops: the task queue still counts as polled for a minute, so the inbox waits for a worker, in vain.
-    lonely.shutdown();
-    await lonelyRun;
-    const c = { workflowId: handle.workflowId, request: request! };
+    // Its worker stopped: the task queue still counts as polled for a minute, so the inbox waits for a worker, in vain.
+    const { handle, request } = await orphaned('inbox-unanswered');
+    const c = { workflowId: handle.workflowId, request };
     const page = await open();
     try {
       await page.locator(formOf(c)).waitFor({ timeout: 30_000 });

@@ -92,10 +92,6 @@ export const STEP_FIELDS = [
   'maxAttempts',
   'maxRounds',
   'onFailure',
-] as const satisfies readonly InputField[];
-/** … and, since `durable-mcp:strict-step-checks` (pipelines started before it replay without them), these too. */
-export const STRICT_STEP_FIELDS = [
-  ...STEP_FIELDS,
   'retries',
   'toolTimeout',
   'heartbeatTimeout',
@@ -160,10 +156,10 @@ export function listToolsInputProblem(input: unknown): string | undefined {
 
 /**
  * What is wrong with a pipeline step's fields (its name is checked by the pipeline), as the pipeline's failure
- * says it after "mcpPipeline: ". `strict`: the pipeline runs with `durable-mcp:strict-step-checks`.
+ * says it after "mcpPipeline: ".
  */
-export function stepInputProblem<Step extends { name: string }>(step: Step, strict: boolean): string | undefined {
-  const problem = inputProblem(step, strict ? STRICT_STEP_FIELDS : STEP_FIELDS);
+export function stepInputProblem<Step extends { name: string }>(step: Step): string | undefined {
+  const problem = inputProblem(step, STEP_FIELDS);
   // A step's server and tool are named without their value, as they always were.
   return problem && `step "${step.name}": ${problemMessage(problem, { showValue: problem.field !== 'server' && problem.field !== 'tool' })}`;
 }

@@ -7,7 +7,7 @@
  * gets it as a tool call does: the listing asks the server's login, waits for it to settle (a refresh, or a person
  * signing in) and lists again.
  */
-import { condition, patched, proxyActivities } from '@temporalio/workflow';
+import { condition, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { McpToolInfo } from '../mcp/index.js';
 import type { Duration } from './duration.js';
@@ -30,9 +30,6 @@ export interface McpListToolsInput {
 /** Attempts of the activity before the listing fails: a server that cannot be reached fails within seconds, not minutes. */
 export const LIST_TOOLS_MAX_ATTEMPTS = 3;
 
-/** Listings since this patch wait for the login of a server behind OAuth; the ones recorded before it ran one activity. */
-export const LIST_TOOLS_LOGIN_PATCH = 'durable-mcp:list-tools-login';
-
 const { listMcpTools } = proxyActivities<Activities>({
   // Connect and list within the server's timeout, or wait for a session of a busy server (heartbeating meanwhile).
   startToCloseTimeout: '10m',
@@ -49,7 +46,6 @@ const { listMcpTools } = proxyActivities<Activities>({
 export async function mcpListTools(input: McpListToolsInput): Promise<McpToolInfo[]> {
   const problem = listToolsInputProblem(input);
   if (problem) invalidInput(problem);
-  if (!patched(LIST_TOOLS_LOGIN_PATCH)) return (await listMcpTools({ server: input.server })) as McpToolInfo[];
   const expiresInMs = durationOption('elicitation.expiresIn', input.elicitation?.expiresIn, DEFAULT_EXPIRES_IN_MS);
   const principal = input.auth?.principal;
   let logins = 0;

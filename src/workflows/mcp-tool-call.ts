@@ -41,9 +41,9 @@ export async function mcpToolCall(input: McpToolCallInput): Promise<ToolResult> 
       step: reportTo?.step,
       ...(input?.continued ? { callId: input.continued.callId, resumeAfter: input.continued.waitingFor } : {}),
     });
-    // A long wait for a person continues as new (bounded history and updates); older runs replay without it.
-    // A call waiting in a modern-era (MRTR) round is carried at its round (see continueWhileWaiting).
-    result = host.bounded ? await Promise.race([call, continueWhileWaiting(input, call)]) : await call;
+    // A long wait for a person continues as new (bounded history and updates). A call waiting in a modern-era
+    // (MRTR) round is carried at its round (see continueWhileWaiting).
+    result = await Promise.race([call, continueWhileWaiting(input, call)]);
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     host.close();

@@ -5,7 +5,6 @@ import {
   FIELD_CHECKS,
   MAX_WATCH_MS,
   STEP_FIELDS,
-  STRICT_STEP_FIELDS,
   TOOL_CALL_FIELDS,
   durationOption,
   inputProblem,
@@ -107,29 +106,44 @@ describe('the shared input check (src/workflows/input.ts)', () => {
         [{ retries: 101 }, 'step "a": field "retries" must be a whole number from 0 to 100, got 101'],
         [{ arguments: ['x'] }, 'step "a": field "arguments" must be an object, got ["x"]'],
       ];
-      for (const [extra, message] of cases) assert.equal(stepInputProblem({ ...step, ...extra }, true), message, JSON.stringify(extra));
-      const expiry = stepInputProblem({ ...step, elicitation: { expiresIn: -1 } }, true) ?? '';
+      for (const [extra, message] of cases) assert.equal(stepInputProblem({ ...step, ...extra }), message, JSON.stringify(extra));
+      const expiry = stepInputProblem({ ...step, elicitation: { expiresIn: -1 } }) ?? '';
       assert.match(expiry, /^step "a": field "elicitation\.expiresIn" /);
       assert.match(expiry, DURATION);
       assert.ok(expiry.endsWith(', got -1'), expiry);
       assert.match(
-        stepInputProblem({ ...step, heartbeatTimeout: '30 parsecs' }, true) ?? '',
+        stepInputProblem({ ...step, heartbeatTimeout: '30 parsecs' }) ?? '',
         /^step "a": field "heartbeatTimeout" must be a Temporal Duration: .*above 0.*, got "30 parsecs"$/,
       );
     });
 
     it('names a missing server or tool without a value, as pipelines always have', () => {
-      assert.equal(stepInputProblem({ name: 'a', tool: 'echo' }, true), 'step "a": field "server" must be a non-empty string');
-      assert.equal(stepInputProblem({ name: 'a', server: 'fx', tool: '' }, false), 'step "a": field "tool" must be a non-empty string');
+      assert.equal(stepInputProblem({ name: 'a', tool: 'echo' }), 'step "a": field "server" must be a non-empty string');
+      assert.equal(stepInputProblem({ name: 'a', server: 'fx', tool: '' }), 'step "a": field "tool" must be a non-empty string');
     });
 
-    it('checks retries, timeouts and arguments only with the strict step checks (older pipelines replay without them)', () => {
+    it('checks retries, timeouts, arguments and auth too', () => {
       for (const extra of [{ retries: -1 }, { toolTimeout: 0 }, { heartbeatTimeout: 'soon' }, { arguments: 'x' }, { auth: [] }, { auth: { principal: 1 } }]) {
-        assert.equal(stepInputProblem({ ...step, ...extra }, false), undefined, JSON.stringify(extra));
-        assert.ok(stepInputProblem({ ...step, ...extra }, true), JSON.stringify(extra));
+        assert.ok(stepInputProblem({ ...step, ...extra }), JSON.stringify(extra));
       }
-      assert.deepEqual([...STEP_FIELDS], ['server', 'tool', 'elicitation.expiresIn', 'elicitation.holdFor', 'maxAttempts', 'maxRounds', 'onFailure']);
-      assert.deepEqual(STRICT_STEP_FIELDS.slice(STEP_FIELDS.length), ['retries', 'toolTimeout', 'heartbeatTimeout', 'arguments', 'auth', 'auth.principal']);
+      assert.deepEqual(
+        [...STEP_FIELDS],
+        [
+          'server',
+          'tool',
+          'elicitation.expiresIn',
+          'elicitation.holdFor',
+          'maxAttempts',
+          'maxRounds',
+          'onFailure',
+          'retries',
+          'toolTimeout',
+          'heartbeatTimeout',
+          'arguments',
+          'auth',
+          'auth.principal',
+        ],
+      );
     });
   });
 

@@ -283,7 +283,7 @@ describe('modern era (MRTR) through the worker', () => {
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue: suite.taskQueue,
       workflowId: `mrtr-can-${Math.random().toString(36).slice(2)}`,
-      args: [{ maxHistoryEvents: 12, steps: [{ name: 'who', server: 'mstdio', tool: 'ask_name' }] }],
+      args: [{ maxHistoryEvents: 8, steps: [{ name: 'who', server: 'mstdio', tool: 'ask_name' }] }],
     });
     const firstRunId = (await handle.describe()).runId;
     const watch = watchPending(handle);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
@@ -21,6 +21,15 @@ describe('committed workflow histories replay with the current workflow code', (
     for (const name of ['accept', 'expiry', 'release-hold-for', 'release-server-gave-up', 'restart-graceful', 'restart-sigkill']) {
       assert.ok(files.includes(`${name}.json`), `test/histories/${name}.json is committed`);
     }
+  });
+
+  it('asks patched() only through the registry of versions (src/workflows/versions.ts)', () => {
+    const workflows = join(historiesDir, '..', '..', 'src', 'workflows');
+    const callers = readdirSync(workflows, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && f !== 'versions.ts')
+      .filter((f) => /\bpatched\(|deprecatePatch\(/.test(readFileSync(join(workflows, f), 'utf8')))
+      .map((f) => relative(workflows, join(workflows, f)));
+    assert.deepEqual(callers, [], 'a workflow asks since(Versions.X), never patched() itself');
   });
 
   // Recorded before encryption: plaintext payloads pass through a worker that has a key.

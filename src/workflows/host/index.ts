@@ -192,31 +192,25 @@ export class ElicitationHost extends RequestRegistry {
   enableSearchAttribute(listing?: boolean): void {
     // A child reporting to its parent is listed through the parent (one inbox), not twice.
     if (this.children.reportTo) return;
-    const more = !!listing && this.listingMemo && !this.listingAttributesEnabled;
+    const more = !!listing && !this.listingAttributesEnabled;
     if (this.searchAttributeEnabled && !more) return;
     this.searchAttributeEnabled = true;
     if (more) this.listingAttributesEnabled = true;
     this.syncVisibility();
   }
 
-  /**
-   * Keep visibility current: the awaiting-input search attribute (as before), and in runs with the listing memo the
-   * memo and the listing's search attributes, each written only when what it holds changed.
-   */
-  /** The workflow is listed through visibility and this run keeps the listing memo. */
+  /** The workflow is listed through visibility (not through a parent it reports to). */
   private listable(): boolean {
-    return this.searchAttributeEnabled && !this.children.reportTo && this.listingMemo;
+    return this.searchAttributeEnabled && !this.children.reportTo;
   }
 
+  /**
+   * Keep visibility current: the memo, the awaiting-input search attribute and the listing's search attributes, each
+   * written only when what it holds changed.
+   */
   private syncVisibility(): void {
     if (!this.searchAttributeEnabled) return;
     const awaiting = this.hasPending();
-    if (!this.listingMemo) {
-      if (awaiting === this.lastAwaiting) return;
-      this.lastAwaiting = awaiting;
-      upsertSearchAttributes([{ key: awaitingInputKey, value: awaiting }]);
-      return;
-    }
     const details = this.pendingDetails();
     const memo = JSON.stringify(listingMemo(details, this.recent));
     if (memo !== this.lastMemo) {

@@ -4,7 +4,7 @@
  * rounds in rounds.ts. What it records is passed on through the hooks its host implements (the search attribute,
  * the parent workflow). Deterministic: workflow APIs only.
  */
-import { condition, isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
+import { condition, isCancellation, log, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index.js';
 import { urlHost } from '../../contract/admit.js';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
@@ -90,41 +90,10 @@ export abstract class RequestRegistry {
     (id) => this.pending.has(id),
     (id) => this.expire(id),
   );
-  /**
-   * A request waited for inline runs one timer, at the earlier of holdFor and its expiry; its expiry timer
-   * starts only if the call is released. Older runs started both timers at once: their histories replay
-   * with both (the marker is recorded when the host is installed, off any request's critical path).
-   */
-  private readonly oneTimerInline: boolean;
-  /**
-   * Bounded state (versioned): a finished call's record, answers and timers are dropped, so what a run carries
-   * into continue-as-new is bounded by what is still pending or running. Also turns on the bounded pipeline carry
-   * and the continue-as-new of `mcpToolCall`. Older runs replay as they ran.
-   */
-  readonly bounded: boolean;
   /** How the requests of the latest finished calls ended (at most FINISHED_REMEMBERED). */
   private finished: Array<{ id: string; how: string }> = [];
-  /** Whether this run keeps the listing memo (see `listingMemo`); undefined until first asked. */
-  private listingDecision: boolean | undefined;
   /** The worker's config names a webhook (it says so in the `elicit` update, so this replays). */
   private notifyEnabled = false;
-
-  constructor() {
-    // Decided once per run, here: `patched` answers false while it replays an older run and would answer
-    // true once that run goes on live on this code, so asking per request would mix both ways in one run.
-    this.oneTimerInline = patched('durable-mcp:one-timer-inline');
-    this.bounded = patched('durable-mcp:bounded-state');
-  }
-
-  /**
-   * The listing memo (versioned): the workflow keeps its pending requests with their context in its memo, and its
-   * listing search attributes current (DESIGN §8); older runs replay as they ran. Asked only once the workflow is
-   * listable (a registered search attribute), so a run that is never listed records no marker; decided once per run.
-   */
-  protected get listingMemo(): boolean {
-    this.listingDecision ??= patched('durable-mcp:listing-memo');
-    return this.listingDecision;
-  }
 
   /** A request was recorded as pending, or resolved: the host updates its search attribute and tells its parent. */
   protected abstract changed(kind: 'pending' | 'resolved', entry: PendingEntry, resolution?: { answer: Answer } & ResolvedBy): void;
@@ -208,9 +177,9 @@ export abstract class RequestRegistry {
     this.notifyEnabled = true;
   }
 
-  /** Run the `notifyPending` activity for a newly recorded request (versioned: older histories have none). */
+  /** Run the `notifyPending` activity for a newly recorded request. */
   private notify(entry: PendingEntry): void {
-    if (!this.notifyEnabled || !patched('durable-mcp:notify-pending')) return;
+    if (!this.notifyEnabled) return;
     const { workflowId, step } = this.inbox();
     // The webhook gets the context it always got: never the call's arguments (a receiver is rarely as private as the history).
     const { arguments: _args, askedAt: _asked, ...context } = this.contextOf(entry, step);
@@ -299,7 +268,7 @@ export abstract class RequestRegistry {
     for (const [id, entry] of [...this.pending]) {
       if (entry.callId === callId) this.resolve({ id, ok: false, reason: 'cancelled' });
     }
-    if (this.bounded) this.forgetCall(callId);
+    this.forgetCall(callId);
   }
 
   /** Drop everything of a finished call (its record, answers, timers' bookkeeping); remember how its requests ended. */
@@ -381,7 +350,7 @@ export abstract class RequestRegistry {
     const done = this.resolved.get(request.id);
     if (done) return { status: 'answered', answer: done.answer };
     const id = request.id;
-    const stored = this.register(request, callId, { deferExpiry: this.oneTimerInline });
+    const stored = this.register(request, callId, { deferExpiry: true });
     const expiresAtMs = expiresAtOf(stored);
     const holdForMs = this.calls.get(callId)?.holdForMs ?? DEFAULT_HOLD_FOR_MS;
     if (holdForMs <= 0 || this.inlineWaiters >= MAX_INLINE_WAITERS) {
@@ -390,7 +359,7 @@ export abstract class RequestRegistry {
     }
     // One timer while the call waits inline: the earlier of holdFor and the request's expiry (unless its
     // expiry timer already runs, as for a request asked again after a release).
-    const untilExpiry = this.oneTimerInline && !this.expiry.has(id) ? Math.max(0, expiresAtMs - Date.now()) : Infinity;
+    const untilExpiry = !this.expiry.has(id) ? Math.max(0, expiresAtMs - Date.now()) : Infinity;
     const expiryFirst = untilExpiry <= holdForMs;
     const woken = expiryFirst && untilExpiry === 0 ? false : await this.waitInline(id, expiryFirst ? untilExpiry : holdForMs);
     if (this.pending.has(id)) {

@@ -2,7 +2,6 @@
  * The check of a pipeline's input before it runs: the steps' shape and unique names, each step's fields (the shared
  * check of src/workflows/input.ts) and the pipeline's own options. A bad input fails the workflow with InvalidInput.
  */
-import { patched } from '@temporalio/workflow';
 import { inputProblem, invalidInput, problemMessage, stepInputProblem } from '../input.js';
 import { stageSteps, type PipelineInput } from './types.js';
 
@@ -13,7 +12,6 @@ export function bad(message: string): never {
 
 export function validatePipelineInput(input: PipelineInput): void {
   if (!input || !Array.isArray(input.steps) || input.steps.length === 0) bad('field "steps" must be a non-empty array');
-  const strict = patched('durable-mcp:strict-step-checks');
   const seen = new Set<string>();
   if (input.maxHistoryEvents !== undefined && !(Number.isInteger(input.maxHistoryEvents) && input.maxHistoryEvents >= 8)) {
     bad(`field "maxHistoryEvents" must be an integer of at least 8, got ${JSON.stringify(input.maxHistoryEvents)}`);
@@ -27,9 +25,8 @@ export function validatePipelineInput(input: PipelineInput): void {
       if (!step || typeof step.name !== 'string' || !step.name) bad(`field "steps[${i}].name" must be a non-empty string`);
       if (seen.has(step.name)) bad(`step name "${step.name}" is used twice`);
       seen.add(step.name);
-      // The step's fields: the shared check (src/workflows/input.ts). (Versioned: pipelines started before the
-      // strict checks replay as they ran.)
-      const problem = stepInputProblem(step, strict);
+      // The step's fields: the shared check (src/workflows/input.ts).
+      const problem = stepInputProblem(step);
       if (problem) bad(problem);
     }
   });

@@ -11,7 +11,6 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   log,
-  patched,
   allHandlersFinished,
   condition,
   ContinueAsNew,
@@ -41,8 +40,7 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
     if (err instanceof ContinueAsNew) throw err;
     // The run ends failed or cancelled: withdraw its own pending requests (the pending query and the search
     // attribute then say nobody is asked any more).
-    // (Versioned: the histories of pipelines that failed before this did not withdraw their children's requests.)
-    if (patched('durable-mcp:withdraw-on-close')) await CancellationScope.nonCancellable(async () => useElicitationHost().finishAll());
+    await CancellationScope.nonCancellable(async () => useElicitationHost().finishAll());
     // Children are abandoned on close (so they survive continue-as-new): a cancelled pipeline cancels them.
     if (isCancellation(err)) {
       const open = Object.values(input.state?.children ?? {})
@@ -242,9 +240,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
         continue;
       }
       for (const flight of Object.values(state.inflight)) flight.waitingFor = host.waitingFor(flight.callId);
-      const next: PipelineInput = host.bounded
-        ? boundedNext(input, state, state.stage, { host: host.snapshot(), runs: state.runs + 1 })
-        : { ...input, state: { ...state, host: host.snapshot(), runs: state.runs + 1 } };
+      const next = boundedNext(input, state, state.stage, { host: host.snapshot(), runs: state.runs + 1 });
       if (fits(next)) await continueAsNew<typeof mcpPipeline>(next);
       host.reopen();
     }
@@ -262,9 +258,7 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
     if (state.stage + 1 < input.steps.length && shouldContinueAsNew()) {
       host.close();
       await condition(allHandlersFinished);
-      const next: PipelineInput = host.bounded
-        ? boundedNext(input, state, state.stage + 1, { inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 })
-        : { ...input, state: { ...state, stage: state.stage + 1, inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 } };
+      const next = boundedNext(input, state, state.stage + 1, { inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 });
       if (fits(next)) await continueAsNew<typeof mcpPipeline>(next);
       host.reopen();
     }

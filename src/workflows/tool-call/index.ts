@@ -5,7 +5,7 @@
  * This file holds the neutral call loop; what each MCP era adds to it is in legacy.ts (a released call re-run,
  * the `-32042` form) and modern.ts (`input_required` rounds).
  */
-import { condition, patched, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
@@ -108,12 +108,12 @@ export async function executeMcpToolOn(host: ElicitationHost, input: ExecuteMcpT
     await condition(() => host.isResolved(options.resumeAfter!));
     host.setWaiting(call.callId, undefined);
   }
-  // A call that fails for good withdraws its pending requests (versioned: older histories did not).
+  // A call that fails for good withdraws its pending requests.
   try {
     // The `tools/call` also covers the inline wait for a human (up to holdFor): never cut that short.
     return await callLoop(host, call, input, activity, toolTimeoutMs + call.holdForMs, resumeRound);
   } catch (err) {
-    if (patched('durable-mcp:withdraw-on-failure')) host.finishCall(call.callId);
+    host.finishCall(call.callId);
     throw err;
   }
 }

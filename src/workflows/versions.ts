@@ -1,0 +1,53 @@
+/**
+ * The registry of workflow versions: every `patched()` id of durable-mcp's workflows, in this one module (in the style
+ * of `@temporalio/workflow`'s `flags.ts`). A workflow asks `since(Versions.X)`, never `patched('…')` itself
+ * (test/workflows/replay.test.ts checks it).
+ *
+ * The rule (docs/architecture.md, "Versions"): a change to the commands a workflow emits (an activity, a timer, a
+ * signal, a memo or search attribute upsert, a child, their order) adds one entry here, with since when and what
+ * older histories did, and one recorded history under test/histories of a run on the new code; the older histories
+ * stay committed and replay through the entry's old branch. An entry goes once no history it guards can still be
+ * open (then its id goes to RETIRED_VERSION_IDS, never to be reused).
+ *
+ * Empty today: the package was never released, so the histories were re-recorded from the current code (issue 30)
+ * and the eight entries before it were dropped with the branches only the older histories needed.
+ * Deterministic: workflow APIs only.
+ */
+import { patched } from '@temporalio/workflow';
+
+/** One change to workflow commands that older histories did not make. */
+export interface WorkflowVersion {
+  /** The marker recorded in history (`durable-mcp:<what changed>`); never reused, even once retired. */
+  readonly id: string;
+  /** Since when: the date and the change that introduced it (a commit or an issue). */
+  readonly since: string;
+  /** What histories recorded before it did instead (the branch `since()` false keeps). */
+  readonly before: string;
+}
+
+/** Every version in force, by name. Add one entry per change to workflow commands (see the rule above). */
+export const Versions = {} as const satisfies Record<string, WorkflowVersion>;
+
+/**
+ * Ids dropped when the histories that needed them were re-recorded (2026-12-02, issue 30): a new entry takes a new
+ * id, never one of these (a run recorded with such a marker would take the new branch on replay).
+ */
+export const RETIRED_VERSION_IDS = [
+  'durable-mcp:one-timer-inline',
+  'durable-mcp:bounded-state',
+  'durable-mcp:listing-memo',
+  'durable-mcp:notify-pending',
+  'durable-mcp:withdraw-on-failure',
+  'durable-mcp:withdraw-on-close',
+  'durable-mcp:strict-step-checks',
+  'durable-mcp:list-tools-login',
+] as const;
+
+/**
+ * Whether this run takes the path of `version` (true for a new run and for a history recorded since it; false while
+ * a history recorded before it replays). Ask once per run where the answer must hold for the whole run: `patched`
+ * answers false while an older run replays and true once that run goes on live on this code.
+ */
+export function since(version: WorkflowVersion): boolean {
+  return patched(version.id);
+}

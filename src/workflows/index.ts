@@ -25,16 +25,20 @@ export {
 // The workflow: the login of a server behind OAuth (one per server and principal; started by the calls that need it).
 export { mcpLogin, type McpLoginInput } from './login/workflow.js';
 
-// The elicitation host: a workflow's pending requests and their handlers.
-export { useElicitationHost, ElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';
+// The elicitation host: a workflow's pending requests and their handlers (installed on first use, or with the state
+// a previous run carried).
+export {
+  installElicitationHost,
+  useElicitationHost,
+  DEFAULT_EXPIRES_IN_MS,
+  DEFAULT_HOLD_FOR_MS,
+  type ElicitationHost,
+  type HostSnapshot,
+} from './host/index.js';
 
 // The public messages of a workflow that asks for input (signals, updates, queries, the search attribute).
 export {
-  AWAITING_INPUT_SEARCH_ATTRIBUTE,
-  LISTING_MEMO_KEY,
-  SEARCH_ATTRIBUTES,
   answerSignal,
-  awaitingInputKey,
   pendingDetailsQuery,
   pendingQuery,
   progressQuery,
@@ -44,12 +48,16 @@ export {
   logoutUpdate,
   type AnswerBy,
   type CallProgress,
-  type ListingMemo,
-  type Resolution,
   type PendingContext,
   type PendingRequestDetails,
   type SubmitAnswerResult,
   type WaitForPendingInput,
+  AWAITING_INPUT_SEARCH_ATTRIBUTE,
+  LISTING_MEMO_KEY,
+  SEARCH_ATTRIBUTES,
+  awaitingInputKey,
+  type ListingMemo,
+  type Resolution,
 } from './messages.js';
 
 // Durations of the inputs (ms or "24h").

@@ -11,7 +11,7 @@ import { condition, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { McpToolInfo } from '../mcp/index.js';
 import type { Duration } from './duration.js';
-import { DEFAULT_EXPIRES_IN_MS } from './host/expiry.js';
+import { DEFAULT_EXPIRES_IN_MS } from './host/index.js';
 import { durationOption, invalidInput, listToolsInputProblem } from './input.js';
 import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from './login/waiting.js';
 

@@ -1,16 +1,7 @@
-import {
-  CancellationScope,
-  ContinueAsNew,
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  getExternalWorkflowHandle,
-  isCancellation,
-  log,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { CancellationScope, ContinueAsNew, condition, getExternalWorkflowHandle, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
-import { useElicitationHost, type HostSnapshot } from './host/index.js';
+import { installElicitationHost, type ElicitationHost, type HostSnapshot } from './host/index.js';
+import { continueAsNewWhenIdle, untilIdle } from './idle.js';
 import { childDoneSignal } from './messages.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from './tool-call/index.js';
 
@@ -32,7 +23,7 @@ export interface McpToolCallInput extends ExecuteMcpToolInput {
 
 /** The workflow: one MCP tool call with durable elicitation. Returns the tool's result. */
 export async function mcpToolCall(input: McpToolCallInput): Promise<ToolResult> {
-  const host = useElicitationHost(input?.continued?.host);
+  const host = installElicitationHost(input?.continued?.host);
   const reportTo = input?.reportTo;
   if (reportTo) host.reportToParent(reportTo.workflowId, reportTo.step, reportTo.callIdPrefix);
   let result: ToolResult;
@@ -43,10 +34,10 @@ export async function mcpToolCall(input: McpToolCallInput): Promise<ToolResult> 
     });
     // A long wait for a person continues as new (bounded history and updates). A call waiting in a modern-era
     // (MRTR) round is carried at its round (see continueWhileWaiting).
-    result = await Promise.race([call, continueWhileWaiting(input, call)]);
+    result = await Promise.race([call, continueWhileWaiting(host, input, call)]);
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
-    host.close();
+    host.answerWatchersNow();
     // The call's own requests were withdrawn as it failed (executeMcpTool). A child also tells its parent,
     // even when cancelled, or the parent would wait forever.
     if (reportTo) {
@@ -58,8 +49,7 @@ export async function mcpToolCall(input: McpToolCallInput): Promise<ToolResult> 
     throw err;
   }
   if (reportTo) await report(reportTo, { result });
-  host.close();
-  await condition(allHandlersFinished);
+  await untilIdle(host);
   return result;
 }
 
@@ -76,49 +66,41 @@ async function report(to: { workflowId: string; step: string }, done: { result?:
  * Temporal suggests, or the updates handled) and the call only waits, released, for a person: the host's
  * state (pending requests, recorded answers, the call) and the request it waits for go to the next run.
  */
-async function continueWhileWaiting(input: McpToolCallInput, call: Promise<ToolResult>): Promise<never> {
-  const host = useElicitationHost();
+async function continueWhileWaiting(host: ElicitationHost, input: McpToolCallInput, call: Promise<ToolResult>): Promise<never> {
   let done = false;
   void call.then(
     () => (done = true),
     () => (done = true),
   );
-  const callId = () => input.continued?.callId ?? host.soleCallId();
+  const callId = () => input.continued?.callId ?? host.requests.soleCallId();
   // Waiting for a person: a released legacy-era call (run again once its request is resolved), or a call in a
   // modern-era (MRTR) round, whose round (number, requestState, request ids) the host's snapshot carries: the
   // next run resumes it at that round (executeMcpTool), not at round 1.
   const waiting = () => {
     const id = callId();
-    return id !== undefined && host.waitingFor(id) !== undefined;
+    return id !== undefined && host.requests.waitingFor(id) !== undefined;
   };
   const nearLimits = () =>
     workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= TOOL_CALL_MAX_HISTORY_EVENTS || host.updatesHandled >= TOOL_CALL_MAX_UPDATES;
   // Only the call ends the workflow (or this loop's continue-as-new): a cancellation reaches the call, which
   // withdraws its requests before the run ends, so this loop just stops waiting.
   const never = () => new Promise<never>(() => undefined);
-  const until = async (fn: () => boolean): Promise<boolean> => {
+  for (;;) {
     try {
-      await condition(fn);
-      return true;
+      await condition(() => done || (nearLimits() && waiting()));
+      if (done) return never();
+      // An answer may have arrived meanwhile (the call runs again): continue only while it still waits.
+      await continueAsNewWhenIdle<typeof mcpToolCall>(host, () => {
+        if (done || !waiting()) return undefined;
+        const id = callId()!;
+        return {
+          ...input,
+          continued: { host: host.snapshot(), callId: id, waitingFor: host.requests.waitingFor(id), runs: (input.continued?.runs ?? 1) + 1 },
+        };
+      });
     } catch (err) {
-      if (isCancellation(err)) return false;
+      if (isCancellation(err)) return never();
       throw err;
     }
-  };
-  for (;;) {
-    if (!(await until(() => done || (nearLimits() && waiting())))) return never();
-    if (done) return never();
-    host.close();
-    if (!(await until(allHandlersFinished))) return never();
-    // An answer may have arrived meanwhile (the call runs again): continue only while it still waits.
-    if (done || !waiting()) {
-      host.reopen();
-      continue;
-    }
-    const id = callId()!;
-    await continueAsNew<typeof mcpToolCall>({
-      ...input,
-      continued: { host: host.snapshot(), callId: id, waitingFor: host.waitingFor(id), runs: (input.continued?.runs ?? 1) + 1 },
-    });
   }
 }

@@ -3,15 +3,6 @@
  * request nobody answered in time as `expired` (the MCP server is told `cancel`). Deterministic: workflow APIs only.
  */
 import { condition, isCancellation } from '@temporalio/workflow';
-import type { Request } from '../../contract/index.js';
-
-/** Default time a request may stay unanswered before it expires into `cancel`. */
-export const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;
-
-/** When a recorded request expires (workflow time, ms). */
-export function expiresAtOf(request: Request): number {
-  return request.expiresAt ? Date.parse(request.expiresAt) : Date.now() + DEFAULT_EXPIRES_IN_MS;
-}
 
 export class ExpiryTimers {
   /** Requests whose expiry timer this run started (a request's timer is started once). */

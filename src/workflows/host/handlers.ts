@@ -1,35 +1,32 @@
 /**
  * The wiring of the host's messages: the handlers of the `answer` and `progress` signals, the `submitAnswer`,
  * `waitForPending` and internal `elicit` updates, the `pending`, `pendingDetails` and `progress` queries, and
- * the signals of child workflows. Each handler hands its message to the host (through `HostPort`).
+ * the signals of child workflows. Each handler hands its message to a public method of the host (or of its parts).
  * Deterministic: workflow APIs only.
  */
 import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
-import type { AnswerCheck } from '../../contract/answer.js';
-import type { Answer, Request } from '../../contract/index.js';
+import type { Request } from '../../contract/index.js';
+import type { ElicitationHost } from './index.js';
 import { answerToElicitResult } from '../../contract/mapping.js';
 import { watchInputProblem } from '../input.js';
 import { answerId } from './registry.js';
 import {
   answerSignal,
-  childPendingSignal,
-  childResolvedSignal,
-  elicitUpdate,
   pendingDetailsQuery,
   pendingQuery,
   progressQuery,
-  progressSignal,
   submitAnswerUpdate,
   waitForPendingUpdate,
-  type CallProgress,
-  type ChildPending,
   type AnswerBy,
-  type ElicitInput,
-  type Resolution,
-  type ElicitOutcome,
-  type PendingRequestDetails,
   type SubmitAnswerResult,
   type WaitForPendingInput,
+  childPendingSignal,
+  childResolvedSignal,
+  elicitUpdate,
+  progressSignal,
+  type ChildPending,
+  type ElicitInput,
+  type Resolution,
 } from '../messages.js';
 
 /** At most this many `waitForPending` updates wait at once (with the inline waiters, under Temporal's ~10 in flight). */
@@ -37,11 +34,17 @@ export const MAX_PENDING_WATCHERS = 2;
 /** Default wait of one `waitForPending` update. */
 export const DEFAULT_WATCH_MS = 60_000;
 
+/**
+ * Whether the run goes on, or finishes (completes, fails or continues as new): a finishing run answers the callers
+ * of `waitForPending` at once, with the current list, so their updates finish and the run can end.
+ */
+export const RunState = { Running: 'running', Finishing: 'finishing' } as const;
+export type RunState = (typeof RunState)[keyof typeof RunState];
+
 /** The callers of `waitForPending` that wait for a request they have not seen. */
 export class PendingWatch {
   private watchers = 0;
-  /** The run is finishing (completing, failing or continuing as new): waiting watchers return now. */
-  closing = false;
+  state: RunState = RunState.Running;
 
   constructor(
     private readonly hasUnseen: (seen: Set<string>) => boolean,
@@ -54,10 +57,11 @@ export class PendingWatch {
 
   async wait(input: WaitForPendingInput | undefined): Promise<Request[]> {
     const seen = new Set(input?.seen ?? []);
-    if (!this.closing && !this.hasUnseen(seen)) {
+    const finishing = () => this.state === RunState.Finishing;
+    if (!finishing() && !this.hasUnseen(seen)) {
       this.watchers++;
       try {
-        await condition(() => this.closing || this.hasUnseen(seen), input?.timeoutMs ?? DEFAULT_WATCH_MS);
+        await condition(() => finishing() || this.hasUnseen(seen), input?.timeoutMs ?? DEFAULT_WATCH_MS);
       } finally {
         this.watchers--;
       }
@@ -66,25 +70,8 @@ export class PendingWatch {
   }
 }
 
-/** What the handlers ask of the host. */
-export interface HostPort {
-  /** Validate an answer against the request it names (own or a child's), without changing any state. */
-  check(raw: unknown): AnswerCheck;
-  /** Record a checked answer, or forward it to the child whose request it is. */
-  accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update' }): Promise<void> | undefined;
-  pendingRequests(): Request[];
-  pendingDetails(): PendingRequestDetails[];
-  progress(): CallProgress[];
-  recordProgress(p: { callId: string; progress: number; total?: number; message?: string }): void;
-  childPending(p: ChildPending): void;
-  childResolved(id: string, resolution?: Resolution): void;
-  elicit(input: ElicitInput): Promise<ElicitOutcome>;
-  /** One more update handled in this run (Temporal allows 2,000 per run). */
-  countUpdate(): void;
-  watch: PendingWatch;
-}
-
-export function installHandlers(host: HostPort): void {
+/** Set the host's handlers (once per workflow, when the host is installed): each hands its message to a public method of the host. */
+export function installHandlers(host: ElicitationHost): void {
   // Handlers stay synchronous for this workflow's own requests (the order of commands is part of the
   // history: committed histories must replay); only answers forwarded to a child wait for the signal.
   setHandler(answerSignal, (raw: unknown, sender?: unknown) => {
@@ -104,7 +91,7 @@ export function installHandlers(host: HostPort): void {
   setHandler(
     submitAnswerUpdate,
     (raw: unknown, sender?: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
-      host.countUpdate();
+      host.updatesHandled++;
       const check = host.check(raw);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
       const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
@@ -120,14 +107,14 @@ export function installHandlers(host: HostPort): void {
   );
   setHandler(pendingQuery, () => host.pendingRequests());
   setHandler(pendingDetailsQuery, () => host.pendingDetails());
-  setHandler(progressQuery, () => host.progress());
-  setHandler(progressSignal, (p) => host.recordProgress(p));
-  setHandler(childPendingSignal, (p: ChildPending) => host.childPending(p));
-  setHandler(childResolvedSignal, ({ id, resolution }: { child: string; id: string; resolution?: Resolution }) => host.childResolved(id, resolution));
+  setHandler(progressQuery, () => host.requests.progressList());
+  setHandler(progressSignal, (p) => host.requests.recordProgress(p));
+  setHandler(childPendingSignal, (p: ChildPending) => host.children.childPending(p));
+  setHandler(childResolvedSignal, ({ id, resolution }: { child: string; id: string; resolution?: Resolution }) => host.children.childResolved(id, resolution));
   setHandler(
     waitForPendingUpdate,
     (input?: WaitForPendingInput) => {
-      host.countUpdate();
+      host.updatesHandled++;
       return host.watch.wait(input);
     },
     {
@@ -147,9 +134,11 @@ export function installHandlers(host: HostPort): void {
   );
   setHandler(
     elicitUpdate,
-    (input: ElicitInput) => {
-      host.countUpdate();
-      return host.elicit(input);
+    ({ callId, request, searchAttribute, listing, notify }: ElicitInput) => {
+      host.updatesHandled++;
+      if (searchAttribute) host.enableSearchAttribute(listing);
+      if (notify) host.enableNotify();
+      return host.elicit(callId, request);
     },
     {
       validator: (input: ElicitInput) => {

@@ -1,260 +1,306 @@
 /**
- * The elicitation host: durable state of the requests that MCP servers made of a human, inside one workflow.
- * Installed once per workflow (handlers for `answer`, `submitAnswer`, `pending`, `pendingDetails` and the
- * internal `elicit` update). Its parts: the request registry with its inline waits and answer check (registry.ts),
- * the requests' expiry timers (expiry.ts), the modern era's rounds (rounds.ts), the link between a pipeline and
- * its child steps (children.ts), and the wiring of messages (handlers.ts).
+ * The elicitation host: durable state of the requests that MCP servers made of a human, inside one workflow, by
+ * composition (the style of temporalio/samples-typescript `message-passing/safe-message-handlers`). Its parts:
+ * - `requests` (registry.ts): the calls and their requests, pure state (no workflow API);
+ * - `expiry` (expiry.ts): a timer per pending request;
+ * - `children` (children.ts): the link between a pipeline and its child steps (one inbox);
+ * - `visibility` (visibility.ts): the memo and the search attributes;
+ * - `watch` (handlers.ts): the callers of `waitForPending`, answered at once while the run finishes;
+ * and, here, what a change means in workflow terms: metrics, the inline wait of an `elicit` update, the
+ * `notifyPending` activity. Its handlers (handlers.ts) are installed once, with the host, and call its public
+ * methods. Install it with `installElicitationHost(snapshot)` at the start of a workflow that carries one across
+ * continue-as-new; `useElicitationHost()` gives it (installing an empty one on first use).
  * Deterministic: workflow APIs and the contract only.
  */
-import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, isCancellation, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { createActivities } from '../../activities/index.js';
 import type { AnswerCheck } from '../../contract/answer.js';
-import type { Answer, Request } from '../../contract/index.js';
-import {
-  awaitingInputKey,
-  kindsKey,
-  LISTING_MEMO_KEY,
-  nextExpiryKey,
-  resolvedAtKey,
-  serversKey,
-  type AnswerBy,
-  type PendingRequestDetails,
-  type Resolution,
-} from '../messages.js';
-import { installHandlers, PendingWatch } from './handlers.js';
-import { RequestRegistry, type PendingEntry, type RegistrySnapshot, type ResolvedBy } from './registry.js';
-import { addResolution, byOf, listingAttributes, listingMemo, resolutionOf } from './visibility.js';
+import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
+import { requestPending, requestResolved } from '../../telemetry/workflow-metrics.js';
+import type { AnswerBy, PendingRequestDetails, ElicitOutcome } from '../messages.js';
 import { ChildLink, type ChildLinkSnapshot } from './children.js';
+import { ExpiryTimers } from './expiry.js';
+import { installHandlers, PendingWatch, RunState } from './handlers.js';
+import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingEntry, type RegistrySnapshot } from './registry.js';
+import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
+import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
 
-export { DEFAULT_EXPIRES_IN_MS } from './expiry.js';
-export { DEFAULT_HOLD_FOR_MS } from './registry.js';
+export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
 export type { RoundRequest, RoundWait } from './rounds.js';
 
-/** What the host carries across continue-as-new. */
-export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot {
-  /** The latest resolutions (the listing memo's history), newest first. */
-  recent?: Resolution[];
-  /** The worker found the listing's search attributes registered (the next run keeps them current from its start). */
-  listing?: true;
-}
+/**
+ * At most this many activities wait inline (inside an `elicit` update) at once. Temporal allows about
+ * 10 updates in flight per run; past this, requests are released at once and answered by a re-run.
+ */
+export const MAX_INLINE_WAITERS = 6;
 
-export class ElicitationHost extends RequestRegistry {
-  private readonly children = new ChildLink(
+/** What the host carries across continue-as-new. */
+export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot, VisibilitySnapshot {}
+
+/**
+ * Notifications of new pending requests: an activity, durable and retried with backoff, never awaited (a
+ * failing webhook never fails or delays the tool call). Scheduled once per request, when it is recorded.
+ */
+const { notifyPending } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 15 },
+});
+
+export class ElicitationHost {
+  /** This workflow's calls and requests (pure state). */
+  readonly requests = new RequestRegistry();
+  /** The requests of child workflows (a pipeline's), and the parent this workflow reports to (a child's). */
+  readonly children = new ChildLink(
     (resolution) => {
-      if (resolution && this.listable()) this.recent = addResolution(this.recent, resolution);
-      this.syncVisibility();
+      if (resolution && this.listed()) this.visibility.addResolution(resolution);
+      this.visibility.write(this.pendingDetails());
     },
-    (entry, step) => this.contextOf(entry, step),
+    (entry, step) => this.requests.contextOf(entry, step),
   );
-  private readonly watch = new PendingWatch(
+  private readonly expiry = new ExpiryTimers(
+    (id) => this.requests.isPending(id),
+    (id) => this.expire(id),
+  );
+  private readonly visibility: Visibility;
+  readonly watch = new PendingWatch(
     (seen) => this.hasUnseen(seen),
     () => this.pendingRequests(),
   );
+  private inlineWaiters = 0;
+  /** The worker's config names a webhook (it says so in the `elicit` update or the activity's result, so this replays). */
+  private notifyEnabled = false;
   /** Updates this run has handled (Temporal allows 2,000 per run): a reason to continue as new. */
   updatesHandled = 0;
   /** A workflow's own refusal of answers the shape check admits (the login refuses "done" for a sign-in: the callback completes it). */
   answerGuard: ((raw: unknown) => AnswerCheck | undefined) | undefined;
-  private searchAttributeEnabled: boolean;
-  private lastAwaiting: boolean | undefined;
-  /** The worker found the listing's search attributes registered (servers, kinds, next expiry, resolved at). */
-  private listingAttributesEnabled = false;
-  /** What this run last wrote: the memo's JSON and the listing attributes' JSON (written again only when they change). */
-  private lastMemo: string | undefined;
-  private lastListing: string | undefined;
-  private resolvedAt: Date | undefined;
-  /** The latest resolutions, newest first (bounded). */
-  private recent: Resolution[] = [];
 
   constructor(snapshot?: HostSnapshot) {
-    super();
-    let registered = false;
-    try {
-      registered = workflowInfo().typedSearchAttributes.get(awaitingInputKey) !== undefined;
-    } catch {
-      registered = false;
-    }
-    this.searchAttributeEnabled = registered;
+    this.visibility = new Visibility(snapshot);
     if (snapshot) {
       this.children.restore(snapshot);
-      this.restoreRegistry(snapshot);
-      // Only a run that kept the memo carries these.
-      this.recent = [...(snapshot.recent ?? [])];
-      this.listingAttributesEnabled = snapshot.listing === true;
+      this.requests.restore(snapshot);
+      for (const e of snapshot.pending) this.expiry.watch(e.request.id, expiresAtOf(e.request));
     }
-    installHandlers({
-      check: (raw) => this.check(raw),
-      accept: (answer, by) => this.accept(answer, by),
-      pendingRequests: () => this.pendingRequests(),
-      pendingDetails: () => this.pendingDetails(),
-      progress: () => this.progressList(),
-      recordProgress: (p) => this.recordProgress(p),
-      childPending: (p) => this.children.childPending(p),
-      childResolved: (id, resolution) => this.children.childResolved(id, resolution),
-      elicit: ({ callId, request, searchAttribute, listing, notify }) => {
-        if (searchAttribute) this.enableSearchAttribute(listing);
-        if (notify) this.enableNotify();
-        return this.elicit(callId, request);
-      },
-      countUpdate: () => {
-        this.updatesHandled++;
-      },
-      watch: this.watch,
-    });
   }
 
-  protected override changed(kind: 'pending' | 'resolved', entry: PendingEntry, resolved?: { answer: Answer } & ResolvedBy): void {
-    // How it ended: for this workflow's memo when it is listed, and for the parent a child reports to (which lists it).
-    const resolution =
-      resolved && (this.children.reportTo || this.listable())
-        ? resolutionOf({ request: entry.request, context: this.contextOf(entry) }, resolved.answer, resolved.by, resolved.at)
-        : undefined;
-    if (resolution && this.listable()) {
-      this.recent = addResolution(this.recent, resolution);
-      this.resolvedAt = new Date(Date.parse(resolution.at));
-    }
-    this.syncVisibility();
-    this.children.report(kind, entry, resolution);
+  // ---- requests: recorded, resolved, expired, withdrawn ----
+
+  /**
+   * Record a request as pending (idempotent). Starts its expiry timer, unless `deferExpiry` (an inline wait that
+   * keeps the deadline itself and starts the expiry timer when it ends unanswered).
+   */
+  register(request: Request, callId: string, { deferExpiry = false }: { deferExpiry?: boolean } = {}): Request {
+    const { request: stored, entry } = this.requests.record(request, callId);
+    if (!entry) return stored;
+    requestPending(this.requests.call(callId)?.server ?? '', stored.kind);
+    if (!deferExpiry) this.expiry.watch(stored.id, expiresAtOf(stored));
+    this.changed('pending', entry);
+    this.notify(entry);
+    return stored;
   }
 
-  protected override inbox(): { workflowId: string; step?: string } {
-    return { workflowId: this.children.reportTo?.parent ?? workflowInfo().workflowId, step: this.children.reportTo?.step };
+  /**
+   * Record all the elicitations of one modern-era (MRTR) round as pending at once (idempotent: a round asked again
+   * derives the same ids and finds them pending or answered).
+   */
+  registerRound(callId: string, round: number, inputRequests: Record<string, { params: ElicitParams }>): RoundRequest[] {
+    return recordRound(callId, round, inputRequests, (request) => this.register(request, callId));
   }
 
-  private hasUnseen(seen: Set<string>): boolean {
-    for (const id of this.pending.keys()) if (!seen.has(id)) return true;
-    for (const id of this.children.ids()) if (!seen.has(id)) return true;
-    return false;
+  /** The round's answers as the server reads them (key → ElicitResult): expired or cancelled is `cancel`. */
+  roundResponses(requests: RoundRequest[]): Record<string, ElicitResult> {
+    return roundResponses(requests, (id) => this.requests.answerFor(id));
   }
 
-  /** The run is about to finish: callers waiting in `waitForPending` get their answer now, not at their timeout. */
-  close(): void {
-    this.watch.closing = true;
+  /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
+  resolve(answer: Answer, { answered = false, by = 'workflow' }: { answered?: boolean; by?: string } = {}): boolean {
+    const entry = this.requests.resolve(answer);
+    if (!entry) return false;
+    // A person's answer (not an expiry or a withdrawal) also records how long it took.
+    const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
+    requestResolved(this.requests.call(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
+    this.changed('resolved', entry, { answer, by, at: new Date(Date.now()).toISOString() });
+    return true;
   }
 
-  /** The run goes on after all (a continue-as-new that did not happen): watchers wait again. */
-  reopen(): void {
-    this.watch.closing = false;
+  /** A call finished: requests it no longer asks are withdrawn (cancelled), and the registry forgets the call. */
+  finishCall(callId: string): void {
+    for (const id of this.requests.endCall(callId)) this.resolve({ id, ok: false, reason: 'cancelled' });
+    for (const id of this.requests.forgetCall(callId)) this.expiry.forget(id);
   }
+
+  /**
+   * Withdraw every pending request of this workflow (it is failing or cancelled): its own are cancelled, and its
+   * children's are no longer listed here (this run can no longer route answers to them).
+   */
+  finishAll(): void {
+    for (const callId of this.requests.callsWithPending()) this.finishCall(callId);
+    this.children.clear();
+  }
+
+  /** A request's expiry timer fired first (or its inline wait reached its expiry): it is resolved as expired. */
+  private expire(id: string): void {
+    if (!this.requests.isPending(id)) return;
+    log.info('request expired', { id });
+    this.resolve({ id, ok: false, reason: 'expired' }, { by: 'expiry' });
+  }
+
+  // ---- the messages (handlers.ts calls these) ----
 
   /** Validate an answer against the pending request it names (this workflow's or a child's), without changing any state. */
-  override check(raw: unknown): AnswerCheck {
-    const checked = this.children.check(raw) ?? super.check(raw);
+  check(raw: unknown): AnswerCheck {
+    const checked = this.children.check(raw) ?? this.requests.check(raw);
     return (checked.ok && this.answerGuard?.(checked.answer)) || checked;
   }
 
   /** Record a checked answer here, or forward it to the child workflow whose request it is. */
-  private accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update' }): Promise<void> | undefined {
+  accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update' }): Promise<void> | undefined {
     const forwarding = this.children.forward(answer, by.sender);
     if (forwarding) return forwarding;
     this.resolve(answer, { answered: true, by: byOf(by.sender?.by, by.via) });
     return undefined;
   }
 
-  /** A child finished: its requests are no longer pending here. */
-  forgetChild(childWorkflowId: string): void {
-    this.children.forgetChild(childWorkflowId);
+  /**
+   * The `elicit` update of a call's activity: the request's answer if it has one; else record it and wait inline
+   * (up to the call's holdFor, or its expiry if that comes first) for an answer, or release the call.
+   */
+  async elicit(callId: string, request: Request): Promise<ElicitOutcome> {
+    const done = this.requests.answerFor(request.id);
+    if (done) return { status: 'answered', answer: done };
+    const id = request.id;
+    const stored = this.register(request, callId, { deferExpiry: true });
+    const expiresAtMs = expiresAtOf(stored);
+    const holdForMs = this.requests.call(callId)?.holdForMs ?? DEFAULT_HOLD_FOR_MS;
+    if (holdForMs <= 0 || this.inlineWaiters >= MAX_INLINE_WAITERS) {
+      this.expiry.watch(id, expiresAtMs);
+      return { status: 'released', request: stored };
+    }
+    // One timer while the call waits inline: the earlier of holdFor and the request's expiry (unless its
+    // expiry timer already runs, as for a request asked again after a release).
+    const untilExpiry = !this.expiry.has(id) ? Math.max(0, expiresAtMs - Date.now()) : Infinity;
+    const expiryFirst = untilExpiry <= holdForMs;
+    const woken = expiryFirst && untilExpiry === 0 ? false : await this.waitInline(id, expiryFirst ? untilExpiry : holdForMs);
+    if (this.requests.isPending(id)) {
+      if (expiryFirst && !woken) this.expire(id);
+      else this.expiry.watch(id, expiresAtMs);
+    }
+    const answer = this.requests.answerFor(id);
+    return answer ? { status: 'answered', answer } : { status: 'released', request: stored };
+  }
+
+  /** Pending requests: this workflow's own, then those of its child tool calls. */
+  pendingRequests(): Request[] {
+    return [...this.requests.pendingEntries().map((e) => e.request), ...this.children.requests()];
+  }
+
+  pendingDetails(): PendingRequestDetails[] {
+    return [...this.requests.pendingEntries().map((e) => ({ request: e.request, context: this.requests.contextOf(e) })), ...this.children.details()];
+  }
+
+  // ---- what the worker says, and the parent ----
+
+  /**
+   * The worker found the search attribute registered (it says so in the `elicit` update or the activity's result,
+   * so this is recorded in history and replays): from now on keep visibility current.
+   */
+  enableSearchAttribute(listing?: boolean): void {
+    // A child reporting to its parent is listed through the parent (one inbox), not twice.
+    if (this.children.reportTo) return;
+    if (this.visibility.enable(listing)) this.visibility.write(this.pendingDetails());
+  }
+
+  /** The worker's config names a webhook: requests recorded from now on are notified. */
+  enableNotify(): void {
+    this.notifyEnabled = true;
   }
 
   /** Report this workflow's requests to a parent (a pipeline), which lists them and routes answers here. */
   reportToParent(parent: string, step?: string, callIdPrefix?: string): void {
     this.children.reportTo = { parent, step };
     // Request ids derive from call ids: a prefix keeps the child's ids apart from the parent's own.
-    if (callIdPrefix) this.callIdPrefix = callIdPrefix;
-    for (const entry of this.pending.values()) this.children.report('pending', entry);
+    if (callIdPrefix) this.requests.prefixCallIds(callIdPrefix);
+    for (const entry of this.requests.pendingEntries()) this.children.report('pending', entry);
   }
 
-  /**
-   * Withdraw every pending request of this workflow (it is failing or cancelled): its own are cancelled,
-   * and its children's are no longer listed here (this run can no longer route answers to them).
-   */
-  finishAll(): void {
-    this.finishPendingCalls();
-    this.children.clear();
+  // ---- the run finishing ----
+
+  /** The run is finishing: callers waiting in `waitForPending` get their answer now, not at their timeout. */
+  answerWatchersNow(): void {
+    this.watch.state = RunState.Finishing;
   }
 
-  /** Pending requests: this workflow's own, then those of its child tool calls. */
-  pendingRequests(): Request[] {
-    return [...[...this.pending.values()].map((e) => e.request), ...this.children.requests()];
-  }
-
-  pendingDetails(): PendingRequestDetails[] {
-    return [...[...this.pending.values()].map((e) => ({ request: e.request, context: this.contextOf(e) })), ...this.children.details()];
-  }
-
-  hasPending(): boolean {
-    return this.pending.size > 0 || this.children.size > 0;
-  }
-
-  /**
-   * The worker found the search attribute registered (it says so in the `elicit` update or the activity's
-   * result, so this is recorded in history and replays): from now on keep it up to date.
-   */
-  enableSearchAttribute(listing?: boolean): void {
-    // A child reporting to its parent is listed through the parent (one inbox), not twice.
-    if (this.children.reportTo) return;
-    const more = !!listing && !this.listingAttributesEnabled;
-    if (this.searchAttributeEnabled && !more) return;
-    this.searchAttributeEnabled = true;
-    if (more) this.listingAttributesEnabled = true;
-    this.syncVisibility();
-  }
-
-  /** The workflow is listed through visibility (not through a parent it reports to). */
-  private listable(): boolean {
-    return this.searchAttributeEnabled && !this.children.reportTo;
-  }
-
-  /**
-   * Keep visibility current: the memo, the awaiting-input search attribute and the listing's search attributes, each
-   * written only when what it holds changed.
-   */
-  private syncVisibility(): void {
-    if (!this.searchAttributeEnabled) return;
-    const awaiting = this.hasPending();
-    const details = this.pendingDetails();
-    const memo = JSON.stringify(listingMemo(details, this.recent));
-    if (memo !== this.lastMemo) {
-      this.lastMemo = memo;
-      upsertMemo({ [LISTING_MEMO_KEY]: JSON.parse(memo) });
-    }
-    const updates: SearchAttributeUpdatePair[] = [];
-    if (awaiting !== this.lastAwaiting) updates.push({ key: awaitingInputKey, value: awaiting });
-    if (this.listingAttributesEnabled) {
-      const { servers, kinds, nextExpiry } = listingAttributes(details);
-      const listing = JSON.stringify([servers, kinds, nextExpiry?.toISOString() ?? null, this.resolvedAt?.toISOString() ?? null]);
-      if (listing !== this.lastListing) {
-        this.lastListing = listing;
-        updates.push(
-          { key: serversKey, value: servers },
-          { key: kindsKey, value: kinds },
-          { key: nextExpiryKey, value: nextExpiry ?? null },
-          ...(this.resolvedAt ? [{ key: resolvedAtKey, value: this.resolvedAt }] : []),
-        );
-      }
-    }
-    this.lastAwaiting = awaiting;
-    if (updates.length > 0) upsertSearchAttributes(updates);
+  /** The run goes on after all (a continue-as-new that did not happen): callers of `waitForPending` wait again. */
+  letWatchersWait(): void {
+    this.watch.state = RunState.Running;
   }
 
   snapshot(): HostSnapshot {
-    const { calls, pending, resolved, nextCall, ...rest } = this.registrySnapshot();
-    return {
-      calls,
-      pending,
-      resolved,
-      nextCall,
-      ...this.children.snapshot(),
-      ...rest,
-      ...(this.recent.length > 0 ? { recent: this.recent } : {}),
-      ...(this.listingAttributesEnabled ? { listing: true as const } : {}),
-    };
+    const { calls, pending, resolved, nextCall, ...rest } = this.requests.snapshot();
+    return { calls, pending, resolved, nextCall, ...this.children.snapshot(), ...rest, ...this.visibility.snapshot() };
+  }
+
+  // ---- private ----
+
+  /** A request was recorded as pending, or resolved: visibility is written again and the parent told. */
+  private changed(kind: 'pending' | 'resolved', entry: PendingEntry, resolved?: { answer: Answer; by: string; at: string }): void {
+    // How it ended: for this workflow's memo when it is listed, and for the parent a child reports to (which lists it).
+    const resolution =
+      resolved && (this.children.reportTo || this.listed())
+        ? resolutionOf({ request: entry.request, context: this.requests.contextOf(entry) }, resolved.answer, resolved.by, resolved.at)
+        : undefined;
+    if (resolution && this.listed()) this.visibility.addResolution(resolution, { resolvedAt: true });
+    this.visibility.write(this.pendingDetails());
+    this.children.report(kind, entry, resolution);
+  }
+
+  /** The workflow is listed through visibility (not through a parent it reports to). */
+  private listed(): boolean {
+    return this.visibility.enabled && !this.children.reportTo;
+  }
+
+  /** Run the `notifyPending` activity for a newly recorded request (the webhook's receiver learns of it). */
+  private notify(entry: PendingEntry): void {
+    if (!this.notifyEnabled) return;
+    const workflowId = this.children.reportTo?.parent ?? workflowInfo().workflowId;
+    // The webhook gets the context it always got: never the call's arguments (a receiver is rarely as private as the history).
+    const { arguments: _args, askedAt: _asked, ...context } = this.requests.contextOf(entry, this.children.reportTo?.step);
+    notifyPending({ workflowId, request: entry.request, context }).catch((err) => {
+      if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
+    });
+  }
+
+  /** Wait inline (counted) until the request is resolved or released, or `timeoutMs` passes; false on timeout. */
+  private async waitInline(id: string, timeoutMs: number): Promise<boolean> {
+    this.inlineWaiters++;
+    try {
+      return await condition(() => this.requests.isResolved(id) || this.requests.isReleased(id), timeoutMs);
+    } finally {
+      this.inlineWaiters--;
+    }
+  }
+
+  private hasUnseen(seen: Set<string>): boolean {
+    for (const e of this.requests.pendingEntries()) if (!seen.has(e.request.id)) return true;
+    for (const id of this.children.ids()) if (!seen.has(id)) return true;
+    return false;
   }
 }
 
 let host: ElicitationHost | undefined;
 
-/** The workflow's elicitation host, installed on first use (once per workflow execution). */
-export function useElicitationHost(snapshot?: HostSnapshot): ElicitationHost {
-  if (!host) host = new ElicitationHost(snapshot);
+/**
+ * Install the workflow's elicitation host, with the state a previous run carried (`snapshot`), and its handlers.
+ * Once per workflow execution, before any call: installing it twice fails the workflow task (a bug, never replayed).
+ */
+export function installElicitationHost(snapshot?: HostSnapshot): ElicitationHost {
+  if (host) throw new Error('the elicitation host is already installed in this workflow: install it once, at the start, before any tool call');
+  host = new ElicitationHost(snapshot);
+  installHandlers(host);
   return host;
+}
+
+/** The workflow's elicitation host: the one installed, or a new empty one on first use (a workflow that carries none). */
+export function useElicitationHost(): ElicitationHost {
+  return host ?? installElicitationHost();
 }

@@ -1,29 +1,23 @@
 /**
- * The request registry: this workflow's own requests (pending, then resolved), the calls that ask them, their
- * inline waits, and the check of an answer against them. Their expiry timers are in expiry.ts, the modern era's
- * rounds in rounds.ts. What it records is passed on through the hooks its host implements (the search attribute,
- * the parent workflow). Deterministic: workflow APIs only.
+ * The request registry: a workflow's tool calls, their requests (pending, then resolved), the calls released to wait
+ * for one, the check of an answer against them, and how they ended. Pure state: no workflow API (no timer, no
+ * activity, no condition, no marker), so it runs and is tested without a Temporal server (test/workflows/registry.test.ts).
+ * What a change means for the outside world (metrics, expiry timers, visibility, the parent, the webhook) is the
+ * host's (index.ts), which calls these methods. Deterministic: its clock is the workflow's `Date.now` unless given.
  */
-import { condition, isCancellation, log, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../../activities/index.js';
 import { urlHost } from '../../contract/admit.js';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
-import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
+import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
-import { ARGUMENTS_SHOWN, type CallProgress, type ElicitOutcome, type PendingContext } from '../messages.js';
-import { cut } from './visibility.js';
-import { requestPending, requestResolved } from '../../telemetry/workflow-metrics.js';
-import { DEFAULT_EXPIRES_IN_MS, ExpiryTimers, expiresAtOf } from './expiry.js';
-import { recordRound, roundResponses, RoundWaits, type RoundRequest, type RoundWait } from './rounds.js';
+import { ARGUMENTS_SHOWN, type CallProgress, type PendingContext, type Resolution } from '../messages.js';
+import { RoundWaits, type RoundWait } from './rounds.js';
+
+/** Default time a request may stay unanswered before it expires into `cancel`. */
+export const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;
 /** Default time a tool call holds its MCP session and worker slot while it waits for a human. */
 export const DEFAULT_HOLD_FOR_MS = 3 * 60 * 1000;
-/**
- * At most this many activities wait inline (inside an `elicit` update) at once. Temporal allows about
- * 10 updates in flight per run; past this, requests are released at once and answered by a re-run.
- */
-export const MAX_INLINE_WAITERS = 6;
-/** How many finished requests the host remembers (and carries) to explain a late answer. */
+/** How many finished requests the registry remembers (and carries) to explain a late answer. */
 export const FINISHED_REMEMBERED = 32;
 
 export interface CallRecord extends Omit<PendingContext, 'askedAt'> {
@@ -31,12 +25,7 @@ export interface CallRecord extends Omit<PendingContext, 'askedAt'> {
   holdForMs: number;
 }
 
-/** How a request was resolved, beside its answer: who (see Resolution's `by`) and when (workflow time, ISO 8601). */
-export interface ResolvedBy {
-  by: string;
-  at: string;
-}
-
+/** A pending request, with the call that asked it. */
 export interface PendingEntry {
   request: Request;
   callId: string;
@@ -56,55 +45,62 @@ export interface RegistrySnapshot {
   rounds?: Array<{ callId: string } & RoundWait>;
 }
 
+/** The options of a new call, as `executeMcpTool` and the pipeline give them. */
+export type NewCall = Omit<PendingContext, 'callId' | 'arguments' | 'askedAt'> & {
+  arguments?: Record<string, unknown>;
+  expiresInMs?: Duration;
+  holdForMs?: Duration;
+};
+
 /** The id an answer names, if it names one. */
 export function answerId(raw: unknown): unknown {
   return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
 }
 
-/**
- * Notifications of new pending requests: an activity, durable and retried with backoff, never awaited (a
- * failing webhook never fails or delays the tool call). Scheduled once per request, when it is recorded.
- */
-const { notifyPending } = proxyActivities<ReturnType<typeof createActivities>>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 15 },
-});
+/** How a request ended, from its answer: the one function for it (the memo, late answers, the login). */
+export function outcomeOf(answer: Answer): Resolution['outcome'] {
+  return answer.ok ? 'accepted' : answer.reason === 'expired' ? 'expired' : answer.reason === 'declined' ? 'declined' : 'cancelled';
+}
 
-export abstract class RequestRegistry {
+/** When a recorded request expires (workflow time, ms). */
+export function expiresAtOf(request: Request, now = Date.now()): number {
+  return request.expiresAt ? Date.parse(request.expiresAt) : now + DEFAULT_EXPIRES_IN_MS;
+}
+
+/** `text` cut to `max` characters, with "…" when it was longer. */
+export function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+export class RequestRegistry {
   private readonly calls = new Map<string, CallRecord>();
-  protected readonly pending = new Map<string, PendingEntry>();
+  private readonly pending = new Map<string, PendingEntry>();
   private readonly resolved = new Map<string, { answer: Answer; callId: string }>();
+  /** Requests whose activity gave up waiting inline (its `elicit` update returns `released`). */
   private readonly released = new Set<string>();
   /** Calls released and waiting for an answer (no activity running), by call id → request id. */
   private readonly waiting = new Map<string, string>();
   /** Calls of `waiting` that wait in a modern-era (MRTR) round, with the round's state. */
   private readonly roundWaiting = new RoundWaits();
-  private inlineWaiters = 0;
   private nextCall = 1;
-  protected callIdPrefix = '';
+  /** Prefixed to the call ids this registry assigns (a pipeline's child keeps its ids apart from the parent's). */
+  private callIdPrefix = '';
   /** The last progress notification of each running call (not carried across continue-as-new). */
   private readonly progress = new Map<string, CallProgress>();
-  private readonly finishedCalls = new Set<string>();
-  /** The expiry timers of pending requests (each started once per run). */
-  private readonly expiry = new ExpiryTimers(
-    (id) => this.pending.has(id),
-    (id) => this.expire(id),
-  );
+  private readonly endedCalls = new Set<string>();
   /** How the requests of the latest finished calls ended (at most FINISHED_REMEMBERED). */
   private finished: Array<{ id: string; how: string }> = [];
-  /** The worker's config names a webhook (it says so in the `elicit` update, so this replays). */
-  private notifyEnabled = false;
 
-  /** A request was recorded as pending, or resolved: the host updates its search attribute and tells its parent. */
-  protected abstract changed(kind: 'pending' | 'resolved', entry: PendingEntry, resolution?: { answer: Answer } & ResolvedBy): void;
-  /** Where this workflow's requests are answered (its own id, or its parent's) and the step they belong to. */
-  protected abstract inbox(): { workflowId: string; step?: string };
+  /** `now`: the clock (workflow time in a workflow; a test's own clock in a unit test). */
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
-  /** Start a tool call: returns its stable id (assigned here, never by an attempt). */
-  newCall(
-    context: Omit<PendingContext, 'callId' | 'arguments' | 'askedAt'> & { arguments?: Record<string, unknown>; expiresInMs?: Duration; holdForMs?: Duration },
-    callId?: string,
-  ): CallRecord {
+  /** Call ids assigned from now on start with `prefix`. */
+  prefixCallIds(prefix: string): void {
+    this.callIdPrefix = prefix;
+  }
+
+  /** Start a tool call: returns its record, with its stable id (assigned here, never by an attempt). */
+  newCall(context: NewCall, callId?: string): CallRecord {
     const id = callId ?? `${this.callIdPrefix}c${this.nextCall++}`;
     const existing = this.calls.get(id);
     if (existing) {
@@ -126,6 +122,10 @@ export abstract class RequestRegistry {
     return record;
   }
 
+  call(callId: string): CallRecord | undefined {
+    return this.calls.get(callId);
+  }
+
   /** Answers recorded for a call's requests, by request id: handed to every new attempt. */
   recordedFor(callId: string): Record<string, Answer> {
     const out: Record<string, Answer> = {};
@@ -134,70 +134,41 @@ export abstract class RequestRegistry {
   }
 
   /**
-   * Register a request as pending (idempotent). Starts its expiry timer, unless `deferExpiry` (an inline
-   * wait that keeps the deadline itself and starts the expiry timer when it ends unanswered).
+   * Record a request as pending, with its expiry (idempotent). `entry` is set only when it was recorded now: a
+   * request already pending returns as recorded then, one already resolved returns as given.
    */
-  register(request: Request, callId: string, { deferExpiry = false }: { deferExpiry?: boolean } = {}): Request {
+  record(request: Request, callId: string): { request: Request; entry?: PendingEntry } {
     const known = this.pending.get(request.id);
-    if (known) return known.request;
-    const resolved = this.resolved.get(request.id);
-    if (resolved) return request;
-    const call = this.calls.get(callId);
-    const expiresInMs = call?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
-    const expiresAtMs = Date.now() + expiresInMs;
-    const stored: Request = { ...request, expiresAt: new Date(expiresAtMs).toISOString() };
-    const entry: PendingEntry = { request: stored, callId, since: Date.now() };
+    if (known) return { request: known.request };
+    if (this.resolved.has(request.id)) return { request };
+    const now = this.now();
+    const expiresInMs = this.calls.get(callId)?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
+    const stored: Request = { ...request, expiresAt: new Date(now + expiresInMs).toISOString() };
+    const entry: PendingEntry = { request: stored, callId, since: now };
     this.pending.set(request.id, entry);
-    requestPending(call?.server ?? '', stored.kind);
-    if (!deferExpiry) this.expiry.watch(request.id, expiresAtMs);
-    this.changed('pending', entry);
-    this.notify(entry);
-    return stored;
+    return { request: stored, entry };
   }
 
-  /**
-   * Record all the elicitations of one modern-era (MRTR) round as pending at once (idempotent: a round
-   * asked again derives the same ids and finds them pending or answered). Each goes through the seed
-   * mapping (form → input, URL → authorization) with the params as the server sent them.
-   */
-  registerRound(callId: string, round: number, inputRequests: Record<string, { params: ElicitParams }>): RoundRequest[] {
-    return recordRound(callId, round, inputRequests, (request) => this.register(request, callId));
+  /** Record the first resolution of a pending request: returns its entry, or undefined if it was not pending. */
+  resolve(answer: Answer): PendingEntry | undefined {
+    const entry = this.pending.get(answer.id);
+    if (!entry) return undefined;
+    this.pending.delete(answer.id);
+    this.resolved.set(answer.id, { answer, callId: entry.callId });
+    return entry;
   }
 
-  /** The round's answers as the server reads them (key → ElicitResult): expired or cancelled is `cancel`. */
-  roundResponses(requests: RoundRequest[]): Record<string, ElicitResult> {
-    return roundResponses(requests, (id) => this.answerFor(id));
-  }
-
-  /**
-   * The worker's config names a webhook (an activity said so, in history): requests recorded from now on are
-   * notified. Paths that record requests from an activity's result (not the `elicit` update) call this too.
-   */
-  enableNotify(): void {
-    this.notifyEnabled = true;
-  }
-
-  /** Run the `notifyPending` activity for a newly recorded request. */
-  private notify(entry: PendingEntry): void {
-    if (!this.notifyEnabled) return;
-    const { workflowId, step } = this.inbox();
-    // The webhook gets the context it always got: never the call's arguments (a receiver is rarely as private as the history).
-    const { arguments: _args, askedAt: _asked, ...context } = this.contextOf(entry, step);
-    notifyPending({ workflowId, request: entry.request, context }).catch((err) => {
-      if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
-    });
-  }
-
-  /** A request's expiry timer fired first (or its inline wait reached its expiry): it is resolved as expired. */
-  private expire(id: string): void {
-    if (!this.pending.has(id)) return;
-    log.info('request expired', { id });
-    this.resolve({ id, ok: false, reason: 'expired' }, { by: 'expiry' });
-  }
-
-  /** The activity gave up waiting inline: wake its `elicit` update. */
+  /** The activity gave up waiting inline for the request (its `elicit` update returns `released`). */
   markReleased(id: string): void {
     this.released.add(id);
+  }
+
+  isReleased(id: string): boolean {
+    return this.released.has(id);
+  }
+
+  isPending(id: string): boolean {
+    return this.pending.has(id);
   }
 
   isResolved(id: string): boolean {
@@ -208,8 +179,13 @@ export abstract class RequestRegistry {
     return this.resolved.get(id)?.answer;
   }
 
+  /** The pending requests, in the order they were recorded. */
+  pendingEntries(): PendingEntry[] {
+    return [...this.pending.values()];
+  }
+
   /** Where a pending request comes from (the call's server, tool and step; a URL's host). */
-  protected contextOf(e: PendingEntry, step?: string): PendingContext {
+  contextOf(e: PendingEntry, step?: string): PendingContext {
     const call = this.calls.get(e.callId);
     const context: PendingContext = { callId: e.callId, server: call?.server ?? '', tool: call?.tool ?? '' };
     const s = step ?? call?.step;
@@ -228,68 +204,50 @@ export abstract class RequestRegistry {
     const id = answerId(raw);
     if (typeof id === 'string') {
       const done = this.resolved.get(id);
-      if (done && !this.pending.has(id)) {
-        const how = howResolved(done.answer);
+      const how = done && !this.pending.has(id) ? outcomeOf(done.answer) : this.finished.find((f) => f.id === id)?.how;
+      if (how !== undefined) {
         return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}`, type: how === 'expired' ? 'Expired' : 'AlreadyResolved' };
       }
-      const gone = this.finished.find((f) => f.id === id);
-      if (gone)
-        return {
-          ok: false,
-          reason: `request "${id}" is no longer pending: it was already ${gone.how}`,
-          type: gone.how === 'expired' ? 'Expired' : 'AlreadyResolved',
-        };
     }
     return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);
   }
 
-  /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
-  resolve(answer: Answer, { answered = false, by = 'workflow' }: { answered?: boolean; by?: string } = {}): boolean {
-    const entry = this.pending.get(answer.id);
-    if (!entry) return false;
-    this.pending.delete(answer.id);
-    // A person's answer (not an expiry or a withdrawal) also records how long it took.
-    const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
-    requestResolved(this.calls.get(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
-    this.resolved.set(answer.id, { answer, callId: entry.callId });
-    this.changed('resolved', entry, { answer, by, at: new Date(Date.now()).toISOString() });
-    return true;
+  /** The calls that have a pending request. */
+  callsWithPending(): string[] {
+    return [...new Set([...this.pending.values()].map((e) => e.callId))];
   }
 
-  /** Finish every call that has a pending request (the workflow is failing or cancelled): their requests are cancelled. */
-  protected finishPendingCalls(): void {
-    for (const callId of new Set([...this.pending.values()].map((e) => e.callId))) this.finishCall(callId);
-  }
-
-  /** A call finished: requests it no longer asks are withdrawn (cancelled), nothing dangles. */
-  finishCall(callId: string): void {
+  /** A call ends: it reports no more progress. Returns the ids of its requests still pending (the host withdraws them). */
+  endCall(callId: string): string[] {
     this.progress.delete(callId);
-    this.finishedCalls.add(callId);
-    for (const [id, entry] of [...this.pending]) {
-      if (entry.callId === callId) this.resolve({ id, ok: false, reason: 'cancelled' });
-    }
-    this.forgetCall(callId);
+    this.endedCalls.add(callId);
+    return [...this.pending.values()].filter((e) => e.callId === callId).map((e) => e.request.id);
   }
 
-  /** Drop everything of a finished call (its record, answers, timers' bookkeeping); remember how its requests ended. */
-  private forgetCall(callId: string): void {
+  /**
+   * Drop everything of an ended call (its record, answers, waits), remembering how its requests ended, so what a
+   * run carries into continue-as-new is bounded by what is still pending or running. Returns the dropped request ids.
+   */
+  forgetCall(callId: string): string[] {
     this.calls.delete(callId);
     this.waiting.delete(callId);
     this.roundWaiting.delete(callId);
+    const dropped: string[] = [];
     for (const [id, r] of [...this.resolved]) {
       if (r.callId !== callId) continue;
       this.resolved.delete(id);
       this.released.delete(id);
-      this.expiry.forget(id);
-      this.finished.push({ id, how: howResolved(r.answer) });
+      this.finished.push({ id, how: outcomeOf(r.answer) });
+      dropped.push(id);
     }
     if (this.finished.length > FINISHED_REMEMBERED) this.finished.splice(0, this.finished.length - FINISHED_REMEMBERED);
+    return dropped;
   }
 
-  /** The `progressSignal` of a running call's activity: keep its last progress notification. */
-  protected recordProgress({ callId, progress, total, message }: { callId: string; progress: number; total?: number; message?: string }): void {
+  /** The `progress` signal of a running call's activity: keep its last progress notification. */
+  recordProgress({ callId, progress, total, message }: { callId: string; progress: number; total?: number; message?: string }): void {
     const call = this.calls.get(callId);
-    if (!call || this.finishedCalls.has(callId) || typeof progress !== 'number') return;
+    if (!call || this.endedCalls.has(callId) || typeof progress !== 'number') return;
     const p: CallProgress = { callId, server: call.server, tool: call.tool, progress };
     if (call.step !== undefined) p.step = call.step;
     if (typeof total === 'number') p.total = total;
@@ -298,13 +256,13 @@ export abstract class RequestRegistry {
   }
 
   /** The last progress notification of each running call that reported any. */
-  protected progressList(): CallProgress[] {
+  progressList(): CallProgress[] {
     return [...this.progress.values()];
   }
 
   /**
-   * Mark a call as released and waiting for `requestId` (no activity runs for it meanwhile). `round`: it waits
-   * in a modern-era (MRTR) round; the round's state is carried across continue-as-new with the host's snapshot.
+   * Mark a call as released and waiting for `requestId` (no activity runs for it meanwhile), or no longer waiting
+   * (undefined). `round`: it waits in a modern-era (MRTR) round, whose state is carried across continue-as-new.
    */
   setWaiting(callId: string, requestId: string | undefined, { round }: { round?: RoundWait } = {}): void {
     if (requestId === undefined) {
@@ -322,56 +280,17 @@ export abstract class RequestRegistry {
     return this.roundWaiting.get(callId);
   }
 
-  /** The id of this run's only call, if it has exactly one (an `mcpToolCall` workflow). */
-  soleCallId(): string | undefined {
-    return this.calls.size === 1 ? this.calls.keys().next().value : undefined;
-  }
-
   /** The request a released call waits for, if it waits. */
   waitingFor(callId: string): string | undefined {
     return this.waiting.get(callId);
   }
 
-  /** Wait inline (counted) until the request is resolved or released, or `timeoutMs` passes; false on timeout. */
-  private async waitInline(id: string, timeoutMs: number): Promise<boolean> {
-    this.inlineWaiters++;
-    try {
-      return await condition(() => this.resolved.has(id) || this.released.has(id), timeoutMs);
-    } finally {
-      this.inlineWaiters--;
-    }
+  /** The id of this run's only call, if it has exactly one (an `mcpToolCall` workflow). */
+  soleCallId(): string | undefined {
+    return this.calls.size === 1 ? this.calls.keys().next().value : undefined;
   }
 
-  /**
-   * The `elicit` update of a call's activity: the request's answer if it has one; else record it and wait inline
-   * (up to the call's holdFor, or its expiry if that comes first) for an answer, or release the call.
-   */
-  protected async elicit(callId: string, request: Request): Promise<ElicitOutcome> {
-    const done = this.resolved.get(request.id);
-    if (done) return { status: 'answered', answer: done.answer };
-    const id = request.id;
-    const stored = this.register(request, callId, { deferExpiry: true });
-    const expiresAtMs = expiresAtOf(stored);
-    const holdForMs = this.calls.get(callId)?.holdForMs ?? DEFAULT_HOLD_FOR_MS;
-    if (holdForMs <= 0 || this.inlineWaiters >= MAX_INLINE_WAITERS) {
-      this.expiry.watch(id, expiresAtMs);
-      return { status: 'released', request: stored };
-    }
-    // One timer while the call waits inline: the earlier of holdFor and the request's expiry (unless its
-    // expiry timer already runs, as for a request asked again after a release).
-    const untilExpiry = !this.expiry.has(id) ? Math.max(0, expiresAtMs - Date.now()) : Infinity;
-    const expiryFirst = untilExpiry <= holdForMs;
-    const woken = expiryFirst && untilExpiry === 0 ? false : await this.waitInline(id, expiryFirst ? untilExpiry : holdForMs);
-    if (this.pending.has(id)) {
-      if (expiryFirst && !woken) this.expire(id);
-      else this.expiry.watch(id, expiresAtMs);
-    }
-    const answer = this.resolved.get(id)?.answer;
-    return answer ? { status: 'answered', answer } : { status: 'released', request: stored };
-  }
-
-  /** The registry's part of the host's snapshot. */
-  protected registrySnapshot(): RegistrySnapshot {
+  snapshot(): RegistrySnapshot {
     const rounds = this.roundWaiting.snapshot();
     return {
       calls: [...this.calls.values()],
@@ -383,22 +302,15 @@ export abstract class RequestRegistry {
     };
   }
 
-  /** Restore the registry's part of a snapshot; the pending requests' expiry timers start again. */
-  protected restoreRegistry(s: RegistrySnapshot): void {
+  /** Restore a snapshot (into a new registry). */
+  restore(s: RegistrySnapshot): void {
     this.nextCall = s.nextCall;
     this.finished = [...(s.finished ?? [])];
     this.roundWaiting.restore(s.rounds ?? []);
     for (const c of s.calls) this.calls.set(c.callId, c);
     for (const r of s.resolved) this.resolved.set(r.answer.id, r);
-    for (const e of s.pending) {
-      this.pending.set(e.request.id, e);
-      this.expiry.watch(e.request.id, expiresAtOf(e.request));
-    }
+    for (const e of s.pending) this.pending.set(e.request.id, e);
   }
-}
-
-function howResolved(answer: Answer): string {
-  return answer.ok ? 'accepted' : answer.reason === 'expired' ? 'expired' : answer.reason === 'declined' ? 'declined' : 'cancelled';
 }
 
 /** A call's arguments as the memo shows them: JSON, cut to ARGUMENTS_SHOWN characters. */

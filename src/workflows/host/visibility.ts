@@ -1,14 +1,117 @@
 /**
- * What a workflow shows visibility (DESIGN §8): its memo (the pending requests with their context, bounded, and the
- * latest resolutions) and the values of the search attributes a list filters on (servers, kinds, next expiry). Pure:
- * the host writes them with `upsertMemo` and `upsertSearchAttributes` when they change. Deterministic.
+ * What a workflow shows visibility (DESIGN §8), and its writing: the memo (the pending requests with their context,
+ * bounded, and the latest resolutions), the awaiting-input search attribute and the listing's search attributes
+ * (servers, kinds, next expiry, resolved at). The functions are pure; `Visibility` writes them with `upsertMemo` and
+ * `upsertSearchAttributes`, each only when what it holds changed. Deterministic: workflow APIs only.
  */
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Answer } from '../../contract/index.js';
-import { MEMO_LIMITS, type MemoRequest, type ListingMemo, type PendingRequestDetails, type Resolution } from '../messages.js';
+import {
+  type PendingRequestDetails,
+  awaitingInputKey,
+  kindsKey,
+  LISTING_MEMO_KEY,
+  MEMO_LIMITS,
+  nextExpiryKey,
+  resolvedAtKey,
+  serversKey,
+  type ListingMemo,
+  type MemoRequest,
+  type Resolution,
+} from '../messages.js';
+import { cut, outcomeOf } from './registry.js';
 
-/** `text` cut to `max` characters, with "…" when it was longer. */
-export function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+/** What visibility carries across continue-as-new (part of the host's snapshot). */
+export interface VisibilitySnapshot {
+  /** The latest resolutions (the listing memo's history), newest first. */
+  recent?: Resolution[];
+  /** The worker found the listing's search attributes registered (the next run keeps them current from its start). */
+  listing?: true;
+}
+
+/**
+ * The writer of a workflow's memo and search attributes. Off until the worker says the awaiting-input search
+ * attribute is registered (or the workflow started with it), since upserting an unregistered one fails the task.
+ */
+export class Visibility {
+  /** The awaiting-input search attribute is registered: keep the memo and the attributes current. */
+  private on: boolean;
+  /** The listing's search attributes are registered too (servers, kinds, next expiry, resolved at). */
+  private listingAttributes: boolean;
+  /** The latest resolutions, newest first (bounded). */
+  private recent: Resolution[];
+  private resolvedAt: Date | undefined;
+  /** What this run last wrote: the awaiting flag, the memo's JSON and the listing attributes' JSON. */
+  private lastAwaiting: boolean | undefined;
+  private lastMemo: string | undefined;
+  private lastListing: string | undefined;
+
+  constructor(snapshot?: VisibilitySnapshot) {
+    this.on = startedWithSearchAttribute();
+    this.recent = [...(snapshot?.recent ?? [])];
+    this.listingAttributes = snapshot?.listing === true;
+  }
+
+  get enabled(): boolean {
+    return this.on;
+  }
+
+  /** The worker found the search attribute registered (and the listing's, if `listing`): true if that is news. */
+  enable(listing?: boolean): boolean {
+    const more = !!listing && !this.listingAttributes;
+    if (this.on && !more) return false;
+    this.on = true;
+    if (more) this.listingAttributes = true;
+    return true;
+  }
+
+  /** A request ended (here, or in a child this workflow lists): it heads the memo's history. `at`: also the latest resolution time. */
+  addResolution(resolution: Resolution, { resolvedAt = false }: { resolvedAt?: boolean } = {}): void {
+    this.recent = addResolution(this.recent, resolution);
+    if (resolvedAt) this.resolvedAt = new Date(Date.parse(resolution.at));
+  }
+
+  /** Write what changed, for these pending requests (this workflow's own and its children's). */
+  write(details: PendingRequestDetails[]): void {
+    if (!this.on) return;
+    const awaiting = details.length > 0;
+    const memo = JSON.stringify(listingMemo(details, this.recent));
+    if (memo !== this.lastMemo) {
+      this.lastMemo = memo;
+      upsertMemo({ [LISTING_MEMO_KEY]: JSON.parse(memo) });
+    }
+    const updates: SearchAttributeUpdatePair[] = [];
+    if (awaiting !== this.lastAwaiting) updates.push({ key: awaitingInputKey, value: awaiting });
+    if (this.listingAttributes) {
+      const { servers, kinds, nextExpiry } = listingAttributes(details);
+      const listing = JSON.stringify([servers, kinds, nextExpiry?.toISOString() ?? null, this.resolvedAt?.toISOString() ?? null]);
+      if (listing !== this.lastListing) {
+        this.lastListing = listing;
+        updates.push(
+          { key: serversKey, value: servers },
+          { key: kindsKey, value: kinds },
+          { key: nextExpiryKey, value: nextExpiry ?? null },
+          ...(this.resolvedAt ? [{ key: resolvedAtKey, value: this.resolvedAt }] : []),
+        );
+      }
+    }
+    this.lastAwaiting = awaiting;
+    if (updates.length > 0) upsertSearchAttributes(updates);
+  }
+
+  snapshot(): VisibilitySnapshot {
+    return { ...(this.recent.length > 0 ? { recent: this.recent } : {}), ...(this.listingAttributes ? { listing: true as const } : {}) };
+  }
+}
+
+/** The workflow was started with the awaiting-input search attribute (so it is registered). */
+function startedWithSearchAttribute(): boolean {
+  try {
+    return workflowInfo().typedSearchAttributes.get(awaitingInputKey) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** A request too large for the memo: its id, kind, expiry and the start of its prompt (open it to answer). */
@@ -57,10 +160,6 @@ export function listingAttributes(details: PendingRequestDetails[]): { servers: 
     if (Number.isFinite(t) && (next === undefined || t < next)) next = t;
   }
   return { servers, kinds, nextExpiry: next === undefined ? undefined : new Date(next) };
-}
-
-export function outcomeOf(answer: Answer): Resolution['outcome'] {
-  return answer.ok ? 'accepted' : answer.reason === 'expired' ? 'expired' : answer.reason === 'declined' ? 'declined' : 'cancelled';
 }
 
 /** Who a resolution is recorded as: what the answer's sender said (cut to 200 characters), else how it came. */

@@ -23,8 +23,7 @@ import type { createActivities } from '../../activities/index.js';
 import { FailureTypes } from '../../contract/failures.js';
 import type { Answer } from '../../contract/index.js';
 import { loginWorkflowId, type LoginStatus } from '../../contract/login.js';
-import { DEFAULT_EXPIRES_IN_MS } from '../host/expiry.js';
-import { useElicitationHost } from '../host/index.js';
+import { DEFAULT_EXPIRES_IN_MS, useElicitationHost } from '../host/index.js';
 import {
   loginCredentialsQuery,
   loginSettledSignal,
@@ -229,12 +228,12 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
       () =>
         (want !== undefined && !pending) ||
         (callback !== undefined && pending !== undefined) ||
-        (pending !== undefined && host.isResolved(pending.requestId) && callback === undefined) ||
+        (pending !== undefined && host.requests.isResolved(pending.requestId) && callback === undefined) ||
         (idle() && nearLimits()),
     );
-    if (pending && host.isResolved(pending.requestId) && callback === undefined) {
+    if (pending && host.requests.isResolved(pending.requestId) && callback === undefined) {
       // Declined, cancelled or expired: the calls waiting for it fail.
-      const answer = host.answerFor(pending.requestId);
+      const answer = host.requests.answerFor(pending.requestId);
       const how = answer?.reason === 'expired' ? 'expired' : answer?.reason === 'declined' ? 'declined' : 'cancelled';
       const where = pending.issuer ? ` at ${pending.issuer}` : '';
       pending = undefined;
@@ -312,7 +311,7 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
           info = undefined;
           requests++;
           const requestId = `sign-in-${requests}`;
-          const call = host.newCall(
+          const call = host.requests.newCall(
             {
               server,
               tool: SIGN_IN_TOOL,
@@ -341,10 +340,10 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
       continue;
     }
     if (idle() && nearLimits()) {
-      host.close();
+      host.answerWatchersNow();
       await condition(allHandlersFinished);
       if (!idle()) {
-        host.reopen();
+        host.letWatchersWait();
         continue;
       }
       await continueAsNew<typeof mcpLogin>({

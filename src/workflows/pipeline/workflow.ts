@@ -7,23 +7,22 @@
  */
 import {
   CancellationScope,
+  ContinueAsNew,
   ParentClosePolicy,
+  condition,
   getExternalWorkflowHandle,
   isCancellation,
   log,
-  allHandlersFinished,
-  condition,
-  ContinueAsNew,
-  continueAsNew,
   setHandler,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import { useElicitationHost, type HostSnapshot } from '../host/index.js';
+import { utf8ByteLength } from '../../contract/json.js';
+import { installElicitationHost, type ElicitationHost, type HostSnapshot } from '../host/index.js';
+import { continueAsNewWhenIdle, untilIdle } from '../idle.js';
 import { mcpToolCall } from '../mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from '../messages.js';
-import { executeMcpToolOn, type ExecuteMcpToolInput } from '../tool-call/index.js';
-import { utf8ByteLength } from '../../contract/json.js';
+import { executeMcpTool, type ExecuteMcpToolInput } from '../tool-call/index.js';
 import { boundedNext, MAX_CARRY_BYTES } from './carry.js';
 import { validatePipelineInput } from './input-check.js';
 import { resolveArguments } from './templating.js';
@@ -34,21 +33,19 @@ const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
 
 export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult> {
   validatePipelineInput(input);
+  const run = new PipelineRun(input, installElicitationHost(input.state?.host));
   try {
-    return await runPipeline(input);
+    return await run.run();
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     // The run ends failed or cancelled: withdraw its own pending requests (the pending query and the search
     // attribute then say nobody is asked any more).
-    await CancellationScope.nonCancellable(async () => useElicitationHost().finishAll());
+    await CancellationScope.nonCancellable(async () => run.host.finishAll());
     // Children are abandoned on close (so they survive continue-as-new): a cancelled pipeline cancels them.
     if (isCancellation(err)) {
-      const open = Object.values(input.state?.children ?? {})
-        .map((c) => c.workflowId)
-        .concat(Object.values(liveChildren).map((c) => c.workflowId));
       await CancellationScope.nonCancellable(() =>
         Promise.all(
-          [...new Set(open)].map((id) =>
+          run.openChildren().map((id) =>
             getExternalWorkflowHandle(id)
               .cancel()
               .catch(() => undefined),
@@ -59,8 +56,6 @@ export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult>
     throw err;
   }
 }
-
-let liveChildren: Record<string, { workflowId: string }> = {};
 
 /** The tool call of a step, with its arguments resolved (the same input inline and as a child's `mcpToolCall`). */
 function stepCall(step: PipelineStep, args: Record<string, unknown>): ExecuteMcpToolInput {
@@ -78,142 +73,63 @@ function stepCall(step: PipelineStep, args: Record<string, unknown>): ExecuteMcp
   };
 }
 
-async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
-  const state: PipelineState = input.state ?? { stage: 0, outcomes: {}, inflight: {}, host: undefined as unknown as HostSnapshot, runs: 1 };
-  const host = useElicitationHost(input.state?.host);
-  state.children ??= {};
-  state.childDone ??= {};
-  const children = state.children;
-  liveChildren = children;
-  const childDone = state.childDone;
-  setHandler(childDoneSignal, (done: ChildDone) => {
-    childDone[done.child] = done;
-  });
-  const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
-  // Set once the state to carry no longer fits one payload: the pipeline then finishes in this run.
-  let carryTooLarge = false;
-  const shouldContinueAsNew = () => !carryTooLarge && (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents);
-  /** Whether `next` fits the continue-as-new input payload; if not, say so once and stop trying. */
-  const fits = (next: PipelineInput): boolean => {
-    const bytes = utf8ByteLength(JSON.stringify(next));
-    if (bytes <= MAX_CARRY_BYTES) return true;
-    carryTooLarge = true;
-    log.warn(
-      'mcpPipeline: not continuing as new: the state to carry (inputs, step results, answers) is too large for one payload; the pipeline goes on in this run',
-      { bytes, limit: MAX_CARRY_BYTES },
-    );
-    return false;
-  };
+/** One run of a pipeline: its state (carried across continue-as-new), its host, and the steps of the current stage. */
+class PipelineRun {
+  private readonly state: PipelineState;
+  private readonly children: NonNullable<PipelineState['children']>;
+  private readonly childDone: NonNullable<PipelineState['childDone']>;
+  private readonly maxEvents: number;
+  /** Set once the state to carry no longer fits one payload: the pipeline then finishes in this run. */
+  private carryTooLarge = false;
 
-  for (; state.stage < input.steps.length; state.stage++) {
-    const steps = stageSteps(input.steps[state.stage]).filter((s) => !state.outcomes[s.name]);
-    const stop = () => {
-      state.stopped = true;
-    };
-    const runStep = async (step: PipelineStep): Promise<void> => {
-      const policy = step.onFailure ?? input.onFailure ?? 'stop';
-      const maxAttempts = policy === 'retry' ? 1 + (step.retries ?? 2) : 1;
-      if (step.child ?? input.childWorkflows) return runChildStep(step, policy, maxAttempts);
-      const callFor = (callId?: string) =>
-        host.newCall(
-          { server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor },
-          callId,
-        ).callId;
-      let flight = state.inflight[step.name];
-      for (;;) {
-        if (!flight) {
-          flight = { callId: callFor(), attempts: 1 };
-          state.inflight[step.name] = flight;
-        } else {
-          callFor(flight.callId);
-        }
-        let outcome: StepOutcome;
-        try {
-          const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
-          const result = await executeMcpToolOn(host, stepCall(step, args), { step: step.name, callId: flight.callId, resumeAfter: flight.waitingFor });
-          outcome = { status: result.isError ? 'failed' : 'completed', result, attempts: flight.attempts, ...(result.isError ? { error: result.output } : {}) };
-        } catch (err) {
-          outcome = { status: 'failed', error: (err as Error).message, attempts: flight.attempts };
-        }
-        if (outcome.status === 'completed' || policy !== 'retry' || flight.attempts >= maxAttempts) {
-          state.outcomes[step.name] = outcome;
-          delete state.inflight[step.name];
-          if (outcome.status === 'failed' && policy !== 'continue') stop();
-          return;
-        }
-        // Retry: a new call (new call id), so a retried step asks afresh.
-        flight = { callId: callFor(), attempts: flight.attempts + 1 };
-        state.inflight[step.name] = flight;
+  constructor(
+    private readonly input: PipelineInput,
+    readonly host: ElicitationHost,
+  ) {
+    this.state = input.state ?? { stage: 0, outcomes: {}, inflight: {}, host: undefined as unknown as HostSnapshot, runs: 1 };
+    this.children = this.state.children ??= {};
+    this.childDone = this.state.childDone ??= {};
+    this.maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
+    setHandler(childDoneSignal, (done: ChildDone) => {
+      this.childDone[done.child] = done;
+    });
+  }
+
+  /** The child workflows of unfinished steps (a cancelled pipeline cancels them). */
+  openChildren(): string[] {
+    return [...new Set(Object.values(this.children).map((c) => c.workflowId))];
+  }
+
+  async run(): Promise<PipelineResult> {
+    const { input, state } = this;
+    for (; state.stage < input.steps.length; state.stage++) {
+      await this.runStage(stageSteps(input.steps[state.stage]).filter((s) => !state.outcomes[s.name]));
+      if (state.stopped) {
+        await untilIdle(this.host);
+        return this.result('stopped');
       }
-    };
-
-    const runChildStep = async (step: PipelineStep, policy: FailurePolicy, maxAttempts: number): Promise<void> => {
-      let attemptsSoFar = 0;
-      for (;;) {
-        let child = children[step.name];
-        let sameRun: Promise<ChildDone> | undefined;
-        if (!child) {
-          const attempts = attemptsSoFar + 1;
-          child = { workflowId: `${workflowInfo().workflowId}/${step.name}/${attempts}`, attempts };
-          let args: Record<string, unknown>;
-          try {
-            args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
-          } catch (err) {
-            // A bad reference fails the step, as it does inline.
-            state.outcomes[step.name] = { status: 'failed', error: (err as Error).message, attempts };
-            if (policy !== 'continue') stop();
-            return;
-          }
-          // Recorded before the start, so a continue-as-new never loses a started child.
-          children[step.name] = child;
-          const handle = await startChild(mcpToolCall, {
-            workflowId: child.workflowId,
-            taskQueue: workflowInfo().taskQueue,
-            // The child outlives a continue-as-new of the pipeline; it reports back by signal.
-            parentClosePolicy: ParentClosePolicy.ABANDON,
-            args: [
-              {
-                ...stepCall(step, args),
-                reportTo: { workflowId: workflowInfo().workflowId, step: step.name, callIdPrefix: `${step.name}-${child.attempts}.` },
-              },
-            ],
-          });
-          const id = child.workflowId;
-          // In this run, a child that fails without reporting (e.g. terminated) still ends the step.
-          sameRun = handle.result().then(
-            (result) => ({ child: id, step: step.name, result }),
-            (err: Error) => ({ child: id, step: step.name, error: (err.cause as Error | undefined)?.message ?? err.message }),
-          );
-        }
-        const id = child.workflowId;
-        let fromHandle: ChildDone | undefined;
-        void sameRun?.then((d) => {
-          fromHandle = d;
-        });
-        await condition(() => childDone[id] !== undefined || fromHandle !== undefined);
-        const done = childDone[id] ?? fromHandle!;
-        delete children[step.name];
-        delete childDone[id];
-        host.forgetChild(id);
-        const failed = !done.result || done.result.isError;
-        const outcome: StepOutcome = {
-          status: failed ? 'failed' : 'completed',
-          attempts: child.attempts,
-          ...(done.result ? { result: done.result } : {}),
-          ...(failed ? { error: done.error ?? done.result?.output ?? 'failed' } : {}),
-        };
-        if (!failed || policy !== 'retry' || child.attempts >= maxAttempts) {
-          state.outcomes[step.name] = outcome;
-          if (failed && policy !== 'continue') stop();
-          return;
-        }
-        attemptsSoFar = child.attempts;
+      // Between stages: continue-as-new if the history is long.
+      if (state.stage + 1 < input.steps.length && this.historyLong()) {
+        await continueAsNewWhenIdle<typeof mcpPipeline>(this.host, () =>
+          this.fitting(boundedNext(input, state, state.stage + 1, { inflight: {}, childDone: {}, host: this.host.snapshot(), runs: state.runs + 1 })),
+        );
       }
-    };
+    }
+    await untilIdle(this.host);
+    return this.result('completed');
+  }
 
+  private result(status: PipelineResult['status']): PipelineResult {
+    const { state } = this;
+    return { status, steps: state.outcomes, runs: state.runs, ...(state.earlier ? { earlier: state.earlier } : {}) };
+  }
+
+  /** Run a stage's steps at once; meanwhile continue-as-new when history is long and every unfinished call only waits for a human. */
+  private async runStage(steps: PipelineStep[]): Promise<void> {
+    const { state, host } = this;
     let done = false;
     let stageError: unknown;
-    const all = Promise.all(steps.map(runStep)).then(
+    const all = Promise.all(steps.map((step) => this.runStep(step))).then(
       () => {
         done = true;
       },
@@ -223,47 +139,159 @@ async function runPipeline(input: PipelineInput): Promise<PipelineResult> {
         done = true;
       },
     );
-    // Wait for the stage, or continue-as-new when history is long and every unfinished call only waits for a human.
     const unfinishedAllWaiting = () => {
       const names = Object.keys(state.inflight);
-      const inlineWaiting = names.every((n) => host.waitingFor(state.inflight[n].callId) !== undefined);
-      return names.length + Object.keys(children).length > 0 && inlineWaiting;
+      const inlineWaiting = names.every((n) => host.requests.waitingFor(state.inflight[n].callId) !== undefined);
+      return names.length + Object.keys(this.children).length > 0 && inlineWaiting;
     };
     for (;;) {
-      await condition(() => done || (shouldContinueAsNew() && unfinishedAllWaiting()));
+      await condition(() => done || (this.historyLong() && unfinishedAllWaiting()));
       if (done) break;
-      host.close();
-      await condition(allHandlersFinished);
       // A handler may have resolved a request meanwhile (its call now runs again): only continue while all wait.
-      if (done || !unfinishedAllWaiting()) {
-        host.reopen();
-        continue;
-      }
-      for (const flight of Object.values(state.inflight)) flight.waitingFor = host.waitingFor(flight.callId);
-      const next = boundedNext(input, state, state.stage, { host: host.snapshot(), runs: state.runs + 1 });
-      if (fits(next)) await continueAsNew<typeof mcpPipeline>(next);
-      host.reopen();
+      await continueAsNewWhenIdle<typeof mcpPipeline>(host, () => {
+        if (done || !unfinishedAllWaiting()) return undefined;
+        for (const flight of Object.values(state.inflight)) flight.waitingFor = host.requests.waitingFor(flight.callId);
+        return this.fitting(boundedNext(this.input, state, state.stage, { host: host.snapshot(), runs: state.runs + 1 }));
+      });
     }
     await all;
     if (stageError) {
-      host.close();
+      host.answerWatchersNow();
       throw stageError;
     }
-    if (state.stopped) {
-      host.close();
-      await condition(allHandlersFinished);
-      return { status: 'stopped', steps: state.outcomes, runs: state.runs, ...(state.earlier ? { earlier: state.earlier } : {}) };
-    }
-    // Between stages: continue-as-new if the history is long.
-    if (state.stage + 1 < input.steps.length && shouldContinueAsNew()) {
-      host.close();
-      await condition(allHandlersFinished);
-      const next = boundedNext(input, state, state.stage + 1, { inflight: {}, childDone: {}, host: host.snapshot(), runs: state.runs + 1 });
-      if (fits(next)) await continueAsNew<typeof mcpPipeline>(next);
-      host.reopen();
+  }
+
+  /** The history is long enough to continue as new (unless the state to carry is too large for that). */
+  private historyLong(): boolean {
+    return !this.carryTooLarge && (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= this.maxEvents);
+  }
+
+  /** `next` if it fits the continue-as-new input payload; if not, say so once and stop trying. */
+  private fitting(next: PipelineInput): PipelineInput | undefined {
+    const bytes = utf8ByteLength(JSON.stringify(next));
+    if (bytes <= MAX_CARRY_BYTES) return next;
+    this.carryTooLarge = true;
+    log.warn(
+      'mcpPipeline: not continuing as new: the state to carry (inputs, step results, answers) is too large for one payload; the pipeline goes on in this run',
+      { bytes, limit: MAX_CARRY_BYTES },
+    );
+    return undefined;
+  }
+
+  private async runStep(step: PipelineStep): Promise<void> {
+    const policy = step.onFailure ?? this.input.onFailure ?? 'stop';
+    const maxAttempts = policy === 'retry' ? 1 + (step.retries ?? 2) : 1;
+    if (step.child ?? this.input.childWorkflows) return this.runChildStep(step, policy, maxAttempts);
+    return this.runInlineStep(step, policy, maxAttempts);
+  }
+
+  /** The step's outcome is final: record it, and stop the pipeline if it failed and its policy says so. */
+  private finish(step: PipelineStep, outcome: StepOutcome, policy: FailurePolicy): void {
+    this.state.outcomes[step.name] = outcome;
+    if (outcome.status === 'failed' && policy !== 'continue') this.state.stopped = true;
+  }
+
+  /** A step run inline: its call on this workflow's host, retried (a new call id, so it asks afresh) as its policy says. */
+  private async runInlineStep(step: PipelineStep, policy: FailurePolicy, maxAttempts: number): Promise<void> {
+    const { state, host } = this;
+    const callFor = (callId?: string) =>
+      host.requests.newCall(
+        { server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor },
+        callId,
+      ).callId;
+    let flight = state.inflight[step.name];
+    for (;;) {
+      if (!flight) {
+        flight = { callId: callFor(), attempts: 1 };
+        state.inflight[step.name] = flight;
+      } else {
+        callFor(flight.callId);
+      }
+      let outcome: StepOutcome;
+      try {
+        const args = resolveArguments(step.arguments ?? {}, state.outcomes, step.name) as Record<string, unknown>;
+        const result = await executeMcpTool(stepCall(step, args), { step: step.name, callId: flight.callId, resumeAfter: flight.waitingFor });
+        outcome = { status: result.isError ? 'failed' : 'completed', result, attempts: flight.attempts, ...(result.isError ? { error: result.output } : {}) };
+      } catch (err) {
+        outcome = { status: 'failed', error: (err as Error).message, attempts: flight.attempts };
+      }
+      if (outcome.status === 'completed' || policy !== 'retry' || flight.attempts >= maxAttempts) {
+        delete state.inflight[step.name];
+        this.finish(step, outcome, policy);
+        return;
+      }
+      // Retry: a new call (new call id), so a retried step asks afresh.
+      flight = { callId: callFor(), attempts: flight.attempts + 1 };
+      state.inflight[step.name] = flight;
     }
   }
-  host.close();
-  await condition(allHandlersFinished);
-  return { status: 'completed', steps: state.outcomes, runs: state.runs, ...(state.earlier ? { earlier: state.earlier } : {}) };
+
+  /** A step run as a child workflow (`mcpToolCall` reporting to this one), retried (a new child) as its policy says. */
+  private async runChildStep(step: PipelineStep, policy: FailurePolicy, maxAttempts: number): Promise<void> {
+    let attemptsSoFar = 0;
+    for (;;) {
+      let child = this.children[step.name];
+      let sameRun: Promise<ChildDone> | undefined;
+      if (!child) {
+        const attempts = attemptsSoFar + 1;
+        child = { workflowId: `${workflowInfo().workflowId}/${step.name}/${attempts}`, attempts };
+        let args: Record<string, unknown>;
+        try {
+          args = resolveArguments(step.arguments ?? {}, this.state.outcomes, step.name) as Record<string, unknown>;
+        } catch (err) {
+          // A bad reference fails the step, as it does inline.
+          this.finish(step, { status: 'failed', error: (err as Error).message, attempts }, policy);
+          return;
+        }
+        // Recorded before the start, so a continue-as-new never loses a started child.
+        this.children[step.name] = child;
+        sameRun = (await this.startChildStep(step, child, args)).done;
+      }
+      const id = child.workflowId;
+      let fromHandle: ChildDone | undefined;
+      void sameRun?.then((d) => {
+        fromHandle = d;
+      });
+      await condition(() => this.childDone[id] !== undefined || fromHandle !== undefined);
+      const done = this.childDone[id] ?? fromHandle!;
+      delete this.children[step.name];
+      delete this.childDone[id];
+      this.host.children.forgetChild(id);
+      const failed = !done.result || done.result.isError;
+      const outcome: StepOutcome = {
+        status: failed ? 'failed' : 'completed',
+        attempts: child.attempts,
+        ...(done.result ? { result: done.result } : {}),
+        ...(failed ? { error: done.error ?? done.result?.output ?? 'failed' } : {}),
+      };
+      if (!failed || policy !== 'retry' || child.attempts >= maxAttempts) {
+        this.finish(step, outcome, policy);
+        return;
+      }
+      attemptsSoFar = child.attempts;
+    }
+  }
+
+  /** Start a step's child workflow; in this run, a child that fails without reporting (e.g. terminated) still ends the step. */
+  private async startChildStep(
+    step: PipelineStep,
+    child: { workflowId: string; attempts: number },
+    args: Record<string, unknown>,
+  ): Promise<{ done: Promise<ChildDone> }> {
+    const handle = await startChild(mcpToolCall, {
+      workflowId: child.workflowId,
+      taskQueue: workflowInfo().taskQueue,
+      // The child outlives a continue-as-new of the pipeline; it reports back by signal.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      args: [
+        { ...stepCall(step, args), reportTo: { workflowId: workflowInfo().workflowId, step: step.name, callIdPrefix: `${step.name}-${child.attempts}.` } },
+      ],
+    });
+    const id = child.workflowId;
+    const done = handle.result().then(
+      (result): ChildDone => ({ child: id, step: step.name, result }),
+      (err: Error): ChildDone => ({ child: id, step: step.name, error: (err.cause as Error | undefined)?.message ?? err.message }),
+    );
+    return { done };
+  }
 }

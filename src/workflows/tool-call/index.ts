@@ -73,16 +73,8 @@ function validateInput(input: ExecuteMcpToolInput): { toolTimeoutMs?: number; he
  */
 export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOptions = {}): Promise<ToolResult> {
   const host = useElicitationHost();
-  return executeMcpToolOn(host, input, options);
-}
-
-/**
- * `executeMcpTool` on a given host (pipelines pass the host they restored after continue-as-new). Internal: not
- * exported from src/workflows/index.ts.
- */
-export async function executeMcpToolOn(host: ElicitationHost, input: ExecuteMcpToolInput, options: CallOptions = {}): Promise<ToolResult> {
   const durations = validateInput(input);
-  const call = host.newCall(
+  const call = host.requests.newCall(
     {
       server: input.server,
       tool: input.tool,
@@ -102,11 +94,11 @@ export async function executeMcpToolOn(host: ElicitationHost, input: ExecuteMcpT
   const { callMcpTool: activity } = proxyActivities<Activities>(activityOptions);
   // Resumed after continue-as-new: a call that waited in a modern-era round resumes at that round (its number,
   // requestState and request ids came with the host's snapshot); a released legacy call waits, then runs again.
-  const resumeRound = options.resumeAfter ? host.roundWaitOf(call.callId) : undefined;
+  const resumeRound = options.resumeAfter ? host.requests.roundWaitOf(call.callId) : undefined;
   if (options.resumeAfter && !resumeRound) {
-    host.setWaiting(call.callId, options.resumeAfter);
-    await condition(() => host.isResolved(options.resumeAfter!));
-    host.setWaiting(call.callId, undefined);
+    host.requests.setWaiting(call.callId, options.resumeAfter);
+    await condition(() => host.requests.isResolved(options.resumeAfter!));
+    host.requests.setWaiting(call.callId, undefined);
   }
   // A call that fails for good withdraws its pending requests.
   try {
@@ -146,7 +138,7 @@ async function callLoop(
         tool: input.tool,
         arguments: input.arguments,
         callId: call.callId,
-        recorded: host.recordedFor(call.callId),
+        recorded: host.requests.recordedFor(call.callId),
         toolTimeoutMs,
         ...(next ? { round: next } : {}),
         ...(input.auth?.principal !== undefined ? { principal: input.auth.principal } : {}),
@@ -175,9 +167,9 @@ async function callLoop(
       if (outcome.status !== 'input_required') {
         // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
         const id = recordRelease(host, call.callId, outcome.request);
-        host.setWaiting(call.callId, id);
-        await condition(() => host.isResolved(id));
-        host.setWaiting(call.callId, undefined);
+        host.requests.setWaiting(call.callId, id);
+        await condition(() => host.requests.isResolved(id));
+        host.requests.setWaiting(call.callId, undefined);
         continue;
       }
       wait = startRound(host, input, call.callId, round, maxRounds, outcome);
@@ -189,12 +181,12 @@ async function callLoop(
       await pauseBeforeRetry();
     } else {
       for (const r of requests) {
-        if (host.isResolved(r.id)) continue;
+        if (host.requests.isResolved(r.id)) continue;
         // The round's state goes with the wait: a continue-as-new now resumes the call at this round.
-        host.setWaiting(call.callId, r.id, { round: wait });
-        await condition(() => host.isResolved(r.id));
+        host.requests.setWaiting(call.callId, r.id, { round: wait });
+        await condition(() => host.requests.isResolved(r.id));
       }
-      host.setWaiting(call.callId, undefined);
+      host.requests.setWaiting(call.callId, undefined);
     }
     // The round's answers are read here, before the next round's activity is scheduled: the host keeps a
     // call's resolved answers until the call finishes (bounded state drops them only in finishCall).

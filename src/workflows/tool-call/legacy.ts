@@ -16,7 +16,7 @@ import type { ElicitationHost, RoundRequest } from '../host/index.js';
  */
 export function recordRelease(host: ElicitationHost, callId: string, request: Request): string {
   const registered = host.register(request, callId);
-  host.markReleased(registered.id);
+  host.requests.markReleased(registered.id);
   return registered.id;
 }
 
@@ -32,7 +32,7 @@ export function retryAfterUrls(
 ): undefined {
   const refused = requests.find((r) => responses[r.key]?.action !== 'accept');
   if (refused) {
-    const how = host.answerFor(refused.id)?.reason ?? 'not accepted';
+    const how = host.requests.answerFor(refused.id)?.reason ?? 'not accepted';
     throw ApplicationFailure.nonRetryable(
       `tool "${input.tool}" of server "${input.server}" requires URL elicitation "${refused.id}", which was ${how}`,
       FailureTypes.UrlElicitationRefused,

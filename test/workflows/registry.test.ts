@@ -1,0 +1,180 @@
+// The request registry (src/workflows/host/registry.ts) without a Temporal server: pure state, its own clock.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import type { Request } from '../../src/contract/index.js';
+import {
+  DEFAULT_EXPIRES_IN_MS,
+  DEFAULT_HOLD_FOR_MS,
+  FINISHED_REMEMBERED,
+  RequestRegistry,
+  answerId,
+  cut,
+  expiresAtOf,
+  outcomeOf,
+} from '../../src/workflows/host/registry.js';
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+function registry(): { r: RequestRegistry; clock: { now: number } } {
+  const clock = { now: T0 };
+  return { r: new RequestRegistry(() => clock.now), clock };
+}
+const input = (id: string, prompt = 'Your name?'): Request => ({
+  id,
+  kind: 'input',
+  prompt,
+  data: { schema: { type: 'object', properties: { name: { type: 'string' } } } },
+});
+
+describe('the request registry (pure: no workflow API, no server)', () => {
+  it('imports nothing from @temporalio/workflow', () => {
+    const src = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'workflows', 'host', 'registry.ts');
+    assert.doesNotMatch(readFileSync(src, 'utf8'), /from '@temporalio\/workflow'/);
+  });
+
+  it('assigns call ids c1, c2, … (with a prefix once set) and keeps a call registered twice once, with the arguments of the second', () => {
+    const { r } = registry();
+    assert.equal(r.newCall({ server: 's', tool: 't' }).callId, 'c1');
+    const c2 = r.newCall({ server: 's', tool: 't', step: 'a' });
+    assert.equal(c2.callId, 'c2');
+    assert.equal(c2.expiresInMs, DEFAULT_EXPIRES_IN_MS);
+    assert.equal(c2.holdForMs, DEFAULT_HOLD_FOR_MS);
+    const again = r.newCall({ server: 's', tool: 't', arguments: { x: 1 } }, 'c2');
+    assert.equal(again, c2);
+    assert.equal(again.arguments, '{"x":1}');
+    r.prefixCallIds('step-1.');
+    assert.equal(r.newCall({ server: 's', tool: 't' }).callId, 'step-1.c3');
+  });
+
+  it('cuts a call’s arguments to what the memo shows, and says so for arguments that are not JSON', () => {
+    const { r } = registry();
+    const long = r.newCall({ server: 's', tool: 't', arguments: { text: 'x'.repeat(5000) } });
+    assert.equal(long.arguments!.length, 1000);
+    assert.ok(long.arguments!.endsWith('…'));
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    assert.equal(r.newCall({ server: 's', tool: 't', arguments: cyclic }).arguments, '(arguments that are not JSON)');
+  });
+
+  it('records a request once, with its expiry from the call’s expiresIn, and gives back the recorded one after', () => {
+    const { r, clock } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't', expiresInMs: '1h' });
+    const first = r.record(input('q1'), callId);
+    assert.ok(first.entry, 'recorded now');
+    assert.equal(first.request.expiresAt, new Date(T0 + 3_600_000).toISOString());
+    assert.equal(expiresAtOf(first.request), T0 + 3_600_000);
+    clock.now += 5_000;
+    const second = r.record(input('q1', 'changed'), callId);
+    assert.equal(second.entry, undefined, 'not recorded twice');
+    assert.equal(second.request, first.request);
+    assert.deepEqual(
+      r.pendingEntries().map((e) => [e.request.id, e.callId, e.since]),
+      [['q1', callId, T0]],
+    );
+  });
+
+  it('resolves a pending request once; the answer is handed to later attempts and a resolved request is not recorded again', () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't' });
+    r.record(input('q1'), callId);
+    const answer = { id: 'q1', ok: true as const, data: { name: 'Ada' } };
+    assert.equal(r.resolve(answer)?.request.id, 'q1');
+    assert.equal(r.resolve({ id: 'q1', ok: false, reason: 'declined' }), undefined, 'the first resolution wins');
+    assert.deepEqual(r.recordedFor(callId), { q1: answer });
+    assert.equal(r.isPending('q1'), false);
+    assert.equal(r.isResolved('q1'), true);
+    assert.equal(r.record(input('q1'), callId).entry, undefined);
+  });
+
+  it('checks an answer against the request it names, and refuses a late one with how the request ended', () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't' });
+    r.record(input('q1'), callId);
+    assert.equal(r.check({ id: 'q1', ok: true, data: { name: 'Ada' } }).ok, true);
+    assert.equal(r.check({ id: 'nope', ok: true, data: {} }).ok, false);
+    r.resolve({ id: 'q1', ok: false, reason: 'expired' });
+    assert.deepEqual(r.check({ id: 'q1', ok: true, data: { name: 'Ada' } }), {
+      ok: false,
+      reason: 'request "q1" is no longer pending: it was already expired',
+      type: 'Expired',
+    });
+  });
+
+  it('ends a call: returns its requests still pending, and once forgotten remembers how they ended (bounded)', () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't' });
+    r.record(input('q1'), callId);
+    r.record(input('q2'), callId);
+    r.resolve({ id: 'q1', ok: true, data: { name: 'Ada' } });
+    assert.deepEqual(r.endCall(callId), ['q2']);
+    r.resolve({ id: 'q2', ok: false, reason: 'cancelled' });
+    assert.deepEqual(r.forgetCall(callId).sort(), ['q1', 'q2']);
+    assert.equal(r.call(callId), undefined);
+    assert.deepEqual(r.recordedFor(callId), {});
+    const late = r.check({ id: 'q1', ok: true, data: { name: 'Ada' } });
+    assert.equal(late.ok, false);
+    assert.match(late.ok ? '' : late.reason, /already accepted/);
+    for (let i = 0; i < FINISHED_REMEMBERED + 5; i++) {
+      const c = r.newCall({ server: 's', tool: 't' }).callId;
+      r.record(input(`x${i}`), c);
+      r.resolve({ id: `x${i}`, ok: false, reason: 'declined' });
+      r.forgetCall(c);
+    }
+    assert.equal(r.snapshot().finished?.length, FINISHED_REMEMBERED);
+  });
+
+  it('keeps the last progress of a running call, none once it ended', () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't', step: 'a' });
+    r.recordProgress({ callId, progress: 1, total: 3, message: 'one' });
+    r.recordProgress({ callId, progress: 2, total: 3 });
+    assert.deepEqual(r.progressList(), [{ callId, server: 's', tool: 't', step: 'a', progress: 2, total: 3 }]);
+    r.endCall(callId);
+    assert.deepEqual(r.progressList(), []);
+    r.recordProgress({ callId, progress: 3 });
+    assert.deepEqual(r.progressList(), []);
+  });
+
+  it('tracks the call a released call waits for, with its modern-era round', () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't' });
+    assert.equal(r.soleCallId(), callId);
+    const round = { round: 2, requests: [{ key: 'k', id: 'q1', mode: 'form' as const }], form: 'mrtr' as const };
+    r.setWaiting(callId, 'q1', { round });
+    assert.equal(r.waitingFor(callId), 'q1');
+    assert.deepEqual(r.roundWaitOf(callId), round);
+    r.setWaiting(callId, 'q2');
+    assert.equal(r.roundWaitOf(callId), undefined, 'a plain wait clears the round');
+    r.setWaiting(callId, undefined);
+    assert.equal(r.waitingFor(callId), undefined);
+  });
+
+  it('carries its state through a snapshot into a new registry (as across continue-as-new)', () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't', step: 'a' });
+    r.record(input('q1'), callId);
+    r.record(input('q2'), callId);
+    r.resolve({ id: 'q2', ok: true, data: { name: 'Ada' } });
+    r.setWaiting(callId, 'q1', { round: { round: 1, requests: [], form: 'mrtr' } });
+    const snapshot = JSON.parse(JSON.stringify(r.snapshot()));
+    const next = new RequestRegistry(() => T0);
+    next.restore(snapshot);
+    assert.deepEqual(next.snapshot(), r.snapshot());
+    assert.equal(next.isPending('q1'), true);
+    assert.deepEqual(next.roundWaitOf(callId), { round: 1, requests: [], form: 'mrtr' });
+    assert.equal(next.newCall({ server: 's', tool: 't' }).callId, 'c2', 'call ids go on');
+    assert.deepEqual(next.contextOf(next.pendingEntries()[0]), { callId, server: 's', tool: 't', step: 'a', askedAt: new Date(T0).toISOString() });
+  });
+
+  it('names how a request ended in one place, and the id an answer names', () => {
+    assert.equal(outcomeOf({ id: 'a', ok: true, data: {} }), 'accepted');
+    assert.equal(outcomeOf({ id: 'a', ok: false, reason: 'declined' }), 'declined');
+    assert.equal(outcomeOf({ id: 'a', ok: false, reason: 'expired' }), 'expired');
+    assert.equal(outcomeOf({ id: 'a', ok: false, reason: 'cancelled' }), 'cancelled');
+    assert.equal(answerId({ id: 'q' }), 'q');
+    assert.equal(answerId(['q']), undefined);
+    assert.equal(cut('abcdef', 4), 'abc…');
+  });
+});

@@ -140,9 +140,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/workflows/*', '**/workflows/**/*', '!**/workflows/messages.js', '!**/workflows/duration.js', '!**/workflows/input.js'],
+              group: [
+                '**/workflows/*',
+                '**/workflows/**/*',
+                '!**/workflows/messages.js',
+                '!**/workflows/visibility.js',
+                '!**/workflows/duration.js',
+                '!**/workflows/input.js',
+              ],
               allowTypeImports: true,
-              message: 'The client imports values only from workflows/messages, duration and input (types from anywhere).',
+              message: 'The client imports values only from workflows/messages, visibility, duration and input (types from anywhere).',
             },
             {
               regex: '^(\\.\\.?/)+(mcp|activities|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',

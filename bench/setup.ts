@@ -15,7 +15,7 @@ import type { ToolResult } from '../src/contract/index.js';
 import { EncryptionCodec } from '../src/client/codec.js';
 import { installQuietRuntime, startTemporalServer } from '../src/testing/temporal-server.js';
 import { mcpToolCall } from '../src/workflows/index.js';
-import { awaitingInputKey } from '../src/workflows/messages.js';
+import { awaitingInputKey } from '../src/workflows/visibility.js';
 import type { McpToolCallInput } from '../src/workflows/mcp-tool-call.js';
 import { now, runLanes, sleep, startWorkerProcess, type BenchResult, type Cleanup } from './lib.js';
 import { childPids, livePids } from '../scripts/processes.js';

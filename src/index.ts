@@ -98,11 +98,7 @@ export { durationMs, optionalDurationMs, InvalidDurationError, MAX_DURATION_MS, 
 
 // The messages of a workflow that asks for input (also `durable-mcp/workflows`).
 export {
-  AWAITING_INPUT_SEARCH_ATTRIBUTE,
-  LISTING_MEMO_KEY,
-  SEARCH_ATTRIBUTES,
   answerSignal,
-  awaitingInputKey,
   pendingDetailsQuery,
   pendingQuery,
   progressQuery,
@@ -110,14 +106,20 @@ export {
   waitForPendingUpdate,
   type AnswerBy,
   type CallProgress,
-  type ListingMemo,
-  type Resolution,
-  type NotifyPendingInput,
   type PendingContext,
   type PendingRequestDetails,
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from './workflows/messages.js';
+export { type NotifyPendingInput } from './workflows/internal-messages.js';
+export {
+  AWAITING_INPUT_SEARCH_ATTRIBUTE,
+  LISTING_MEMO_KEY,
+  SEARCH_ATTRIBUTES,
+  awaitingInputKey,
+  type ListingMemo,
+  type Resolution,
+} from './workflows/visibility.js';
 
 // The inbox (a web page where a person answers).
 export { createInboxApp, startInbox, InboxOptionError, InboxTokenRequiredError, INBOX_TOKEN_ENV, type InboxHandle, type InboxOptions } from './inbox/index.js';

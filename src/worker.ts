@@ -11,7 +11,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from './activities/index.js';
 import { dataConverterOf, encodedFailureConverterPath, type EncryptionCodec } from './client/codec.js';
 import { envConnectConfig, registeredSearchAttributes, resolveEncryption } from './client/connection.js';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from './workflows/messages.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from './workflows/visibility.js';
 import {
   CredentialSeal,
   envReferenceProblems,

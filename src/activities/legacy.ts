@@ -19,7 +19,7 @@ import {
 } from '../contract/index.js';
 import { urlInputRequests, type ElicitationHandler, type Lease, type UrlRequiredRound } from '../mcp/index.js';
 import { elicitationSpan } from '../telemetry/tool-call-tracing.js';
-import type { ElicitInput, ElicitOutcome } from '../workflows/messages.js';
+import type { ElicitInput, ElicitOutcome } from '../workflows/internal-messages.js';
 import { clientOf, workerFlags, type ActivityDeps } from './deps.js';
 import { elicitSlots } from './update-slots.js';
 import { admittedOrFail } from './failures.js';

@@ -5,7 +5,7 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
-import type { NotifyPendingInput } from '../workflows/messages.js';
+import type { NotifyPendingInput } from '../workflows/internal-messages.js';
 import type { ActivityDeps } from './deps.js';
 
 /** Longest wait for the webhook's answer, per attempt. */

@@ -26,7 +26,7 @@ import {
   type TokenCache,
   type TokenInfo,
 } from '../mcp/index.js';
-import type { LoginCredentials, LoginWantedInput, LoginWantedResult } from '../workflows/messages.js';
+import type { LoginCredentials, LoginWantedInput, LoginWantedResult } from '../workflows/internal-messages.js';
 import { clientOf, workerFlags, type ActivityDeps } from './deps.js';
 import { loginSlots } from './update-slots.js';
 import type { CallMcpToolLoginRequired } from './types.js';

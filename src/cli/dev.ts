@@ -16,7 +16,7 @@ import { connectClient } from '../client/index.js';
 import { startCodecServer, startInbox, type CodecServerHandle, type InboxHandle } from '../inbox/index.js';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from '../mcp/index.js';
 import { findTemporalBinary } from './temporal-binaries.js';
-import { SEARCH_ATTRIBUTES } from '../workflows/messages.js';
+import { SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
 import { connectFromEnv, createWorker, type DurableMcpWorker } from '../worker.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
 import { installRuntime, mallocArenaHint } from './worker-command.js';

@@ -18,10 +18,7 @@ import { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
 import { InvalidDurationError } from '../workflows/duration.js';
 import { FIELD_CHECKS, valueAt, type DurationField } from '../workflows/input.js';
 import {
-  AWAITING_INPUT_SEARCH_ATTRIBUTE,
-  awaitingInputKey,
   pendingDetailsQuery,
-  SEARCH_ATTRIBUTES,
   type AnswerBy,
   answerSignal,
   progressQuery,
@@ -31,6 +28,7 @@ import {
   type PendingRequestDetails,
   type SubmitAnswerResult,
 } from '../workflows/messages.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE, awaitingInputKey, SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
 import type { mcpListTools, McpListToolsInput, McpToolInfo } from '../workflows/mcp-list-tools.js';
 import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
 import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';

@@ -7,7 +7,7 @@
  */
 import { Client, Connection, type ClientOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from '../workflows/messages.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
 import { dataConverterOf, EncryptionCodec } from './codec.js';
 import { TemporalUnreachableError } from './errors.js';
 

@@ -9,7 +9,7 @@ import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure
 import { causeChain } from '../contract/causes.js';
 import { isFailureType, type FailureType } from '../contract/failures.js';
 import type { Answer } from '../contract/index.js';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/messages.js';
+import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/visibility.js';
 
 /** What a failed tool call says: its type (from the documented list), message, and the call it was. */
 export interface CallFailureDetails {

@@ -10,6 +10,7 @@
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { Request } from '../contract/index.js';
+import { pendingDetailsQuery, type PendingContext, type PendingRequestDetails } from '../workflows/messages.js';
 import {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   KINDS_SEARCH_ATTRIBUTE,
@@ -17,12 +18,9 @@ import {
   NEXT_EXPIRY_SEARCH_ATTRIBUTE,
   RESOLVED_AT_SEARCH_ATTRIBUTE,
   SERVERS_SEARCH_ATTRIBUTE,
-  pendingDetailsQuery,
   type ListingMemo,
-  type PendingContext,
-  type PendingRequestDetails,
   type Resolution,
-} from '../workflows/messages.js';
+} from '../workflows/visibility.js';
 import { causeMessages } from '../contract/causes.js';
 import { isDeadlineExceeded } from './errors.js';
 import { pollsOf, type PollsCache } from './workers.js';

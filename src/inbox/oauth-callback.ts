@@ -14,7 +14,7 @@ import { html } from 'hono/html';
 import { OAUTH_CALLBACK_PATH } from '../contract/client-metadata.js';
 import { loginIdOfState } from '../contract/login.js';
 import { OAUTH_CALLBACK_UPDATE } from '../contract/message-names.js';
-import type { OAuthCallbackInput, OAuthCallbackResult } from '../workflows/messages.js';
+import type { OAuthCallbackInput, OAuthCallbackResult } from '../workflows/internal-messages.js';
 
 export { OAUTH_CALLBACK_PATH };
 

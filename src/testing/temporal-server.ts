@@ -9,7 +9,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { dataConverterOf, type EncryptionCodec } from '../client/codec.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalBinary } from '../cli/temporal-binaries.js';
-import { SEARCH_ATTRIBUTES } from '../workflows/messages.js';
+import { SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
 
 export type TestLogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 

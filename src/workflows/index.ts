@@ -36,7 +36,7 @@ export {
   type HostSnapshot,
 } from './host/index.js';
 
-// The public messages of a workflow that asks for input (signals, updates, queries, the search attribute).
+// The public messages of a workflow that asks for input (signals, updates, queries).
 export {
   answerSignal,
   pendingDetailsQuery,
@@ -52,13 +52,10 @@ export {
   type PendingRequestDetails,
   type SubmitAnswerResult,
   type WaitForPendingInput,
-  AWAITING_INPUT_SEARCH_ATTRIBUTE,
-  LISTING_MEMO_KEY,
-  SEARCH_ATTRIBUTES,
-  awaitingInputKey,
-  type ListingMemo,
-  type Resolution,
 } from './messages.js';
+
+// What a list of workflows shows: the search attributes and the listing memo.
+export { AWAITING_INPUT_SEARCH_ATTRIBUTE, LISTING_MEMO_KEY, SEARCH_ATTRIBUTES, awaitingInputKey, type ListingMemo, type Resolution } from './visibility.js';
 
 // Durations of the inputs (ms or "24h").
 export { MAX_DURATION_MS, type Duration } from './duration.js';

@@ -2,7 +2,7 @@ import { CancellationScope, ContinueAsNew, condition, getExternalWorkflowHandle,
 import type { ToolResult } from '../contract/index.js';
 import { installElicitationHost, type ElicitationHost, type HostSnapshot } from './host/index.js';
 import { continueAsNewWhenIdle, untilIdle } from './idle.js';
-import { childDoneSignal } from './messages.js';
+import { childDoneSignal } from './internal-messages.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from './tool-call/index.js';
 
 /** Continue-as-new (while the call waits for a person) once a run has handled this many updates (Temporal allows 2,000). */

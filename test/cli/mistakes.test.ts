@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { awaitingInputKey } from '../../src/workflows/messages.js';
+import { awaitingInputKey } from '../../src/workflows/visibility.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { cli, EXIT, run, type Run } from './harness.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DurableMcpClient, ListOptionError, type ListedRequest } from '../../src/client/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
-import { LISTING_MEMO_KEY } from '../../src/workflows/messages.js';
+import { LISTING_MEMO_KEY } from '../../src/workflows/visibility.js';
 import { createLocalEnv, eventually, fixtureConfig, startWaitingCalls, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 

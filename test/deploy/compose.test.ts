@@ -8,7 +8,7 @@ import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
-import { SEARCH_ATTRIBUTES } from '../../src/workflows/messages.js';
+import { SEARCH_ATTRIBUTES } from '../../src/workflows/visibility.js';
 
 // Compiled to dist/test/deploy/compose.test.js: the repo root is three levels up.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
-import { SEARCH_ATTRIBUTES } from '../../src/workflows/messages.js';
+import { SEARCH_ATTRIBUTES } from '../../src/workflows/visibility.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { eventually } from '../helpers/temporal.js';
 import { freePort } from '../helpers/ports.js';

@@ -14,7 +14,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DurableMcpClient } from '../../src/client/index.js';
 import type { Request } from '../../src/contract/index.js';
-import { awaitingInputKey } from '../../src/workflows/messages.js';
+import { awaitingInputKey } from '../../src/workflows/visibility.js';
 import { startInbox, InboxTokenRequiredError, type InboxHandle } from '../../src/inbox/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { readFixtureLog } from '../fixtures/paths.js';

@@ -6,16 +6,9 @@
 import { ApplicationFailure, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
-import {
-  answerSignal,
-  childPendingSignal,
-  childResolvedSignal,
-  type AnswerBy,
-  type ChildPending,
-  type PendingContext,
-  type PendingRequestDetails,
-  type Resolution,
-} from '../messages.js';
+import { answerSignal, type AnswerBy, type PendingContext, type PendingRequestDetails } from '../messages.js';
+import { childPendingSignal, childResolvedSignal, type ChildPending } from '../internal-messages.js';
+import { type Resolution } from '../visibility.js';
 import { answerId, type PendingEntry } from './registry.js';
 
 /** What the child link carries across continue-as-new (part of the host's snapshot). */

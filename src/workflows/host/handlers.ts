@@ -20,14 +20,9 @@ import {
   type AnswerBy,
   type SubmitAnswerResult,
   type WaitForPendingInput,
-  childPendingSignal,
-  childResolvedSignal,
-  elicitUpdate,
-  progressSignal,
-  type ChildPending,
-  type ElicitInput,
-  type Resolution,
 } from '../messages.js';
+import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal, type ChildPending, type ElicitInput } from '../internal-messages.js';
+import { type Resolution } from '../visibility.js';
 
 /** At most this many `waitForPending` updates wait at once (with the inline waiters, under Temporal's ~10 in flight). */
 export const MAX_PENDING_WATCHERS = 2;

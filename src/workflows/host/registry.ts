@@ -10,7 +10,8 @@ import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
-import { ARGUMENTS_SHOWN, type CallProgress, type PendingContext, type Resolution } from '../messages.js';
+import { ARGUMENTS_SHOWN, type CallProgress, type PendingContext } from '../messages.js';
+import { type Resolution } from '../visibility.js';
 import { RoundWaits, type RoundWait } from './rounds.js';
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */

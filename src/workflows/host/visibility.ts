@@ -7,8 +7,8 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Answer } from '../../contract/index.js';
+import { type PendingRequestDetails } from '../messages.js';
 import {
-  type PendingRequestDetails,
   awaitingInputKey,
   kindsKey,
   LISTING_MEMO_KEY,
@@ -19,7 +19,7 @@ import {
   type ListingMemo,
   type MemoRequest,
   type Resolution,
-} from '../messages.js';
+} from '../visibility.js';
 import { cut, outcomeOf } from './registry.js';
 
 /** What visibility carries across continue-as-new (part of the host's snapshot). */

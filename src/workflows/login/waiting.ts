@@ -8,7 +8,7 @@ import { ApplicationFailure, proxyActivities, setHandler, workflowInfo } from '@
 import type { createActivities, RequestLoginInput } from '../../activities/index.js';
 import type { CallMcpToolLoginRequired } from '../../activities/types.js';
 import { FailureTypes } from '../../contract/failures.js';
-import { loginSettledSignal, type LoginSettled } from '../messages.js';
+import { loginSettledSignal, type LoginSettled } from '../internal-messages.js';
 
 /**
  * Attempts of one `executeMcpTool` (or one `mcpListTools`) that may end `login_required` in a row before it fails (the

@@ -24,19 +24,18 @@ import { FailureTypes } from '../../contract/failures.js';
 import type { Answer } from '../../contract/index.js';
 import { loginWorkflowId, type LoginStatus } from '../../contract/login.js';
 import { DEFAULT_EXPIRES_IN_MS, useElicitationHost } from '../host/index.js';
+import { loginStatusQuery, logoutUpdate } from '../messages.js';
 import {
   loginCredentialsQuery,
   loginSettledSignal,
-  loginStatusQuery,
   loginWantedUpdate,
-  logoutUpdate,
   oauthCallbackUpdate,
   type LoginSettled,
   type LoginWantedInput,
   type LoginWantedResult,
   type OAuthCallbackInput,
   type OAuthCallbackResult,
-} from '../messages.js';
+} from '../internal-messages.js';
 
 type Activities = ReturnType<typeof createActivities>;
 type AuthorizeOutcome = Awaited<ReturnType<Activities['oauthAuthorize']>>;

@@ -5,7 +5,7 @@
  */
 import type { ToolResult } from '../../contract/index.js';
 import type { HostSnapshot } from '../host/index.js';
-import type { ChildDone } from '../messages.js';
+import type { ChildDone } from '../internal-messages.js';
 import type { ExecuteMcpToolInput } from '../tool-call/index.js';
 
 export type FailurePolicy = 'stop' | 'continue' | 'retry';

@@ -21,7 +21,7 @@ import { utf8ByteLength } from '../../contract/json.js';
 import { installElicitationHost, type ElicitationHost, type HostSnapshot } from '../host/index.js';
 import { continueAsNewWhenIdle, untilIdle } from '../idle.js';
 import { mcpToolCall } from '../mcp-tool-call.js';
-import { childDoneSignal, type ChildDone } from '../messages.js';
+import { childDoneSignal, type ChildDone } from '../internal-messages.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from '../tool-call/index.js';
 import { boundedNext, MAX_CARRY_BYTES } from './carry.js';
 import { validatePipelineInput } from './input-check.js';

@@ -1,0 +1,111 @@
+/**
+ * The internal messages between durable-mcp's own parts: the activity `callMcpTool` and its workflow, a tool call
+ * run as a child workflow and its parent (one inbox), a call and the login it waits for, the inbox's OAuth callback
+ * and the login. No client of durable-mcp sends them. Deterministic: definitions only.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import {
+  ELICIT_UPDATE,
+  PROGRESS_SIGNAL,
+  LOGIN_CREDENTIALS_QUERY,
+  LOGIN_SETTLED_SIGNAL,
+  LOGIN_WANTED_UPDATE,
+  OAUTH_CALLBACK_UPDATE,
+} from '../contract/message-names.js';
+import type { Answer, Request, ToolResult } from '../contract/index.js';
+import type { LoginWanted } from '../contract/login.js';
+import type { PendingContext } from './messages.js';
+import type { Resolution } from './visibility.js';
+
+// ---- internal: between the activity `callMcpTool` and its own workflow ----
+
+/** Internal: the activity reports a progress notification of its tool call (throttled). */
+export const progressSignal = defineSignal<[{ callId: string; progress: number; total?: number; message?: string }]>(PROGRESS_SIGNAL);
+
+export interface ElicitInput {
+  callId: string;
+  request: Request;
+  /** The worker found the DurableMcpAwaitingInput search attribute registered. */
+  searchAttribute?: boolean;
+  /** The worker found the listing's search attributes registered too (LISTING_SEARCH_ATTRIBUTES). */
+  listing?: boolean;
+  /** The worker's config names a webhook: the workflow runs `notifyPending` when a request becomes pending. */
+  notify?: boolean;
+}
+
+/** Input of the `notifyPending` activity: one new pending request. */
+export interface NotifyPendingInput {
+  /** The workflow to answer it through (a pipeline's, for a request of one of its steps). */
+  workflowId: string;
+  request: Request;
+  context: PendingContext;
+}
+export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: 'released'; request: Request };
+/** Internal: the activity hands an elicitation to its workflow. The update id is the request id. */
+export const elicitUpdate = defineUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE);
+
+// ---- internal: between a tool call running as a child workflow and its parent (one inbox) ----
+
+export interface ChildPending {
+  child: string;
+  request: Request;
+  context: PendingContext;
+}
+/** Internal: a child's request is pending; the parent lists it and routes answers to the child. */
+export const childPendingSignal = defineSignal<[ChildPending]>('durable-mcp.childPending');
+/** Internal: a child's request was resolved (answered there, expired, or withdrawn). */
+export const childResolvedSignal = defineSignal<[{ child: string; id: string; resolution?: Resolution }]>('durable-mcp.childResolved');
+export interface ChildDone {
+  child: string;
+  step: string;
+  result?: ToolResult;
+  error?: string;
+}
+/** Internal: a child tool call finished (a signal, so a parent that continued-as-new still learns it). */
+export const childDoneSignal = defineSignal<[ChildDone]>('durable-mcp.childDone');
+
+// ---- internal: a call and the login of a server behind OAuth (workflow `mcpLogin`; docs/oauth.md) ----
+
+/** Internal: why a call needs the login, and for which token (the login wanted, contract/login.ts), and who waits. */
+export interface LoginWantedInput extends LoginWanted {
+  /** The workflow of the call: it is signalled `loginSettled` when the login settles. */
+  waiter: string;
+  /** How long a sign-in request waits for a person (the call's `elicitation.expiresIn`, in ms). */
+  expiresInMs?: number;
+  /** The worker found the DurableMcpAwaitingInput search attribute registered; it has a webhook. */
+  searchAttribute?: boolean;
+  notify?: boolean;
+}
+export type LoginWantedResult = { status: 'ready'; generation: number } | { status: 'waiting' };
+/** Internal: a call asks the login for a newer token than the one it has (update-with-start: one login per credential set). */
+export const loginWantedUpdate = defineUpdate<LoginWantedResult, [LoginWantedInput]>(LOGIN_WANTED_UPDATE);
+
+/** Internal: the login settled: a new token (its generation), or a failure every waiting call fails with. */
+export interface LoginSettled {
+  loginId: string;
+  generation?: number;
+  failure?: { type: string; message: string };
+}
+export const loginSettledSignal = defineSignal<[LoginSettled]>(LOGIN_SETTLED_SIGNAL);
+
+/** Internal: the authorization response as the inbox's `/oauth/callback` got it (the code sealed: never plaintext in history). */
+export interface OAuthCallbackInput {
+  state: string;
+  sealedCode?: string;
+  iss?: string;
+  /** The authorization server's `error` code (never its description: attacker-controlled text). */
+  error?: string;
+}
+export interface OAuthCallbackResult {
+  status: 'signed-in' | 'asked-again' | 'failed' | 'refused';
+  message: string;
+}
+export const oauthCallbackUpdate = defineUpdate<OAuthCallbackResult, [OAuthCallbackInput]>(OAUTH_CALLBACK_UPDATE);
+
+/** Internal: a worker reads the login's token set (sealed: only a worker opens it). */
+export interface LoginCredentials {
+  generation: number;
+  sealed?: string;
+  expiresAtMs?: number;
+}
+export const loginCredentialsQuery = defineQuery<LoginCredentials>(LOGIN_CREDENTIALS_QUERY);

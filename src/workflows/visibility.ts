@@ -1,0 +1,71 @@
+/**
+ * Visibility: what a list of workflows shows without asking any worker (DESIGN §8): the search attributes durable-mcp
+ * sets, and the memo a workflow that asks for input keeps (its pending requests with their context, bounded, and the
+ * latest resolutions). Written by the elicitation host (host/visibility.ts); read by the client's listing and the inbox.
+ */
+import { defineSearchAttributeKey } from '@temporalio/common';
+import type { Request } from '../contract/index.js';
+import type { PendingContext } from './messages.js';
+
+/** Name of the Bool search attribute that is true while a workflow has a pending request. */
+export const AWAITING_INPUT_SEARCH_ATTRIBUTE = 'DurableMcpAwaitingInput';
+/** The typed key of that search attribute (registered by `durable-mcp dev` and docker-compose). */
+export const awaitingInputKey = defineSearchAttributeKey(AWAITING_INPUT_SEARCH_ATTRIBUTE, 'BOOL');
+
+/** KeywordList: the servers of the pending requests. */
+export const SERVERS_SEARCH_ATTRIBUTE = 'DurableMcpServers';
+/** KeywordList: the kinds of the pending requests (`input`, `authorization`). */
+export const KINDS_SEARCH_ATTRIBUTE = 'DurableMcpKinds';
+/** Datetime: the earliest expiry among the pending requests. */
+export const NEXT_EXPIRY_SEARCH_ATTRIBUTE = 'DurableMcpNextExpiry';
+/** Datetime: when a request of the workflow was last resolved (the inbox's history lists by it). */
+export const RESOLVED_AT_SEARCH_ATTRIBUTE = 'DurableMcpResolvedAt';
+export const serversKey = defineSearchAttributeKey(SERVERS_SEARCH_ATTRIBUTE, 'KEYWORD_LIST');
+export const kindsKey = defineSearchAttributeKey(KINDS_SEARCH_ATTRIBUTE, 'KEYWORD_LIST');
+export const nextExpiryKey = defineSearchAttributeKey(NEXT_EXPIRY_SEARCH_ATTRIBUTE, 'DATETIME');
+export const resolvedAtKey = defineSearchAttributeKey(RESOLVED_AT_SEARCH_ATTRIBUTE, 'DATETIME');
+/**
+ * Every search attribute durable-mcp uses, with its type as `temporal operator search-attribute create --type` names it
+ * (dev, the testing kit and docker-compose register them all). Nothing sensitive: search attributes are never encoded.
+ */
+export const SEARCH_ATTRIBUTES = [
+  { name: AWAITING_INPUT_SEARCH_ATTRIBUTE, type: 'Bool', key: awaitingInputKey },
+  { name: SERVERS_SEARCH_ATTRIBUTE, type: 'KeywordList', key: serversKey },
+  { name: KINDS_SEARCH_ATTRIBUTE, type: 'KeywordList', key: kindsKey },
+  { name: NEXT_EXPIRY_SEARCH_ATTRIBUTE, type: 'Datetime', key: nextExpiryKey },
+  { name: RESOLVED_AT_SEARCH_ATTRIBUTE, type: 'Datetime', key: resolvedAtKey },
+] as const;
+
+/** The memo key under which a workflow keeps what a person needs to see (encoded by the payload codec). */
+export const LISTING_MEMO_KEY = 'durableMcp';
+/** A pending request as the memo lists it. `tooLarge`: the request did not fit; open it (one query) to answer it. */
+export interface MemoRequest {
+  request: Request;
+  context: PendingContext;
+  tooLarge?: true;
+}
+/** How a request ended, who ended it and when. `by`: a person or program, "signal", "update", "expiry" or "workflow". */
+export interface Resolution {
+  id: string;
+  kind: Request['kind'];
+  server: string;
+  tool: string;
+  step?: string;
+  /** The prompt, cut to 200 characters. */
+  prompt: string;
+  outcome: 'accepted' | 'declined' | 'cancelled' | 'expired';
+  by: string;
+  /** Workflow time, ISO 8601. */
+  at: string;
+}
+/** The memo of a workflow that asks for input: bounded (MEMO_LIMITS), rewritten whenever its requests change. */
+export interface ListingMemo {
+  v: 1;
+  pending: MemoRequest[];
+  /** Pending requests left out of `pending` (past the count or size bound): open the workflow to see them. */
+  more?: number;
+  /** The latest resolutions, newest first. */
+  recent?: Resolution[];
+}
+/** The bounds of the listing memo: it is returned with every listed row, so it stays small. */
+export const MEMO_LIMITS = { requests: 16, requestBytes: 8_192, totalBytes: 32_768, recent: 10, promptShown: 300 } as const;

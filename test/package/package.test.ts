@@ -77,7 +77,7 @@ describe('the npm package', () => {
         "  root: ['createWorker', 'createActivities', 'DurableMcpClient', 'DEFAULT_TASK_QUEUE', 'FAILURES'].filter((k) => k in root),",
         "  workflows: ['mcpToolCall', 'executeMcpTool', 'mcpPipeline', 'answerSignal'].filter((k) => k in workflows),",
         "  client: ['DurableMcpClient', 'ToolCallFailedError', 'UnknownServerFailure'].filter((k) => k in client),",
-        "  internal: ['elicitUpdate', 'childPendingSignal', 'childDoneSignal', 'progressSignal', 'callMcpTool', 'executeMcpToolOn', 'resolveArguments'].filter((k) => k in workflows),",
+        "  internal: ['elicitUpdate', 'childPendingSignal', 'childDoneSignal', 'progressSignal', 'callMcpTool', 'resolveArguments', 'ElicitationHost'].filter((k) => k in workflows),",
         "  rootInternal: ['notificationBody', 'sanitize', 'rootFailure', 'toolCallFailure', 'PoolClosedError', 'ServerDisabledError', 'UnknownServerError'].filter((k) => k in root),",
         "  clientInternal: ['rootFailure', 'toolCallFailure', 'answerRejection', 'CALL_FAILURE_CLASSES', 'WORKER_WAIT_MS', 'FAILURES'].filter((k) => k in client),",
         '  failureTypes: root.FailureTypes === client.FailureTypes && client.FailureTypes === workflows.FailureTypes,',

@@ -5,7 +5,7 @@
  * the parent workflow). Deterministic: workflow APIs only.
  */
 import { condition, isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../../activities/index.js';
+import type { Activities } from '../../activities/index.js';
 import { urlHost } from '../../contract/admit.js';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
@@ -65,7 +65,7 @@ export function answerId(raw: unknown): unknown {
  * Notifications of new pending requests: an activity, durable and retried with backoff, never awaited (a
  * failing webhook never fails or delays the tool call). Scheduled once per request, when it is recorded.
  */
-const { notifyPending } = proxyActivities<ReturnType<typeof createActivities>>({
+const { notifyPending } = proxyActivities<Activities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 15 },
 });

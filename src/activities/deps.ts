@@ -5,7 +5,8 @@
  */
 import type { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import type { NotifyConfig, SessionPool } from '../mcp/index.js';
+import type { NotifyConfig, ServerConfig, SessionPool } from '../mcp/index.js';
+import { failure } from './failures.js';
 import type { WorkerFlags } from './types.js';
 
 export interface ActivityDeps {
@@ -45,4 +46,13 @@ export function workerFlags(deps: ActivityDeps): WorkerFlags {
 /** How often an activity heartbeats: a third of its heartbeat timeout (default 30 s), from 200 ms to 5 s. */
 export function heartbeatEvery(ctx: Context): number {
   return Math.max(200, Math.min(5_000, (ctx.info.heartbeatTimeoutMs ?? 30_000) / 3));
+}
+
+/** The config of server `name` in the worker's pool; an unknown, disabled or invalid server is the call's failure. */
+export function serverConfigOf(deps: ActivityDeps, name: string): ServerConfig {
+  try {
+    return deps.pool.serverConfig(name);
+  } catch (err) {
+    failure(err, name);
+  }
 }

@@ -18,25 +18,30 @@ import {
 
 /** Throws `err` as the failure of a call to `server`. */
 export function failure(err: unknown, server: string): never {
+  throw failureOf(err, server);
+}
+
+/** The failure `err` is for a call to `server`: an ApplicationFailure of a documented type (or the activity's cancellation). */
+export function failureOf(err: unknown, server: string): ApplicationFailure | CancelledFailure {
   if (err instanceof UnknownServerError || err instanceof ServerDisabledError) {
-    throw ApplicationFailure.nonRetryable(err.message, FailureTypes.UnknownServer);
+    return ApplicationFailure.nonRetryable(err.message, FailureTypes.UnknownServer);
   }
   // An unset ${VAR} is this worker's environment, not the config: another worker (or this one, fixed) may have it.
-  if (err instanceof MissingEnvVarError) throw ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
-  if (err instanceof McpConfigError) throw ApplicationFailure.nonRetryable(err.message, FailureTypes.McpConfigInvalid);
+  if (err instanceof MissingEnvVarError) return ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
+  if (err instanceof McpConfigError) return ApplicationFailure.nonRetryable(err.message, FailureTypes.McpConfigInvalid);
   if (err instanceof McpConnectError) {
-    throw err.permanent
+    return err.permanent
       ? ApplicationFailure.nonRetryable(err.message, FailureTypes.McpServerUnavailable)
       : ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
   }
   // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
   if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound)
-    throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.UnknownTool);
+    return ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.UnknownTool);
   if (err instanceof ProtocolError && err.code === ProtocolErrorCode.InvalidParams)
-    throw ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.InvalidArguments);
-  if (err instanceof PoolClosedError) throw ApplicationFailure.retryable(err.message, FailureTypes.WorkerShuttingDown);
+    return ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.InvalidArguments);
+  if (err instanceof PoolClosedError) return ApplicationFailure.retryable(err.message, FailureTypes.WorkerShuttingDown);
   // The server's answer breaks the protocol: the same request gets the same answer, so the call fails now.
-  if (err instanceof ProtocolViolationError) throw ApplicationFailure.nonRetryable(err.message, FailureTypes.ProtocolViolation);
+  if (err instanceof ProtocolViolationError) return ApplicationFailure.nonRetryable(err.message, FailureTypes.ProtocolViolation);
   // A tool that asks the old way where its server cannot (in `era: "auto"` the call loop runs a modern-era refusal
   // again in the legacy era first): every attempt would be refused the same way.
   if (err instanceof BackChannelRefusedError) {
@@ -45,10 +50,10 @@ export function failure(err: unknown, server: string): never {
         ? '; the tool asks the old way (elicitation/create), which the 2026-07-28 era has no channel for,' +
           ` and the server's config pins that era: set "era": "auto" or "legacy"`
         : '; the server has no channel for elicitation/create in the legacy era either (a stateless HTTP server): it cannot ask anyone';
-    throw ApplicationFailure.nonRetryable(`${err.message}${why}`, err.era === 'modern' ? FailureTypes.McpConfigInvalid : FailureTypes.ToolCallFailed);
+    return ApplicationFailure.nonRetryable(`${err.message}${why}`, err.era === 'modern' ? FailureTypes.McpConfigInvalid : FailureTypes.ToolCallFailed);
   }
-  if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
-  throw ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, FailureTypes.ToolCallFailed);
+  if (err instanceof ApplicationFailure || err instanceof CancelledFailure) return err;
+  return ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, FailureTypes.ToolCallFailed);
 }
 
 /**

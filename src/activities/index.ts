@@ -1,9 +1,10 @@
 /**
  * Activities: `createActivities(deps)` assembles the activities the worker registers, one file per job:
  * - ./tool-call.ts `callMcpTool` (lease a session, one round trip of `tools/call`, release), measured per attempt;
- *   each era's path in its file: ./legacy.ts (`elicitation/create` on the live session, the `-32042` form; at most
- *   ./update-slots.ts's number of a run's elicit updates in flight) and
- *   ./modern.ts (`input_required` rounds); ./failures.ts maps errors to failure types, ./progress.ts relays progress;
+ *   ./outcome.ts says what a round, an elicitation or an error turns into (the tool's result, each era's input
+ *   requests: `input_required`, the `-32042` form; a release; a login; a failure), pure; ./legacy.ts holds the
+ *   legacy era's `elicitation/create` on the live session (at most ./update-slots.ts's number of a run's elicit
+ *   updates in flight); ./failures.ts maps errors to failure types, ./progress.ts relays progress;
  * - ./list-tools.ts `listMcpTools`;
  * - ./notify.ts `notifyPending` (the webhook);
  * - ./oauth.ts `oauthAuthorize`, `oauthExchange` (a login's steps) and `requestLogin` (a call asks its login).

@@ -3,27 +3,18 @@
  * handed to the activity's own workflow (the `durable-mcp.elicit` update, whose id is the deterministic request
  * id) while the call holds its session; the tool call heartbeats meanwhile. The call is released (session
  * closed, activity completed with the request) when the workflow says so (holdFor expired), when the server
- * gives up on its request, when another call needs the session, or when the worker shuts down. A `-32042`
- * URLElicitationRequired error becomes the `form: "url-error"` outcome.
+ * gives up on its request, when another call needs the session, or when the worker shuts down. (A `-32042`
+ * URLElicitationRequired error becomes the `form: "url-error"` outcome: ./outcome.ts.)
  */
-import { ApplicationFailure, type Context } from '@temporalio/activity';
-import {
-  answerToElicitResult,
-  deriveRequestId,
-  elicitationToRequest,
-  ELICIT_UPDATE,
-  FailureTypes,
-  type ElicitParams,
-  type ElicitResult,
-  type Request,
-} from '../contract/index.js';
-import { urlInputRequests, type ElicitationHandler, type Lease, type UrlRequiredRound } from '../mcp/index.js';
+import type { Context } from '@temporalio/activity';
+import { answerToElicitResult, deriveRequestId, elicitationToRequest, ELICIT_UPDATE, type Request } from '../contract/index.js';
+import type { ElicitationHandler, Lease } from '../mcp/index.js';
 import { elicitationSpan } from '../telemetry/tool-call-tracing.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/internal-messages.js';
 import { clientOf, workerFlags, type ActivityDeps } from './deps.js';
 import { elicitSlots } from './update-slots.js';
-import { admittedOrFail } from './failures.js';
-import type { CallMcpToolInput, CallMcpToolUrlRequired, ElicitationRequests, ReleaseReason, WorkerFlags } from './types.js';
+import { elicitationEnd } from './outcome.js';
+import type { CallMcpToolInput, ReleaseReason } from './types.js';
 
 /** What a call does now, in its heartbeat details: leasing, calling, or waiting for a person (for which request). */
 export type CallPhase = { state: 'leasing' | 'calling' } | { state: 'waiting'; requestId: string };
@@ -79,51 +70,113 @@ function fanOut(signal: AbortSignal | undefined) {
   };
 }
 
-/**
- * The elicitation handler of one call's session, and its disposal (after the call). It answers from the
- * answers the workflow already recorded, or asks the workflow and waits for the answer or a release.
- */
-export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { handler: ElicitationHandler; dispose(): void } {
-  const { ctx, input, workflowId, runId, lease } = call;
-  let ordinal = 0;
-  // When the call last started waiting for a person (performance.now()).
-  let waitingSince = 0;
-  // Another call waits for a session: give this one up only while it merely waits for a human, and has for the
-  // grace (before it, the pool counts the waiter as unserved, and the grace's end offers the session).
-  const pressureListeners = new Set<() => void>();
-  lease.onPressure(() => {
-    if (call.state.phase.state !== 'waiting' || call.released || pressureListeners.size === 0) return false;
-    if (performance.now() - waitingSince < lease.handoverGraceMs) return false;
-    for (const l of pressureListeners) l();
-    return true;
-  });
+/** A wait for a person, and what may end it before the workflow answers (`cleanup` removes every listener it added). */
+interface Wait {
+  /** Resolves with why the wait was interrupted, if it is. */
+  interrupted: Promise<ReleaseReason>;
+  /** Set once `interrupted` resolved. */
+  interruption: ReleaseReason | undefined;
+  /** This call's session was promised to a call waiting for one. */
+  promised: boolean;
+  /** Aborted when the wait is interrupted or the call is over: a wait for an update slot stops. */
+  stop: AbortSignal;
+  cleanup(): void;
+}
 
+/**
+ * The elicitations of one call's session: its handler answers from the answers the workflow already recorded, or asks
+ * the workflow and waits for the answer or a release; `dispose` after the call.
+ */
+class LegacyElicitations {
+  private ordinal = 0;
+  /** When the call last started waiting for a person (performance.now()). */
+  private waitingSince = 0;
+  private readonly pressureListeners = new Set<() => void>();
   // One listener per shared signal for the whole call, fanned out to the elicitations waiting at that
   // moment: a listener per elicitation on the activity's or the worker's signal would pile up (a server
   // may elicit many times at once; Node warns past 10).
-  const onCancelled = fanOut(ctx.cancellationSignal);
-  const onShutdown = fanOut(deps.shutdown);
-  // Aborted when the call is over: elicitations still waiting for a slot stop waiting.
-  const disposed = new AbortController();
-  const onDisposed = fanOut(disposed.signal);
+  private readonly onCancelled: ReturnType<typeof fanOut>;
+  private readonly onShutdown: ReturnType<typeof fanOut>;
+  /** Aborted when the call is over: elicitations still waiting for a slot stop waiting. */
+  private readonly disposed = new AbortController();
+  private readonly onDisposed: ReturnType<typeof fanOut>;
 
-  const handler = async (params: ElicitParams, serverSignal: AbortSignal): Promise<ElicitResult> => {
-    const id = deriveRequestId(input.callId, ++ordinal, params);
+  constructor(
+    private readonly deps: ActivityDeps,
+    private readonly call: ElicitingCall,
+  ) {
+    const { lease } = call;
+    // Another call waits for a session: give this one up only while it merely waits for a human, and has for the
+    // grace (before it, the pool counts the waiter as unserved, and the grace's end offers the session).
+    lease.onPressure(() => {
+      if (call.state.phase.state !== 'waiting' || call.released || this.pressureListeners.size === 0) return false;
+      if (performance.now() - this.waitingSince < lease.handoverGraceMs) return false;
+      for (const l of this.pressureListeners) l();
+      return true;
+    });
+    this.onCancelled = fanOut(call.ctx.cancellationSignal);
+    this.onShutdown = fanOut(deps.shutdown);
+    this.onDisposed = fanOut(this.disposed.signal);
+  }
+
+  readonly handler: ElicitationHandler = async (params, serverSignal) => {
+    const { call } = this;
+    const id = deriveRequestId(call.input.callId, ++this.ordinal, params);
     const mode = params.mode === 'url' ? 'url' : 'form';
-    const recorded = input.recorded?.[id];
+    const recorded = call.input.recorded?.[id];
     const request = elicitationToRequest(params, { id });
     const span = elicitationSpan(call.state.traceContext, id, request.kind);
     if (recorded) {
       span.end('recorded');
       return answerToElicitResult(recorded, { mode });
     }
-    if (call.state.phase.state !== 'waiting') waitingSince = performance.now();
+    if (call.state.phase.state !== 'waiting') this.waitingSince = performance.now();
     call.state.phase = { state: 'waiting', requestId: id };
 
+    const wait = this.waitFor(request, serverSignal);
+    // A slot of this run first (./update-slots.ts): past the limit on updates in flight, Temporal drops the run's state.
+    const free = await elicitSlots.acquire(call.workflowId, call.runId, wait.stop);
+    if (!free || wait.interruption || call.released) {
+      free?.();
+      wait.cleanup();
+      span.end(wait.interruption ? `released: ${wait.interruption}` : 'released');
+      // Interrupted, or released meanwhile by another of its requests: this one never reached the workflow, and a
+      // re-run asks it again.
+      if (wait.interruption) call.release(request, wait.interruption);
+      return never();
+    }
+    const ended = await Promise.race([this.askWorkflow(id, request, free).then((update) => ({ update })), wait.interrupted.then((r) => ({ interrupted: r }))]);
+    wait.cleanup();
+    span.end('update' in ended ? (ended.update.outcome?.status ?? 'workflow-unreachable') : `released: ${ended.interrupted}`);
+    const end = elicitationEnd(request, ended, wait.promised);
+    if ('answer' in end) {
+      call.state.phase = { state: 'calling' };
+      return answerToElicitResult(end.answer, { mode });
+    }
+    // The call is released: leave the server's request unanswered; the session is being closed.
+    call.release(end.release.request, end.release.reason);
+    return never();
+  };
+
+  /**
+   * A wait for a person, interrupted when the server gives up on its request, when the activity is cancelled (a
+   * shutdown releases the call, any other cancellation aborts the `tools/call`), when the worker shuts down, or when
+   * another call needs the session (past the grace, if no other holder promised one).
+   */
+  private waitFor(request: Request, serverSignal: AbortSignal): Wait {
+    const { call } = this;
+    const { ctx, lease } = call;
     // Every listener added for this wait is removed after it (a long-running worker must not leak them).
     const cleanups: Array<() => void> = [];
-    let promised = false;
-    const interrupted = new Promise<ReleaseReason>((resolve) => {
+    const stop = new AbortController();
+    const wait: Wait = {
+      interrupted: undefined as never,
+      interruption: undefined,
+      promised: false,
+      stop: stop.signal,
+      cleanup: () => cleanups.forEach((c) => c()),
+    };
+    wait.interrupted = new Promise<ReleaseReason>((resolve) => {
       const listen = (signal: AbortSignal | undefined, fn: () => void) => {
         if (!signal) return;
         if (signal.aborted) return fn();
@@ -137,96 +190,60 @@ export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { h
         resolve('server-gave-up');
       });
       cleanups.push(
-        onCancelled.add(() => {
+        this.onCancelled.add(() => {
           const reason = ctx.cancellationSignal.reason;
           const shutdown = reason === 'WORKER_SHUTDOWN' || (reason instanceof Error && reason.message === 'WORKER_SHUTDOWN');
           if (shutdown) resolve('worker-shutdown');
           else call.callAbort.abort(reason);
         }),
       );
-      cleanups.push(onShutdown.add(() => resolve('worker-shutdown')));
+      cleanups.push(this.onShutdown.add(() => resolve('worker-shutdown')));
       const onPressure = () => {
-        promised = true;
+        wait.promised = true;
         resolve('session-needed');
       };
-      pressureListeners.add(onPressure);
-      cleanups.push(() => pressureListeners.delete(onPressure));
-      // After the grace, if a caller waits for a session of this server and no other holder promised one: give
-      // this one up.
-      const graceLeft = Math.max(0, lease.handoverGraceMs - (performance.now() - waitingSince));
-      const grace = setTimeout(() => {
-        if (lease.offer()) onPressure();
-      }, graceLeft);
+      this.pressureListeners.add(onPressure);
+      cleanups.push(() => this.pressureListeners.delete(onPressure));
+      // After the grace, if a caller waits for a session of this server and no other holder promised one: give this one up.
+      const grace = setTimeout(
+        () => {
+          if (lease.offer()) onPressure();
+        },
+        Math.max(0, lease.handoverGraceMs - (performance.now() - this.waitingSince)),
+      );
       cleanups.push(() => clearTimeout(grace));
     });
-    // A slot of this run first (./update-slots.ts): past the limit on updates in flight, Temporal drops the run's state.
-    // The wait ends with the call, or when this elicitation is interrupted.
-    let interruption: ReleaseReason | undefined;
-    const stopWaiting = new AbortController();
-    void interrupted.then((r) => {
-      interruption = r;
-      stopWaiting.abort();
+    void wait.interrupted.then((r) => {
+      wait.interruption = r;
+      stop.abort();
     });
-    cleanups.push(onDisposed.add(() => stopWaiting.abort()));
-    const free = await elicitSlots.acquire(workflowId, runId, stopWaiting.signal);
-    if (!free || interruption || call.released) {
-      free?.();
-      for (const c of cleanups) c();
-      span.end(interruption ? `released: ${interruption}` : 'released');
-      // Interrupted, or released meanwhile by another of its requests: this one never reached the workflow, and a
-      // re-run asks it again.
-      if (interruption) call.release(request, interruption);
-      return never();
-    }
-    const handle = clientOf(deps, ctx).workflow.getHandle(workflowId, runId);
-    const update: Promise<{ outcome?: ElicitOutcome; error?: unknown }> = handle
-      .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: input.callId, request, ...workerFlags(deps) }], updateId: id })
+    cleanups.push(this.onDisposed.add(() => stop.abort()));
+    return wait;
+  }
+
+  /** The `elicit` update to the call's workflow (its id: the request id), freeing the update slot when it ends. */
+  private askWorkflow(id: string, request: Request, free: () => void): Promise<{ outcome?: ElicitOutcome; error?: unknown }> {
+    const { deps, call } = this;
+    return clientOf(deps, call.ctx)
+      .workflow.getHandle(call.workflowId, call.runId)
+      .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: call.input.callId, request, ...workerFlags(deps) }], updateId: id })
       .then(
         (outcome) => ({ outcome }),
         (error) => ({ error }),
       )
       .finally(free);
-    const first = await Promise.race([update.then((u) => ({ u })), interrupted.then((r) => ({ r }))]);
-    for (const c of cleanups) c();
-    span.end('u' in first ? (first.u.outcome?.status ?? 'workflow-unreachable') : `released: ${first.r}`);
-    // This session was promised to a waiting call: keep the promise (the answer is recorded; a re-run uses it).
-    if (promised && 'u' in first && first.u.outcome?.status === 'answered') {
-      call.release(request, 'session-needed');
-      return never();
-    }
-    if ('u' in first) {
-      if (first.u.outcome?.status === 'answered') {
-        call.state.phase = { state: 'calling' };
-        return answerToElicitResult(first.u.outcome.answer, { mode });
-      }
-      if (first.u.outcome?.status === 'released') call.release(first.u.outcome.request, 'hold-expired');
-      else call.release(request, 'workflow-unreachable');
-    } else {
-      call.release(request, first.r);
-    }
-    // The call is released: leave the server's request unanswered; the session is being closed.
-    return never();
-  };
+  }
 
-  return {
-    handler,
-    dispose() {
-      disposed.abort();
-      onDisposed.dispose();
-      onCancelled.dispose();
-      onShutdown.dispose();
-    },
-  };
+  dispose(): void {
+    this.disposed.abort();
+    this.onDisposed.dispose();
+    this.onCancelled.dispose();
+    this.onShutdown.dispose();
+  }
 }
 
-/** A `-32042` URLElicitationRequired error goes back to the workflow as its URLs, each admitted: complete them, then call again. */
-export function urlRequiredOutcome(input: CallMcpToolInput, round: UrlRequiredRound, flags: WorkerFlags): CallMcpToolUrlRequired {
-  const where = `tool "${input.tool}" of server "${input.server}"`;
-  const inputRequests: ElicitationRequests = {};
-  for (const { key, params } of urlInputRequests(round)) inputRequests[key] = { method: 'elicitation/create', params: admittedOrFail(where, key, params) };
-  if (Object.keys(inputRequests).length === 0) {
-    const message = `${where} requires URL elicitation (-32042) but named no URL: ${round.message}`;
-    throw ApplicationFailure.nonRetryable(message, FailureTypes.UnsupportedInputRequest);
-  }
-  return { status: 'input_required', form: 'url-error', inputRequests, ...flags };
+/** The elicitation handler of one call's session, and its disposal (after the call). */
+export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { handler: ElicitationHandler; dispose(): void } {
+  const elicitations = new LegacyElicitations(deps, call);
+  return { handler: elicitations.handler, dispose: () => elicitations.dispose() };
 }

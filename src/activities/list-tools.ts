@@ -8,7 +8,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength } from '../contract/index.js';
 import { loginRequiredOf, type McpToolInfo } from '../mcp/index.js';
-import { heartbeatEvery, type ActivityDeps } from './deps.js';
+import { heartbeatEvery, serverConfigOf, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
 import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
 import { MAX_RESULT_BYTES, type ListMcpToolsInput, type ListMcpToolsOutcome } from './types.js';
@@ -17,12 +17,7 @@ export function listMcpToolsActivity(deps: ActivityDeps) {
   return async function listMcpTools(input: ListMcpToolsInput): Promise<ListMcpToolsOutcome> {
     const ctx = Context.current();
     const asked = performance.now();
-    let server;
-    try {
-      server = deps.pool.serverConfig(input.server);
-    } catch (err) {
-      failure(err, input.server);
-    }
+    const server = serverConfigOf(deps, input.server);
     // A server behind OAuth: the listing sends its login's token (read into this worker's cache).
     const oauth = oauthServer(server);
     let login: CallLogin | undefined;

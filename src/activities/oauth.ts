@@ -42,11 +42,15 @@ export interface LoginDeps {
   fetchFn?: LoginTarget['fetchFn'];
 }
 
-export interface OAuthAuthorizeInput {
+/** What each step of a login runs with: the login, and its secrets as the login holds them (sealed; none before the first). */
+interface LoginStepInput {
   loginId: string;
   server: string;
   principal: string;
   sealed?: string;
+}
+
+export interface OAuthAuthorizeInput extends LoginStepInput {
   scope?: string;
   forceReauthorization?: boolean;
   rediscover?: boolean;
@@ -56,11 +60,7 @@ export type OAuthAuthorizeOutcome =
   | { kind: 'authorized'; sealed: string; info: TokenInfo }
   | { kind: 'redirect'; sealed: string; url: string; state: string; issuer?: string; scopes?: string; refreshRejected: boolean };
 
-export interface OAuthExchangeInput {
-  loginId: string;
-  server: string;
-  principal: string;
-  sealed?: string;
+export interface OAuthExchangeInput extends LoginStepInput {
   sealedCode: string;
   iss?: string;
 }
@@ -219,24 +219,31 @@ function open(logins: LoginDeps, sealed: string | undefined): LoginSecrets {
   }
 }
 
+/** A step of a login's flow (the SDK's `auth()`), and the secrets it ends with sealed again; an OAuth error is its failure. */
+async function sealedStep<R extends { secrets: LoginSecrets }>(logins: LoginDeps, step: () => Promise<R>): Promise<{ r: R; sealed: string }> {
+  try {
+    const r = await step();
+    return { r, sealed: logins.seal.seal(r.secrets) };
+  } catch (err) {
+    asFailure(err);
+  }
+}
+
 export function oauthAuthorizeActivity(deps: ActivityDeps) {
   return async function oauthAuthorize(input: OAuthAuthorizeInput): Promise<OAuthAuthorizeOutcome> {
     const { target: t, logins } = target(deps, input.server, input.loginId);
     const secrets = open(logins, input.sealed);
-    try {
-      const r = await authorizeLogin(t, secrets, {
+    const { r, sealed } = await sealedStep(logins, () =>
+      authorizeLogin(t, secrets, {
         ...(input.scope ? { scope: input.scope } : {}),
         ...(input.forceReauthorization ? { forceReauthorization: true } : {}),
         ...(input.rediscover ? { rediscover: true } : {}),
         ...(input.resourceMetadataUrl ? { resourceMetadataUrl: input.resourceMetadataUrl } : {}),
-      });
-      const sealed = logins.seal.seal(r.secrets);
-      if (r.kind === 'authorized') return { kind: 'authorized', sealed, info: r.info };
-      const { secrets: _s, kind: _k, ...rest } = r;
-      return { kind: 'redirect', sealed, ...rest };
-    } catch (err) {
-      asFailure(err);
-    }
+      }),
+    );
+    if (r.kind === 'authorized') return { kind: 'authorized', sealed, info: r.info };
+    const { secrets: _s, kind: _k, ...rest } = r;
+    return { kind: 'redirect', sealed, ...rest };
   };
 }
 
@@ -250,13 +257,8 @@ export function oauthExchangeActivity(deps: ActivityDeps) {
     } catch (err) {
       throw ApplicationFailure.nonRetryable(`the authorization response does not open: ${(err as Error).message}`, FailureTypes.AuthorizationFailed);
     }
-    try {
-      const r = await exchangeLoginCode(t, secrets, { code, ...(input.iss !== undefined ? { iss: input.iss } : {}) });
-      const sealed = logins.seal.seal(r.secrets);
-      return r.kind === 'authorized' ? { kind: 'authorized', sealed, info: r.info } : { kind: 'rejected', sealed, reason: r.reason };
-    } catch (err) {
-      asFailure(err);
-    }
+    const { r, sealed } = await sealedStep(logins, () => exchangeLoginCode(t, secrets, { code, ...(input.iss !== undefined ? { iss: input.iss } : {}) }));
+    return r.kind === 'authorized' ? { kind: 'authorized', sealed, info: r.info } : { kind: 'rejected', sealed, reason: r.reason };
   };
 }
 

@@ -4,25 +4,36 @@
  * complete, or with the input one era asks for (./modern.ts: `input_required`; ./legacy.ts: `-32042`), or
  * (legacy era) released while a person is asked on the live session (./legacy.ts).
  */
-import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
-import { FailureTypes, jsonByteLength, type Request } from '../contract/index.js';
-import { BackChannelRefusedError, loginRequiredOf } from '../mcp/index.js';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { FailureTypes, type Request } from '../contract/index.js';
+import type { Lease, RoundOutcome, ServerConfig } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
-import { heartbeatEvery, workerFlags, type ActivityDeps } from './deps.js';
-import { failure } from './failures.js';
-import { legacyElicitations, urlRequiredOutcome, type CallState, type ElicitingCall } from './legacy.js';
-import { inputRequiredOutcome } from './modern.js';
+import { heartbeatEvery, serverConfigOf, workerFlags, type ActivityDeps } from './deps.js';
+import { legacyElicitations, type CallState, type ElicitingCall } from './legacy.js';
 import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
+import { callErrorOutcome, releasedOutcome, roundOutcome, type Release } from './outcome.js';
 import { progressReporter, toProgress, type Progress } from './progress.js';
-import { MAX_RESULT_BYTES, type CallMcpToolInput, type CallMcpToolOutcome, type ReleaseReason } from './types.js';
+import type { CallMcpToolInput, CallMcpToolOutcome, ReleaseReason } from './types.js';
 
-class Released extends Error {
+/** A call's release, also the reason its `tools/call` is aborted with. */
+class Released extends Error implements Release {
   constructor(
     readonly request: Request,
     readonly reason: ReleaseReason,
   ) {
     super(`released: ${reason}`);
   }
+}
+
+/** One attempt of a call: what it is, where, for whom, and the activity context it runs in. */
+interface Attempt {
+  deps: ActivityDeps;
+  ctx: Context;
+  input: CallMcpToolInput;
+  server: ServerConfig;
+  login: CallLogin | undefined;
+  workflowId: string;
+  runId: string | undefined;
 }
 
 export function callMcpToolActivity(deps: ActivityDeps) {
@@ -34,20 +45,7 @@ export function callMcpToolActivity(deps: ActivityDeps) {
         'callMcpTool must run as an activity of a workflow (it hands elicitations to that workflow)',
         FailureTypes.NoWorkflow,
       );
-    const { workflowId, runId } = execution;
-    let server;
-    try {
-      server = deps.pool.serverConfig(input.server);
-    } catch (err) {
-      failure(err, input.server);
-    }
-    if (server.tools && !server.tools.includes(input.tool)) {
-      throw ApplicationFailure.nonRetryable(
-        `tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`,
-        FailureTypes.ToolNotAllowed,
-      );
-    }
-
+    const server = allowedServer(deps, input);
     // A server behind OAuth: the call needs its login's access token (nothing is held while a person signs in).
     const oauth = oauthServer(server);
     let login: CallLogin | undefined;
@@ -58,149 +56,155 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       // server once without one: its 401 names the scope and the resource metadata the sign-in must ask for.
       if (found.expired) return loginRequiredOutcome(deps, login, input.server, { reason: 'expired', generation: login.generation, challenge: {} });
     }
-    const leaseOptions = loginLease(login);
+    return leaseAndCall({ deps, ctx, input, server, login, workflowId: execution.workflowId, runId: execution.runId });
+  };
+}
 
-    // The call's phase, shared with the legacy elicitation handler (it waits for a human while the call holds on).
-    const state: CallState = { phase: { state: 'leasing' }, traceContext: undefined };
-    // The last MCP progress notification: in the heartbeat details, and sent to the workflow (its `progress` query).
-    let progress: Progress | undefined;
-    // Heartbeats only on the interval: a short call costs no heartbeat RPC at all, and an elicitation sends
-    // none on its critical path (a heartbeat there would contend with the `elicit` update for the workflow's
-    // lock on the server). The details say what the call does (leasing, calling, waiting for which request).
-    const beat = setInterval(() => ctx.heartbeat(progress ? { ...state.phase, progress } : state.phase), heartbeatEvery(ctx));
-    const reporter = progressReporter(deps, ctx, workflowId, runId, input.callId);
+/** The call's server, if the call may use it: known, enabled, and the tool in its allowlist. */
+function allowedServer(deps: ActivityDeps, input: CallMcpToolInput): ServerConfig {
+  const server = serverConfigOf(deps, input.server);
+  if (server.tools && !server.tools.includes(input.tool)) {
+    throw ApplicationFailure.nonRetryable(
+      `tool "${input.tool}" of server "${input.server}" is not in its tools allowlist (${server.tools.join(', ')})`,
+      FailureTypes.ToolNotAllowed,
+    );
+  }
+  return server;
+}
 
-    let lease;
-    try {
-      lease = await deps.pool.lease(input.server, ctx.cancellationSignal, leaseOptions);
-    } catch (err) {
-      clearInterval(beat);
-      if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
-      const needed = login && loginRequiredOf(err, input.server, login.generation);
-      if (needed) return loginRequiredOutcome(deps, login!, input.server, needed);
-      failure(err, input.server);
-    }
-
-    const session = lease.session;
-    // A tool the server does not list fails at once, naming what it has (no MCP request, no retry).
-    // (One left out for an invalid declaration fails in the call instead, saying why: ProtocolViolation.)
-    const listed = session.tools.some((t) => t.name === input.tool) || session.invalidTools.has(input.tool);
-    if (Array.isArray(session.tools) && session.tools.length > 0 && !listed) {
-      clearInterval(beat);
-      await lease.release();
-      const names = session.tools.map((t) => t.name);
-      throw ApplicationFailure.nonRetryable(
-        `server "${input.server}" has no tool "${input.tool}"; its tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`,
-        FailureTypes.UnknownTool,
-      );
-    }
-    const callAbort = new AbortController();
-    let release: ((r: Released) => void) | undefined;
-    const released = new Promise<Released>((resolve) => {
-      release = resolve;
-    });
-    let releasedWith: Released | undefined;
-    const call: ElicitingCall = {
-      ctx,
-      input,
-      workflowId,
-      runId,
-      lease,
-      callAbort,
-      release(request: Request, reason: ReleaseReason) {
-        if (releasedWith) return;
-        releasedWith = new Released(request, reason);
-        callAbort.abort(releasedWith);
-        release!(releasedWith);
-      },
-      get released() {
-        return releasedWith !== undefined;
-      },
-      state,
-    };
-    const elicitations = legacyElicitations(deps, call);
-    session.elicitationHandler = elicitations.handler;
-
-    state.phase = { state: 'calling' };
-    // Cancellation (workflow cancelled, timed out, worker shutdown past its grace time) reaches the MCP call.
-    // While waiting for a human the elicitation handler decides (a shutdown releases the call instead).
-    const onCancel = () => {
-      if (state.phase.state !== 'waiting') callAbort.abort(ctx.cancellationSignal.reason);
-    };
-    if (ctx.cancellationSignal.aborted) onCancel();
-    else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
-    try {
-      const round = await Promise.race([
-        tracedToolCall(input.server, input.tool, (meta, spanContext) => {
-          state.traceContext = spanContext;
-          // The span's traceparent rides every round's tools/call `_meta` (each round is its own attempt's span).
-          return session.callToolRound(input.tool, input.arguments, input.round ?? {}, {
-            timeoutMs: input.toolTimeoutMs,
-            signal: callAbort.signal,
-            meta,
-            onProgress: (p) => {
-              progress = toProgress(p);
-              reporter.report(progress);
-            },
-          });
-        }),
-        released,
-      ]);
-      if (!(round instanceof Released) && !releasedWith && round.kind !== 'complete') {
-        // Nothing is held while the human thinks: the session goes back to the pool (its state is known).
-        await lease.release();
-        return round.kind === 'url_required' ? urlRequiredOutcome(input, round, workerFlags(deps)) : inputRequiredOutcome(input, round, workerFlags(deps));
-      }
-      const result = round instanceof Released ? round : round.kind === 'complete' ? round.result : (undefined as never);
-      if (result instanceof Released) {
-        void lease.release({ discard: true });
-        return { status: 'released', request: result.request, reason: result.reason, ...workerFlags(deps) };
-      }
-      if (releasedWith) {
-        void lease.release({ discard: true });
-        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...workerFlags(deps) };
-      }
-      await lease.release();
-      const size = jsonByteLength(result);
-      if (size > MAX_RESULT_BYTES) {
-        throw ApplicationFailure.nonRetryable(
-          `tool "${input.tool}" of server "${input.server}" returned ${size} bytes, over the ${MAX_RESULT_BYTES}-byte limit of a Temporal payload`,
-          FailureTypes.ResultTooLarge,
-        );
-      }
-      return { status: 'completed', result };
-    } catch (err) {
-      if (releasedWith) {
-        void lease.release({ discard: true });
-        return { status: 'released', request: releasedWith.request, reason: releasedWith.reason, ...workerFlags(deps) };
-      }
-      // The session's state is unknown after a failed or aborted call: never reuse it.
-      void lease.release({ discard: true });
-      if (ctx.cancellationSignal.aborted) {
-        const reason = ctx.cancellationSignal.reason;
-        throw reason instanceof CancelledFailure ? reason : new CancelledFailure(String(reason ?? 'cancelled'));
-      }
-      const needed = login && loginRequiredOf(err, input.server, login.generation);
-      if (needed) return loginRequiredOutcome(deps, login!, input.server, needed);
-      // DESIGN §6b: in `era: "auto"`, a tool that asked the old way (refused in the 2026-07-28 era, before any person
-      // was asked) runs again at once in the legacy era, which the worker now speaks to this server.
-      if (err instanceof BackChannelRefusedError && err.era === 'modern' && server.era === 'auto') {
-        deps.pool.useLegacyEra(input.server);
-        throw ApplicationFailure.create({
-          message:
-            `${err.message}; the tool asks the old way (elicitation/create): running it again in the legacy era,` +
-            ` which this worker now uses for server "${input.server}"`,
-          type: FailureTypes.ToolCallFailed,
-          nextRetryDelay: 1,
-        });
-      }
-      failure(err, input.server);
-    } finally {
+/**
+ * What a call shows while it runs: its phase (shared with the legacy elicitation handler) and the last MCP progress
+ * notification, in the heartbeat details and sent to the workflow (its `progress` query). Heartbeats only on the
+ * interval: a short call costs no heartbeat RPC at all, and an elicitation sends none on its critical path (a heartbeat
+ * there would contend with the `elicit` update for the workflow's lock on the server).
+ */
+function callActivity(a: Attempt) {
+  const state: CallState = { phase: { state: 'leasing' }, traceContext: undefined };
+  let progress: Progress | undefined;
+  const beat = setInterval(() => a.ctx.heartbeat(progress ? { ...state.phase, progress } : state.phase), heartbeatEvery(a.ctx));
+  const reporter = progressReporter(a.deps, a.ctx, a.workflowId, a.runId, a.input.callId);
+  return {
+    state,
+    onProgress(p: Progress): void {
+      progress = toProgress(p);
+      reporter.report(progress);
+    },
+    stop(): void {
       clearInterval(beat);
       reporter.stop();
-      ctx.cancellationSignal.removeEventListener('abort', onCancel);
-      elicitations.dispose();
-      session.elicitationHandler = undefined;
-    }
+    },
   };
+}
+
+/** What a call's error turns into (./outcome.ts): the login it needs, or its failure thrown. */
+function afterError(a: Attempt, err: unknown, cancelled: AbortSignal | undefined): CallMcpToolOutcome {
+  const outcome = callErrorOutcome(err, {
+    server: a.input.server,
+    era: a.server.era,
+    ...(cancelled ? { cancelled: { reason: cancelled.reason } } : {}),
+    ...(a.login ? { generation: a.login.generation } : {}),
+  });
+  if (outcome.kind === 'login-required') return loginRequiredOutcome(a.deps, a.login!, a.input.server, outcome.needed);
+  if (outcome.kind === 'legacy-era') a.deps.pool.useLegacyEra(a.input.server);
+  throw outcome.failure;
+}
+
+/** Lease a session of the server exclusively from the worker's pool, check the tool is there, and make the call on it. */
+async function leaseAndCall(a: Attempt): Promise<CallMcpToolOutcome> {
+  const { deps, ctx, input } = a;
+  const activity = callActivity(a);
+  let lease: Lease;
+  try {
+    lease = await deps.pool.lease(input.server, ctx.cancellationSignal, loginLease(a.login));
+  } catch (err) {
+    activity.stop();
+    if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+    return afterError(a, err, undefined);
+  }
+  // A tool the server does not list fails at once, naming what it has (no MCP request, no retry).
+  // (One left out for an invalid declaration fails in the call instead, saying why: ProtocolViolation.)
+  const { session } = lease;
+  const listed = session.tools.some((t) => t.name === input.tool) || session.invalidTools.has(input.tool);
+  if (Array.isArray(session.tools) && session.tools.length > 0 && !listed) {
+    activity.stop();
+    await lease.release();
+    const names = session.tools.map((t) => t.name);
+    throw ApplicationFailure.nonRetryable(
+      `server "${input.server}" has no tool "${input.tool}"; its tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`,
+      FailureTypes.UnknownTool,
+    );
+  }
+  return callOnLease(a, lease, activity);
+}
+
+/**
+ * One round trip of `tools/call` on the leased session, then the session goes back: kept when its state is known (the
+ * round ended), discarded when the call was released (legacy era: a person is asked on it) or failed.
+ */
+async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof callActivity>): Promise<CallMcpToolOutcome> {
+  const { deps, ctx, input } = a;
+  const { session } = lease;
+  const callAbort = new AbortController();
+  let releasedWith: Released | undefined;
+  let onRelease: (r: Released) => void = () => undefined;
+  const released = new Promise<Released>((resolve) => (onRelease = resolve));
+  const call: ElicitingCall = {
+    ctx,
+    input,
+    workflowId: a.workflowId,
+    runId: a.runId,
+    lease,
+    callAbort,
+    release(request: Request, reason: ReleaseReason) {
+      if (releasedWith) return;
+      releasedWith = new Released(request, reason);
+      callAbort.abort(releasedWith);
+      onRelease(releasedWith);
+    },
+    get released() {
+      return releasedWith !== undefined;
+    },
+    state: activity.state,
+  };
+  const elicitations = legacyElicitations(deps, call);
+  session.elicitationHandler = elicitations.handler;
+  activity.state.phase = { state: 'calling' };
+  // Cancellation (workflow cancelled, timed out, worker shutdown past its grace time) reaches the MCP call.
+  // While waiting for a human the elicitation handler decides (a shutdown releases the call instead).
+  const onCancel = () => {
+    if (activity.state.phase.state !== 'waiting') callAbort.abort(ctx.cancellationSignal.reason);
+  };
+  if (ctx.cancellationSignal.aborted) onCancel();
+  else ctx.cancellationSignal.addEventListener('abort', onCancel, { once: true });
+  try {
+    const round = await Promise.race([
+      tracedToolCall(input.server, input.tool, (meta, spanContext) => {
+        activity.state.traceContext = spanContext;
+        // The span's traceparent rides every round's tools/call `_meta` (each round is its own attempt's span).
+        const options = { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal, meta, onProgress: (p: Progress) => activity.onProgress(p) };
+        return session.callToolRound(input.tool, input.arguments, input.round ?? {}, options);
+      }),
+      released,
+    ]);
+    if (releasedWith) {
+      void lease.release({ discard: true });
+      return releasedOutcome(releasedWith, workerFlags(deps));
+    }
+    // Nothing is held while the human thinks: the session goes back to the pool (its state is known).
+    await lease.release();
+    return roundOutcome(input, round as RoundOutcome, workerFlags(deps));
+  } catch (err) {
+    if (releasedWith) {
+      void lease.release({ discard: true });
+      return releasedOutcome(releasedWith, workerFlags(deps));
+    }
+    // The session's state is unknown after a failed or aborted call: never reuse it.
+    void lease.release({ discard: true });
+    return afterError(a, err, ctx.cancellationSignal.aborted ? ctx.cancellationSignal : undefined);
+  } finally {
+    activity.stop();
+    ctx.cancellationSignal.removeEventListener('abort', onCancel);
+    elicitations.dispose();
+    session.elicitationHandler = undefined;
+  }
 }

@@ -5,41 +5,40 @@
  * token, the client registration and the PKCE verifier, sealed by an activity (src/mcp/auth/seal.ts) and held here
  * as an opaque string, inside payloads the codec encrypts. It runs one activity at a time (a rotating refresh token is
  * used once however many calls on however many workers find the token expired), and a sign-in is one `authorization`
- * Request on its elicitation host: pending, listed, notified and expiring like any other. Deterministic: workflow APIs
- * and the contract only.
+ * Request on its elicitation host: pending, listed, notified and expiring like any other.
+ *
+ * Its state machine: ./state.ts (phases, state) and ./machine.ts (events, transitions); here are the messages it answers, the one `Login`
+ * object their handlers are set onto, and what each transition's effects do (signals, the host, activities).
+ * Deterministic: workflow APIs and the contract only.
  */
 import {
   ApplicationFailure,
-  allHandlersFinished,
   condition,
-  continueAsNew,
   getExternalWorkflowHandle,
   log,
   proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../../activities/index.js';
+import type { Activities } from '../../activities/index.js';
 import { FailureTypes } from '../../contract/failures.js';
 import type { Answer } from '../../contract/index.js';
 import { loginWorkflowId, type LoginStatus } from '../../contract/login.js';
 import { DEFAULT_EXPIRES_IN_MS, useElicitationHost } from '../host/index.js';
+import { continueAsNewWhenIdle } from '../idle.js';
 import { loginStatusQuery, logoutUpdate } from '../messages.js';
 import {
   loginCredentialsQuery,
   loginSettledSignal,
   loginWantedUpdate,
   oauthCallbackUpdate,
-  type LoginSettled,
   type LoginWantedInput,
   type LoginWantedResult,
   type OAuthCallbackInput,
   type OAuthCallbackResult,
 } from '../internal-messages.js';
-
-type Activities = ReturnType<typeof createActivities>;
-type AuthorizeOutcome = Awaited<ReturnType<Activities['oauthAuthorize']>>;
-type TokenInfo = Extract<AuthorizeOutcome, { kind: 'authorized' }>['info'];
+import { nextStep, transition, type LoginActivity, type LoginEffect, type LoginEvent, type LoginStep } from './machine.js';
+import { acceptsCallback, credentialsOf, initialState, isIdle, snapshotOf, statusOf, type LoginSnapshot, type LoginState } from './state.js';
 
 /** Continue as new, while idle, past this many history events (a login lives as long as its server is used). */
 export const LOGIN_MAX_HISTORY_EVENTS = 2_000;
@@ -53,31 +52,7 @@ export interface McpLoginInput {
   continued?: LoginSnapshot;
 }
 
-interface LoginSnapshot {
-  sealed?: string;
-  generation: number;
-  info?: TokenInfo;
-  requests: number;
-  waiters: string[];
-}
-
-interface Want {
-  reason: LoginWantedInput['reason'];
-  /** The newest token generation a call reported refused or expired: a token newer than it answers the want. */
-  generation: number;
-  scope?: string;
-  resourceMetadataUrl?: string;
-  expiresInMs?: number;
-}
-
-interface PendingSignIn {
-  requestId: string;
-  state: string;
-  issuer?: string;
-  scopes?: string;
-  /** The last want, to ask again with when the code is refused. */
-  want: Want;
-}
+type Host = ReturnType<typeof useElicitationHost>;
 
 const { oauthAuthorize, oauthExchange } = proxyActivities<Activities>({
   startToCloseTimeout: '60s',
@@ -96,260 +71,156 @@ function failureMessage(err: unknown): string {
   return e.cause instanceof Error ? e.cause.message : e.message;
 }
 
-function unionScopes(a: string | undefined, b: string | undefined): string | undefined {
-  const all = new Set([...(a ?? '').split(/\s+/), ...(b ?? '').split(/\s+/)].filter(Boolean));
-  return all.size > 0 ? [...all].join(' ') : undefined;
+/** Runs a login's activity; its outcome (or its failure, with the activity's reason) is the machine's next event. */
+async function run(activity: LoginActivity): Promise<LoginEvent> {
+  try {
+    if (activity.name === 'oauthExchange') {
+      const r = await oauthExchange(activity.input);
+      return r.kind === 'authorized' ? { type: 'authorized', sealed: r.sealed, info: r.info } : { type: 'rejected', sealed: r.sealed, reason: r.reason };
+    }
+    const r = await oauthAuthorize(activity.input);
+    return r.kind === 'authorized' ? { type: 'authorized', sealed: r.sealed, info: r.info } : { type: 'redirected', redirect: r };
+  } catch (err) {
+    // The activity's reason (an iss mismatch, say), not "Activity task failed".
+    return { type: 'failed', message: failureMessage(err) };
+  }
 }
 
-export async function mcpLogin(input: McpLoginInput): Promise<void> {
-  const { server, principal } = input;
-  const loginId = loginWorkflowId(server, principal);
-  const host = useElicitationHost();
-  const c = input.continued;
-  let sealed = c?.sealed;
-  let generation = c?.generation ?? 0;
-  let info: TokenInfo | undefined = c?.info;
-  let requests = c?.requests ?? 0;
-  const waiters = new Set<string>(c?.waiters ?? []);
-  let want: Want | undefined;
-  let pending: PendingSignIn | undefined;
-  /** The authorization response that arrived for the pending sign-in (its state is spent). */
-  let callback: OAuthCallbackInput | undefined;
-  let callbackResult: OAuthCallbackResult | undefined;
-  let busy = false;
+/** The login's one state object: the machine's state, the handlers of its messages, and the effects of its transitions. */
+class Login {
+  state: LoginState;
+  /** The reply to the authorization response being handled (its `oauthCallback` update waits for it). */
+  private callbackResult: OAuthCallbackResult | undefined;
 
-  const settle = (s: Omit<LoginSettled, 'loginId'>): void => {
-    for (const waiter of waiters) {
-      getExternalWorkflowHandle(waiter)
-        .signal(loginSettledSignal, { loginId, ...s })
-        .catch((err) => log.warn('could not tell a waiting call that the login settled', { waiter, error: String(err) }));
+  constructor(
+    input: McpLoginInput,
+    readonly host: Host,
+  ) {
+    this.state = initialState(input.server, input.principal, loginWorkflowId(input.server, input.principal), input.continued);
+  }
+
+  /** Moves the machine and does the transition's effects, in order; returns the transition. */
+  private apply(event: LoginEvent) {
+    const t = transition(this.state, event);
+    this.state = t.state;
+    for (const effect of t.effects) this.perform(effect);
+    if (t.callback) this.callbackResult = t.callback;
+    return t;
+  }
+
+  private perform(effect: LoginEffect): void {
+    const { host } = this;
+    const { server, principal, loginId } = this.state;
+    switch (effect.kind) {
+      case 'settle':
+        for (const waiter of effect.waiters) {
+          getExternalWorkflowHandle(waiter)
+            .signal(loginSettledSignal, { loginId, ...effect.settled })
+            .catch((err) => log.warn('could not tell a waiting call that the login settled', { waiter, error: String(err) }));
+        }
+        return;
+      case 'withdraw':
+        host.resolve({ id: effect.requestId, ok: false, reason: 'cancelled' });
+        return;
+      case 'signed-in':
+        host.resolve({ id: effect.requestId, ok: true }, { answered: true });
+        return;
+      case 'ask': {
+        const who = { principal, ...(effect.issuer ? { issuer: effect.issuer } : {}), ...(effect.scopes ? { scopes: effect.scopes } : {}) };
+        const call = host.requests.newCall(
+          { server, tool: SIGN_IN_TOOL, expiresInMs: effect.expiresInMs ?? DEFAULT_EXPIRES_IN_MS, holdForMs: 0, login: who },
+          effect.callId,
+        );
+        host.register({ id: effect.requestId, kind: 'authorization', prompt: effect.prompt, url: effect.url }, call.callId);
+        return;
+      }
     }
-    waiters.clear();
-  };
-  const status = (): LoginStatus => ({
-    server,
-    principal,
-    state: pending ? 'pending' : sealed && generation > 0 && info ? 'signed-in' : 'signed-out',
-    ...(info?.issuer ? { issuer: info.issuer } : pending?.issuer ? { issuer: pending.issuer } : {}),
-    ...(info?.scopes ? { scopes: info.scopes } : pending?.scopes ? { scopes: pending.scopes } : {}),
-    ...(info?.expiresAtMs !== undefined ? { expiresAt: new Date(info.expiresAtMs).toISOString() } : {}),
-    generation,
-    refreshable: info?.refreshable === true,
-    ...(pending ? { requestId: pending.requestId } : {}),
-    waiting: waiters.size,
-  });
-  const withdraw = (how: 'cancelled'): void => {
-    if (pending) host.resolve({ id: pending.requestId, ok: false, reason: how });
-    pending = undefined;
+  }
+
+  /** Handler of `loginWanted`: a call asks for a newer token than the one it has. */
+  readonly wanted = (w: LoginWantedInput): LoginWantedResult => {
+    if (w.searchAttribute) this.host.enableSearchAttribute();
+    if (w.notify) this.host.enableNotify();
+    return this.apply({ type: 'wanted', input: w, now: Date.now() }).wanted!;
   };
 
-  // A person's "done" is no sign-in: the authorization server's redirect to the inbox's /oauth/callback is.
-  host.answerGuard = (raw) => {
+  readonly validateWanted = (w: LoginWantedInput): void => {
+    const { server, principal } = this.state;
+    if (!w || typeof w.waiter !== 'string' || typeof w.generation !== 'number') throw new Error('loginWanted: input must be { waiter, generation, reason }');
+    if (w.server !== server || w.principal !== principal) throw new Error(`loginWanted: this is the login of server "${server}" for "${principal}"`);
+  };
+
+  /** Handler of `oauthCallback`: the authorization response of the pending sign-in; replies once the loop has handled it. */
+  readonly callback = async (cb: OAuthCallbackInput): Promise<OAuthCallbackResult> => {
+    this.apply({ type: 'callback', callback: cb });
+    this.callbackResult = undefined;
+    await condition(() => this.callbackResult !== undefined);
+    return this.callbackResult!;
+  };
+
+  /** An unknown, spent or replayed state is refused here: a refused update leaves no trace in history. */
+  readonly validateCallback = (cb: OAuthCallbackInput): void => {
+    if (!acceptsCallback(this.state, cb)) throw ApplicationFailure.nonRetryable('this sign-in link is unknown or was already used', FailureTypes.UnknownState);
+  };
+
+  readonly logout = (): LoginStatus => {
+    this.apply({ type: 'logout' });
+    return this.status();
+  };
+
+  readonly status = (): LoginStatus => statusOf(this.state);
+  readonly credentials = () => credentialsOf(this.state);
+
+  /** A person's "done" is no sign-in: the authorization server's redirect to the inbox's /oauth/callback is. */
+  readonly answerGuard = (raw: unknown) => {
     const a = raw as Answer;
+    const pending = this.state.pending;
     if (!pending || a.id !== pending.requestId || a.ok !== true) return undefined;
     return {
-      ok: false,
-      type: 'InvalidAnswer',
+      ok: false as const,
+      type: 'InvalidAnswer' as const,
       reason:
         `request "${a.id}" is a sign-in: it completes when the authorization server sends the browser back to the inbox's /oauth/callback` +
         ' (open the link and sign in); decline or cancel it to stop the calls that wait',
     };
   };
 
-  setHandler(
-    loginWantedUpdate,
-    (w: LoginWantedInput): LoginWantedResult => {
-      if (w.searchAttribute) host.enableSearchAttribute();
-      if (w.notify) host.enableNotify();
-      const expired = info?.expiresAtMs !== undefined && info.expiresAtMs <= Date.now();
-      // Someone else's refresh or sign-in already replaced the token this call used: take that one.
-      if (!pending && !busy && sealed && generation > w.generation && !expired) return { status: 'ready', generation };
-      waiters.add(w.waiter);
-      if (!pending) {
-        const scope = unionScopes(want?.scope, w.scope);
-        want = {
-          generation: Math.max(w.generation, want?.generation ?? 0),
-          reason: w.reason === 'insufficient-scope' || want?.reason === 'insufficient-scope' ? 'insufficient-scope' : w.reason,
-          ...(scope ? { scope } : {}),
-          ...((w.resourceMetadataUrl ?? want?.resourceMetadataUrl) ? { resourceMetadataUrl: w.resourceMetadataUrl ?? want?.resourceMetadataUrl } : {}),
-          ...((w.expiresInMs ?? want?.expiresInMs) !== undefined ? { expiresInMs: w.expiresInMs ?? want?.expiresInMs } : {}),
-        };
-      }
-      return { status: 'waiting' };
-    },
-    {
-      validator: (w: LoginWantedInput) => {
-        if (!w || typeof w.waiter !== 'string' || typeof w.generation !== 'number')
-          throw new Error('loginWanted: input must be { waiter, generation, reason }');
-        if (w.server !== server || w.principal !== principal) throw new Error(`loginWanted: this is the login of server "${server}" for "${principal}"`);
-      },
-    },
-  );
-  setHandler(loginCredentialsQuery, () => ({
-    generation,
-    ...(sealed ? { sealed } : {}),
-    ...(info?.expiresAtMs !== undefined ? { expiresAtMs: info.expiresAtMs } : {}),
-  }));
-  setHandler(loginStatusQuery, status);
-  setHandler(
-    oauthCallbackUpdate,
-    async (cb: OAuthCallbackInput) => {
-      callback = cb;
-      callbackResult = undefined;
-      await condition(() => callbackResult !== undefined);
-      return callbackResult!;
-    },
-    {
-      // An unknown, spent or replayed state is refused here: a refused update leaves no trace in history.
-      validator: (cb: OAuthCallbackInput) => {
-        if (!cb || typeof cb.state !== 'string' || !pending || callback !== undefined || cb.state !== pending.state) {
-          throw ApplicationFailure.nonRetryable('this sign-in link is unknown or was already used', FailureTypes.UnknownState);
-        }
-      },
-    },
-  );
-  setHandler(logoutUpdate, () => {
-    sealed = undefined;
-    info = undefined;
-    withdraw('cancelled');
-    want = undefined;
-    settle({
-      failure: { type: FailureTypes.AuthorizationRequired, message: `server "${server}": signed out (durable-mcp auth logout) while the call waited` },
-    });
-    return status();
-  });
+  nextStep(): LoginStep | undefined {
+    const nearLimits = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= LOGIN_MAX_HISTORY_EVENTS;
+    return nextStep(this.state, (id) => this.host.requests.isResolved(id), nearLimits);
+  }
 
-  const idle = () => !busy && !want && !pending && callback === undefined;
-  const nearLimits = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= LOGIN_MAX_HISTORY_EVENTS;
-  for (;;) {
-    // Each wake-up has its branch below, so the loop never spins (a want while a sign-in is pending is that sign-in's).
-    await condition(
-      () =>
-        (want !== undefined && !pending) ||
-        (callback !== undefined && pending !== undefined) ||
-        (pending !== undefined && host.requests.isResolved(pending.requestId) && callback === undefined) ||
-        (idle() && nearLimits()),
-    );
-    if (pending && host.requests.isResolved(pending.requestId) && callback === undefined) {
+  /** Takes a step other than continue-as-new: an event of the loop, then the activity it asks for, if any. */
+  async take(step: Exclude<LoginStep, 'continue-as-new'>): Promise<void> {
+    if (step === 'sign-in-ended') {
       // Declined, cancelled or expired: the calls waiting for it fail.
-      const answer = host.requests.answerFor(pending.requestId);
-      const how = answer?.reason === 'expired' ? 'expired' : answer?.reason === 'declined' ? 'declined' : 'cancelled';
-      const where = pending.issuer ? ` at ${pending.issuer}` : '';
-      pending = undefined;
-      settle({ failure: { type: FailureTypes.AuthorizationRequired, message: `server "${server}": the sign-in${where} for "${principal}" was ${how}` } });
-      continue;
+      const reason = this.host.requests.answerFor(this.state.pending!.requestId)?.reason;
+      this.apply({ type: 'sign-in-ended', how: reason === 'expired' ? 'expired' : reason === 'declined' ? 'declined' : 'cancelled' });
+      return;
     }
-    if (callback !== undefined && pending) {
-      const cb = callback;
-      const signIn = pending;
-      busy = true;
-      let result: OAuthCallbackResult;
-      try {
-        if (cb.error !== undefined || cb.sealedCode === undefined) {
-          result = { status: 'failed', message: `the authorization server refused the sign-in (${cb.error ?? 'no code'})` };
-          withdraw('cancelled');
-          settle({
-            failure: {
-              type: FailureTypes.AuthorizationRequired,
-              message: `server "${server}": the authorization server refused the sign-in (${cb.error ?? 'no code'})`,
-            },
-          });
-        } else {
-          const r = await oauthExchange({ loginId, server, principal, sealed, sealedCode: cb.sealedCode, ...(cb.iss !== undefined ? { iss: cb.iss } : {}) });
-          sealed = r.sealed;
-          if (r.kind === 'authorized') {
-            info = r.info;
-            generation++;
-            host.resolve({ id: signIn.requestId, ok: true }, { answered: true });
-            pending = undefined;
-            result = { status: 'signed-in', message: `signed in to server "${server}"` };
-            settle({ generation });
-          } else {
-            withdraw('cancelled');
-            want = signIn.want;
-            result = { status: 'asked-again', message: `${r.reason}: a new sign-in request is pending` };
-          }
-        }
-      } catch (err) {
-        withdraw('cancelled');
-        // The activity's reason (an iss mismatch, say), not "Activity task failed".
-        const message = failureMessage(err);
-        result = { status: 'failed', message };
-        settle({ failure: { type: FailureTypes.AuthorizationFailed, message } });
-      } finally {
-        busy = false;
-      }
-      callback = undefined;
-      callbackResult = result;
-      continue;
+    const t = this.apply(step === 'exchange' ? { type: 'exchange' } : { type: 'authorize', now: Date.now() });
+    if (t.activity) this.apply(await run(t.activity));
+  }
+}
+
+export async function mcpLogin(input: McpLoginInput): Promise<void> {
+  const login = new Login(input, useElicitationHost());
+  login.host.answerGuard = login.answerGuard;
+  setHandler(loginWantedUpdate, login.wanted, { validator: login.validateWanted });
+  setHandler(loginCredentialsQuery, login.credentials);
+  setHandler(loginStatusQuery, login.status);
+  setHandler(oauthCallbackUpdate, login.callback, { validator: login.validateCallback });
+  setHandler(logoutUpdate, login.logout);
+  for (;;) {
+    // Each wake-up is one step, so the loop never spins.
+    await condition(() => login.nextStep() !== undefined);
+    const step = login.nextStep()!;
+    if (step === 'continue-as-new') {
+      // Once idle (else the loop goes on): the next run carries the login's state.
+      await continueAsNewWhenIdle<typeof mcpLogin>(login.host, () =>
+        isIdle(login.state) ? { server: input.server, principal: input.principal, continued: snapshotOf(login.state) } : undefined,
+      );
     }
-    if (want !== undefined && !pending) {
-      const w = want;
-      want = undefined;
-      // The calls that asked while another refresh ran were told of its token already (settle): no second refresh.
-      const expired = info?.expiresAtMs !== undefined && info.expiresAtMs <= Date.now();
-      if (w.reason !== 'insufficient-scope' && sealed && info && generation > w.generation && !expired) continue;
-      busy = true;
-      try {
-        const r = await oauthAuthorize({
-          loginId,
-          server,
-          principal,
-          ...(sealed ? { sealed } : {}),
-          ...(w.scope ? { scope: w.scope } : {}),
-          ...(w.reason === 'insufficient-scope' ? { forceReauthorization: true } : {}),
-          ...(w.reason === 'rejected' ? { rediscover: true } : {}),
-          ...(w.resourceMetadataUrl ? { resourceMetadataUrl: w.resourceMetadataUrl } : {}),
-        });
-        sealed = r.sealed;
-        if (r.kind === 'authorized') {
-          info = r.info;
-          generation++;
-          settle({ generation });
-        } else {
-          info = undefined;
-          requests++;
-          const requestId = `sign-in-${requests}`;
-          const call = host.requests.newCall(
-            {
-              server,
-              tool: SIGN_IN_TOOL,
-              expiresInMs: w.expiresInMs ?? DEFAULT_EXPIRES_IN_MS,
-              holdForMs: 0,
-              login: { principal, ...(r.issuer ? { issuer: r.issuer } : {}), ...(r.scopes ? { scopes: r.scopes } : {}) },
-            },
-            `login-${requests}`,
-          );
-          const whose = principal === 'shared' ? '' : ` as "${principal}"`;
-          const prompt =
-            `Sign in to MCP server "${server}"${whose}` +
-            `${r.issuer ? ` at ${r.issuer}` : ''}${r.scopes ? ` (scopes: ${r.scopes})` : ''}` +
-            `${r.refreshRejected ? ': the saved sign-in was refused' : ''}`;
-          host.register({ id: requestId, kind: 'authorization', prompt, url: r.url }, call.callId);
-          // The calls that asked meanwhile wait for this same sign-in.
-          want = undefined;
-          pending = { requestId, state: r.state, ...(r.issuer ? { issuer: r.issuer } : {}), ...(r.scopes ? { scopes: r.scopes } : {}), want: w };
-        }
-      } catch (err) {
-        const type = err instanceof ApplicationFailure && err.type ? err.type : FailureTypes.AuthorizationFailed;
-        settle({ failure: { type: type === FailureTypes.AuthorizationFailed ? type : FailureTypes.AuthorizationFailed, message: failureMessage(err) } });
-      } finally {
-        busy = false;
-      }
-      continue;
-    }
-    if (idle() && nearLimits()) {
-      host.answerWatchersNow();
-      await condition(allHandlersFinished);
-      if (!idle()) {
-        host.letWatchersWait();
-        continue;
-      }
-      await continueAsNew<typeof mcpLogin>({
-        server,
-        principal,
-        continued: { ...(sealed ? { sealed } : {}), generation, ...(info ? { info } : {}), requests, waiters: [...waiters] },
-      });
-    }
+    else await login.take(step);
   }
 }

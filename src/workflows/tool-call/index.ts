@@ -13,7 +13,7 @@ import { durationOption, invalidInput, toolCallInputProblem } from '../input.js'
 import { recordRelease, retryAfterUrls } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
 import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
-import type { Activities } from './outcome.js';
+import type { Activities } from '../../activities/index.js';
 
 export interface ElicitationOptions {
   /** How long a request may stay unanswered before it expires into `cancel` (a Duration: ms or "24h"; default 24 h). */

@@ -2,9 +2,8 @@
  * The activity `callMcpTool` as the call loop sees it: its proxy type and the outcomes it returns, by kind. Types
  * only (the activity's code never enters the workflow bundle).
  */
-import type { createActivities } from '../../activities/index.js';
+import type { Activities } from '../../activities/index.js';
 
-export type Activities = ReturnType<typeof createActivities>;
 /** What one attempt of the activity returns. */
 export type CallOutcome = Awaited<ReturnType<Activities['callMcpTool']>>;
 /** The call was released (legacy era): the request it waits for, with nothing held. */

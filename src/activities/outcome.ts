@@ -19,7 +19,7 @@ import {
   type ServerConfig,
   type UrlRequiredRound,
 } from '../mcp/index.js';
-import type { ElicitOutcome } from '../workflows/messages.js';
+import type { ElicitOutcome } from '../workflows/internal-messages.js';
 import { admittedOrFail, failureOf } from './failures.js';
 import {
   MAX_RESULT_BYTES,

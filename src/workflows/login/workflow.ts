@@ -11,15 +11,7 @@
  * object their handlers are set onto, and what each transition's effects do (signals, the host, activities).
  * Deterministic: workflow APIs and the contract only.
  */
-import {
-  ApplicationFailure,
-  condition,
-  getExternalWorkflowHandle,
-  log,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { FailureTypes } from '../../contract/failures.js';
 import type { Answer } from '../../contract/index.js';
@@ -220,7 +212,6 @@ export async function mcpLogin(input: McpLoginInput): Promise<void> {
       await continueAsNewWhenIdle<typeof mcpLogin>(login.host, () =>
         isIdle(login.state) ? { server: input.server, principal: input.principal, continued: snapshotOf(login.state) } : undefined,
       );
-    }
-    else await login.take(step);
+    } else await login.take(step);
   }
 }

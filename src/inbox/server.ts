@@ -22,7 +22,8 @@ import {
   WorkflowTaskFailingError,
   type ListFilter,
 } from '../client/index.js';
-import { LIST_QUERY_TIMEOUT_MS, type ResolvedRow } from '../client/listing.js';
+import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
+import type { ResolvedRow } from '../client/resolved.js';
 import type { Answer } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
 import { listInbox, type InboxRow, type InboxView } from './list.js';

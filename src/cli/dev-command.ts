@@ -71,4 +71,5 @@ export async function runDevCommand(opts: DevCommandOptions): Promise<void> {
     });
   }
   await dev.done;
+  say('stopped', { event: 'stopped' });
 }

@@ -4,23 +4,19 @@
  * With a key (DURABLE_MCP_ENCRYPTION_KEYS) it also starts the codec server on loopback and points the dev server's
  * Temporal UI at it (`--ui-codec-endpoint`), so the UI shows decoded payloads.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { EncryptionCodec, ENCRYPTION_KEYS_ENV } from '../client/codec.js';
-import { connectClient } from '../client/index.js';
-import { startCodecServer, startInbox, type CodecServerHandle, type InboxHandle } from '../inbox/index.js';
+import { startCodecServer, type CodecServerHandle } from '../inbox/index.js';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from '../mcp/index.js';
-import { findTemporalBinary } from './temporal-binaries.js';
-import { SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
-import { connectFromEnv, createWorker, type DurableMcpWorker } from '../worker.js';
+import { createWorker, type DurableMcpWorker } from '../worker.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
-import { installRuntime, mallocArenaHint } from './worker-command.js';
 import { devUiOrigins, uiOriginsFrom } from './codec-command.js';
+import { startDevInbox } from './dev-inbox.js';
+import { connectExternalTemporal, isRunning, startDevTemporal, stopDevServer } from './dev-temporal.js';
+import { installRuntime, mallocArenaHint } from './worker-command.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const demoServerPath = join(here, 'demo-server.js');
@@ -101,46 +97,17 @@ export function portTaken(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-const isRunning = (child: ChildProcess | undefined): child is ChildProcess => !!child && child.exitCode === null && child.signalCode === null;
-
-async function waitForServer(address: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
-  const start = Date.now();
-  let last: unknown;
-  while (Date.now() - start < timeoutMs) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the Temporal dev server exited with ${child.signalCode ?? `code ${child.exitCode}`}:\n${output().slice(-1500)}`);
-    }
-    try {
-      const c = await Connection.connect({ address, connectTimeout: '1s' });
-      await c.workflowService.getSystemInfo({});
-      await c.close();
-      return;
-    } catch (err) {
-      last = err;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  throw new Error(`the Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${(last as Error)?.message}`);
-}
-
-export async function startDev(options: DevOptions): Promise<DevHandle> {
-  const log = options.log ?? ((line: string) => console.log(line));
-  const warn = options.warn ?? ((message: string) => log(`Warning: ${message}`));
-  const note = options.note ?? log;
-  const external = process.env.TEMPORAL_ADDRESS;
-  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS) stops dev here, naming the variable, before anything starts.
-  const codec = EncryptionCodec.fromEnv();
-  const codecPort = options.codecPort ?? 8081;
-  // Refuse before anything starts: a taken port would otherwise be another server, reported as ours.
+/** Refuse before anything starts: a taken port would otherwise be another server, reported as ours. */
+async function refuseTakenPorts(options: DevOptions, external: boolean, codecPort: number | undefined): Promise<void> {
   if (!external) {
     if (await portTaken(options.port)) throw new DevPortTakenError(options.port, 'Temporal gRPC', '--port');
     if (await portTaken(options.uiPort)) throw new DevPortTakenError(options.uiPort, 'Temporal UI', '--ui-port');
   }
-  if (codec && codecPort !== 0 && (await portTaken(codecPort))) throw new DevPortTakenError(codecPort, 'codec server', '--codec-port');
-  installRuntime();
-  const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  if (codecPort !== undefined && codecPort !== 0 && (await portTaken(codecPort))) throw new DevPortTakenError(codecPort, 'codec server', '--codec-port');
+}
 
+/** The MCP config of `dev`: the file given, else the demo server's (written to the data folder); a warning when no server is enabled. */
+function devMcpConfig(options: DevOptions, dataDir: string, warn: (message: string) => void): McpConfig {
   let config: McpConfig;
   if (options.mcpConfigPath) {
     config = loadMcpConfigFile(options.mcpConfigPath);
@@ -153,6 +120,37 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   if (enabled.length === 0) {
     warn(`the MCP config${options.mcpConfigPath ? ` ${options.mcpConfigPath}` : ''} has no enabled server: every tool call will fail with UnknownServer.`);
   }
+  return config;
+}
+
+/** What `dev` prints once everything runs: the commands to try against the demo server. */
+function printTryIt(log: (line: string) => void): void {
+  const cli = CLI;
+  log('');
+  log('Try it (in another terminal, in this folder; put in the workflow id that call prints and the request id that pending prints):');
+  log(`  ${cli} call demo book_table --args '{"restaurant":"Chez Temporal"}'`);
+  log(`  ${cli} pending`);
+  log(`  ${cli} answer WORKFLOW_ID REQUEST_ID --data '{"name":"Ada","guests":2,"date":"2026-12-24"}'`);
+  log(`  ${cli} result WORKFLOW_ID`);
+  log(`The demo server speaks MCP 2026-07-28: each question is a round (input_required); nothing is held while you think.`);
+  log(`  ${cli} call demo plan_trip         # two rounds: the second question carries the first answer`);
+  log(`  ${cli} call demo connect_account   # a link to visit (URL mode): answer it with no --data`);
+  log('Ctrl-C stops everything; the workflows are kept for the next start.');
+}
+
+export async function startDev(options: DevOptions): Promise<DevHandle> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const warn = options.warn ?? ((message: string) => log(`Warning: ${message}`));
+  const note = options.note ?? log;
+  const external = process.env.TEMPORAL_ADDRESS;
+  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS) stops dev here, naming the variable, before anything starts.
+  const codec = EncryptionCodec.fromEnv();
+  const codecPort = options.codecPort ?? 8081;
+  await refuseTakenPorts(options, !!external, codec ? codecPort : undefined);
+  installRuntime();
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const config = devMcpConfig(options, dataDir, warn);
 
   // The codec server first: the dev server's UI is started pointed at its address. Loopback, no token: the UI of the
   // dev server sends none (a token-protected one for other machines is `durable-mcp codec-server`).
@@ -163,77 +161,19 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   }
   const closeCodec = () => codecServer?.close().catch(() => undefined);
 
-  let server: ChildProcess | undefined;
-  let address: string;
-  let uiAddress: string | undefined;
-  let database: string | undefined;
-  let connection: NativeConnection | undefined;
-  let namespace = 'default';
-  if (external) {
-    note(
-      `TEMPORAL_ADDRESS is set (${external}): using that Temporal server, not starting one;` +
-        ` --port, --ui-port and --data-dir are not used. Unset it to start an embedded dev server.`,
-    );
-    const c = await connectFromEnv().catch(async (err) => {
-      await closeCodec();
-      throw err;
-    });
-    connection = c.connection;
-    namespace = c.namespace;
-    address = c.address;
-    log(`Temporal: ${address} (from TEMPORAL_ADDRESS), namespace ${namespace}`);
-  } else {
-    const bin = findTemporalBinary('cli', { allowDownload: false, log: note });
-    address = `127.0.0.1:${options.port}`;
-    uiAddress = `http://127.0.0.1:${options.uiPort}`;
-    const dbFile = join(dataDir, 'temporal.db');
-    database = dbFile;
-    let out = '';
-    server = spawn(
-      bin.path!,
-      [
-        'server',
-        'start-dev',
-        '--db-filename',
-        dbFile,
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(options.port),
-        '--ui-port',
-        String(options.uiPort),
-        '--namespace',
-        namespace,
-        ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${a.type}`]),
-        '--log-level',
-        'error',
-        ...(codecServer ? ['--ui-codec-endpoint', codecServer.url] : []),
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    server.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    server.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const child = server;
-    const abortStart = () => child.kill('SIGTERM');
-    options.signal?.addEventListener('abort', abortStart, { once: true });
-    try {
-      if (options.signal?.aborted) throw new Error('stopped while starting');
-      await waitForServer(address, server, () => out);
-      // What answered must be the server this process started (it would have exited on a port it could not bind).
-      if (!isRunning(server)) throw new Error(`the Temporal dev server exited at start:\n${out.slice(-1500)}`);
-      connection = await NativeConnection.connect({ address });
-      if (options.signal?.aborted) throw new Error('stopped while starting');
-    } catch (err) {
-      server.kill('SIGKILL');
-      await connection?.close().catch(() => undefined);
-      await closeCodec();
-      throw options.signal?.aborted ? new Error('stopped while starting') : err;
-    } finally {
-      options.signal?.removeEventListener('abort', abortStart);
-    }
-    log(`Temporal dev server: ${address} (data: ${dbFile})`);
-    log(`Temporal UI:         ${uiAddress}${codecServer ? ' (decodes payloads through the codec server)' : ''}`);
-  }
+  const temporal = external
+    ? await connectExternalTemporal(external, log, note, closeCodec)
+    : await startDevTemporal({
+        dataDir,
+        port: options.port,
+        uiPort: options.uiPort,
+        codecUrl: codecServer?.url,
+        signal: options.signal,
+        log,
+        note,
+        onError: closeCodec,
+      });
+  const { address, namespace, connection, server, uiAddress, database } = temporal;
   if (codecServer) log(`Codec server:        ${codecServer.url} (CLI: temporal workflow show --workflow-id <id> --codec-endpoint ${codecServer.url})`);
 
   // Servers behind OAuth: their logins' secrets are sealed with keys derived from the codec's, or, without a key, with
@@ -259,7 +199,6 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     throw err;
   }
   const running = worker.run();
-  const cli = CLI;
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
   if (codec) log(`Encryption: on, payloads encrypted with key "${codec.keyId}" (${ENCRYPTION_KEYS_ENV})`);
   else note(encryptionOffNote());
@@ -276,16 +215,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     if (options.note) options.note(hint);
     else log(`Note: ${hint}`);
   }
-  log('');
-  log('Try it (in another terminal, in this folder; put in the workflow id that call prints and the request id that pending prints):');
-  log(`  ${cli} call demo book_table --args '{"restaurant":"Chez Temporal"}'`);
-  log(`  ${cli} pending`);
-  log(`  ${cli} answer WORKFLOW_ID REQUEST_ID --data '{"name":"Ada","guests":2,"date":"2026-12-24"}'`);
-  log(`  ${cli} result WORKFLOW_ID`);
-  log(`The demo server speaks MCP 2026-07-28: each question is a round (input_required); nothing is held while you think.`);
-  log(`  ${cli} call demo plan_trip         # two rounds: the second question carries the first answer`);
-  log(`  ${cli} call demo connect_account   # a link to visit (URL mode): answer it with no --data`);
-  log('Ctrl-C stops everything; the workflows are kept for the next start.');
+  printTryIt(log);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -294,13 +224,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
       worker.shutdown();
       await running.catch(() => undefined);
       await connection.close().catch(() => undefined);
-      if (isRunning(server)) {
-        const exited = new Promise<void>((r) => server!.once('exit', () => r()));
-        server.kill('SIGTERM');
-        const timer = setTimeout(() => server!.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await stopDevServer(server);
       await closeCodec();
     })();
     return stopping;
@@ -341,43 +265,4 @@ export function encryptionOffNote(): string {
     ` ${ENCRYPTION_KEYS_ENV}="k1:$(openssl rand -base64 32)" in every process that talks to Temporal (keep it: without it` +
     ' nothing written with it can be read); dev then starts a codec server and its Temporal UI decodes through it'
   );
-}
-
-/** The inbox of `dev`, on loopback. It is a convenience: when it cannot start, dev says so and goes on. */
-async function startDevInbox(
-  address: string,
-  namespace: string,
-  temporalUi: string | undefined,
-  encryption: EncryptionCodec | undefined,
-  options: DevOptions,
-  log: (line: string) => void,
-  warn: (message: string) => void,
-  seal?: CredentialSeal,
-): Promise<InboxHandle | undefined> {
-  let closeConnection: (() => Promise<void>) | undefined;
-  try {
-    const { client } = await connectClient({ address, namespace, encryption: encryption ?? false });
-    closeConnection = () => client.connection.close();
-    const inbox = await startInbox({
-      client,
-      host: '127.0.0.1',
-      port: options.inboxPort ?? 8787,
-      temporalUi,
-      taskQueue: options.taskQueue,
-      ...(seal ? { sealCode: (code: string) => seal.seal({ code }) } : {}),
-    });
-    log(`Inbox:               ${inbox.url}`);
-    for (const warning of inbox.warnings) warn(warning);
-    return {
-      ...inbox,
-      close: async () => {
-        await inbox.close();
-        await closeConnection!().catch(() => undefined);
-      },
-    };
-  } catch (err) {
-    await closeConnection?.().catch(() => undefined);
-    warn(`the inbox did not start (${(err as Error).message}); run \`durable-mcp inbox --port <port>\` instead`);
-    return undefined;
-  }
 }

@@ -33,6 +33,7 @@ import type { mcpListTools, McpListToolsInput, McpToolInfo } from '../workflows/
 import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
 import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 import type { EncryptionCodec } from './codec.js';
+import { firstAttemptOf, type FirstAttempt } from './first-attempt.js';
 import { connectClient, registeredSearchAttributes } from './connection.js';
 import {
   answerRejection,
@@ -45,18 +46,12 @@ import {
   updateLimit,
   WorkflowClosedError,
 } from './errors.js';
-import {
-  listAwaitingInput,
-  listPendingPage,
-  listResolvedPage,
-  statusName,
-  type AwaitingWorkflow,
-  type ListingSupport,
-  type ListOptions,
-  type ListPage,
-  type ResolvedRow,
-} from './listing.js';
+import type { ListOptions } from './list-options.js';
+import { listAwaitingInput, listPendingPage, type AwaitingWorkflow, type ListingSupport, type ListPage } from './listing.js';
+import { listResolvedPage, type ResolvedRow } from './resolved.js';
+import { startedCall } from './started-call.js';
 import { watchSignIn, type ListToolsOptions } from './sign-in.js';
+import { statusName } from './visibility.js';
 import { POLLER_FRESH_MS, withWorker, workerPolls } from './workers.js';
 
 export interface StartToolCallOptions extends ExecuteMcpToolInput {
@@ -77,21 +72,6 @@ export const WORKER_WAIT_MS = 15_000;
 
 /** What to do when no worker takes an answer: the durable signal needs none until it is validated. */
 export const SIGNAL_HINT = 'Or send it as a durable signal (`--signal`), validated when a worker picks it up';
-
-/** How long `firstAttempt` waits by default for a started call's first attempt to come to something. */
-export const FIRST_ATTEMPT_WAIT_MS = 2_000;
-
-/**
- * What the first attempt of a started tool call came to (`DurableMcpClient.firstAttempt`): the call finished, waits for a
- * person, failed once and is retried, is still running when the wait ended, or no worker polls its task queue.
- * A call that failed for good is not listed: `firstAttempt` throws its ToolCallFailedError.
- */
-export type FirstAttempt =
-  | { state: 'completed'; result: ToolResult }
-  | { state: 'awaiting-input' }
-  | { state: 'retrying'; attempt: number; failure: string }
-  | { state: 'running' }
-  | { state: 'no-worker'; taskQueue: string };
 
 export class DurableMcpClient {
   private registered: boolean | undefined;
@@ -220,21 +200,8 @@ export class DurableMcpClient {
    * The worker decides these (its config, its environment, the server's own tool list and argument checks), so the
    * client asks the call, not a copy of the config.
    */
-  async firstAttempt(workflowId: string, options: { timeoutMs?: number; pollMs?: number } = {}): Promise<FirstAttempt> {
-    const deadline = Date.now() + (options.timeoutMs ?? FIRST_ATTEMPT_WAIT_MS);
-    const handle = this.client.workflow.getHandle(workflowId);
-    let first = true;
-    for (;;) {
-      const d = await handle.describe();
-      if (d.status.name !== 'RUNNING') return { state: 'completed', result: await this.result(workflowId) };
-      if (first && d.taskQueue && (await this.workerPolls(d.taskQueue)) === false) return { state: 'no-worker', taskQueue: d.taskQueue };
-      first = false;
-      if (d.typedSearchAttributes.get(awaitingInputKey) === true) return { state: 'awaiting-input' };
-      const retried = (d.raw.pendingActivities ?? []).find((a) => (a.attempt ?? 1) > 1 && a.lastFailure);
-      if (retried) return { state: 'retrying', attempt: retried.attempt ?? 2, failure: retried.lastFailure?.message ?? '(no message)' };
-      if (Date.now() >= deadline) return { state: 'running' };
-      await new Promise((r) => setTimeout(r, Math.min(options.pollMs ?? 100, Math.max(0, deadline - Date.now()))));
-    }
+  firstAttempt(workflowId: string, options: { timeoutMs?: number; pollMs?: number } = {}): Promise<FirstAttempt> {
+    return firstAttemptOf(this.client, workflowId, () => this.result(workflowId), options);
   }
 
   private async handle(workflowId: string): Promise<WorkflowHandle> {
@@ -380,18 +347,8 @@ export class DurableMcpClient {
   }
 
   /** The server and tool a tool-call workflow was started with (from its first history event). */
-  async callOf(workflowId: string): Promise<{ server?: string; tool?: string }> {
-    try {
-      const res = await this.client.workflowService.getWorkflowExecutionHistory({ namespace: this.namespace, execution: { workflowId }, maximumPageSize: 1 });
-      let payload = res.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
-      // Raw history: the client's payload codecs (encryption) decode it first, the last codec first.
-      const { payloadCodecs, payloadConverter } = this.client.options.loadedDataConverter;
-      for (const codec of [...payloadCodecs].reverse()) if (payload) [payload] = await codec.decode([payload]);
-      const input = payload ? (payloadConverter.fromPayload(payload) as { server?: unknown; tool?: unknown; steps?: unknown }) : undefined;
-      return { ...(typeof input?.server === 'string' ? { server: input.server } : {}), ...(typeof input?.tool === 'string' ? { tool: input.tool } : {}) };
-    } catch {
-      return {};
-    }
+  callOf(workflowId: string): Promise<{ server?: string; tool?: string }> {
+    return startedCall(this.client, workflowId);
   }
 
   /**

@@ -15,20 +15,12 @@ export {
   KEY_ID_METADATA,
   type EncryptionKey,
 } from './codec.js';
-export { DurableMcpClient, FIRST_ATTEMPT_WAIT_MS, SIGNAL_HINT, type FirstAttempt, type StartToolCallOptions } from './client.js';
+export { DurableMcpClient, SIGNAL_HINT, type StartToolCallOptions } from './client.js';
+export { FIRST_ATTEMPT_WAIT_MS, type FirstAttempt } from './first-attempt.js';
 export { type ListToolsOptions, type SignInPending } from './sign-in.js';
-export {
-  ListOptionError,
-  DEFAULT_PAGE_LIMIT,
-  MAX_PAGE_LIMIT,
-  type AwaitingWorkflow,
-  type ListFilter,
-  type ListOptions,
-  type ListPage,
-  type ListedRequest,
-  type ResolvedRow,
-  type UnlistedWorkflow,
-} from './listing.js';
+export { ListOptionError, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type ListFilter, type ListOptions } from './list-options.js';
+export { type AwaitingWorkflow, type ListPage, type ListedRequest, type UnlistedWorkflow } from './listing.js';
+export { type ResolvedRow } from './resolved.js';
 export {
   AnswerRejectedError,
   AnswerTooLargeError,

@@ -9,31 +9,33 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import { causeMessages } from '../contract/causes.js';
 import type { Request } from '../contract/index.js';
 import { pendingDetailsQuery, type PendingContext, type PendingRequestDetails } from '../workflows/messages.js';
 import {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   KINDS_SEARCH_ATTRIBUTE,
-  LISTING_MEMO_KEY,
   NEXT_EXPIRY_SEARCH_ATTRIBUTE,
-  RESOLVED_AT_SEARCH_ATTRIBUTE,
   SERVERS_SEARCH_ATTRIBUTE,
   type ListingMemo,
-  type Resolution,
 } from '../workflows/visibility.js';
-import { causeMessages } from '../contract/causes.js';
 import { isDeadlineExceeded } from './errors.js';
+import {
+  checkOptions,
+  decodeCursor,
+  DEFAULT_LEGACY_QUERIES,
+  DEFAULT_PAGE_LIMIT,
+  encodeCursor,
+  keeps,
+  LIST_QUERY_TIMEOUT_MS,
+  MAX_PAGE_LIMIT,
+  MAX_SCANNED,
+  type ListFilter,
+  type ListOptions,
+} from './list-options.js';
+import { memoOf, nextPageToken, queryLiteral, tsToDate } from './visibility.js';
 import { pollsOf, type PollsCache } from './workers.js';
-
-/** The deadline of each `pendingDetails` query of a workflow without the listing memo (3 s). */
-export const LIST_QUERY_TIMEOUT_MS = 3_000;
-/** Default and largest number of rows of one page. */
-export const DEFAULT_PAGE_LIMIT = 50;
-export const MAX_PAGE_LIMIT = 1_000;
-/** At most this many workflows without the memo are queried for one page (the rest are listed as `unlisted`). */
-export const DEFAULT_LEGACY_QUERIES = 25;
-/** With a filter visibility cannot apply (tool, step, text), at most this many workflows are read for one page. */
-export const MAX_SCANNED = 5_000;
 
 export interface AwaitingWorkflow {
   workflowId: string;
@@ -43,32 +45,6 @@ export interface AwaitingWorkflow {
   pending: PendingRequestDetails[];
   /** Set when the workflow could not be queried: why (e.g. no worker polls its task queue). */
   unreachable?: string;
-}
-
-/** What a list keeps. `server`, `kind` and `workflowType` are applied by visibility; `tool`, `step` and `text` to each row. */
-export interface ListFilter {
-  server?: string;
-  tool?: string;
-  kind?: Request['kind'];
-  /** A pipeline's step name. */
-  step?: string;
-  workflowType?: string;
-  /** Text in the prompt (case-insensitive). */
-  text?: string;
-}
-
-export interface ListOptions {
-  filter?: ListFilter;
-  /** Rows of the page (default 50, at most 1,000); the requests of one workflow are never split across pages. */
-  limit?: number;
-  /** The `nextCursor` of the previous page. */
-  cursor?: string;
-  /** `expiry`: soonest expiry first, where the visibility store can order (Elasticsearch); else visibility's own order. */
-  order?: 'expiry' | 'visibility';
-  /** Deadline of each query of a workflow without the memo (default 3 s). */
-  queryTimeoutMs?: number;
-  /** At most this many workflows without the memo are queried for the page (default 25; 0: none). */
-  legacyQueries?: number;
 }
 
 /** One pending request, listed. `tooLarge`: the memo holds only its start; open it (one query) to answer it. */
@@ -108,48 +84,6 @@ export interface ListPage {
   filteredLocally: Array<keyof ListFilter>;
 }
 
-interface Cursor {
-  /** Visibility's page token of the page being read (base64), and how many of its workflows were already returned. */
-  t?: string;
-  s: number;
-  /**
-   * The run ids of the workflow that starts the next page and of the last one returned. Read again, the page may have
-   * lost rows (answered meanwhile) or gained some (newly waiting): it goes on from `r`, else after `l` when `r` has left
-   * the list, and from `s` only when both have.
-   */
-  r?: string;
-  l?: string;
-}
-
-function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString('base64url');
-}
-function decodeCursor(text: string | undefined): Cursor {
-  if (!text) return { s: 0 };
-  try {
-    const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
-    if (
-      Number.isInteger(c.s) &&
-      c.s >= 0 &&
-      (c.t === undefined || typeof c.t === 'string') &&
-      [c.r, c.l].every((id) => id === undefined || typeof id === 'string')
-    )
-      return c;
-  } catch {
-    // falls through
-  }
-  throw new ListOptionError(`cursor ${JSON.stringify(text.slice(0, 40))} is not a cursor of this listing (give back a page's nextCursor as it came)`);
-}
-
-export class ListOptionError extends Error {
-  override name = 'ListOptionError';
-}
-
-/** A string literal of a visibility query. */
-export function queryLiteral(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
 /** What the listing knows of the namespace: which listing attributes are registered, whether visibility orders by expiry. */
 export interface ListingSupport {
   /** DurableMcpServers, DurableMcpKinds, DurableMcpNextExpiry and DurableMcpResolvedAt are registered. */
@@ -160,54 +94,8 @@ export interface ListingSupport {
   polls?: PollsCache;
 }
 
-/** The memo a workflow keeps for the listing, decoded (through the client's payload codec), or undefined. */
-async function memoOf(client: Client, fields: Record<string, Payload> | null | undefined): Promise<ListingMemo | undefined> {
-  let payload: Payload | undefined = fields?.[LISTING_MEMO_KEY];
-  if (!payload) return undefined;
-  const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
-  for (const codec of [...payloadCodecs].reverse()) [payload] = await codec.decode([payload]);
-  const memo = payloadConverter.fromPayload(payload) as ListingMemo | undefined;
-  return memo && memo.v === 1 && Array.isArray(memo.pending) ? memo : undefined;
-}
-
-function tsToDate(t: { seconds?: unknown; nanos?: number | null } | null | undefined): Date {
-  return new Date(t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : 0);
-}
-
-function keeps(filter: ListFilter, request: Request, context: PendingContext): boolean {
-  if (filter.server !== undefined && context.server !== filter.server) return false;
-  if (filter.kind !== undefined && request.kind !== filter.kind) return false;
-  if (filter.tool !== undefined && context.tool !== filter.tool) return false;
-  if (filter.step !== undefined && context.step !== filter.step) return false;
-  if (filter.text !== undefined && !request.prompt.toLowerCase().includes(filter.text.toLowerCase())) return false;
-  return true;
-}
-
-/** The checks of the list options, each naming the option and the value's problem. */
-function checkOptions(o: ListOptions): void {
-  if (o.limit !== undefined && (!Number.isInteger(o.limit) || o.limit < 1 || o.limit > MAX_PAGE_LIMIT))
-    throw new ListOptionError(`limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}, got ${JSON.stringify(o.limit)}`);
-  if (o.legacyQueries !== undefined && (!Number.isInteger(o.legacyQueries) || o.legacyQueries < 0))
-    throw new ListOptionError(`legacyQueries must be a whole number from 0, got ${JSON.stringify(o.legacyQueries)}`);
-  for (const [k, v] of Object.entries(o.filter ?? {})) {
-    if (v === undefined) continue;
-    if (typeof v !== 'string' || v === '' || v.length > 200)
-      throw new ListOptionError(`filter ${k} must be a non-empty string of at most 200 characters, got ${JSON.stringify(v)}`);
-  }
-  if (o.filter?.kind !== undefined && o.filter.kind !== 'input' && o.filter.kind !== 'authorization')
-    throw new ListOptionError(`filter kind must be "input" or "authorization", got ${JSON.stringify(o.filter.kind)}`);
-}
-
-/**
- * One page of the pending requests of the namespace, from visibility (see the file's comment). `support` says which
- * listing attributes the namespace has (DurableMcpClient finds out once); what it learns of `ORDER BY` is kept there.
- */
-export async function listPendingPage(client: Client, support: ListingSupport, options: ListOptions = {}): Promise<ListPage> {
-  checkOptions(options);
-  const filter = options.filter ?? {};
-  const limit = options.limit ?? DEFAULT_PAGE_LIMIT;
-  const legacyBudget = options.legacyQueries ?? DEFAULT_LEGACY_QUERIES;
-  const timeoutMs = options.queryTimeoutMs ?? LIST_QUERY_TIMEOUT_MS;
+/** The visibility query of a page, and the filters it cannot apply (listing attributes not registered), applied to each row. */
+function visibilityQuery(filter: ListFilter, support: ListingSupport): { where: string; filteredLocally: Array<keyof ListFilter> } {
   const clauses = [`${AWAITING_INPUT_SEARCH_ATTRIBUTE} = true`, `ExecutionStatus = 'Running'`];
   const filteredLocally: Array<keyof ListFilter> = [];
   if (filter.server !== undefined) {
@@ -220,13 +108,86 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
   }
   if (filter.workflowType !== undefined) clauses.push(`WorkflowType = ${queryLiteral(filter.workflowType)}`);
   for (const k of ['tool', 'step', 'text'] as const) if (filter[k] !== undefined) filteredLocally.push(k);
-  const where = clauses.join(' AND ');
+  return { where: clauses.join(' AND '), filteredLocally };
+}
+
+/** What one page reading needs to list a workflow: the client, what it knows of the namespace, and the legacy budget left. */
+interface Reading {
+  client: Client;
+  support: ListingSupport;
+  timeoutMs: number;
+  page: ListPage;
+  legacyLeft: number;
+}
+
+/**
+ * The rows of one workflow of a visibility page (from its memo, or its query when it has none and the budget allows),
+ * and why some are not listed (`other`). Rows are not filtered yet.
+ */
+async function rowsOfWorkflow(
+  reading: Reading,
+  wf: temporal.api.workflow.v1.IWorkflowExecutionInfo,
+  base: { workflowId: string; runId: string; workflowType: string },
+): Promise<{ rows: ListedRequest[]; other?: UnlistedWorkflow }> {
+  const { client, support } = reading;
+  const startTime = tsToDate(wf.startTime).toISOString();
+  let memo: ListingMemo | undefined;
+  let undecodable: string | undefined;
+  try {
+    memo = await memoOf(client, wf.memo?.fields as Record<string, Payload> | undefined);
+  } catch (err) {
+    undecodable = `its memo cannot be decoded by this client: ${(err as Error).message}`;
+  }
+  const taskQueue = wf.taskQueue ?? '';
+  const polls = pollsOf(client, (support.polls ??= new Map()), taskQueue);
+  if (undecodable) return { rows: [], other: { ...base, kind: 'unreachable', reason: undecodable } };
+  if (memo) {
+    const noWorker = (await polls) === false ? `no worker polls task queue "${taskQueue}"` : undefined;
+    const now = Date.now();
+    const rows = memo.pending
+      .filter((p) => !(p.request.expiresAt && Date.parse(p.request.expiresAt) <= now))
+      .map((p) => ({
+        ...base,
+        startTime,
+        request: p.request,
+        context: p.context,
+        ...(p.tooLarge ? { tooLarge: true as const } : {}),
+        ...(noWorker ? { noWorker } : {}),
+      }));
+    if (!memo.more) return { rows };
+    return { rows, other: { ...base, kind: 'more', reason: `${memo.more} more pending request(s) than its memo lists: open the workflow to see them` } };
+  }
+  if (reading.legacyLeft > 0) {
+    reading.legacyLeft--;
+    reading.page.queried++;
+    const q = await queryPending(client, base.workflowId, base.runId, taskQueue, reading.timeoutMs, polls);
+    if ('reason' in q) return { rows: [], other: { ...base, kind: 'unreachable', reason: q.reason } };
+    return { rows: q.pending.map((d) => ({ ...base, startTime, request: d.request, context: d.context, queried: true as const })) };
+  }
+  return { rows: [], other: { ...base, kind: 'unlisted', reason: 'started before the listing memo: open the workflow to see its requests (one query)' } };
+}
+
+/**
+ * One page of the pending requests of the namespace, from visibility (see the file's comment). `support` says which
+ * listing attributes the namespace has (DurableMcpClient finds out once); what it learns of `ORDER BY` is kept there.
+ */
+export async function listPendingPage(client: Client, support: ListingSupport, options: ListOptions = {}): Promise<ListPage> {
+  checkOptions(options);
+  const filter = options.filter ?? {};
+  const limit = options.limit ?? DEFAULT_PAGE_LIMIT;
+  const { where, filteredLocally } = visibilityQuery(filter, support);
   let order: ListPage['order'] = 'visibility';
   const wantsExpiry = options.order === 'expiry' && support.attributes && support.orderBy !== false;
 
   const page: ListPage = { rows: [], others: [], order, scanned: 0, queried: 0, filteredLocally };
+  const reading: Reading = {
+    client,
+    support,
+    page,
+    timeoutMs: options.queryTimeoutMs ?? LIST_QUERY_TIMEOUT_MS,
+    legacyLeft: options.legacyQueries ?? DEFAULT_LEGACY_QUERIES,
+  };
   let cursor = decodeCursor(options.cursor);
-  let legacyLeft = legacyBudget;
   const pageSize = Math.min(MAX_PAGE_LIMIT, Math.max(limit, filteredLocally.length > 0 ? 200 : limit));
   for (;;) {
     const request = (query: string) =>
@@ -250,7 +211,7 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
     } else res = await request(where);
     page.order = order;
     const executions = res.executions ?? [];
-    const next = res.nextPageToken && res.nextPageToken.length > 0 ? Buffer.from(res.nextPageToken).toString('base64') : undefined;
+    const next = nextPageToken(res.nextPageToken);
     const indexOf = (runId: string | undefined) => (runId === undefined ? -1 : executions.findIndex((e) => e.execution?.runId === runId));
     const resumeAt = indexOf(cursor.r);
     const after = resumeAt >= 0 ? -1 : indexOf(cursor.l);
@@ -262,45 +223,10 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
         runId: wf.execution?.runId ?? '',
         workflowType: wf.type?.name ?? '',
       };
-      const startTime = tsToDate(wf.startTime).toISOString();
       page.scanned++;
-      let memo: ListingMemo | undefined;
-      let undecodable: string | undefined;
-      try {
-        memo = await memoOf(client, wf.memo?.fields as Record<string, Payload> | undefined);
-      } catch (err) {
-        undecodable = `its memo cannot be decoded by this client: ${(err as Error).message}`;
-      }
-      let rows: ListedRequest[] = [];
-      let other: UnlistedWorkflow | undefined;
-      const taskQueue = wf.taskQueue ?? '';
-      const polls = pollsOf(client, (support.polls ??= new Map()), taskQueue);
-      if (undecodable) {
-        other = { ...base, kind: 'unreachable', reason: undecodable };
-      } else if (memo) {
-        const noWorker = (await polls) === false ? `no worker polls task queue "${taskQueue}"` : undefined;
-        const now = Date.now();
-        rows = memo.pending
-          .filter((p) => !(p.request.expiresAt && Date.parse(p.request.expiresAt) <= now))
-          .map((p) => ({
-            ...base,
-            startTime,
-            request: p.request,
-            context: p.context,
-            ...(p.tooLarge ? { tooLarge: true as const } : {}),
-            ...(noWorker ? { noWorker } : {}),
-          }));
-        if (memo.more) other = { ...base, kind: 'more', reason: `${memo.more} more pending request(s) than its memo lists: open the workflow to see them` };
-      } else if (legacyLeft > 0) {
-        legacyLeft--;
-        page.queried++;
-        const q = await queryPending(client, base.workflowId, base.runId, taskQueue, timeoutMs, polls);
-        if ('reason' in q) other = { ...base, kind: 'unreachable', reason: q.reason };
-        else rows = q.pending.map((d) => ({ ...base, startTime, request: d.request, context: d.context, queried: true as const }));
-      } else {
-        other = { ...base, kind: 'unlisted', reason: 'started before the listing memo: open the workflow to see its requests (one query)' };
-      }
-      rows = rows.filter((r) => keeps(filter, r.request, r.context));
+      const listed = await rowsOfWorkflow(reading, wf, base);
+      const { other } = listed;
+      const rows = listed.rows.filter((r) => keeps(filter, r.request, r.context));
       if (page.rows.length > 0 && page.rows.length + rows.length > limit) {
         // This workflow starts the next page.
         page.nextCursor = encodeCursor({ ...(cursor.t ? { t: cursor.t } : {}), s: i, r: base.runId, ...(lastRun ? { l: lastRun } : {}) });
@@ -373,48 +299,4 @@ export async function listAwaitingInput(client: Client, support: ListingSupport,
     cursor = page.nextCursor;
   } while (cursor);
   return [...byId.values()];
-}
-
-/** One resolved request, listed from its workflow's memo, with the workflow's status (RUNNING, COMPLETED, …). */
-export interface ResolvedRow extends Resolution {
-  workflowId: string;
-  runId: string;
-  workflowType: string;
-  status: string;
-}
-
-/**
- * The latest resolutions of the namespace's workflows resolved since `since` (DurableMcpResolvedAt), newest first within
- * the page: at most `limit` workflows read (default 50), each with the resolutions its memo keeps.
- */
-export async function listResolvedPage(
-  client: Client,
-  options: { since: Date; limit?: number; cursor?: string },
-): Promise<{ rows: ResolvedRow[]; nextCursor?: string }> {
-  const limit = options.limit ?? DEFAULT_PAGE_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
-    throw new ListOptionError(`limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}, got ${limit}`);
-  const cursor = decodeCursor(options.cursor);
-  const res = await client.workflowService.listWorkflowExecutions({
-    namespace: client.options.namespace,
-    query: `${RESOLVED_AT_SEARCH_ATTRIBUTE} > ${queryLiteral(options.since.toISOString())}`,
-    pageSize: limit,
-    ...(cursor.t ? { nextPageToken: Buffer.from(cursor.t, 'base64') } : {}),
-  });
-  const rows: ResolvedRow[] = [];
-  for (const wf of res.executions ?? []) {
-    const memo = await memoOf(client, wf.memo?.fields as Record<string, Payload> | undefined).catch(() => undefined);
-    const status = statusName(Number(wf.status ?? 0));
-    for (const r of memo?.recent ?? [])
-      rows.push({ ...r, workflowId: wf.execution?.workflowId ?? '', runId: wf.execution?.runId ?? '', workflowType: wf.type?.name ?? '', status });
-  }
-  rows.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
-  const next = res.nextPageToken && res.nextPageToken.length > 0 ? Buffer.from(res.nextPageToken).toString('base64') : undefined;
-  return { rows, ...(next ? { nextCursor: encodeCursor({ t: next, s: 0 }) } : {}) };
-}
-
-const STATUS = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT', 'PAUSED'];
-/** A workflow status code as the SDK names it (RUNNING, COMPLETED, …). */
-export function statusName(code: number): string {
-  return STATUS[code] ?? `STATUS_${code}`;
 }

@@ -7,6 +7,7 @@
 import type { Client } from '@temporalio/client';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { isDeadlineExceeded, NoWorkerError, WorkflowTaskFailingError } from './errors.js';
+import { tsToDate } from './visibility.js';
 
 /**
  * How recent a worker's last poll must be for it to count as polling. Temporal records each poll request's start
@@ -23,7 +24,7 @@ export async function workerPolls(client: Client, taskQueue: string, freshMs = P
     const now = Date.now();
     return (res.pollers ?? []).some((p) => {
       const t = p.lastAccessTime;
-      const ms = t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : now;
+      const ms = t ? tsToDate(t).getTime() : now;
       return now - ms <= freshMs;
     });
   } catch {

@@ -7,7 +7,7 @@ import { html } from 'hono/html';
 import { checkElicitationUrl } from '../contract/admit.js';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { initialValues, schemaFields, type Field, type Posted } from './form.js';
-import type { ResolvedRow } from '../client/listing.js';
+import type { ResolvedRow } from '../client/resolved.js';
 import type { InboxRow, InboxView, PendingRow } from './list.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;

@@ -12,26 +12,17 @@ import { Hono, type Context } from 'hono';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
-import {
-  DurableMcpClient,
-  InvalidAnswerError,
-  NoSuchPendingRequestError,
-  NoWorkerError,
-  UnknownWorkflowError,
-  WorkflowClosedError,
-  WorkflowTaskFailingError,
-  type ListFilter,
-} from '../client/index.js';
-import { LIST_QUERY_TIMEOUT_MS, type ResolvedRow } from '../client/listing.js';
-import type { Answer } from '../contract/index.js';
-import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
-import { listInbox, type InboxRow, type InboxView } from './list.js';
-import { LiveHub, RecentlyAnswered } from './live.js';
+import { DurableMcpClient } from '../client/index.js';
+import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
 import { accessGuard, isLoopback } from './access.js';
-import { installOAuthCallback, type CodeSealer } from './oauth-callback.js';
-import { inboxPublication, installClientMetadata } from './client-metadata.js';
+import { installAnswer } from './answer.js';
 import { INBOX_CSS, INBOX_JS } from './assets.js';
-import { ACTION_FIELD, historyHtml, pageHtml, rowsHtml, viewQuery, type HistoryRow, type PageState } from './page.js';
+import { inboxPublication, installClientMetadata } from './client-metadata.js';
+import { installHistory } from './history.js';
+import { LiveHub, RecentlyAnswered } from './live.js';
+import { installOAuthCallback, type CodeSealer } from './oauth-callback.js';
+import { pageHtml, rowsHtml } from './page.js';
+import { pageStates, viewOf } from './view.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
 export const DEFAULT_INBOX_PORT = 8787;
@@ -154,51 +145,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
   app.use('*', csrf());
 
-  /** The view a request asks for: filters, a cursor and a page size from its query string (a bad one is a problem shown). */
-  const viewOf = (c: Context): InboxView => {
-    const q = (k: string) => {
-      const v = c.req.query(k)?.trim();
-      return v ? v : undefined;
-    };
-    const filter: ListFilter = {};
-    for (const [param, key] of [
-      ['server', 'server'],
-      ['tool', 'tool'],
-      ['kind', 'kind'],
-      ['step', 'step'],
-      ['type', 'workflowType'],
-      ['text', 'text'],
-    ] as const) {
-      const v = q(param);
-      if (v !== undefined) (filter as Record<string, string>)[key] = v;
-    }
-    const limit = q('limit');
-    return { filter, ...(q('cursor') ? { cursor: q('cursor') } : {}), ...(limit !== undefined ? { limit: Number(limit) } : {}) };
-  };
-  const state = async (view: InboxView, extra: Partial<PageState> = {}): Promise<PageState> => {
-    let rows: InboxRow[] = [];
-    let problem: string | undefined;
-    let nextCursor: string | undefined;
-    let order: string | undefined;
-    try {
-      const listed = await listInbox(dmc, view, { queryTimeoutMs, hidden: (w, r) => answered.has(w, r) });
-      rows = listed.rows;
-      nextCursor = listed.page.nextCursor;
-      order = listed.page.order;
-    } catch (err) {
-      problem = (err as Error).message;
-    }
-    return {
-      rows,
-      view,
-      namespace: dmc.namespace,
-      temporalUi: options.temporalUi,
-      ...(nextCursor ? { nextCursor } : {}),
-      ...(order ? { order } : {}),
-      ...(problem ? { problem } : {}),
-      ...extra,
-    };
-  };
+  const state = pageStates(dmc, answered, queryTimeoutMs, options.temporalUi);
   /** The one refresh loop of this inbox: it reads each open view's first page and pushes changes to every tab showing it. */
   const live = new LiveHub(async (view) => String(await rowsHtml(await state(view))), options.refreshMs ?? 1_500);
 
@@ -243,117 +190,8 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
       status,
     );
   });
-  /** The requests resolved in the last 24 h (who, when, the outcome; the call's result once it finished). */
-  const history = async (): Promise<{ rows: HistoryRow[]; problem?: string }> => {
-    try {
-      const { rows } = await dmc.listResolved({ limit: 50 });
-      return { rows: await withResults(rows.slice(0, 100)) };
-    } catch (err) {
-      return { rows: [], problem: (err as Error).message };
-    }
-  };
-  const results = new Map<string, HistoryRow['result']>();
-  /** The result of each finished call (read once from its history's close event, then kept; at most 500 kept). */
-  const withResults = (rows: ResolvedRow[]): Promise<HistoryRow[]> =>
-    Promise.all(
-      rows.map(async (r) => {
-        if (r.status !== 'COMPLETED') return r;
-        const key = `${r.workflowId}\n${r.runId}`;
-        if (!results.has(key)) {
-          const value = await client.workflow
-            .getHandle(r.workflowId, r.runId)
-            .result()
-            .then((v) => ({ text: typeof v === 'object' && v && 'output' in v ? String((v as { output: unknown }).output) : JSON.stringify(v) }))
-            .catch((err: Error) => ({ text: `(result unavailable: ${err.message})` }));
-          if (results.size >= 500) results.delete(results.keys().next().value!);
-          results.set(key, value);
-        }
-        return { ...r, result: results.get(key) };
-      }),
-    );
-  app.get('/history', async (c) => {
-    const h = await history();
-    return c.html(historyHtml({ namespace: dmc.namespace, temporalUi: options.temporalUi, rows: h.rows, ...(h.problem ? { problem: h.problem } : {}) }));
-  });
-  app.get('/api/history', async (c) => c.json(await history()));
-
-  /** Submit an answer; the workflow's verdict as an HTTP status and message. */
-  const submit = async (c: Context, workflowId: string, answer: Answer) => {
-    try {
-      const result = await dmc.submit(workflowId, answer, { by: whoAnswers(c) });
-      // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once.
-      answered.add(workflowId, answer.id);
-      live.poke();
-      return { ok: true as const, result };
-    } catch (err) {
-      if (err instanceof InvalidAnswerError) return { ok: false as const, status: 422 as const, reason: err.reason };
-      if (err instanceof NoSuchPendingRequestError) return { ok: false as const, status: 409 as const, reason: err.detail };
-      if (err instanceof UnknownWorkflowError) return { ok: false as const, status: 404 as const, reason: err.message };
-      if (err instanceof WorkflowClosedError) return { ok: false as const, status: 409 as const, reason: err.message };
-      // Not taken now (no worker answered in time, or its workflow task fails): nothing was decided; try again.
-      if (err instanceof NoWorkerError || err instanceof WorkflowTaskFailingError) return { ok: false as const, status: 503 as const, reason: err.message };
-      throw err;
-    }
-  };
-
-  app.post('/answer', async (c) => {
-    const workflowId = c.req.query('workflow');
-    const requestId = c.req.query('request');
-    if (!workflowId || !requestId) return c.text('the form must be posted to /answer?workflow=…&request=…', 400);
-    const form = await c.req.formData();
-    const posted: Posted = {};
-    for (const [k, v] of form.entries()) if (typeof v === 'string') (posted[k] ??= []).push(v);
-    const action = posted[ACTION_FIELD]?.[0];
-    delete posted[ACTION_FIELD];
-    if (action !== 'accept' && action !== 'decline' && action !== 'cancel')
-      return c.text(`field "${ACTION_FIELD}" must be accept, decline or cancel, got ${JSON.stringify(action ?? null)}`, 400);
-    // The form again, with what was typed and why it was not taken.
-    const formAgain = async (status: 422 | 503, fields: ReturnType<typeof rejectionByField>['fields'], general?: string) =>
-      c.html(pageHtml(await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields, ...(general ? { general } : {}) } })), status);
-    let answer: Answer;
-    let fieldKeys: string[] = [];
-    if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
-    else if (action === 'cancel') answer = { id: requestId, ok: false, reason: 'cancelled' };
-    else {
-      let details;
-      try {
-        details = await dmc.pendingDetails(workflowId);
-      } catch (err) {
-        if (err instanceof UnknownWorkflowError) return rejectedPage(c, 404, `Request ${requestId}: ${err.message}`);
-        // The request could not be read (no worker answered in time, ...): not "no longer pending"; what was typed stays.
-        return formAgain(503, {}, `Your answer was not sent: ${(err as Error).message}`);
-      }
-      const request = details.find((d) => d.request.id === requestId)?.request;
-      if (!request) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or withdrawn).`);
-      if (request.kind === 'input') {
-        const fields = schemaFields((request.data as { schema?: unknown } | undefined)?.schema);
-        fieldKeys = fields.map((f) => f.key);
-        answer = { id: requestId, ok: true, data: postedToContent(fields, posted) };
-      } else answer = { id: requestId, ok: true };
-    }
-    const verdict = await submit(c, workflowId, answer);
-    if (verdict.ok) return c.redirect(`/?answered=${encodeURIComponent(requestId)}&action=${verdict.result.action}${viewQuery(viewOf(c), '&')}`, 303);
-    if (verdict.status === 503) return formAgain(503, {}, verdict.reason);
-    if (verdict.status !== 422) return rejectedPage(c, verdict.status, `Request ${requestId}: ${verdict.reason}`);
-    const split = rejectionByField(verdict.reason, fieldKeys);
-    return formAgain(422, split.fields, split.general);
-  });
-  const rejectedPage = async (c: Context, status: 404 | 409, notice: string) => c.html(pageHtml(await state(viewOf(c), { notice })), status);
-
-  /** JSON API: `{ workflowId, answer }` → the `submitAnswer` result, or `{ error }` with 422 / 409 / 404. */
-  app.post('/api/answer', async (c) => {
-    // JSON only: a cross-site page cannot send that content type without a CORS preflight, which is never granted.
-    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return c.json({ error: 'send the answer as Content-Type: application/json' }, 415);
-    let body: { workflowId?: unknown; answer?: unknown };
-    try {
-      body = await c.req.json();
-    } catch {
-      return c.json({ error: 'body must be JSON: {"workflowId":"…","answer":{"id":"…","ok":true,"data":{…}}}' }, 400);
-    }
-    if (typeof body?.workflowId !== 'string' || !body.workflowId) return c.json({ error: 'field "workflowId" must be a non-empty string' }, 400);
-    const verdict = await submit(c, body.workflowId, body.answer as Answer);
-    return verdict.ok ? c.json(verdict.result) : c.json({ error: verdict.reason }, verdict.status);
-  });
+  installHistory(app, client, dmc, options.temporalUi);
+  installAnswer(app, { dmc, state, whoAnswers, answered, live });
   return Object.assign(app, { closeLive: () => live.close() });
 }
 

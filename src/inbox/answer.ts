@@ -1,0 +1,109 @@
+/**
+ * Answering from the inbox: the page's form posts (`POST /answer`, a redirect back to the page, or the form again with
+ * what was typed and why it was not taken) and the JSON API (`POST /api/answer`), both through `submitAnswer`.
+ */
+import type { Context, Hono } from 'hono';
+import {
+  InvalidAnswerError,
+  NoSuchPendingRequestError,
+  NoWorkerError,
+  UnknownWorkflowError,
+  WorkflowClosedError,
+  WorkflowTaskFailingError,
+  type DurableMcpClient,
+} from '../client/index.js';
+import type { Answer } from '../contract/index.js';
+import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
+import type { LiveHub, RecentlyAnswered } from './live.js';
+import { ACTION_FIELD, pageHtml, viewQuery } from './page.js';
+import { viewOf, type PageStates } from './view.js';
+
+/** What answering needs of the inbox: its client, its page states, who answers, and whom to tell of an answer. */
+export interface Answering {
+  dmc: DurableMcpClient;
+  state: PageStates;
+  whoAnswers: (c: Context) => string;
+  answered: RecentlyAnswered;
+  live: LiveHub;
+}
+
+/** `POST /answer` (the page's forms) and `POST /api/answer` (JSON). */
+export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, live }: Answering): void {
+  /** Submit an answer; the workflow's verdict as an HTTP status and message. */
+  const submit = async (c: Context, workflowId: string, answer: Answer) => {
+    try {
+      const result = await dmc.submit(workflowId, answer, { by: whoAnswers(c) });
+      // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once.
+      answered.add(workflowId, answer.id);
+      live.poke();
+      return { ok: true as const, result };
+    } catch (err) {
+      if (err instanceof InvalidAnswerError) return { ok: false as const, status: 422 as const, reason: err.reason };
+      if (err instanceof NoSuchPendingRequestError) return { ok: false as const, status: 409 as const, reason: err.detail };
+      if (err instanceof UnknownWorkflowError) return { ok: false as const, status: 404 as const, reason: err.message };
+      if (err instanceof WorkflowClosedError) return { ok: false as const, status: 409 as const, reason: err.message };
+      // Not taken now (no worker answered in time, or its workflow task fails): nothing was decided; try again.
+      if (err instanceof NoWorkerError || err instanceof WorkflowTaskFailingError) return { ok: false as const, status: 503 as const, reason: err.message };
+      throw err;
+    }
+  };
+
+  app.post('/answer', async (c) => {
+    const workflowId = c.req.query('workflow');
+    const requestId = c.req.query('request');
+    if (!workflowId || !requestId) return c.text('the form must be posted to /answer?workflow=…&request=…', 400);
+    const form = await c.req.formData();
+    const posted: Posted = {};
+    for (const [k, v] of form.entries()) if (typeof v === 'string') (posted[k] ??= []).push(v);
+    const action = posted[ACTION_FIELD]?.[0];
+    delete posted[ACTION_FIELD];
+    if (action !== 'accept' && action !== 'decline' && action !== 'cancel')
+      return c.text(`field "${ACTION_FIELD}" must be accept, decline or cancel, got ${JSON.stringify(action ?? null)}`, 400);
+    // The form again, with what was typed and why it was not taken.
+    const formAgain = async (status: 422 | 503, fields: ReturnType<typeof rejectionByField>['fields'], general?: string) =>
+      c.html(pageHtml(await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields, ...(general ? { general } : {}) } })), status);
+    let answer: Answer;
+    let fieldKeys: string[] = [];
+    if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
+    else if (action === 'cancel') answer = { id: requestId, ok: false, reason: 'cancelled' };
+    else {
+      let details;
+      try {
+        details = await dmc.pendingDetails(workflowId);
+      } catch (err) {
+        if (err instanceof UnknownWorkflowError) return rejectedPage(c, 404, `Request ${requestId}: ${err.message}`);
+        // The request could not be read (no worker answered in time, ...): not "no longer pending"; what was typed stays.
+        return formAgain(503, {}, `Your answer was not sent: ${(err as Error).message}`);
+      }
+      const request = details.find((d) => d.request.id === requestId)?.request;
+      if (!request) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or withdrawn).`);
+      if (request.kind === 'input') {
+        const fields = schemaFields((request.data as { schema?: unknown } | undefined)?.schema);
+        fieldKeys = fields.map((f) => f.key);
+        answer = { id: requestId, ok: true, data: postedToContent(fields, posted) };
+      } else answer = { id: requestId, ok: true };
+    }
+    const verdict = await submit(c, workflowId, answer);
+    if (verdict.ok) return c.redirect(`/?answered=${encodeURIComponent(requestId)}&action=${verdict.result.action}${viewQuery(viewOf(c), '&')}`, 303);
+    if (verdict.status === 503) return formAgain(503, {}, verdict.reason);
+    if (verdict.status !== 422) return rejectedPage(c, verdict.status, `Request ${requestId}: ${verdict.reason}`);
+    const split = rejectionByField(verdict.reason, fieldKeys);
+    return formAgain(422, split.fields, split.general);
+  });
+  const rejectedPage = async (c: Context, status: 404 | 409, notice: string) => c.html(pageHtml(await state(viewOf(c), { notice })), status);
+
+  /** JSON API: `{ workflowId, answer }` → the `submitAnswer` result, or `{ error }` with 422 / 409 / 404. */
+  app.post('/api/answer', async (c) => {
+    // JSON only: a cross-site page cannot send that content type without a CORS preflight, which is never granted.
+    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return c.json({ error: 'send the answer as Content-Type: application/json' }, 415);
+    let body: { workflowId?: unknown; answer?: unknown };
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ error: 'body must be JSON: {"workflowId":"…","answer":{"id":"…","ok":true,"data":{…}}}' }, 400);
+    }
+    if (typeof body?.workflowId !== 'string' || !body.workflowId) return c.json({ error: 'field "workflowId" must be a non-empty string' }, 400);
+    const verdict = await submit(c, body.workflowId, body.answer as Answer);
+    return verdict.ok ? c.json(verdict.result) : c.json({ error: verdict.reason }, verdict.status);
+  });
+}

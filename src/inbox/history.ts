@@ -1,0 +1,43 @@
+/** The inbox's history: the requests resolved in the last 24 h (who, when, the outcome; the call's result once it finished). */
+import type { Client } from '@temporalio/client';
+import type { Hono } from 'hono';
+import type { DurableMcpClient } from '../client/index.js';
+import type { ResolvedRow } from '../client/resolved.js';
+import { historyHtml, type HistoryRow } from './page.js';
+
+/** The history page (`/history`) and its JSON (`/api/history`). */
+export function installHistory(app: Hono, client: Client, dmc: DurableMcpClient, temporalUi: string | undefined): void {
+  const results = new Map<string, HistoryRow['result']>();
+  /** The result of each finished call (read once from its history's close event, then kept; at most 500 kept). */
+  const withResults = (rows: ResolvedRow[]): Promise<HistoryRow[]> =>
+    Promise.all(
+      rows.map(async (r) => {
+        if (r.status !== 'COMPLETED') return r;
+        const key = `${r.workflowId}\n${r.runId}`;
+        if (!results.has(key)) {
+          const value = await client.workflow
+            .getHandle(r.workflowId, r.runId)
+            .result()
+            .then((v) => ({ text: typeof v === 'object' && v && 'output' in v ? String((v as { output: unknown }).output) : JSON.stringify(v) }))
+            .catch((err: Error) => ({ text: `(result unavailable: ${err.message})` }));
+          if (results.size >= 500) results.delete(results.keys().next().value!);
+          results.set(key, value);
+        }
+        return { ...r, result: results.get(key) };
+      }),
+    );
+  /** The requests resolved in the last 24 h (who, when, the outcome; the call's result once it finished). */
+  const history = async (): Promise<{ rows: HistoryRow[]; problem?: string }> => {
+    try {
+      const { rows } = await dmc.listResolved({ limit: 50 });
+      return { rows: await withResults(rows.slice(0, 100)) };
+    } catch (err) {
+      return { rows: [], problem: (err as Error).message };
+    }
+  };
+  app.get('/history', async (c) => {
+    const h = await history();
+    return c.html(historyHtml({ namespace: dmc.namespace, temporalUi, rows: h.rows, ...(h.problem ? { problem: h.problem } : {}) }));
+  });
+  app.get('/api/history', async (c) => c.json(await history()));
+}

@@ -15,7 +15,7 @@ export {
   KEY_ID_METADATA,
   type EncryptionKey,
 } from './codec.js';
-export { DurableMcpClient, FIRST_ATTEMPT_WAIT_MS, SIGNAL_HINT, type FirstAttempt, type StartToolCallOptions } from './client.js';
+export { DurableMcpClient, FIRST_ATTEMPT_WAIT_MS, type FirstAttempt, type StartToolCallOptions } from './client.js';
 export { type ListToolsOptions, type SignInPending } from './sign-in.js';
 export {
   ListOptionError,
@@ -30,32 +30,19 @@ export {
   type UnlistedWorkflow,
 } from './listing.js';
 export {
-  AnswerRejectedError,
-  AnswerTooLargeError,
-  InvalidAnswerError,
-  InvalidArgumentsFailure,
-  InvalidInputFailure,
-  McpConfigInvalidFailure,
-  McpServerUnavailableFailure,
-  NoSuchPendingRequestError,
-  NoWorkerError,
-  RequestAlreadyResolvedError,
-  RequestExpiredError,
-  ResultTooLargeFailure,
-  SearchAttributeNotRegisteredError,
-  TemporalUnreachableError,
-  ToolCallCancelledError,
-  ToolCallFailedError,
-  ToolNotAllowedFailure,
-  UnknownServerFailure,
-  UnknownToolFailure,
-  UnknownWorkflowError,
-  UpdateLimitError,
-  WorkflowClosedError,
-  WorkflowTaskFailingError,
-  type CallFailureDetails,
+  AnswerRejectedFailure,
+  ClientError,
+  ClientErrorCodes,
+  isAnswerRejectedFailure,
+  isClientError,
+  isToolCallFailure,
+  ToolCallFailure,
+  type CallFailureType,
+  type ClientErrorCode,
+  type ClientErrorFields,
+  type FailedCall,
 } from './errors.js';
 export { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
-export { FailureTypes } from '../contract/failures.js';
+export { FailureTypes, type FailureType } from '../contract/failures.js';
 export type { AnswerBy, CallProgress, ListingMemo, PendingRequestDetails, Resolution, SubmitAnswerResult } from '../workflows/messages.js';
 export type { McpToolInfo } from '../workflows/mcp-list-tools.js';

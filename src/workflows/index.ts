@@ -25,8 +25,8 @@ export {
 // The workflow: the login of a server behind OAuth (one per server and principal; started by the calls that need it).
 export { mcpLogin, type McpLoginInput } from './login/workflow.js';
 
-// The elicitation host: a workflow's pending requests and their handlers.
-export { useElicitationHost, ElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';
+// The elicitation host: a workflow's pending requests and their handlers (the host class itself is not public).
+export { useElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';
 
 // The public messages of a workflow that asks for input (signals, updates, queries, the search attribute).
 export {

@@ -1,14 +1,8 @@
 /** `pending` (list pending requests) and `answer`, `decline`, `cancel` (answer one, through `submitAnswer` or with `--signal` the `answer` signal). */
 import type { Command } from 'commander';
-import {
-  ListOptionError,
-  MAX_PAGE_LIMIT,
-  NoWorkerError,
-  SIGNAL_HINT,
-  WorkflowTaskFailingError,
-  type DurableMcpClient,
-  type ListFilter,
-} from '../../client/index.js';
+import { SIGNAL_HINT } from '../../client/client.js';
+import { isClientError, ListOptionError, MAX_PAGE_LIMIT, type DurableMcpClient, type ListFilter } from '../../client/index.js';
+import { noWorker, workflowTaskFailing } from '../../client/errors.js';
 import type { Answer } from '../../contract/index.js';
 import { pendingEntryLines, terminalSafe } from '../terminal.js';
 import { userInfo } from 'node:os';
@@ -20,8 +14,8 @@ async function pendingForAnswer(c: DurableMcpClient, workflowId: string) {
     return await c.pendingDetails(workflowId);
   } catch (err) {
     const what = 'take the answer';
-    if (err instanceof WorkflowTaskFailingError) throw new WorkflowTaskFailingError(workflowId, err.taskQueue, what, err.attempt, err.failure);
-    if (err instanceof NoWorkerError) throw new NoWorkerError(workflowId, err.taskQueue, what, err.detail, SIGNAL_HINT);
+    if (isClientError(err, 'WorkflowTaskFailing')) throw workflowTaskFailing(workflowId, err.taskQueue, what, err.attempt ?? 0, err.detail ?? '');
+    if (isClientError(err, 'NoWorker')) throw noWorker(workflowId, err.taskQueue, what, err.detail ?? '', SIGNAL_HINT);
     throw err;
   }
 }

@@ -56,4 +56,30 @@ describe('the CLI says why a call fails, with documented exit codes (dev server,
     assert.equal(missingJson.code, EXIT.REFUSED);
     assert.equal(JSON.parse(missingJson.stdout).error, 'UnknownWorkflow');
   });
+
+  it("pending <id> and answer a few seconds after the last worker stopped exit 4 (no worker), naming the task queue and what to do, never Temporal's raw FAILED_PRECONDITION", async () => {
+    const worker = h.workers.find((w) => w.child.exitCode === null) ?? (await h.startWorkerProcess());
+    assert.equal((await run(['call', 'fx', 'ask_name', '--workflow-id', 'cli-worker-gone'], h.cliEnv)).code, 0);
+    const waited = await run(['pending', 'cli-worker-gone', '--wait', '60', '--json'], h.cliEnv);
+    assert.equal(waited.code, 0, waited.stderr);
+    const id = JSON.parse(waited.stdout)[0].pending[0].request.id as string;
+    await worker.kill('SIGTERM');
+    // Temporal learns that the worker went (it says so at shutdown) and then refuses a query at once: "no poller seen".
+    await new Promise((r) => setTimeout(r, 5_000));
+
+    const pending = await run(['pending', 'cli-worker-gone'], h.cliEnv);
+    assert.equal(pending.code, EXIT.NO_WORKER, pending.stderr);
+    assert.doesNotMatch(pending.stderr, /ServiceError|FAILED_PRECONDITION/);
+    assert.match(pending.stderr, new RegExp(`could not list its pending requests: .*no worker polls task queue "${h.cliEnv.DURABLE_MCP_TASK_QUEUE}"`));
+    assert.match(pending.stderr, /start one: `npm start` in a clone, or `npx durable-mcp worker`/);
+    const json = await run(['pending', 'cli-worker-gone', '--json'], h.cliEnv);
+    assert.equal(json.code, EXIT.NO_WORKER);
+    assert.deepEqual(
+      (({ error, workflowId, taskQueue }) => ({ error, workflowId, taskQueue }))(JSON.parse(json.stdout)),
+      { error: 'NoWorker', workflowId: 'cli-worker-gone', taskQueue: h.cliEnv.DURABLE_MCP_TASK_QUEUE },
+    );
+    const answer = await run(['answer', 'cli-worker-gone', id, '--data', '{"name":"Ada"}'], h.cliEnv);
+    assert.equal(answer.code, EXIT.NO_WORKER, answer.stderr);
+    assert.match(answer.stderr, /could not take the answer: .*send it as a durable signal \(`--signal`\)/);
+  });
 });

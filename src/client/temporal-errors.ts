@@ -43,7 +43,12 @@ export function fromTemporalError(err: unknown, at: { address?: string; namespac
   const namespace = at.namespace ? `namespace "${at.namespace}"` : 'the namespace';
   const where = at.address ? ` at ${at.address}` : '';
   if (has(GRPC.UNAVAILABLE, 'UNAVAILABLE'))
-    return new ClientError(ClientErrorCodes.TemporalUnreachable, `cannot reach Temporal${where}: ${text}. ${START_SERVER}.`, { address: at.address }, { cause: err });
+    return new ClientError(
+      ClientErrorCodes.TemporalUnreachable,
+      `cannot reach Temporal${where}: ${text}. ${START_SERVER}.`,
+      { address: at.address },
+      { cause: err },
+    );
   if (has(GRPC.DEADLINE_EXCEEDED, 'DEADLINE_EXCEEDED'))
     return new ClientError(
       ClientErrorCodes.TemporalUnreachable,
@@ -66,7 +71,10 @@ export function fromTemporalError(err: unknown, at: { address?: string; namespac
       { cause: err },
     );
   if (chain.some((e) => e instanceof WorkflowNotFoundError) || has(GRPC.NOT_FOUND, 'NOT_FOUND'))
-    return unknownWorkflow(at.workflowId ?? ((chain.find((e) => e instanceof WorkflowNotFoundError) as WorkflowNotFoundError | undefined)?.workflowId || '?'), err);
+    return unknownWorkflow(
+      at.workflowId ?? ((chain.find((e) => e instanceof WorkflowNotFoundError) as WorkflowNotFoundError | undefined)?.workflowId || '?'),
+      err,
+    );
   if (isNoPoller(err))
     return new ClientError(
       ClientErrorCodes.NoWorker,
@@ -76,7 +84,8 @@ export function fromTemporalError(err: unknown, at: { address?: string; namespac
       { cause: err },
     );
   if (chain.some((e) => e instanceof WorkflowExecutionAlreadyStartedError) || has(GRPC.ALREADY_EXISTS, 'ALREADY_EXISTS')) {
-    const id = at.workflowId ?? (chain.find((e) => e instanceof WorkflowExecutionAlreadyStartedError) as WorkflowExecutionAlreadyStartedError | undefined)?.workflowId;
+    const id =
+      at.workflowId ?? (chain.find((e) => e instanceof WorkflowExecutionAlreadyStartedError) as WorkflowExecutionAlreadyStartedError | undefined)?.workflowId;
     return new ClientError(
       ClientErrorCodes.WorkflowAlreadyStarted,
       `a workflow with id "${id ?? '?'}" is already running: give another --workflow-id, or follow that one (\`npx durable-mcp pending ${id ?? '<id>'}\`, \`npx durable-mcp result ${id ?? '<id>'}\`)`,

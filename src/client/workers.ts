@@ -63,8 +63,7 @@ export async function withWorker<R>(
   hint = '',
   unconfirmed = '',
 ): Promise<R> {
-  if ((await workerPolls(client, taskQueue)) === false)
-    throw noWorker(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
+  if ((await workerPolls(client, taskQueue)) === false) throw noWorker(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
   const deadline = Date.now() + timeoutMs;
   try {
     return await client.withDeadline(deadline, fn);

@@ -183,7 +183,10 @@ describe('client errors: one class per plane, with the failure type (never read 
       assert.ok(!isAnswerRejectedFailure(err, type === 'Expired' ? 'InvalidAnswer' : 'Expired'), `${type}: the guard reads the type`);
       assert.ok(err instanceof ApplicationFailure && err.cause === update);
       assert.deepEqual([err.type, err.reason, err.workflowId, err.requestId], [type, 'why', 'wf', 'r1']);
-      assert.match(err.message, ['UnknownRequest', 'AlreadyResolved', 'Expired'].includes(type) ? /^workflow "wf": why$/ : /^workflow "wf" refused the answer: why$/);
+      assert.match(
+        err.message,
+        ['UnknownRequest', 'AlreadyResolved', 'Expired'].includes(type) ? /^workflow "wf": why$/ : /^workflow "wf" refused the answer: why$/,
+      );
       assert.ok(!isToolCallFailure(err) && !isClientError(err));
     }
     const cancelled = new ToolCallFailure({ workflowId: 'wf', type: 'Cancelled', message: 'the workflow was cancelled' });

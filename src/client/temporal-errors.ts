@@ -25,6 +25,11 @@ const CREDENTIALS =
   'Check the credentials for it: TEMPORAL_API_KEY, or the TLS client certificate (TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH), ' +
   'and TEMPORAL_NAMESPACE (or a profile of the Temporal config file, TEMPORAL_PROFILE)';
 
+/** The workflow id an error of the chain names (WorkflowNotFoundError, WorkflowExecutionAlreadyStartedError). */
+function idIn(chain: unknown[], Cls: typeof WorkflowNotFoundError | typeof WorkflowExecutionAlreadyStartedError): string | undefined {
+  return (chain.find((e) => e instanceof Cls) as { workflowId?: string } | undefined)?.workflowId;
+}
+
 /** Whether `err` (or a cause) is Temporal's "no poller seen for task queue recently": no worker polls the task queue. */
 export function isNoPoller(err: unknown): boolean {
   return causeChain(err, 10).some((e) => e.code === GRPC.FAILED_PRECONDITION && /no poller/i.test(String(e.message)));
@@ -52,7 +57,7 @@ export function fromTemporalError(err: unknown, at: { address?: string; namespac
   if (has(GRPC.DEADLINE_EXCEEDED, 'DEADLINE_EXCEEDED'))
     return new ClientError(
       ClientErrorCodes.TemporalUnreachable,
-      `Temporal${where} did not answer in time: ${text}. Is it overloaded, or the network slow? Try again; ${START_SERVER.charAt(0).toLowerCase()}${START_SERVER.slice(1)}.`,
+      `Temporal${where} did not answer in time: ${text}. Is it overloaded, or the network slow? Try again. ${START_SERVER}.`,
       { address: at.address },
       { cause: err },
     );
@@ -66,15 +71,13 @@ export function fromTemporalError(err: unknown, at: { address?: string; namespac
   if (chain.some((e) => e instanceof NamespaceNotFoundError) || (has(GRPC.NOT_FOUND, 'NOT_FOUND') && /namespace/i.test(text)))
     return new ClientError(
       ClientErrorCodes.TemporalRefused,
-      `Temporal${where} has no ${namespace}: ${text}. Set TEMPORAL_NAMESPACE to one it has (\`npx durable-mcp temporal operator namespace list\`), or create it.`,
+      `Temporal${where} has no ${namespace}: ${text}. ` +
+        'Set TEMPORAL_NAMESPACE to one it has (`npx durable-mcp temporal operator namespace list`), or create it.',
       { address: at.address, namespace: at.namespace },
       { cause: err },
     );
   if (chain.some((e) => e instanceof WorkflowNotFoundError) || has(GRPC.NOT_FOUND, 'NOT_FOUND'))
-    return unknownWorkflow(
-      at.workflowId ?? ((chain.find((e) => e instanceof WorkflowNotFoundError) as WorkflowNotFoundError | undefined)?.workflowId || '?'),
-      err,
-    );
+    return unknownWorkflow(at.workflowId ?? (idIn(chain, WorkflowNotFoundError) || '?'), err);
   if (isNoPoller(err))
     return new ClientError(
       ClientErrorCodes.NoWorker,
@@ -84,11 +87,11 @@ export function fromTemporalError(err: unknown, at: { address?: string; namespac
       { cause: err },
     );
   if (chain.some((e) => e instanceof WorkflowExecutionAlreadyStartedError) || has(GRPC.ALREADY_EXISTS, 'ALREADY_EXISTS')) {
-    const id =
-      at.workflowId ?? (chain.find((e) => e instanceof WorkflowExecutionAlreadyStartedError) as WorkflowExecutionAlreadyStartedError | undefined)?.workflowId;
+    const id = at.workflowId ?? idIn(chain, WorkflowExecutionAlreadyStartedError);
     return new ClientError(
       ClientErrorCodes.WorkflowAlreadyStarted,
-      `a workflow with id "${id ?? '?'}" is already running: give another --workflow-id, or follow that one (\`npx durable-mcp pending ${id ?? '<id>'}\`, \`npx durable-mcp result ${id ?? '<id>'}\`)`,
+      `a workflow with id "${id ?? '?'}" is already running: give another --workflow-id, ` +
+        `or follow that one (\`npx durable-mcp pending ${id ?? '<id>'}\`, \`npx durable-mcp result ${id ?? '<id>'}\`)`,
       { workflowId: id },
       { cause: err },
     );
@@ -96,7 +99,8 @@ export function fromTemporalError(err: unknown, at: { address?: string; namespac
   if (chain.some((e) => e instanceof QueryNotRegisteredError))
     return new ClientError(
       ClientErrorCodes.NotDurableMcp,
-      `workflow "${at.workflowId ?? '?'}" does not answer durable-mcp's queries (${text}): it is not a durable-mcp workflow (mcpToolCall, mcpPipeline, mcpListTools, mcpLogin, or a workflow that uses executeMcpTool)`,
+      `workflow "${at.workflowId ?? '?'}" does not answer durable-mcp's queries (${text}): it is not a durable-mcp workflow ` +
+        '(mcpToolCall, mcpPipeline, mcpListTools, mcpLogin, or a workflow that uses executeMcpTool)',
       { workflowId: at.workflowId },
       { cause: err },
     );

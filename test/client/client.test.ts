@@ -84,7 +84,7 @@ describe('client helpers, with the search attribute registered', () => {
   it('waits for a worker longer than a workflow task timeout, so an answer right after a worker restart is taken', async () => {
     // A worker that stops can be handed a workflow task by its last sticky poll (its held call, released at
     // shutdown, completes and schedules one): Temporal retries that task elsewhere only after the workflow task
-    // timeout. The client's default wait must outlast it, or the answer fails with NoWorkerError.
+    // timeout. The client's default wait must outlast it, or the answer fails with a NoWorker ClientError.
     const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'echo', arguments: { text: 'hi' } });
     const timeout = (await handle.describe()).raw.executionConfig?.defaultWorkflowTaskTimeout;

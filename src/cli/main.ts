@@ -4,16 +4,8 @@
  * temporal, auth (one module a group under src/cli/commands/, registered in this order), the exit code and the JSON error of a failure.
  */
 import { Command, CommanderError } from 'commander';
-import {
-  AnswerRejectedError,
-  NoWorkerError,
-  SearchAttributeNotRegisteredError,
-  TemporalUnreachableError,
-  ToolCallFailedError,
-  UnknownWorkflowError,
-  UpdateLimitError,
-  WorkflowClosedError,
-} from '../client/index.js';
+import { AnswerRejectedFailure, ClientError, ToolCallFailure } from '../client/index.js';
+import { fromTemporalError } from '../client/temporal-errors.js';
 import { ENCRYPTED_ENCODING, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../client/codec.js';
 import { causeMessages } from '../contract/causes.js';
 import { CodecOptionError, CodecTokenRequiredError } from '../inbox/codec-server.js';
@@ -22,7 +14,7 @@ import { InboxPublicUrlError } from '../inbox/client-metadata.js';
 import { answerCommands } from './commands/answers.js';
 import { authCommands } from './commands/auth.js';
 import { callCommand, resultCommand } from './commands/call.js';
-import { EXIT, UsageError } from './commands/common.js';
+import { EXIT, EXIT_OF, UsageError } from './commands/common.js';
 import { operationCommands } from './commands/operations.js';
 import { serveCommands } from './commands/serve.js';
 import { toolsCommand } from './commands/tools.js';
@@ -47,10 +39,13 @@ resultCommand(program);
 operationCommands(program);
 authCommands(program);
 
-/** The exit code and the JSON error object of a failure. */
+/**
+ * The exit code and the JSON error object of a failure: a tool call's failure, a usage error, the client's own errors by
+ * their code (EXIT_OF), and every Temporal error a person can meet, read as the client error it stands for.
+ */
 function describeError(err: unknown): { code: number; json: Record<string, unknown>; text: string } {
   const e = err as Error;
-  if (err instanceof ToolCallFailedError) return { code: EXIT.CALL_FAILED, json: err.toJSON(), text: err.message };
+  if (err instanceof ToolCallFailure) return { code: EXIT.CALL_FAILED, json: err.toJSON(), text: err.message };
   if (
     err instanceof UsageError ||
     err instanceof DevPortTakenError ||
@@ -64,18 +59,9 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
     return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
   // Bad key material in DURABLE_MCP_ENCRYPTION_KEYS(_FILE): the message names the variable, never the key.
   if (err instanceof EncryptionConfigError) return { code: EXIT.USAGE, json: { error: 'EncryptionConfig', message: e.message }, text: e.message };
-  if (err instanceof TemporalUnreachableError)
-    return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message, address: err.address }, text: e.message };
-  const grpc = (err as { code?: unknown }).code;
-  if (grpc === 14 || /\b14 UNAVAILABLE\b/.test(String(e?.message)))
-    return { code: EXIT.TEMPORAL_UNREACHABLE, json: { error: 'TemporalUnreachable', message: e.message }, text: `cannot reach Temporal: ${e.message}` };
-  if (err instanceof NoWorkerError)
-    return { code: EXIT.NO_WORKER, json: { error: 'NoWorker', message: e.message, workflowId: err.workflowId, taskQueue: err.taskQueue }, text: e.message };
-  if (err instanceof UpdateLimitError) return { code: EXIT.REFUSED, json: { error: 'UpdateLimit', message: e.message }, text: e.message };
-  if (err instanceof AnswerRejectedError) return { code: EXIT.REFUSED, json: err.toJSON(), text: e.message };
-  if (err instanceof UnknownWorkflowError || err instanceof WorkflowClosedError || err instanceof SearchAttributeNotRegisteredError) {
-    return { code: EXIT.REFUSED, json: { error: e.name.replace(/Error$/, ''), message: e.message }, text: e.message };
-  }
+  if (err instanceof AnswerRejectedFailure) return { code: EXIT.REFUSED, json: err.toJSON(), text: e.message };
+  const known = fromTemporalError(err, { address: process.env.TEMPORAL_ADDRESS, namespace: process.env.TEMPORAL_NAMESPACE });
+  if (known instanceof ClientError) return { code: EXIT_OF[known.code], json: known.toJSON(), text: known.message };
   const message = causeMessages(err) || String(err);
   // An encrypted payload read by a process without keys: the SDK says only "Unknown encoding".
   if (message.includes(`Unknown encoding: ${ENCRYPTED_ENCODING}`)) {

@@ -36,15 +36,14 @@ import type { EncryptionCodec } from './codec.js';
 import { firstAttemptOf, type FirstAttempt } from './first-attempt.js';
 import { connectClient, registeredSearchAttributes } from './connection.js';
 import {
-  answerRejection,
-  NoWorkerError,
-  rootFailure,
-  SearchAttributeNotRegisteredError,
-  toolCallFailure,
-  UnknownWorkflowError,
+  AnswerRejectedFailure,
+  noWorker,
+  searchAttributeNotRegistered,
+  ToolCallFailure,
+  unknownWorkflow,
   updateFailureReason,
   updateLimit,
-  WorkflowClosedError,
+  workflowClosed,
 } from './errors.js';
 import type { ListOptions } from './list-options.js';
 import { listAwaitingInput, listPendingPage, type AwaitingWorkflow, type ListingSupport, type ListPage } from './listing.js';
@@ -52,6 +51,7 @@ import { listResolvedPage, type ResolvedRow } from './resolved.js';
 import { startedCall } from './started-call.js';
 import { watchSignIn, type ListToolsOptions } from './sign-in.js';
 import { statusName } from './visibility.js';
+import { fromTemporalError } from './temporal-errors.js';
 import { POLLER_FRESH_MS, withWorker, workerPolls } from './workers.js';
 
 export interface StartToolCallOptions extends ExecuteMcpToolInput {
@@ -161,8 +161,8 @@ export class DurableMcpClient {
   /**
    * The tools of `server`, listed by a worker (the workflow `mcpListTools`) with the worker's MCP config: each as the
    * server sent it (name, description, `inputSchema` untouched, `outputSchema` and `annotations` when present).
-   * Throws NoWorkerError at once when no worker polls the task queue; a failed listing throws the error class of its
-   * type (UnknownServerFailure naming the configured servers, McpServerUnavailableFailure, …), with `operation: "tools/list"`.
+   * Throws a NoWorker ClientError at once when no worker polls the task queue; a failed listing throws a ToolCallFailure of
+   * its type (UnknownServer naming the configured servers, McpServerUnavailable, …), with `operation: "tools/list"`.
    */
   async listTools(server: string, options: ListToolsOptions = {}): Promise<McpToolInfo[]> {
     const taskQueue = options.taskQueue ?? this.options.taskQueue ?? DEFAULT_TASK_QUEUE;
@@ -176,16 +176,13 @@ export class DurableMcpClient {
     const problem = FIELD_CHECKS['elicitation.expiresIn'](expiresIn);
     if (problem !== undefined) throw new InvalidDurationError('elicitation.expiresIn', expiresIn, problem);
     if ((await this.workerPolls(taskQueue)) === false)
-      throw new NoWorkerError(workflowId, taskQueue, `list the tools of server "${server}"`, 'no worker has polled its task queue recently');
+      throw noWorker(workflowId, taskQueue, `list the tools of server "${server}"`, 'no worker has polled its task queue recently');
     const handle = await this.client.workflow.start<typeof mcpListTools>('mcpListTools', { taskQueue, workflowId, args: [input] });
     const watch = options.onSignIn ? watchSignIn(this.client, loginWorkflowId(server, options.principal), options.onSignIn) : undefined;
     try {
       return await handle.result();
     } catch (err) {
-      if (err instanceof WorkflowFailedError) {
-        const root = rootFailure(err);
-        throw toolCallFailure({ workflowId, type: root.type, message: root.message, server, operation: 'tools/list' }, err);
-      }
+      if (err instanceof WorkflowFailedError) throw ToolCallFailure.of(err, { workflowId, server, operation: 'tools/list' });
       throw err;
     } finally {
       watch?.stop();
@@ -196,7 +193,7 @@ export class DurableMcpClient {
    * Wait (at most `timeoutMs`, default 2 s) until the first attempt of a started tool call shows how it went, from the
    * workflow's own state (described every `pollMs`): it completed, it waits for a person (the awaiting-input search
    * attribute), its activity failed once and is retried, or it still runs. A call that failed for good (an unknown
-   * server or tool, a tool the allowlist refuses, arguments the server rejects) throws its ToolCallFailedError.
+   * server or tool, a tool the allowlist refuses, arguments the server rejects) throws its ToolCallFailure.
    * The worker decides these (its config, its environment, the server's own tool list and argument checks), so the
    * client asks the call, not a copy of the config.
    */
@@ -216,8 +213,9 @@ export class DurableMcpClient {
       const info = res.workflowExecutionInfo;
       return { handle, taskQueue: info?.taskQueue ?? res.executionConfig?.taskQueue?.name ?? '', status: statusName(Number(info?.status ?? 0)) };
     } catch (err) {
-      if (err instanceof TemporalWorkflowNotFoundError || /not found/i.test((err as Error).message)) throw new UnknownWorkflowError(workflowId);
-      throw err;
+      if (err instanceof TemporalWorkflowNotFoundError) throw unknownWorkflow(workflowId, err);
+      // A namespace this client may not use is not "no such workflow": fromTemporalError tells them apart.
+      throw fromTemporalError(err, { namespace: this.namespace, workflowId }) ?? err;
     }
   }
 
@@ -268,7 +266,7 @@ export class DurableMcpClient {
    */
   async listAwaitingInput(options: { timeoutMs?: number } = {}): Promise<AwaitingWorkflow[]> {
     const support = await this.listingSupport();
-    if (!this.registered) throw new SearchAttributeNotRegisteredError(this.namespace);
+    if (!this.registered) throw searchAttributeNotRegistered(this.namespace);
     return listAwaitingInput(this.client, support, options);
   }
 
@@ -279,7 +277,7 @@ export class DurableMcpClient {
    */
   async listPending(options: ListOptions = {}): Promise<ListPage> {
     const support = await this.listingSupport();
-    if (!this.registered) throw new SearchAttributeNotRegisteredError(this.namespace);
+    if (!this.registered) throw searchAttributeNotRegistered(this.namespace);
     return listPendingPage(this.client, support, options);
   }
 
@@ -291,15 +289,15 @@ export class DurableMcpClient {
   }
 
   /**
-   * Submit an answer through the `submitAnswer` update: a rejection throws the error class of its type
-   * (NoSuchPendingRequestError, RequestAlreadyResolvedError, RequestExpiredError, InvalidAnswerError,
-   * AnswerTooLargeError). Fails within `timeoutMs` (default 15 s) with NoWorkerError when no worker takes it;
+   * Submit an answer through the `submitAnswer` update: a rejection throws an AnswerRejectedFailure of its type
+   * (UnknownRequest, AlreadyResolved, Expired, InvalidAnswer, AnswerTooLarge). Fails within `timeoutMs` (default 15 s)
+   * with a NoWorker ClientError when no worker takes it;
    * at once when no worker has polled the task queue recently. `by`: who answers (recorded beside the answer, shown in
    * the inbox's history; without it the workflow records "update").
    */
   async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number; by?: string } = {}): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
-    if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
+    if (status !== 'RUNNING') throw workflowClosed(workflowId, status);
     try {
       return await withWorker(
         this.client,
@@ -312,10 +310,7 @@ export class DurableMcpClient {
         ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)',
       );
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) {
-        const root = rootFailure(err);
-        throw answerRejection(workflowId, answer.id, root.type, root.message);
-      }
+      if (err instanceof WorkflowUpdateFailedError) throw AnswerRejectedFailure.of(err, workflowId, answer.id);
       throw updateLimit(err, workflowId, answer) ?? err;
     }
   }
@@ -326,7 +321,7 @@ export class DurableMcpClient {
    */
   async signalAnswer(workflowId: string, answer: Answer, options: { by?: string } = {}): Promise<void> {
     const { handle, status } = await this.describe(workflowId);
-    if (status !== 'RUNNING') throw new WorkflowClosedError(workflowId, status);
+    if (status !== 'RUNNING') throw workflowClosed(workflowId, status);
     if (options.by !== undefined) await handle.signal(answerSignal, answer, { by: options.by });
     else await handle.signal(answerSignal, answer);
   }
@@ -352,19 +347,15 @@ export class DurableMcpClient {
   }
 
   /**
-   * Wait for the tool call's result. A failed call throws the error class of its failure type
-   * (UnknownServerFailure, UnknownToolFailure, McpServerUnavailableFailure, …, all ToolCallFailedError),
-   * with the type, the message, and the server and tool of the call.
+   * Wait for the tool call's result. A failed call throws a ToolCallFailure of its failure type (UnknownServer,
+   * UnknownTool, McpServerUnavailable, …), with the type, the message, and the server and tool of the call.
    */
   async result(workflowId: string): Promise<ToolResult> {
     const handle = await this.handle(workflowId);
     try {
       return await handle.result();
     } catch (err) {
-      if (err instanceof WorkflowFailedError) {
-        const root = rootFailure(err);
-        throw toolCallFailure({ workflowId, type: root.type, message: root.message, ...(await this.callOf(workflowId)) }, err);
-      }
+      if (err instanceof WorkflowFailedError) throw ToolCallFailure.of(err, { workflowId, ...(await this.callOf(workflowId)) });
       throw err;
     }
   }

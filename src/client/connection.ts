@@ -9,7 +9,7 @@ import { Client, Connection, type ClientOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
 import { dataConverterOf, EncryptionCodec } from './codec.js';
-import { TemporalUnreachableError } from './errors.js';
+import { temporalUnreachable } from './errors.js';
 
 /**
  * The payload codec a process uses: `encryption` when given, none for `false`, else the environment's keys
@@ -55,7 +55,7 @@ export async function connectClient(
       connectTimeout: '5s',
     });
   } catch (err) {
-    throw new TemporalUnreachableError(address, err);
+    throw temporalUnreachable(address, err);
   }
   const ns = overrides.namespace ?? env.namespace;
   const dataConverter = dataConverterOf(encryption);

@@ -1,138 +1,32 @@
 /**
- * The client's errors. A failed call or a refused answer gives one class per failure type of
- * src/contract/failures.ts, mapped from the failure's `type` (never from its message text); a type this
- * version does not know still gives the base class, with `type` set, so a newer worker's failures are not
- * lost. Then what the client itself finds: Temporal unreachable, no such workflow, the search attribute not
- * registered, no worker, a closed workflow, a per-run update limit; and how an error's causes are read.
+ * The client's errors: one class per plane, each with a discriminant and an `is…` guard.
+ * - `ToolCallFailure`: a tool call (or the listing of a server's tools) failed. It is the workflow's Temporal failure,
+ *   an `ApplicationFailure` whose `type` is the failure type (src/contract/failures.ts), or `Cancelled`, `Terminated`,
+ *   `TimedOut` when the workflow itself ended so: `err.type === FailureTypes.UnknownTool`.
+ * - `AnswerRejectedFailure`: the workflow refused an answer (the `submitAnswer` update's `ApplicationFailure`, its
+ *   `type` one of the answer plane's: `UnknownRequest`, `AlreadyResolved`, `Expired`, `InvalidAnswer`, …).
+ * - `ClientError`: what the client itself finds, with a `code` from `ClientErrorCodes` (Temporal unreachable, no
+ *   worker, no such workflow, …).
+ * A type this version does not know still gives its plane's class with `type` set, so a newer worker's failures are not
+ * lost. The type is read from the failure, never from its message text.
  */
 import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import { causeChain } from '../contract/causes.js';
-import { isFailureType, type FailureType } from '../contract/failures.js';
+import type { FailureType } from '../contract/failures.js';
 import type { Answer } from '../contract/index.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE } from '../workflows/visibility.js';
 
-/** What a failed tool call says: its type (from the documented list), message, and the call it was. */
-export interface CallFailureDetails {
+/** A failed call's type: a FailureType, or `Cancelled`, `Terminated`, `TimedOut` when the workflow itself ended so, or `Unknown`. */
+export type CallFailureType = FailureType | 'Cancelled' | 'Terminated' | 'TimedOut' | 'Unknown' | (string & {});
+
+/** The call a ToolCallFailure is about. */
+export interface FailedCall {
   workflowId: string;
-  /** A FailureType, or `Cancelled`, `Terminated`, `TimedOut` when the workflow itself ended so, or `Unknown`. */
-  type: FailureType | 'Cancelled' | 'Terminated' | 'TimedOut' | 'Unknown' | (string & {});
-  message: string;
   server?: string;
   tool?: string;
   /** What failed: a tool call (the default), or the listing of a server's tools (the workflow `mcpListTools`). */
   operation?: 'tools/call' | 'tools/list';
 }
-
-/** A tool call failed (the workflow failed, was cancelled, terminated or timed out). */
-export class ToolCallFailedError extends Error {
-  /** The class's own name (`UnknownToolFailure`, …): each failure type below is a subclass with nothing else of its own. */
-  override name = this.constructor.name;
-  readonly workflowId: string;
-  readonly type: CallFailureDetails['type'];
-  readonly server?: string;
-  readonly tool?: string;
-  readonly operation: 'tools/call' | 'tools/list';
-  /** The failure's own message (without the call prefix). */
-  readonly failureMessage: string;
-  constructor(details: CallFailureDetails, options?: { cause?: unknown }) {
-    const call = details.server || details.tool ? ` (${details.server ?? '?'}/${details.tool ?? '?'})` : '';
-    const what =
-      details.operation === 'tools/list'
-        ? `listing the tools of server "${details.server ?? '?'}" (workflow "${details.workflowId}")`
-        : `tool call "${details.workflowId}"${call}`;
-    super(`${what} failed: ${details.type}: ${details.message}`, options);
-    this.workflowId = details.workflowId;
-    this.type = details.type;
-    this.server = details.server;
-    this.tool = details.tool;
-    this.operation = details.operation ?? 'tools/call';
-    this.failureMessage = details.message;
-  }
-  /** Plain JSON, for `--json` and logs. */
-  toJSON(): Record<string, unknown> {
-    return { error: this.type, message: this.failureMessage, workflowId: this.workflowId, server: this.server, tool: this.tool };
-  }
-}
-export class UnknownServerFailure extends ToolCallFailedError {}
-export class UnknownToolFailure extends ToolCallFailedError {}
-export class ToolNotAllowedFailure extends ToolCallFailedError {}
-export class McpServerUnavailableFailure extends ToolCallFailedError {}
-export class McpConfigInvalidFailure extends ToolCallFailedError {}
-export class InvalidArgumentsFailure extends ToolCallFailedError {}
-export class ResultTooLargeFailure extends ToolCallFailedError {}
-export class InvalidInputFailure extends ToolCallFailedError {}
-export class ToolCallCancelledError extends ToolCallFailedError {}
-
-/** An answer was refused by the workflow (the `submitAnswer` update rejected it). */
-export class AnswerRejectedError extends Error {
-  override name = 'AnswerRejectedError';
-  constructor(
-    readonly workflowId: string,
-    readonly requestId: string,
-    readonly type: FailureType | (string & {}),
-    readonly reason: string,
-    message = `workflow "${workflowId}" refused the answer: ${reason}`,
-  ) {
-    super(message);
-  }
-  toJSON(): Record<string, unknown> {
-    return { error: this.type, message: this.reason, workflowId: this.workflowId, requestId: this.requestId };
-  }
-}
-/** No request with that id is pending (type UnknownRequest). */
-export class NoSuchPendingRequestError extends AnswerRejectedError {
-  override name = 'NoSuchPendingRequestError';
-  constructor(
-    workflowId: string,
-    requestId: string,
-    readonly detail: string,
-    type: FailureType = 'UnknownRequest',
-  ) {
-    super(workflowId, requestId, type, detail, `workflow "${workflowId}": ${detail}`);
-  }
-}
-/** The request was already answered, declined or cancelled (type AlreadyResolved). */
-export class RequestAlreadyResolvedError extends NoSuchPendingRequestError {
-  override name = 'RequestAlreadyResolvedError';
-  constructor(workflowId: string, requestId: string, detail: string) {
-    super(workflowId, requestId, detail, 'AlreadyResolved');
-  }
-}
-/** The request expired (type Expired). */
-export class RequestExpiredError extends NoSuchPendingRequestError {
-  override name = 'RequestExpiredError';
-  constructor(workflowId: string, requestId: string, detail: string) {
-    super(workflowId, requestId, detail, 'Expired');
-  }
-}
-/** The answer does not match the request (type InvalidAnswer). */
-export class InvalidAnswerError extends AnswerRejectedError {
-  override name = 'InvalidAnswerError';
-  constructor(workflowId: string, reason: string, requestId = '', type: FailureType = 'InvalidAnswer') {
-    super(workflowId, requestId, type, reason);
-  }
-}
-/** The answer is over the size limit (type AnswerTooLarge). */
-export class AnswerTooLargeError extends InvalidAnswerError {
-  override name = 'AnswerTooLargeError';
-  constructor(workflowId: string, reason: string, requestId = '') {
-    super(workflowId, reason, requestId, 'AnswerTooLarge');
-  }
-}
-
-type CallFailureClass = new (details: CallFailureDetails, options?: { cause?: unknown }) => ToolCallFailedError;
-/** Call-plane failure types → error classes. A type not listed maps to ToolCallFailedError. */
-export const CALL_FAILURE_CLASSES: Partial<Record<string, CallFailureClass>> = {
-  UnknownServer: UnknownServerFailure,
-  UnknownTool: UnknownToolFailure,
-  ToolNotAllowed: ToolNotAllowedFailure,
-  McpServerUnavailable: McpServerUnavailableFailure,
-  McpConfigInvalid: McpConfigInvalidFailure,
-  InvalidArguments: InvalidArgumentsFailure,
-  ResultTooLarge: ResultTooLargeFailure,
-  InvalidInput: InvalidInputFailure,
-  Cancelled: ToolCallCancelledError,
-};
 
 /** The innermost ApplicationFailure of a cause chain, or the chain's first Temporal failure of another kind. */
 export function rootFailure(err: unknown): { type: string; message: string; failure?: Error } {
@@ -146,144 +40,256 @@ export function rootFailure(err: unknown): { type: string; message: string; fail
   return found ?? { type: 'Unknown', message: (err as Error)?.message ?? String(err) };
 }
 
-/** The error class for a failed tool call, chosen by the failure's type. */
-export function toolCallFailure(details: CallFailureDetails, cause?: unknown): ToolCallFailedError {
-  const Cls = CALL_FAILURE_CLASSES[details.type] ?? ToolCallFailedError;
-  return new Cls(details, { cause });
-}
+/** A tool call failed (the workflow failed, was cancelled, terminated or timed out): its failure, with the call it was. */
+export class ToolCallFailure extends ApplicationFailure {
+  override readonly name = 'ToolCallFailure';
+  declare readonly type: CallFailureType;
+  readonly workflowId: string;
+  readonly server?: string;
+  readonly tool?: string;
+  readonly operation: 'tools/call' | 'tools/list';
+  /** The failure's own message (without the call prefix). */
+  readonly failureMessage: string;
 
-/** The error class for a refused answer, chosen by the failure's type. */
-export function answerRejection(workflowId: string, requestId: string, type: string, reason: string): AnswerRejectedError {
-  switch (type) {
-    case 'UnknownRequest':
-      return new NoSuchPendingRequestError(workflowId, requestId, reason);
-    case 'AlreadyResolved':
-      return new RequestAlreadyResolvedError(workflowId, requestId, reason);
-    case 'Expired':
-      return new RequestExpiredError(workflowId, requestId, reason);
-    case 'AnswerTooLarge':
-      return new AnswerTooLargeError(workflowId, reason, requestId);
-    case 'InvalidAnswer':
-      return new InvalidAnswerError(workflowId, reason, requestId);
-    default:
-      return new AnswerRejectedError(workflowId, requestId, isFailureType(type) ? type : type || 'Unknown', reason);
+  /** `cause`: the client's error (a WorkflowFailedError), whose chain holds the workflow's failure. */
+  constructor(call: FailedCall & { type: CallFailureType; message: string }, cause?: unknown) {
+    const root = cause instanceof Error ? rootFailure(cause).failure : undefined;
+    const app = root instanceof ApplicationFailure ? root : undefined;
+    const where = call.server || call.tool ? ` (${call.server ?? '?'}/${call.tool ?? '?'})` : '';
+    const what =
+      call.operation === 'tools/list'
+        ? `listing the tools of server "${call.server ?? '?'}" (workflow "${call.workflowId}")`
+        : `tool call "${call.workflowId}"${where}`;
+    super(
+      `${what} failed: ${call.type}: ${call.message}`,
+      call.type,
+      app?.nonRetryable,
+      app?.details,
+      cause instanceof Error ? cause : undefined,
+      undefined,
+      app?.category,
+    );
+    this.workflowId = call.workflowId;
+    this.server = call.server;
+    this.tool = call.tool;
+    this.operation = call.operation ?? 'tools/call';
+    this.failureMessage = call.message;
+  }
+
+  /** The ToolCallFailure of a workflow's failure (a WorkflowFailedError): the type and message of its innermost failure. */
+  static of(err: unknown, call: FailedCall): ToolCallFailure {
+    const root = rootFailure(err);
+    return new ToolCallFailure({ ...call, type: root.type, message: root.message }, err);
+  }
+
+  /** Plain JSON, for `--json` and logs. */
+  toJSON(): Record<string, unknown> {
+    return { error: this.type, message: this.failureMessage, workflowId: this.workflowId, server: this.server, tool: this.tool };
   }
 }
 
-/** No worker answered: nothing polls the workflow's task queue, or its worker did not reply in time. */
-export class NoWorkerError extends Error {
-  override name = 'NoWorkerError';
+/** The answer plane's failure types that say the request is not pending (any more): the message is the workflow's reason. */
+const NOT_PENDING = new Set<string>(['UnknownRequest', 'AlreadyResolved', 'Expired']);
+
+/** The workflow refused an answer (the `submitAnswer` update rejected it), with the request and the reason. */
+export class AnswerRejectedFailure extends ApplicationFailure {
+  override readonly name = 'AnswerRejectedFailure';
+  declare readonly type: FailureType | 'Unknown' | (string & {});
   constructor(
     readonly workflowId: string,
-    readonly taskQueue: string | undefined,
-    readonly what: string,
-    readonly detail: string,
-    hint = '',
+    readonly requestId: string,
+    type: string,
+    /** The workflow's reason (names the field for `InvalidAnswer`). */
+    readonly reason: string,
+    cause?: unknown,
   ) {
     super(
-      `workflow "${workflowId}": could not ${what}: ${detail}. ` +
-        `Likely cause: no worker polls task queue "${taskQueue ?? '?'}"` +
-        ` (start one: \`npm start\` in a clone, or \`npx durable-mcp worker\`)${hint ? `. ${hint}` : ''}`,
+      NOT_PENDING.has(type) ? `workflow "${workflowId}": ${reason}` : `workflow "${workflowId}" refused the answer: ${reason}`,
+      type || 'Unknown',
+      true,
+      undefined,
+      cause instanceof Error ? cause : undefined,
     );
   }
+
+  /** The AnswerRejectedFailure of a rejected update (a WorkflowUpdateFailedError): the type and message of its failure. */
+  static of(err: unknown, workflowId: string, requestId: string): AnswerRejectedFailure {
+    const root = rootFailure(err);
+    return new AnswerRejectedFailure(workflowId, requestId, root.type, root.message, err);
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { error: this.type, message: this.reason, workflowId: this.workflowId, requestId: this.requestId };
+  }
+}
+
+/** What the client itself finds, as `ClientError.code` (the `error` of the CLI's `--json`). */
+export const ClientErrorCodes = {
+  /** Temporal cannot be reached (the address, or the server is down) or does not answer in time. */
+  TemporalUnreachable: 'TemporalUnreachable',
+  /** Temporal refuses this client: an unknown namespace, no permission, not authenticated (API key, mTLS). */
+  TemporalRefused: 'TemporalRefused',
+  /** No worker takes the workflow's work: nothing polls its task queue, or its worker did not reply in time. */
+  NoWorker: 'NoWorker',
+  /** A worker takes the workflow's task but cannot complete it (the workflow waits, not failed, until that is fixed). */
+  WorkflowTaskFailing: 'WorkflowTaskFailing',
+  /** No workflow with that id. */
+  UnknownWorkflow: 'UnknownWorkflow',
+  /** The workflow is not running: it has no pending requests to answer. */
+  WorkflowClosed: 'WorkflowClosed',
+  /** A workflow with that id is already running. */
+  WorkflowAlreadyStarted: 'WorkflowAlreadyStarted',
+  /** The workflow has no such query or update: it is not a durable-mcp workflow (or one too old for it). */
+  NotDurableMcp: 'NotDurableMcp',
+  /** The awaiting-input search attribute is not registered in the namespace, so workflows awaiting input cannot be listed. */
+  SearchAttributeNotRegistered: 'SearchAttributeNotRegistered',
+  /** Temporal refused an update because of a per-run limit on updates. */
+  UpdateLimit: 'UpdateLimit',
+} as const;
+export type ClientErrorCode = (typeof ClientErrorCodes)[keyof typeof ClientErrorCodes];
+
+/** What a ClientError names, by code (each field only where it applies). */
+export interface ClientErrorFields {
+  workflowId?: string;
+  taskQueue?: string;
+  /** The Temporal address (TemporalUnreachable). */
+  address?: string;
+  namespace?: string;
+  /** The workflow's status (WorkflowClosed). */
+  status?: string;
+  /** The workflow task's attempt (WorkflowTaskFailing). */
+  attempt?: number;
+  /** Which per-run limit (UpdateLimit). */
+  limit?: 'total-updates' | 'in-flight-updates';
+  /** What was seen: why no worker answered (NoWorker), the failing task's message (WorkflowTaskFailing), Temporal's own words. */
+  detail?: string;
+}
+
+/** An error the client finds itself (not a workflow's failure), with its code and what it names. */
+export class ClientError extends Error {
+  override readonly name = 'ClientError';
+  readonly workflowId?: string;
+  readonly taskQueue?: string;
+  readonly address?: string;
+  readonly namespace?: string;
+  readonly status?: string;
+  readonly attempt?: number;
+  readonly limit?: 'total-updates' | 'in-flight-updates';
+  readonly detail?: string;
+  constructor(
+    readonly code: ClientErrorCode,
+    message: string,
+    fields: ClientErrorFields = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    Object.assign(this, fields);
+  }
+
+  /** Plain JSON, for `--json` and logs: the code as `error`, the message, and what the error names. */
+  toJSON(): Record<string, unknown> {
+    const { workflowId, taskQueue, address, namespace, status, attempt, limit } = this;
+    const fields = { workflowId, taskQueue, address, namespace, status, attempt, limit };
+    return { error: this.code, message: this.message, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
+  }
+}
+
+/** Whether `err` is a ToolCallFailure (of `type`, when given). */
+export function isToolCallFailure<T extends CallFailureType>(err: unknown, type?: T): err is ToolCallFailure & { type: T } {
+  return err instanceof ToolCallFailure && (type === undefined || err.type === type);
+}
+/** Whether `err` is an AnswerRejectedFailure (of `type`, when given). */
+export function isAnswerRejectedFailure<T extends FailureType | (string & {})>(err: unknown, type?: T): err is AnswerRejectedFailure & { type: T } {
+  return err instanceof AnswerRejectedFailure && (type === undefined || err.type === type);
+}
+/** Whether `err` is a ClientError (of one of `codes`, when given). */
+export function isClientError<C extends ClientErrorCode>(err: unknown, ...codes: C[]): err is ClientError & { code: C } {
+  return err instanceof ClientError && (codes.length === 0 || (codes as string[]).includes(err.code));
+}
+
+// ---- the client's own errors, as the client and the CLI raise them ----
+
+/** No worker answered: nothing polls the workflow's task queue, or its worker did not reply in time. `detail` says which. */
+export function noWorker(workflowId: string, taskQueue: string | undefined, what: string, detail: string, hint = ''): ClientError {
+  return new ClientError(
+    ClientErrorCodes.NoWorker,
+    `workflow "${workflowId}": could not ${what}: ${detail}. ` +
+      `Likely cause: no worker polls task queue "${taskQueue ?? '?'}"` +
+      ` (start one: \`npm start\` in a clone, or \`npx durable-mcp worker\`)${hint ? `. ${hint}` : ''}`,
+    { workflowId, taskQueue, detail },
+  );
 }
 
 /**
  * No worker answered because the workflow's task fails on every attempt (a worker runs it and cannot complete it, e.g. it
- * lacks the encryption key a payload names): the workflow waits, not failed, until that is fixed. The failure's message
- * is the one in the history's last WorkflowTaskFailed event.
+ * lacks the encryption key a payload names): the workflow waits, not failed, until that is fixed. `failure` is the message
+ * of the history's last WorkflowTaskFailed event.
  */
-export class WorkflowTaskFailingError extends NoWorkerError {
-  override name = 'WorkflowTaskFailingError';
-  constructor(
-    workflowId: string,
-    taskQueue: string | undefined,
-    what: string,
-    readonly attempt: number,
-    readonly failure: string,
-  ) {
-    super(workflowId, taskQueue, what, '');
-    this.message =
-      `workflow "${workflowId}": could not ${what}: its workflow task fails (attempt ${attempt}): ${failure}. ` +
-      'A worker picks it up but cannot complete it; the workflow waits (it has not failed) until that is fixed';
-  }
+export function workflowTaskFailing(workflowId: string, taskQueue: string | undefined, what: string, attempt: number, failure: string): ClientError {
+  return new ClientError(
+    ClientErrorCodes.WorkflowTaskFailing,
+    `workflow "${workflowId}": could not ${what}: its workflow task fails (attempt ${attempt}): ${failure}. ` +
+      'A worker picks it up but cannot complete it; the workflow waits (it has not failed) until that is fixed',
+    { workflowId, taskQueue, attempt, detail: failure },
+  );
 }
 
-/** The workflow is closed: it has no pending requests to answer. */
-export class WorkflowClosedError extends Error {
-  override name = 'WorkflowClosedError';
-  constructor(
-    readonly workflowId: string,
-    readonly status: string,
-  ) {
-    super(`workflow "${workflowId}" is ${status.toLowerCase()}: it has no pending requests`);
-  }
+export function workflowClosed(workflowId: string, status: string): ClientError {
+  return new ClientError(ClientErrorCodes.WorkflowClosed, `workflow "${workflowId}" is ${status.toLowerCase()}: it has no pending requests`, {
+    workflowId,
+    status,
+  });
 }
 
-export class TemporalUnreachableError extends Error {
-  override name = 'TemporalUnreachableError';
-  constructor(
-    readonly address: string,
-    cause: unknown,
-  ) {
-    super(
-      `cannot reach Temporal at ${address}: ${(cause as Error)?.message ?? String(cause)}.` +
-        ` Is a server running there? Set TEMPORAL_ADDRESS, or start one: \`npm start\` in a clone, or \`npx durable-mcp dev\`.`,
-    );
-  }
+export function temporalUnreachable(address: string, cause: unknown): ClientError {
+  return new ClientError(
+    ClientErrorCodes.TemporalUnreachable,
+    `cannot reach Temporal at ${address}: ${(cause as Error)?.message ?? String(cause)}.` +
+      ` Is a server running there? Set TEMPORAL_ADDRESS, or start one: \`npm start\` in a clone, or \`npx durable-mcp dev\`.`,
+    { address },
+    { cause },
+  );
 }
-export class UnknownWorkflowError extends Error {
-  override name = 'UnknownWorkflowError';
-  constructor(readonly workflowId: string) {
-    super(`no workflow with id "${workflowId}"`);
-  }
+
+export function unknownWorkflow(workflowId: string, cause?: unknown): ClientError {
+  return new ClientError(ClientErrorCodes.UnknownWorkflow, `no workflow with id "${workflowId}"`, { workflowId }, { cause });
 }
-export class SearchAttributeNotRegisteredError extends Error {
-  override name = 'SearchAttributeNotRegisteredError';
-  constructor(readonly namespace: string) {
-    super(
-      `the search attribute ${AWAITING_INPUT_SEARCH_ATTRIBUTE} is not registered in namespace "${namespace}", so workflows awaiting input cannot be listed. ` +
-        `Register it with: temporal operator search-attribute create --namespace ${namespace} --name ${AWAITING_INPUT_SEARCH_ATTRIBUTE} --type Bool ` +
-        `(durable-mcp dev and the docker-compose setup do this). Meanwhile, pass a workflow id.`,
-    );
-  }
+
+export function searchAttributeNotRegistered(namespace: string): ClientError {
+  return new ClientError(
+    ClientErrorCodes.SearchAttributeNotRegistered,
+    `the search attribute ${AWAITING_INPUT_SEARCH_ATTRIBUTE} is not registered in namespace "${namespace}", so workflows awaiting input cannot be listed. ` +
+      `Register it with: temporal operator search-attribute create --namespace ${namespace} --name ${AWAITING_INPUT_SEARCH_ATTRIBUTE} --type Bool ` +
+      `(durable-mcp dev and the docker-compose setup do this). Meanwhile, pass a workflow id.`,
+    { namespace },
+  );
 }
 
 /**
- * Temporal refused an update because of a per-run limit (issue #16): the total number of updates in a
- * run (`history.maxTotalUpdates`, default 2,000) or the updates in flight at once
- * (`history.maxInFlightUpdates`, default 10). The message says which, and what to do: an answer can
- * still be sent as the `answer` signal, which has neither limit (the command is in the message).
+ * The ClientError for an update Temporal refused by a per-run limit (issue #16), else undefined: the total number of
+ * updates in a run (`history.maxTotalUpdates`, default 2,000) or the updates in flight at once (`history.maxInFlightUpdates`,
+ * default 10). The message says which, and what to do: an answer can still be sent as the `answer` signal, which has
+ * neither limit (the command is in the message).
  */
-export class UpdateLimitError extends Error {
-  override name = 'UpdateLimitError';
-  constructor(
-    readonly workflowId: string,
-    readonly limit: 'total-updates' | 'in-flight-updates',
-    readonly serverMessage: string,
-    answer?: Answer,
-  ) {
-    const which =
-      limit === 'total-updates'
-        ? `this run has reached Temporal's limit on the total number of updates (history.maxTotalUpdates, default 2,000)`
-        : `too many updates (or too large update payloads) are in flight on this run at once (Temporal's history.maxInFlightUpdates, default 10)`;
-    const todo = answer
-      ? `Send the answer as the \`answer\` signal instead, which has no such limit (a bad answer is then logged and dropped, not reported): ` +
-        `temporal workflow signal --workflow-id ${workflowId} --name answer --input '${JSON.stringify(answer).replace(/'/g, "'\\''")}'`
-      : limit === 'total-updates'
-        ? 'Poll the `pending` query instead (durable-mcp pending <workflowId>), and answer with the `answer` signal.'
-        : 'Try again shortly, or poll the `pending` query instead.';
-    super(`workflow "${workflowId}": ${which}. ${todo}`);
-  }
-}
-
-/** The UpdateLimitError for an update Temporal refused by a per-run limit, else undefined. */
-export function updateLimit(err: unknown, workflowId: string, answer?: Answer): UpdateLimitError | undefined {
+export function updateLimit(err: unknown, workflowId: string, answer?: Answer): ClientError | undefined {
   const message = `${(err as Error)?.message ?? ''} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
-  if (/limit on the total number of distinct updates/i.test(message)) return new UpdateLimitError(workflowId, 'total-updates', message.trim(), answer);
-  if (/in-flight updates|concurrent in-flight|limit on number of (concurrent )?in-?flight/i.test(message))
-    return new UpdateLimitError(workflowId, 'in-flight-updates', message.trim(), answer);
-  return undefined;
+  const limit = /limit on the total number of distinct updates/i.test(message)
+    ? 'total-updates'
+    : /in-flight updates|concurrent in-flight|limit on number of (concurrent )?in-?flight/i.test(message)
+      ? 'in-flight-updates'
+      : undefined;
+  if (!limit) return undefined;
+  const which =
+    limit === 'total-updates'
+      ? `this run has reached Temporal's limit on the total number of updates (history.maxTotalUpdates, default 2,000)`
+      : `too many updates (or too large update payloads) are in flight on this run at once (Temporal's history.maxInFlightUpdates, default 10)`;
+  const todo = answer
+    ? `Send the answer as the \`answer\` signal instead, which has no such limit (a bad answer is then logged and dropped, not reported): ` +
+      `temporal workflow signal --workflow-id ${workflowId} --name answer --input '${JSON.stringify(answer).replace(/'/g, "'\\''")}'`
+    : limit === 'total-updates'
+      ? 'Poll the `pending` query instead (durable-mcp pending <workflowId>), and answer with the `answer` signal.'
+      : 'Try again shortly, or poll the `pending` query instead.';
+  return new ClientError(ClientErrorCodes.UpdateLimit, `workflow "${workflowId}": ${which}. ${todo}`, { workflowId, limit }, { cause: err });
 }
 
 /** Why an update failed: its cause's message, else its own. */

@@ -10,7 +10,7 @@ export const FIRST_ATTEMPT_WAIT_MS = 2_000;
 /**
  * What the first attempt of a started tool call came to (`DurableMcpClient.firstAttempt`): the call finished, waits for a
  * person, failed once and is retried, is still running when the wait ended, or no worker polls its task queue.
- * A call that failed for good is not listed: `firstAttempt` throws its ToolCallFailedError.
+ * A call that failed for good is not listed: `firstAttempt` throws its ToolCallFailure.
  */
 export type FirstAttempt =
   | { state: 'completed'; result: ToolResult }

@@ -15,40 +15,27 @@ export {
   KEY_ID_METADATA,
   type EncryptionKey,
 } from './codec.js';
-export { DurableMcpClient, SIGNAL_HINT, type StartToolCallOptions } from './client.js';
+export { DurableMcpClient, type StartToolCallOptions } from './client.js';
 export { FIRST_ATTEMPT_WAIT_MS, type FirstAttempt } from './first-attempt.js';
 export { type ListToolsOptions, type SignInPending } from './sign-in.js';
 export { ListOptionError, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type ListFilter, type ListOptions } from './list-options.js';
 export { type AwaitingWorkflow, type ListPage, type ListedRequest, type UnlistedWorkflow } from './listing.js';
 export { type ResolvedRow } from './resolved.js';
 export {
-  AnswerRejectedError,
-  AnswerTooLargeError,
-  InvalidAnswerError,
-  InvalidArgumentsFailure,
-  InvalidInputFailure,
-  McpConfigInvalidFailure,
-  McpServerUnavailableFailure,
-  NoSuchPendingRequestError,
-  NoWorkerError,
-  RequestAlreadyResolvedError,
-  RequestExpiredError,
-  ResultTooLargeFailure,
-  SearchAttributeNotRegisteredError,
-  TemporalUnreachableError,
-  ToolCallCancelledError,
-  ToolCallFailedError,
-  ToolNotAllowedFailure,
-  UnknownServerFailure,
-  UnknownToolFailure,
-  UnknownWorkflowError,
-  UpdateLimitError,
-  WorkflowClosedError,
-  WorkflowTaskFailingError,
-  type CallFailureDetails,
+  AnswerRejectedFailure,
+  ClientError,
+  ClientErrorCodes,
+  isAnswerRejectedFailure,
+  isClientError,
+  isToolCallFailure,
+  ToolCallFailure,
+  type CallFailureType,
+  type ClientErrorCode,
+  type ClientErrorFields,
+  type FailedCall,
 } from './errors.js';
 export { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
-export { FailureTypes } from '../contract/failures.js';
+export { FailureTypes, type FailureType } from '../contract/failures.js';
 export type { AnswerBy, CallProgress, PendingRequestDetails, SubmitAnswerResult } from '../workflows/messages.js';
 export type { ListingMemo, Resolution } from '../workflows/visibility.js';
 export type { McpToolInfo } from '../workflows/mcp-list-tools.js';

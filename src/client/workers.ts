@@ -6,7 +6,8 @@
  */
 import type { Client } from '@temporalio/client';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
-import { isDeadlineExceeded, NoWorkerError, WorkflowTaskFailingError } from './errors.js';
+import { isDeadlineExceeded, noWorker, workflowTaskFailing } from './errors.js';
+import { isNoPoller } from './temporal-errors.js';
 import { tsToDate } from './visibility.js';
 
 /**
@@ -49,7 +50,8 @@ export function pollsOf(client: Client, cache: PollsCache, taskQueue: string): P
 }
 
 /**
- * Run `fn` with a gRPC deadline; a missed deadline becomes a NoWorkerError naming the task queue.
+ * Run `fn` with a gRPC deadline; a missed deadline, or Temporal's "no poller seen", becomes a NoWorker ClientError naming the
+ * task queue (WorkflowTaskFailing when a worker takes the workflow's task and cannot complete it).
  * `unconfirmed` is added to the error when a missed deadline may leave work behind (an update a worker may still apply).
  */
 export async function withWorker<R>(
@@ -62,17 +64,18 @@ export async function withWorker<R>(
   hint = '',
   unconfirmed = '',
 ): Promise<R> {
-  if ((await workerPolls(client, taskQueue)) === false)
-    throw new NoWorkerError(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
+  if ((await workerPolls(client, taskQueue)) === false) throw noWorker(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
   const deadline = Date.now() + timeoutMs;
   try {
     return await client.withDeadline(deadline, fn);
   } catch (err) {
+    // Temporal saw the worker go (a worker that stops says so): it refuses the query at once.
+    if (isNoPoller(err)) throw noWorker(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
     // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
     if (isDeadlineExceeded(err) || Date.now() >= deadline) {
       const failing = await failingWorkflowTask(client, workflowId);
-      if (failing) throw new WorkflowTaskFailingError(workflowId, taskQueue, what, failing.attempt, failing.message);
-      throw new NoWorkerError(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s${unconfirmed}`, hint);
+      if (failing) throw workflowTaskFailing(workflowId, taskQueue, what, failing.attempt, failing.message);
+      throw noWorker(workflowId, taskQueue, what, `no worker answered within ${Math.round(timeoutMs / 1000)} s${unconfirmed}`, hint);
     }
     throw err;
   }

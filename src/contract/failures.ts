@@ -1,10 +1,11 @@
 /**
  * The one documented list of failure types. Every failure a durable-mcp workflow or activity raises is an
- * `ApplicationFailure` whose `type` is one of these; clients map a type to an error class (src/client)
- * without reading message text. Plain constants: workflow code imports this module too.
+ * `ApplicationFailure` whose `type` is one of these; the client throws it on as its plane's class (src/client/errors.ts:
+ * `ToolCallFailure`, `AnswerRejectedFailure`) with the same `type`, never reading message text. Plain constants:
+ * workflow code imports this module too.
  *
  * To add a type: add it to `FAILURES` with its plane and a one-line description (docs/failures.md's table says
- * the same), then, for clients, to the error-class map in src/client/errors.ts.
+ * the same); clients need nothing more.
  */
 export const FAILURES = {
   // ---- a tool call fails (the workflow `mcpToolCall` fails with it; `result` prints it) ----

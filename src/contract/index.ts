@@ -1,5 +1,7 @@
 /**
- * The contract plane: pure data and pure functions (zod only), shared by every other plane.
+ * The contract plane: pure data and pure functions (zod only), shared by every other plane. This index is the planes'
+ * own way in, not a package entry: users get the contract from the root entry (src/index.ts), without the internals
+ * (request ids, admission, the answer check).
  *
  * ## The seed contract
  *

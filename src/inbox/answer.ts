@@ -3,15 +3,7 @@
  * what was typed and why it was not taken) and the JSON API (`POST /api/answer`), both through `submitAnswer`.
  */
 import type { Context, Hono } from 'hono';
-import {
-  InvalidAnswerError,
-  NoSuchPendingRequestError,
-  NoWorkerError,
-  UnknownWorkflowError,
-  WorkflowClosedError,
-  WorkflowTaskFailingError,
-  type DurableMcpClient,
-} from '../client/index.js';
+import { isAnswerRejectedFailure, isClientError, type DurableMcpClient } from '../client/index.js';
 import type { Answer } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
 import type { LiveHub, RecentlyAnswered } from './live.js';
@@ -38,12 +30,15 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
       live.poke();
       return { ok: true as const, result };
     } catch (err) {
-      if (err instanceof InvalidAnswerError) return { ok: false as const, status: 422 as const, reason: err.reason };
-      if (err instanceof NoSuchPendingRequestError) return { ok: false as const, status: 409 as const, reason: err.detail };
-      if (err instanceof UnknownWorkflowError) return { ok: false as const, status: 404 as const, reason: err.message };
-      if (err instanceof WorkflowClosedError) return { ok: false as const, status: 409 as const, reason: err.message };
+      // The answer does not fit the request (InvalidAnswer, AnswerTooLarge), or the request is no longer pending.
+      if (isAnswerRejectedFailure(err, 'InvalidAnswer') || isAnswerRejectedFailure(err, 'AnswerTooLarge'))
+        return { ok: false as const, status: 422 as const, reason: err.reason };
+      if (isAnswerRejectedFailure(err, 'UnknownRequest') || isAnswerRejectedFailure(err, 'AlreadyResolved') || isAnswerRejectedFailure(err, 'Expired'))
+        return { ok: false as const, status: 409 as const, reason: err.reason };
+      if (isClientError(err, 'UnknownWorkflow')) return { ok: false as const, status: 404 as const, reason: err.message };
+      if (isClientError(err, 'WorkflowClosed')) return { ok: false as const, status: 409 as const, reason: err.message };
       // Not taken now (no worker answered in time, or its workflow task fails): nothing was decided; try again.
-      if (err instanceof NoWorkerError || err instanceof WorkflowTaskFailingError) return { ok: false as const, status: 503 as const, reason: err.message };
+      if (isClientError(err, 'NoWorker', 'WorkflowTaskFailing')) return { ok: false as const, status: 503 as const, reason: err.message };
       throw err;
     }
   };
@@ -71,7 +66,7 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
       try {
         details = await dmc.pendingDetails(workflowId);
       } catch (err) {
-        if (err instanceof UnknownWorkflowError) return rejectedPage(c, 404, `Request ${requestId}: ${err.message}`);
+        if (isClientError(err, 'UnknownWorkflow')) return rejectedPage(c, 404, `Request ${requestId}: ${err.message}`);
         // The request could not be read (no worker answered in time, ...): not "no longer pending"; what was typed stays.
         return formAgain(503, {}, `Your answer was not sent: ${(err as Error).message}`);
       }

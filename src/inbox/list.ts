@@ -53,7 +53,7 @@ export interface InboxView {
   limit?: number;
 }
 
-/** One page of the inbox (SearchAttributeNotRegisteredError when the namespace cannot list workflows awaiting input). */
+/** One page of the inbox (a SearchAttributeNotRegistered ClientError when the namespace cannot list workflows awaiting input). */
 export async function listInbox(
   client: DurableMcpClient,
   view: InboxView,

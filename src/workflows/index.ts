@@ -25,16 +25,9 @@ export {
 // The workflow: the login of a server behind OAuth (one per server and principal; started by the calls that need it).
 export { mcpLogin, type McpLoginInput } from './login/workflow.js';
 
-// The elicitation host: a workflow's pending requests and their handlers (installed on first use, or with the state
-// a previous run carried).
-export {
-  installElicitationHost,
-  useElicitationHost,
-  DEFAULT_EXPIRES_IN_MS,
-  DEFAULT_HOLD_FOR_MS,
-  type ElicitationHost,
-  type HostSnapshot,
-} from './host/index.js';
+// The elicitation host: a workflow's pending requests and their handlers, installed on first use or with the state a
+// previous run carried (the host class itself is not public).
+export { installElicitationHost, useElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';
 
 // The public messages of a workflow that asks for input (signals, updates, queries).
 export {

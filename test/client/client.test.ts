@@ -1,24 +1,17 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { ApplicationFailure } from '@temporalio/common';
 import {
-  AnswerRejectedError,
-  AnswerTooLargeError,
+  AnswerRejectedFailure,
   DurableMcpClient,
-  InvalidAnswerError,
-  InvalidInputFailure,
-  NoSuchPendingRequestError,
-  RequestAlreadyResolvedError,
-  RequestExpiredError,
-  SearchAttributeNotRegisteredError,
-  ToolCallFailedError,
-  UnknownServerFailure,
-  UnknownToolFailure,
-  UnknownWorkflowError,
-  WorkflowClosedError,
+  FailureTypes,
+  isAnswerRejectedFailure,
+  isClientError,
+  isToolCallFailure,
+  ToolCallFailure,
 } from '../../src/client/index.js';
 import { WORKER_WAIT_MS } from '../../src/client/client.js';
-import { answerRejection } from '../../src/client/errors.js';
 import { FAILURES, isFailureType } from '../../src/contract/failures.js';
 import { createLocalEnv, eventually, fixtureConfig, startWorker, suiteWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
@@ -38,10 +31,10 @@ describe('client helpers, with the search attribute registered', () => {
 
     await assert.rejects(
       c.accept(handle.workflowId, requestId, { name: 42 }),
-      (err: unknown) => err instanceof InvalidAnswerError && /field "name"/.test(err.message),
+      (err: unknown) => isAnswerRejectedFailure(err, FailureTypes.InvalidAnswer) && /field "name"/.test(err.message),
     );
-    await assert.rejects(c.accept(handle.workflowId, 'nope', { name: 'x' }), NoSuchPendingRequestError);
-    await assert.rejects(c.pendingDetails('no-such-workflow'), UnknownWorkflowError);
+    await assert.rejects(c.accept(handle.workflowId, 'nope', { name: 'x' }), (err: unknown) => isAnswerRejectedFailure(err, FailureTypes.UnknownRequest));
+    await assert.rejects(c.pendingDetails('no-such-workflow'), (err: unknown) => isClientError(err, 'UnknownWorkflow'));
     assert.deepEqual(await c.accept(handle.workflowId, requestId, { name: 'Ada' }), { id: requestId, action: 'accept' });
     assert.deepEqual(await c.result(handle.workflowId), { output: 'hello Ada', isError: false });
     await eventually(async () => !(await c.listAwaitingInput()).some((w) => w.workflowId === handle.workflowId), 'the call to leave the list');
@@ -53,7 +46,7 @@ describe('client helpers, with the search attribute registered', () => {
     const [request] = await c.waitForPending(handle.workflowId, { timeoutMs: 120_000 });
     assert.equal(request.prompt, 'What is your name?');
     await assert.rejects(c.waitForPending(handle.workflowId, { timeoutMs: 0 }), /field "timeoutMs"/);
-    await assert.rejects(c.waitForPending('no-such-workflow'), UnknownWorkflowError);
+    await assert.rejects(c.waitForPending('no-such-workflow'), (err: unknown) => isClientError(err, 'UnknownWorkflow'));
     await c.accept(handle.workflowId, request.id, { name: 'Ada' });
     assert.equal((await c.result(handle.workflowId)).output, 'hello Ada');
   });
@@ -91,7 +84,7 @@ describe('client helpers, with the search attribute registered', () => {
   it('waits for a worker longer than a workflow task timeout, so an answer right after a worker restart is taken', async () => {
     // A worker that stops can be handed a workflow task by its last sticky poll (its held call, released at
     // shutdown, completes and schedules one): Temporal retries that task elsewhere only after the workflow task
-    // timeout. The client's default wait must outlast it, or the answer fails with NoWorkerError.
+    // timeout. The client's default wait must outlast it, or the answer fails with a NoWorker ClientError.
     const c = new DurableMcpClient(suite.env.client, { taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'echo', arguments: { text: 'hi' } });
     const timeout = (await handle.describe()).raw.executionConfig?.defaultWorkflowTaskTimeout;
@@ -118,7 +111,7 @@ describe('client helpers, without the search attribute', () => {
         await assert.rejects(
           c.listAwaitingInput(),
           (err: unknown) =>
-            err instanceof SearchAttributeNotRegisteredError &&
+            isClientError(err, 'SearchAttributeNotRegistered') &&
             /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message),
         );
         await c.cancelRequest(handle.workflowId, p.request.id);
@@ -132,25 +125,26 @@ describe('client helpers, without the search attribute', () => {
   });
 });
 
-describe('client error classes, chosen by failure type (never by message text)', () => {
+describe('client errors: one class per plane, with the failure type (never read from message text)', () => {
   const suite = suiteWorker({ name: 'client-failures' });
 
-  it('a failed call throws the class of its type, with the type, the server and the tool', async () => {
+  it("a failed call throws a ToolCallFailure, the workflow's Temporal failure with its type, server and tool", async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue: suite.taskQueue });
-    const cases: Array<[Record<string, unknown>, new (...a: any[]) => ToolCallFailedError, string]> = [
-      [{ server: 'nosuch', tool: 'x' }, UnknownServerFailure, 'UnknownServer'],
-      [{ server: 'fx', tool: 'no_such_tool' }, UnknownToolFailure, 'UnknownTool'],
-      [{ server: 'fx', tool: 'echo', heartbeatTimeout: 'soon' }, InvalidInputFailure, 'InvalidInput'],
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ server: 'nosuch', tool: 'x' }, FailureTypes.UnknownServer],
+      [{ server: 'fx', tool: 'no_such_tool' }, FailureTypes.UnknownTool],
+      [{ server: 'fx', tool: 'echo', heartbeatTimeout: 'soon' }, FailureTypes.InvalidInput],
     ];
-    for (const [input, Cls, type] of cases) {
+    for (const [input, type] of cases) {
       const handle = await suite.env.client.workflow.start('mcpToolCall', {
         taskQueue: suite.taskQueue,
         workflowId: `client-fail-${type}-${Date.now()}`,
         args: [input],
       });
       await assert.rejects(c.result(handle.workflowId), (err: unknown) => {
-        assert.ok(err instanceof Cls, `${type}: ${String(err)}`);
-        assert.ok(err instanceof ToolCallFailedError);
+        assert.ok(isToolCallFailure(err, type), `${type}: ${String(err)}`);
+        assert.ok(err instanceof ApplicationFailure, 'a Temporal failure');
+        assert.equal(err.nonRetryable, true, "the workflow failure's own flag");
         assert.equal(err.type, type);
         assert.equal(err.server, input.server);
         assert.equal(err.tool, input.tool);
@@ -164,7 +158,7 @@ describe('client error classes, chosen by failure type (never by message text)',
     );
   });
 
-  it('a second answer to a request throws RequestAlreadyResolvedError (type AlreadyResolved)', async () => {
+  it('a second answer to a request throws an AnswerRejectedFailure of type AlreadyResolved', async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue: suite.taskQueue });
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_twice' });
     const [first] = await c.waitForPending(handle.workflowId, { timeoutMs: 120_000 });
@@ -172,31 +166,31 @@ describe('client error classes, chosen by failure type (never by message text)',
     await c.waitForPending(handle.workflowId, { seen: [first.id], timeoutMs: 120_000 });
     await assert.rejects(
       c.decline(handle.workflowId, first.id),
-      (err: unknown) => err instanceof RequestAlreadyResolvedError && err.type === 'AlreadyResolved' && err.requestId === first.id,
+      (err: unknown) => isAnswerRejectedFailure(err) && err.type === FailureTypes.AlreadyResolved && err.requestId === first.id,
     );
     const [second] = await c.waitForPending(handle.workflowId, { seen: [first.id], timeoutMs: 120_000 });
     await c.decline(handle.workflowId, second.id);
     await c.result(handle.workflowId);
-    await assert.rejects(c.decline(handle.workflowId, second.id), WorkflowClosedError);
+    await assert.rejects(c.decline(handle.workflowId, second.id), (err: unknown) => isClientError(err, 'WorkflowClosed') && err.status === 'COMPLETED');
   });
 
-  it('maps every answer failure type to its class', () => {
-    const expected: Record<string, new (...a: any[]) => AnswerRejectedError> = {
-      UnknownRequest: NoSuchPendingRequestError,
-      AlreadyResolved: RequestAlreadyResolvedError,
-      Expired: RequestExpiredError,
-      InvalidAnswer: InvalidAnswerError,
-      AnswerTooLarge: AnswerTooLargeError,
-    };
-    for (const [type, Cls] of Object.entries(expected)) {
-      const err = answerRejection('wf', 'r1', type, 'why');
-      assert.ok(err instanceof Cls, type);
-      assert.equal(err.type, type);
-      assert.equal(FAILURES[type as keyof typeof FAILURES].plane, 'answer');
+  it("builds an answer's refusal from the update's failure, for every answer failure type and one this version does not know", () => {
+    const answerTypes = Object.keys(FAILURES).filter((t) => FAILURES[t as keyof typeof FAILURES].plane === 'answer');
+    for (const type of [...answerTypes, 'SomethingNew']) {
+      const update = new Error('update failed', { cause: ApplicationFailure.nonRetryable('why', type) });
+      const err = AnswerRejectedFailure.of(update, 'wf', 'r1');
+      assert.ok(isAnswerRejectedFailure(err, type), type);
+      assert.ok(!isAnswerRejectedFailure(err, type === 'Expired' ? 'InvalidAnswer' : 'Expired'), `${type}: the guard reads the type`);
+      assert.ok(err instanceof ApplicationFailure && err.cause === update);
+      assert.deepEqual([err.type, err.reason, err.workflowId, err.requestId], [type, 'why', 'wf', 'r1']);
+      assert.match(
+        err.message,
+        ['UnknownRequest', 'AlreadyResolved', 'Expired'].includes(type) ? /^workflow "wf": why$/ : /^workflow "wf" refused the answer: why$/,
+      );
+      assert.ok(!isToolCallFailure(err) && !isClientError(err));
     }
-    const unknown = answerRejection('wf', 'r1', 'SomethingNew', 'why');
-    assert.equal(unknown.constructor, AnswerRejectedError, 'a type this version does not know keeps the base class');
-    assert.equal(unknown.type, 'SomethingNew');
+    const cancelled = new ToolCallFailure({ workflowId: 'wf', type: 'Cancelled', message: 'the workflow was cancelled' });
+    assert.ok(isToolCallFailure(cancelled, 'Cancelled') && cancelled.toJSON().error === 'Cancelled');
     for (const type of Object.keys(FAILURES)) assert.ok(isFailureType(type));
   });
 });

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DurableMcpClient, UpdateLimitError } from '../../src/client/index.js';
+import { DurableMcpClient, isClientError } from '../../src/client/index.js';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { eventually, fixtureConfig, quietRuntime, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
@@ -55,7 +55,7 @@ describe('updates refused by a Temporal limit', () => {
       () => assert.fail('the update should be refused'),
       (e: unknown) => e,
     );
-    assert.ok(err instanceof UpdateLimitError, String(err));
+    assert.ok(isClientError(err, 'UpdateLimit'), String(err));
     assert.equal(err.limit, 'total-updates');
     assert.match(err.message, /limit on the total number of updates \(history\.maxTotalUpdates, default 2,000\)/);
     assert.match(err.message, /`answer` signal/);

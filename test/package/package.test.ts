@@ -74,12 +74,12 @@ describe('the npm package', () => {
         "import { bundleWorkflowCode } from '@temporalio/worker';",
         "const { code } = await bundleWorkflowCode({ workflowsPath: new URL('./workflows.js', import.meta.url).pathname, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });",
         'console.log(JSON.stringify({',
-        "  root: ['createWorker', 'createActivities', 'DurableMcpClient', 'DEFAULT_TASK_QUEUE', 'FAILURES'].filter((k) => k in root),",
+        "  root: ['McpSource', 'parseMcpConfig', 'DEFAULT_TASK_QUEUE', 'FAILURES', 'createActivities', 'DurableMcpClient'].filter((k) => k in root),",
         "  workflows: ['mcpToolCall', 'executeMcpTool', 'mcpPipeline', 'answerSignal'].filter((k) => k in workflows),",
-        "  client: ['DurableMcpClient', 'ToolCallFailedError', 'UnknownServerFailure'].filter((k) => k in client),",
+        "  client: ['DurableMcpClient', 'ToolCallFailure', 'isToolCallFailure', 'ToolCallFailedError', 'UnknownServerFailure'].filter((k) => k in client),",
         "  internal: ['elicitUpdate', 'childPendingSignal', 'childDoneSignal', 'progressSignal', 'callMcpTool', 'resolveArguments', 'ElicitationHost'].filter((k) => k in workflows),",
-        "  rootInternal: ['notificationBody', 'sanitize', 'rootFailure', 'toolCallFailure', 'PoolClosedError', 'ServerDisabledError', 'UnknownServerError'].filter((k) => k in root),",
-        "  clientInternal: ['rootFailure', 'toolCallFailure', 'answerRejection', 'CALL_FAILURE_CLASSES', 'WORKER_WAIT_MS', 'FAILURES'].filter((k) => k in client),",
+        "  rootInternal: ['notificationBody', 'sanitize', 'rootFailure', 'toolCallFailure', 'PoolClosedError', 'ServerDisabledError', 'UnknownServerError', 'SessionPool', 'deriveRequestId', 'checkAnswer', 'findTemporalBinary'].filter((k) => k in root),",
+        "  clientInternal: ['rootFailure', 'toolCallFailure', 'answerRejection', 'CALL_FAILURE_CLASSES', 'WORKER_WAIT_MS', 'FAILURES', 'SIGNAL_HINT'].filter((k) => k in client),",
         '  failureTypes: root.FailureTypes === client.FailureTypes && client.FailureTypes === workflows.FailureTypes,',
         '  taskQueue: root.DEFAULT_TASK_QUEUE,',
         '  bundled: code.includes("bookDinner") && code.includes("executeMcpTool"),',
@@ -91,9 +91,9 @@ describe('the npm package', () => {
     assert.equal(check.code, 0, check.stderr);
     const result = JSON.parse(check.stdout.trim().split('\n').at(-1)!);
     assert.deepEqual(result, {
-      root: ['createWorker', 'createActivities', 'DurableMcpClient', 'DEFAULT_TASK_QUEUE', 'FAILURES'],
+      root: ['McpSource', 'parseMcpConfig', 'DEFAULT_TASK_QUEUE', 'FAILURES'],
       workflows: ['mcpToolCall', 'executeMcpTool', 'mcpPipeline', 'answerSignal'],
-      client: ['DurableMcpClient', 'ToolCallFailedError', 'UnknownServerFailure'],
+      client: ['DurableMcpClient', 'ToolCallFailure', 'isToolCallFailure'],
       internal: [],
       rootInternal: [],
       clientInternal: [],

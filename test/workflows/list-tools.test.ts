@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DurableMcpClient, InvalidInputFailure, McpServerUnavailableFailure, UnknownServerFailure, type McpToolInfo } from '../../src/client/index.js';
+import { DurableMcpClient, FailureTypes, isToolCallFailure, type McpToolInfo } from '../../src/client/index.js';
 import { causeChain } from '../../src/contract/causes.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath, modernServerPath, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
@@ -131,7 +131,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );
-    assert.ok(err instanceof McpServerUnavailableFailure, String(err));
+    assert.ok(isToolCallFailure(err, FailureTypes.McpServerUnavailable), String(err));
     assert.match(err.message, /listing the tools of server "looping" \(workflow "mcp-tools-looping-[0-9a-f]+"\) failed: McpServerUnavailable: /);
     assert.match(err.failureMessage, /server "looping": tools\/list failed: the server sent the cursor "again" again after 2 pages: its pagination loops/);
     assert.equal(nonRetryable(err), true);
@@ -142,7 +142,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );
-    assert.ok(err instanceof McpServerUnavailableFailure, String(err));
+    assert.ok(isToolCallFailure(err, FailureTypes.McpServerUnavailable), String(err));
     assert.match(err.failureMessage, /^server "malformed": tools\/list failed: .*tools\[\d+\] \("no_schema"\): inputSchema must be an object, got undefined/);
     assert.equal(nonRetryable(err), true);
   });
@@ -152,7 +152,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );
-    assert.ok(err instanceof UnknownServerFailure, String(err));
+    assert.ok(isToolCallFailure(err, FailureTypes.UnknownServer), String(err));
     assert.equal(err.type, 'UnknownServer');
     assert.equal(err.server, 'nosuch');
     assert.equal(err.operation, 'tools/list');
@@ -170,7 +170,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );
-    assert.ok(off instanceof UnknownServerFailure, String(off));
+    assert.ok(isToolCallFailure(off, FailureTypes.UnknownServer), String(off));
     assert.match(off.failureMessage, /MCP server "off" is disabled in the MCP config/);
   });
 
@@ -188,7 +188,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );
-    assert.ok(err instanceof InvalidInputFailure, String(err));
+    assert.ok(isToolCallFailure(err, FailureTypes.InvalidInput), String(err));
     assert.equal(err.failureMessage, 'mcpListTools: field "server" must be a non-empty string, got ""');
   });
 });

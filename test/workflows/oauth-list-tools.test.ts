@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError } from '@temporalio/client';
-import { DurableMcpClient, ToolCallFailedError, type SignInPending } from '../../src/client/index.js';
+import { DurableMcpClient, isToolCallFailure, type SignInPending } from '../../src/client/index.js';
 import type { Request } from '../../src/contract/index.js';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { loginStatusQuery, mcpListTools, pendingQuery } from '../../src/workflows/index.js';
@@ -97,8 +97,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     const request = await pendingSignIn(servers.expires);
     assert.ok(request.expiresAt);
     await assert.rejects(listing, (err: unknown) => {
-      assert.ok(err instanceof ToolCallFailedError, String(err));
-      assert.equal(err.type, 'AuthorizationRequired');
+      assert.ok(isToolCallFailure(err, 'AuthorizationRequired'), String(err));
       assert.match(err.failureMessage, new RegExp(`server "${servers.expires}": the sign-in at .* was expired`));
       return true;
     });

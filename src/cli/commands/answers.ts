@@ -3,7 +3,9 @@
  * `pending` is src/cli/commands/pending.ts.
  */
 import type { Command } from 'commander';
-import { NoWorkerError, SIGNAL_HINT, WorkflowTaskFailingError, type DurableMcpClient } from '../../client/index.js';
+import { SIGNAL_HINT } from '../../client/client.js';
+import { isClientError, type DurableMcpClient } from '../../client/index.js';
+import { noWorker, workflowTaskFailing } from '../../client/errors.js';
 import type { Answer } from '../../contract/index.js';
 import { userInfo } from 'node:os';
 import { client, jsonObject, print, UsageError } from './common.js';
@@ -15,8 +17,8 @@ async function pendingForAnswer(c: DurableMcpClient, workflowId: string) {
     return await c.pendingDetails(workflowId);
   } catch (err) {
     const what = 'take the answer';
-    if (err instanceof WorkflowTaskFailingError) throw new WorkflowTaskFailingError(workflowId, err.taskQueue, what, err.attempt, err.failure);
-    if (err instanceof NoWorkerError) throw new NoWorkerError(workflowId, err.taskQueue, what, err.detail, SIGNAL_HINT);
+    if (isClientError(err, 'WorkflowTaskFailing')) throw workflowTaskFailing(workflowId, err.taskQueue, what, err.attempt ?? 0, err.detail ?? '');
+    if (isClientError(err, 'NoWorker')) throw noWorker(workflowId, err.taskQueue, what, err.detail ?? '', SIGNAL_HINT);
     throw err;
   }
 }

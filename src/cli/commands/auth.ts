@@ -1,7 +1,7 @@
 /** `auth list` (the logins of servers behind OAuth, without any secret) and `auth logout <server> [--principal P]`. */
 import type { Command } from 'commander';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { UnknownWorkflowError } from '../../client/index.js';
+import { unknownWorkflow } from '../../client/errors.js';
 import { loginWorkflowId, SHARED_PRINCIPAL, type LoginStatus } from '../../contract/login.js';
 import { LOGIN_STATUS_QUERY, LOGOUT_UPDATE } from '../../contract/message-names.js';
 import { client, print } from './common.js';
@@ -51,7 +51,7 @@ export function authCommands(program: Command): void {
       try {
         status = await c.workflow.getHandle(id).executeUpdate<LoginStatus, []>(LOGOUT_UPDATE);
       } catch (err) {
-        if (err instanceof WorkflowNotFoundError || /not found/i.test((err as Error).message)) throw new UnknownWorkflowError(id);
+        if (err instanceof WorkflowNotFoundError || /not found/i.test((err as Error).message)) throw unknownWorkflow(id, err);
         throw err;
       }
       print(!!opts.json, status, () => `signed out: ${line(status)}`);

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { connectClient, DurableMcpClient } from '../../client/index.js';
+import { connectClient, DurableMcpClient, type ClientErrorCode } from '../../client/index.js';
 import { tracesRequested } from '../../telemetry/metrics.js';
 import { FIELD_CHECKS, type DurationField } from '../../workflows/input.js';
 
@@ -15,15 +15,32 @@ export const EXIT = {
   CALL_FAILED: 1,
   /** Bad usage: an unknown flag, a bad flag value, --data for a URL-mode request. */
   USAGE: 2,
-  /** Temporal cannot be reached. */
+  /** Temporal cannot be reached, does not answer in time, or refuses this client (namespace, permission, credentials). */
   TEMPORAL_UNREACHABLE: 3,
-  /** No worker answered: nothing polls the workflow's task queue (or it did not reply within seconds). */
+  /** No worker answered: nothing polls the workflow's task queue (or it did not reply within seconds), or its workflow task fails. */
   NO_WORKER: 4,
-  /** Refused: no such workflow, no such pending request, an answer the workflow rejected, a closed workflow. */
+  /**
+   * Refused: no such workflow, no such pending request, an answer the workflow rejected, a closed workflow, a workflow id
+   * already running, a workflow that is not durable-mcp's, an unregistered search attribute, an update limit.
+   */
   REFUSED: 5,
   /** Anything else (a bug, or an error this table does not know). */
   OTHER: 6,
 } as const;
+
+/** The exit code of each of the client's own errors (a Record: a new code cannot be left without one). */
+export const EXIT_OF: Record<ClientErrorCode, number> = {
+  TemporalUnreachable: EXIT.TEMPORAL_UNREACHABLE,
+  TemporalRefused: EXIT.TEMPORAL_UNREACHABLE,
+  NoWorker: EXIT.NO_WORKER,
+  WorkflowTaskFailing: EXIT.NO_WORKER,
+  UnknownWorkflow: EXIT.REFUSED,
+  WorkflowClosed: EXIT.REFUSED,
+  WorkflowAlreadyStarted: EXIT.REFUSED,
+  NotDurableMcp: EXIT.REFUSED,
+  SearchAttributeNotRegistered: EXIT.REFUSED,
+  UpdateLimit: EXIT.REFUSED,
+};
 
 /** A usage error found after parsing (exit code 2). */
 export class UsageError extends Error {

@@ -6,8 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { ToolCallFailedError, type McpToolInfo, type SignInPending } from '../../client/index.js';
-import { toolCallFailure } from '../../client/errors.js';
+import { ToolCallFailure, type McpToolInfo, type SignInPending } from '../../client/index.js';
 import { SHARED_PRINCIPAL } from '../../contract/login.js';
 import { terminalSafe } from '../terminal.js';
 import { client, duration, print, UsageError } from './common.js';
@@ -94,9 +93,9 @@ export function toolsCommand(program: Command): void {
           ...(opts.expiresIn !== undefined ? { expiresIn: opts.expiresIn } : {}),
         });
       } catch (err) {
-        const fix = err instanceof ToolCallFailedError ? FIXES[err.type] : undefined;
-        if (!fix || !(err instanceof ToolCallFailedError)) throw err;
-        throw toolCallFailure({ workflowId, type: err.type, message: `${err.failureMessage}; ${fix}`, server, operation: 'tools/list' }, err);
+        const fix = err instanceof ToolCallFailure ? FIXES[err.type] : undefined;
+        if (!fix || !(err instanceof ToolCallFailure)) throw err;
+        throw new ToolCallFailure({ workflowId, type: err.type, message: `${err.failureMessage}; ${fix}`, server, operation: 'tools/list' }, err);
       } finally {
         process.removeListener('SIGINT', interrupted);
       }

@@ -14,9 +14,9 @@ import {
   UpdateLimitError,
   WorkflowClosedError,
 } from '../client/index.js';
-import { ENCRYPTED_ENCODING, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../client/codec.js';
+import { ENCRYPTED_ENCODING, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../codec/index.js';
 import { causeMessages } from '../contract/causes.js';
-import { CodecOptionError, CodecTokenRequiredError } from '../inbox/codec-server.js';
+import { CodecOptionError, CodecTokenRequiredError } from '../codec/server.js';
 import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
 import { InboxPublicUrlError } from '../inbox/client-metadata.js';
 import { answerCommands } from './commands/answers.js';

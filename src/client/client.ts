@@ -34,7 +34,7 @@ import {
 import type { mcpListTools, McpListToolsInput, McpToolInfo } from '../workflows/mcp-list-tools.js';
 import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
 import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
-import type { EncryptionCodec } from './codec.js';
+import type { EncryptionCodec } from '../codec/index.js';
 import { connectClient, registeredSearchAttributes } from './connection.js';
 import {
   answerRejection,

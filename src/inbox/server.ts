@@ -27,7 +27,7 @@ import type { Answer } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
 import { listInbox, type InboxRow, type InboxView } from './list.js';
 import { LiveHub, RecentlyAnswered } from './live.js';
-import { accessGuard, isLoopback } from './access.js';
+import { accessGuard, isLoopback } from '../codec/access.js';
 import { installOAuthCallback, type CodeSealer } from './oauth-callback.js';
 import { inboxPublication, installClientMetadata } from './client-metadata.js';
 import { INBOX_CSS, INBOX_JS } from './assets.js';

@@ -92,4 +92,23 @@ describe('DurableMcpPlugin in your own worker, beside your own workflow', () => 
     // A client without the codec cannot read the result.
     await assert.rejects(env.client.workflow.getHandle(workflowId).result());
   });
+  it('releases a call waiting for a human when the worker shuts down, then closes its MCP sessions', async () => {
+    const taskQueue = uniqueTaskQueue('plugin-stop');
+    const namespace = env.namespace ?? 'default';
+    const plugin = new DurableMcpPlugin({ mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')), encryption: codec });
+    const worker = await Worker.create({ connection: env.nativeConnection, namespace, taskQueue, workflowsPath: userWorkflows, plugins: [plugin] });
+    const durable = new DurableMcpClient(new Client({ connection: env.connection, namespace, plugins: [plugin] }), { taskQueue });
+    const running = worker.run();
+    const workflowId = `greet-${randomUUID().slice(0, 8)}`;
+    await durable.client.workflow.start<typeof greetGuest>('greetGuest', { taskQueue, workflowId, args: ['the hall'] });
+    await durable.waitForPending(workflowId, { timeoutMs: 30_000 });
+    assert.equal(plugin.pool.stats().fx?.leased, 1, 'the waiting call holds its session');
+    const stopping = Date.now();
+    worker.shutdown();
+    await running;
+    // The plugin's default grace time is 10 s: the waiting call was released at once, not drained.
+    assert.ok(Date.now() - stopping < 8_000, `stopped in ${Date.now() - stopping} ms`);
+    assert.deepEqual(plugin.pool.stats().fx ?? { idle: 0, leased: 0, waiting: 0 }, { idle: 0, leased: 0, waiting: 0 });
+    await durable.client.workflow.getHandle(workflowId).terminate('test over');
+  });
 });

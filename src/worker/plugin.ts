@@ -14,7 +14,8 @@
  * - the search-attribute checks (which of durable-mcp's attributes the namespace has: ./search-attributes.ts);
  * - defaults for a worker whose workflows wait for people (a small workflow cache, a short sticky timeout, a grace
  *   time), which options of yours override; and on shutdown it releases the calls that only wait for a human first.
- * One plugin for one worker: it holds that worker's MCP sessions.
+ * Without a connection in the worker's options it connects from @temporalio/envconfig (TEMPORAL_ADDRESS, …) and closes
+ * that connection when the worker stops. One plugin for one worker: it holds that worker's MCP sessions.
  */
 import type { ClientOptions, ClientPlugin } from '@temporalio/client';
 import type { BundleOptions, BundlerPlugin, NativeConnection, ReplayWorkerOptions, Worker, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
@@ -80,6 +81,7 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
   private readonly clientPlugin: DurableMcpClientPlugin;
   private ownConnection?: NativeConnection;
   private taskQueue = '';
+  private configured = false;
 
   /** Bad config, bad key material and servers behind OAuth without a key throw here, before anything connects. */
   constructor(options: DurableMcpPluginOptions) {
@@ -108,6 +110,13 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
   }
 
   async configureWorker(options: WorkerOptions): Promise<WorkerOptions> {
+    if (this.configured) {
+      throw new Error(
+        'this DurableMcpPlugin has configured a worker already: one plugin serves one worker (it holds its MCP sessions); ' +
+          'give it to Worker.create or to its NativeConnection, not both, and a new one to each worker',
+      );
+    }
+    this.configured = true;
     const { workflowsPath, workflowBundle, ...rest } = options;
     let { connection, namespace } = options;
     if (!connection) {

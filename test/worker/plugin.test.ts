@@ -91,6 +91,8 @@ describe('DurableMcpPlugin in your own worker, beside your own workflow', () => 
     }
     // A client without the codec cannot read the result.
     await assert.rejects(env.client.workflow.getHandle(workflowId).result());
+    // One plugin serves one worker (it held that worker's sessions, closed when it stopped).
+    await assert.rejects(Worker.create({ connection: env.nativeConnection, namespace, taskQueue, plugins: [plugin] }), /one plugin serves one worker/);
   });
   it('releases a call waiting for a human when the worker shuts down, then closes its MCP sessions', async () => {
     const taskQueue = uniqueTaskQueue('plugin-stop');

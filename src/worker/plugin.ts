@@ -80,7 +80,7 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
   private readonly shutdownNotice = new AbortController();
   private readonly clientPlugin: DurableMcpClientPlugin;
   private ownConnection?: NativeConnection;
-  private taskQueue = '';
+  private stopWatchingSessions = () => {};
   private configured = false;
 
   /** Bad config, bad key material and servers behind OAuth without a key throw here, before anything connects. */
@@ -132,8 +132,8 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
     const maxCachedWorkflows = options.maxCachedWorkflows ?? maxCachedWorkflowsFromEnv();
     const cacheWarning = zeroCacheWarning(maxCachedWorkflows);
     if (cacheWarning) this.warnings.push(cacheWarning);
-    this.taskQueue = options.taskQueue;
     startMetricsAtZero(this.servers, ns, options.taskQueue);
+    this.stopWatchingSessions = watchSessions(this.pool, options.taskQueue, 1000, this.servers);
     const activities = createActivities({
       pool: this.pool,
       shutdown: this.shutdownNotice.signal,
@@ -172,7 +172,6 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
   }
 
   async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
-    const stopWatchingSessions = watchSessions(this.pool, this.taskQueue, 1000, this.servers);
     // Shutdown (a call, a signal, the end of runUntil) releases the calls that only wait for a human first, then drains the rest.
     const shutdown = worker.shutdown.bind(worker);
     worker.shutdown = () => {
@@ -183,7 +182,7 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
       await next(worker);
     } finally {
       await this.pool.close();
-      stopWatchingSessions();
+      this.stopWatchingSessions();
       if (this.ownConnection) await this.ownConnection.close().catch(() => undefined);
     }
   }

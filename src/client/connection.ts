@@ -2,7 +2,7 @@
  * The one way to reach Temporal: the connection settings of @temporalio/envconfig (TEMPORAL_ADDRESS,
  * TEMPORAL_NAMESPACE, TLS, API key, the Temporal config file), a client connected with them (and with the payload codec
  * of DURABLE_MCP_ENCRYPTION_KEYS, src/codec/), and the one probe
- * of whether the namespace has the DurableMcpAwaitingInput search attribute. The worker (src/worker.ts) uses the
+ * of whether the namespace has the DurableMcpAwaitingInput search attribute. The worker (src/worker/) uses the
  * settings and the probe too.
  */
 import { Client, Connection, type ClientOptions } from '@temporalio/client';

@@ -191,6 +191,27 @@ export default tseslint.config(
     },
   },
   {
+    // The payload codec, its data converter and the codec server: contract and Temporal's packages only (DESIGN.md §2).
+    files: ['src/codec/**/*.ts', 'src/codec/**/*.cts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\.?/)+(mcp|activities|workflows|client|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',
+              message: 'The codec imports contract and @temporalio/* only (DESIGN.md §2); the client, inbox and worker import it.',
+            },
+            {
+              group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'],
+              message: 'The codec is used by clients and workers alike: no MCP SDK, worker, activity or workflow SDK.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Telemetry observes every plane through its types; the workflow side of it is checked with the workflow plane above.
     files: ['src/telemetry/**/*.ts'],
     ignores: ['src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],

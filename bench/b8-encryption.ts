@@ -1,10 +1,10 @@
 /**
- * B8: what the payload codec (AES-256-GCM, src/client/codec.ts) costs: B1's elicitation round trip and B5's
+ * B8: what the payload codec (AES-256-GCM, src/codec/encryption.ts) costs: B1's elicitation round trip and B5's
  * throughput with every payload encrypted, against the same without it, in one run on one dev server.
  */
 import { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { dataConverterOf, ENCRYPTED_ENCODING, ENCRYPTION_KEYS_ENV, EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../src/client/codec.js';
+import { dataConverterOf, ENCRYPTED_ENCODING, ENCRYPTION_KEYS_ENV, EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../src/codec/index.js';
 import { benchWorkerEntry, botStartAndAnswer, now, p50, p95, round, runLanes, scaled, startWorkerProcess, type BenchResult } from './lib.js';
 import {
   HOLD_LONG,

@@ -6,7 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
-import { dataConverterOf, EncryptionCodec } from '../src/client/codec.js';
+import { dataConverterOf, EncryptionCodec } from '../src/codec/index.js';
 import { benchHoldUpdate } from './workflows.js';
 
 // With DURABLE_MCP_ENCRYPTION_KEYS set, the holder's update goes through the codec as the worker's does.

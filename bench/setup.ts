@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ToolResult } from '../src/contract/index.js';
-import { EncryptionCodec } from '../src/client/codec.js';
+import { EncryptionCodec } from '../src/codec/index.js';
 import { installQuietRuntime, startTemporalServer } from '../src/testing/temporal-server.js';
 import { mcpToolCall } from '../src/workflows/index.js';
 import { awaitingInputKey } from '../src/workflows/visibility.js';

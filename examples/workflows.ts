@@ -2,8 +2,9 @@
  * Example: MCP tool calls inside your own workflow, with durable elicitation.
  *
  * In your project, import from 'durable-mcp/workflows'; this example imports the source directly.
- * Register it with `createWorker({ workflowsPath: <this file>, mcpConfig })`: the module must also
- * export durable-mcp's own workflows, as the last line does.
+ * Register it with DurableMcpPlugin in your own worker (examples/worker.ts), or with
+ * `createWorker({ workflowsPath: <this file>, mcpConfig })`: the module must also export durable-mcp's own workflows,
+ * as the last line does.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
 import { executeMcpTool, useElicitationHost } from '../src/workflows/index.js';

@@ -1,6 +1,6 @@
-/** `durable-mcp codec-server`: serve the codec server (src/inbox/codec-server.ts) with the environment's keys until SIGINT/SIGTERM. */
-import { EncryptionCodec, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../client/codec.js';
-import { CODEC_TOKEN_ENV, CODEC_UI_ORIGINS_ENV, parseOrigin, startCodecServer } from '../inbox/codec-server.js';
+/** `durable-mcp codec-server`: serve the codec server (src/codec/server.ts) with the environment's keys until SIGINT/SIGTERM. */
+import { EncryptionCodec, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../codec/index.js';
+import { CODEC_TOKEN_ENV, CODEC_UI_ORIGINS_ENV, parseOrigin, startCodecServer } from '../codec/server.js';
 import { UsageError } from './commands/common.js';
 
 /** The UI origins of `durable-mcp dev`'s Temporal UI on a port (both names a browser may use). */

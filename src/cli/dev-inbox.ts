@@ -1,5 +1,5 @@
 /** The inbox `durable-mcp dev` starts beside its worker, on loopback. */
-import type { EncryptionCodec } from '../client/codec.js';
+import type { EncryptionCodec } from '../codec/index.js';
 import { connectClient } from '../client/index.js';
 import { startInbox, type InboxHandle } from '../inbox/index.js';
 import type { CredentialSeal } from '../mcp/index.js';

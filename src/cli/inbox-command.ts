@@ -1,6 +1,6 @@
 /** `durable-mcp inbox`: serve the inbox until SIGINT/SIGTERM. */
 import { connectClient } from '../client/index.js';
-import { EncryptionCodec } from '../client/codec.js';
+import { EncryptionCodec } from '../codec/index.js';
 import { inboxPublication } from '../inbox/client-metadata.js';
 import { startInbox } from '../inbox/server.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';

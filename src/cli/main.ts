@@ -6,9 +6,9 @@
 import { Command, CommanderError } from 'commander';
 import { AnswerRejectedFailure, ClientError, ToolCallFailure } from '../client/index.js';
 import { fromTemporalError } from '../client/temporal-errors.js';
-import { ENCRYPTED_ENCODING, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../client/codec.js';
+import { ENCRYPTED_ENCODING, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../codec/index.js';
 import { causeMessages } from '../contract/causes.js';
-import { CodecOptionError, CodecTokenRequiredError } from '../inbox/codec-server.js';
+import { CodecOptionError, CodecTokenRequiredError } from '../codec/server.js';
 import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
 import { InboxPublicUrlError } from '../inbox/client-metadata.js';
 import { answerCommands } from './commands/answers.js';

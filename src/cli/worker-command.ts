@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Runtime } from '@temporalio/worker';
-import { EncryptionCodec } from '../client/codec.js';
+import { EncryptionCodec } from '../codec/index.js';
 import { loadMcpConfigFile } from '../mcp/index.js';
 import { runtimeOptionsFromEnv, TelemetryConfigError } from '../telemetry/metrics.js';
 import { WorkerLogger } from '../telemetry/worker-log.js';

@@ -32,7 +32,7 @@ import { AWAITING_INPUT_SEARCH_ATTRIBUTE, awaitingInputKey, SEARCH_ATTRIBUTES } 
 import type { mcpListTools, McpListToolsInput, McpToolInfo } from '../workflows/mcp-list-tools.js';
 import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
 import type { ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
-import type { EncryptionCodec } from './codec.js';
+import type { EncryptionCodec } from '../codec/index.js';
 import { firstAttemptOf, type FirstAttempt } from './first-attempt.js';
 import { connectClient, registeredSearchAttributes } from './connection.js';
 import {

@@ -1,25 +1,15 @@
 /**
  * The one way to reach Temporal: the connection settings of @temporalio/envconfig (TEMPORAL_ADDRESS,
  * TEMPORAL_NAMESPACE, TLS, API key, the Temporal config file), a client connected with them (and with the payload codec
- * of DURABLE_MCP_ENCRYPTION_KEYS, src/client/codec.ts), and the one probe
- * of whether the namespace has the DurableMcpAwaitingInput search attribute. The worker (src/worker.ts) uses the
+ * of DURABLE_MCP_ENCRYPTION_KEYS, src/codec/), and the one probe
+ * of whether the namespace has the DurableMcpAwaitingInput search attribute. The worker (src/worker/) uses the
  * settings and the probe too.
  */
 import { Client, Connection, type ClientOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
-import { dataConverterOf, EncryptionCodec } from './codec.js';
+import { dataConverterOf, resolveEncryption, type EncryptionCodec } from '../codec/index.js';
 import { temporalUnreachable } from './errors.js';
-
-/**
- * The payload codec a process uses: `encryption` when given, none for `false`, else the environment's keys
- * (DURABLE_MCP_ENCRYPTION_KEYS or DURABLE_MCP_ENCRYPTION_KEYS_FILE; none when neither is set). Bad key material
- * throws EncryptionConfigError here, so callers resolve it before they connect.
- */
-export function resolveEncryption(encryption?: EncryptionCodec | false, env: NodeJS.ProcessEnv = process.env): EncryptionCodec | undefined {
-  if (encryption === false) return undefined;
-  return encryption ?? EncryptionCodec.fromEnv(env);
-}
 
 /** The connection settings of @temporalio/envconfig; the address defaults to localhost:7233, the namespace to default. */
 export function envConnectConfig(): { connectionOptions: ReturnType<typeof loadClientConnectConfig>['connectionOptions']; address: string; namespace: string } {

@@ -14,7 +14,8 @@ export {
   ENCRYPTION_KEYS_FILE_ENV,
   KEY_ID_METADATA,
   type EncryptionKey,
-} from './codec.js';
+} from '../codec/index.js';
+export { DurableMcpClientPlugin, type DurableMcpClientPluginOptions } from '../codec/plugin.js';
 export { DurableMcpClient, type StartToolCallOptions } from './client.js';
 export { FIRST_ATTEMPT_WAIT_MS, type FirstAttempt } from './first-attempt.js';
 export { type ListToolsOptions, type SignInPending } from './sign-in.js';

@@ -10,25 +10,9 @@ export {
   type InboxHandle,
   type InboxOptions,
 } from './server.js';
-export { isLoopback } from './access.js';
+export { isLoopback } from '../codec/access.js';
 export { installOAuthCallback, OAUTH_CALLBACK_PATH, type CodeSealer } from './oauth-callback.js';
 export { inboxPublication, installClientMetadata, InboxPublicUrlError } from './client-metadata.js';
 export { listInbox, type InboxRow, type PendingRow, type UnreachableRow } from './list.js';
 export { schemaFields, postedToContent, rejectionByField, type Field, type Posted } from './form.js';
 export { clickableUrl, ACTION_FIELD } from './page.js';
-export {
-  createCodecApp,
-  startCodecServer,
-  parseOrigin,
-  payloadsFromJson,
-  payloadsToJson,
-  CodecOptionError,
-  CodecTokenRequiredError,
-  CODEC_TOKEN_ENV,
-  CODEC_UI_ORIGINS_ENV,
-  DEFAULT_CODEC_HOST,
-  DEFAULT_CODEC_PORT,
-  DEFAULT_CODEC_MAX_BODY_BYTES,
-  type CodecServerHandle,
-  type CodecServerOptions,
-} from './codec-server.js';

@@ -14,7 +14,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
 import { DurableMcpClient } from '../client/index.js';
 import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
-import { accessGuard, isLoopback } from './access.js';
+import { accessGuard, isLoopback } from '../codec/access.js';
 import { installAnswer } from './answer.js';
 import { INBOX_CSS, INBOX_JS } from './assets.js';
 import { inboxPublication, installClientMetadata } from './client-metadata.js';

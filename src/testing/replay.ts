@@ -3,8 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import type { EncryptionCodec } from '../client/codec.js';
-import { resolveEncryption } from '../client/connection.js';
+import { type EncryptionCodec, resolveEncryption } from '../codec/index.js';
 import { durableMcpSinks } from '../telemetry/metrics.js';
 
 /** A history to replay: a path to a JSON file (`temporal workflow show --output json`), that JSON parsed, or `handle.fetchHistory()`'s history object. */

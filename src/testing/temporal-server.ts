@@ -6,7 +6,7 @@
  */
 import type { ClientOptions } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { dataConverterOf, type EncryptionCodec } from '../client/codec.js';
+import { dataConverterOf, type EncryptionCodec } from '../codec/index.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalBinary } from '../cli/temporal-binaries.js';
 import { SEARCH_ATTRIBUTES } from '../workflows/visibility.js';

@@ -167,7 +167,7 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       event: 'ready',
       temporal: { address: `127.0.0.1:${port}`, namespace: 'default', external: false, uiUrl: `http://127.0.0.1:${uiPort}`, database },
       inboxUrl: ready.inboxUrl,
-      // Without a key no codec server starts (test/inbox/codec-server.test.ts runs dev with one).
+      // Without a key no codec server starts (test/codec/server.test.ts runs dev with one).
       codecUrl: null,
       taskQueue,
       mcpServers: ['demo'],

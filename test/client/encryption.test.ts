@@ -23,7 +23,7 @@ import {
   UnknownEncryptionKeyError,
   ENCRYPTED_ENCODING,
   KEY_ID_METADATA,
-} from '../../src/client/codec.js';
+} from '../../src/codec/index.js';
 import { DurableMcpClient } from '../../src/client/index.js';
 import { replayHistories } from '../../src/testing/replay.js';
 import { mcpPipeline } from '../../src/workflows/index.js';

@@ -25,7 +25,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/client/codec.js';
+import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/index.js';
 import { startInbox } from '../../src/inbox/index.js';
 import { CredentialSeal, SEAL_KEY_LABEL, parseMcpConfig, type McpConfig, type ServerConfig } from '../../src/mcp/index.js';
 import { installQuietRuntime } from '../../src/testing/temporal-server.js';

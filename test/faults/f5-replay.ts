@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { prebuiltBundle, workflowsPath } from '../../src/worker.js';
+import { prebuiltBundle, workflowsPath } from '../../src/worker/workflow-code.js';
 import { durableMcpSinks } from '../../src/telemetry/metrics.js';
 import { historiesDir } from '../helpers/history.js';
 import { secs, within } from './lib.js';

@@ -10,7 +10,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { chromium, type Browser } from 'playwright-core';
 import { rootFailure } from '../../src/client/errors.js';
-import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/client/codec.js';
+import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/index.js';
 import type { Request } from '../../src/contract/index.js';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { startInbox, type InboxHandle } from '../../src/inbox/index.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { postedToContent, rejectionByField, schemaFields, initialValues } from '../../src/inbox/form.js';
 import { clickableUrl, timeLeft } from '../../src/inbox/page.js';
-import { isLoopback } from '../../src/inbox/access.js';
+import { isLoopback } from '../../src/codec/access.js';
 import { validateElicitationContent } from '../../src/contract/index.js';
 
 const schema = {

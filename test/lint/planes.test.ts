@@ -122,6 +122,21 @@ const cases: { plane: string; file: string; forbidden: string[]; allowed: string
     ],
   },
   {
+    plane: 'codec',
+    file: 'src/codec/x.ts',
+    forbidden: [
+      "import { DurableMcpClient } from '../client/index.js';",
+      "import { startInbox } from '../inbox/index.js';",
+      "import { createWorker } from '../worker.js';",
+      "import { Worker } from '@temporalio/worker';",
+    ],
+    allowed: [
+      "import { SimplePlugin } from '@temporalio/plugin';",
+      "import type { PayloadCodec } from '@temporalio/common';",
+      "import { checkElicitationUrl } from '../contract/admit.js';",
+    ],
+  },
+  {
     plane: 'telemetry',
     file: 'src/telemetry/x.ts',
     forbidden: ["import { SessionPool } from '../mcp/index.js';", "import { startDev } from '../cli/dev.js';", "import { createWorker } from '../worker.js';"],
@@ -136,11 +151,12 @@ describe('lint keeps the planes apart', () => {
       for (const line of c.allowed) assert.deepEqual(await restricted(c.file, line), [], `${c.file} may: ${line}`);
     });
   }
-  it('the CLI, the testing kit and src/worker.ts may import every plane', async () => {
+  it('the CLI, the testing kit and the worker (src/worker.ts, src/worker/) may import every plane', async () => {
     const all =
       "import { SessionPool } from '../mcp/index.js';\nimport { createActivities } from '../activities/index.js';\nimport { connectClient } from '../client/index.js';";
     assert.deepEqual(await restricted('src/cli/x.ts', all), []);
     assert.deepEqual(await restricted('src/testing/x.ts', all), []);
     assert.deepEqual(await restricted('src/worker.ts', all.replaceAll('../', './')), []);
+    assert.deepEqual(await restricted('src/worker/x.ts', all), []);
   });
 });

@@ -23,7 +23,7 @@ import {
   KEY_ID_METADATA,
   generateEncryptionKey,
   parseEncryptionKeys,
-} from '../../src/client/codec.js';
+} from '../../src/codec/index.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
 import { pythonEncryptedClientPath, pythonSdkDir, startPythonServer } from '../fixtures/python/paths.js';

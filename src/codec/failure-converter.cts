@@ -1,5 +1,5 @@
 /**
- * The failure converter of every durable-mcp process with a payload codec (src/client/codec.ts, `dataConverterOf`):
+ * The failure converter of every durable-mcp process with a payload codec (src/codec/data-converter.ts, `dataConverterOf`):
  * Temporal's default one with `encodeCommonAttributes`, which moves a failure's message and stack trace into a payload
  * (`encodedAttributes`) that the codec then encrypts; the failure in history says only "Encoded failure". Every
  * Temporal SDK's failure converter reads such a failure back (message and stack trace from the decoded payload).

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inboxOAuthUrls, inboxPublicUrlProblem } from '../src/contract/client-metadata.js';
-import { CredentialSeal, envReferenceProblems, parseMcpConfig } from '../src/mcp/index.js';
-import { mallocArenaHint, mcpConfigPathFrom } from '../src/cli/worker-command.js';
-import { createWorker, DEFAULT_MAX_CACHED_WORKFLOWS, defaultRedirectUrl, OAuthEncryptionRequiredError, zeroCacheWarning } from '../src/worker.js';
+import { inboxOAuthUrls, inboxPublicUrlProblem } from '../../src/contract/client-metadata.js';
+import { CredentialSeal, envReferenceProblems, parseMcpConfig } from '../../src/mcp/index.js';
+import { mallocArenaHint, mcpConfigPathFrom } from '../../src/cli/worker-command.js';
+import { createWorker } from '../../src/worker.js';
+import { DEFAULT_MAX_CACHED_WORKFLOWS, maxCachedWorkflowsFromEnv, zeroCacheWarning } from '../../src/worker/cache.js';
+import { defaultRedirectUrl, OAuthEncryptionRequiredError } from '../../src/worker/oauth.js';
+import { workflowBundleFile, workflowCode, workflowsPath } from '../../src/worker/workflow-code.js';
+import { encodedFailureConverterPath } from '../../src/codec/index.js';
 
 describe('worker process settings', () => {
   it('warns when the workflow cache is off (Core then drops concurrent queries), and only then', () => {
@@ -11,6 +15,27 @@ describe('worker process settings', () => {
     assert.equal(zeroCacheWarning(DEFAULT_MAX_CACHED_WORKFLOWS), undefined);
     assert.equal(zeroCacheWarning(1), undefined);
     assert.equal(zeroCacheWarning(undefined), undefined);
+  });
+
+  it('sizes the workflow cache from DURABLE_MCP_MAX_CACHED_WORKFLOWS (a whole number, 0 or more), else the default', () => {
+    assert.equal(maxCachedWorkflowsFromEnv({}), DEFAULT_MAX_CACHED_WORKFLOWS);
+    assert.equal(maxCachedWorkflowsFromEnv({ DURABLE_MCP_MAX_CACHED_WORKFLOWS: '0' }), 0);
+    assert.equal(maxCachedWorkflowsFromEnv({ DURABLE_MCP_MAX_CACHED_WORKFLOWS: '500' }), 500);
+    for (const bad of ['', '-1', '2.5', 'many'])
+      assert.equal(maxCachedWorkflowsFromEnv({ DURABLE_MCP_MAX_CACHED_WORKFLOWS: bad }), DEFAULT_MAX_CACHED_WORKFLOWS);
+  });
+
+  it("runs the user's workflows when given, else the prebuilt bundle that fits the data converter, else durable-mcp's entry", () => {
+    const mine = { codePath: '/app/bundle.js' };
+    assert.deepEqual(workflowCode({ workflowBundle: mine, workflowsPath: '/app/w.ts' }, undefined, false), { workflowBundle: mine });
+    assert.deepEqual(workflowCode({ workflowsPath: '/app/w.ts' }, undefined, true), { workflowsPath: '/app/w.ts' });
+    assert.deepEqual(workflowCode({}, undefined, false), { workflowBundle: { codePath: workflowBundleFile() } });
+    assert.deepEqual(workflowCode({}, { failureConverterPath: encodedFailureConverterPath }, true), {
+      workflowBundle: { codePath: workflowBundleFile({ traced: true, encodedFailures: true }) },
+    });
+    // A failure or payload converter of the user's own is bundled at start with durable-mcp's workflows.
+    assert.deepEqual(workflowCode({}, { failureConverterPath: '/app/failures.js' }, false), { workflowsPath });
+    assert.deepEqual(workflowCode({}, { payloadConverterPath: '/app/payloads.js' }, false), { workflowsPath });
   });
 
   it('advises MALLOC_ARENA_MAX=2 on Linux when it is unset, and says nothing otherwise', () => {

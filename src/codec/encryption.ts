@@ -14,8 +14,7 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
+import type { Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
 
 const { temporal } = proto;
@@ -184,21 +183,11 @@ export class EncryptionCodec implements PayloadCodec {
 }
 
 /**
- * The failure converter a process with a codec uses (`failureConverterPath`, src/workflows/failure-converter.cts):
- * Temporal's default one with `encodeCommonAttributes`, so failure messages and stack traces are encrypted too.
+ * The payload codec a process uses: `encryption` when given, none for `false`, else the environment's keys
+ * (DURABLE_MCP_ENCRYPTION_KEYS or DURABLE_MCP_ENCRYPTION_KEYS_FILE; none when neither is set). Bad key material
+ * throws EncryptionConfigError here, so callers resolve it before they connect.
  */
-export const encodedFailureConverterPath = fileURLToPath(new URL('../workflows/failure-converter.cjs', import.meta.url));
-
-/**
- * The data converter of a codec: `base` (maybe undefined) with `codec` as its last (outermost) payload codec, encrypted
- * after any compression, and failure messages and stack traces moved into an encoded payload (unless `base` has its own
- * failureConverterPath). Undefined codec: `base` as it is (undefined: Temporal's default, no encryption).
- */
-export function dataConverterOf(codec: PayloadCodec | undefined, base?: DataConverter): DataConverter | undefined {
-  if (!codec) return base;
-  return {
-    ...base,
-    payloadCodecs: [...(base?.payloadCodecs ?? []), codec],
-    failureConverterPath: base?.failureConverterPath ?? encodedFailureConverterPath,
-  };
+export function resolveEncryption(encryption?: EncryptionCodec | false, env: NodeJS.ProcessEnv = process.env): EncryptionCodec | undefined {
+  if (encryption === false) return undefined;
+  return encryption ?? EncryptionCodec.fromEnv(env);
 }

@@ -1,4 +1,4 @@
-/** The payload codec (src/client/codec.ts): pure, no server. */
+/** The payload codec (src/codec/encryption.ts): pure, no server. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import {
   KEY_ID_METADATA,
   parseEncryptionKeys,
   UnknownEncryptionKeyError,
-} from '../../src/client/codec.js';
+} from '../../src/codec/index.js';
 
 const keyA = generateEncryptionKey('a');
 const keyB = generateEncryptionKey('b');

@@ -1,8 +1,8 @@
 /**
- * Who may use a web server of this plane (the inbox, the codec server): without a token, this machine only (a loopback
- * Host, against DNS rebinding); with one, a request carrying it as `Authorization: Bearer …` or as the cookie a browser
- * gets by opening `/?token=…` once (HttpOnly, SameSite=Strict; the token then leaves the address bar). Tokens are
- * compared in constant time and never echoed.
+ * Who may use durable-mcp's web servers (the codec server here, and the inbox, which imports this): without a token,
+ * this machine only (a loopback Host, against DNS rebinding); with one, a request carrying it as `Authorization: Bearer …`
+ * or as the cookie a browser gets by opening `/?token=…` once (HttpOnly, SameSite=Strict; the token then leaves the
+ * address bar). Tokens are compared in constant time and never echoed.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';

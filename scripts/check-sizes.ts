@@ -69,11 +69,16 @@ export function oversizeIn(path: string, text: string): Oversize[] {
   return found;
 }
 
-function main(): void {
-  const strict = process.argv.includes('--strict');
-  const found = walk(srcDir)
+/** Everything in src/ over a limit, the allowed exceptions included. */
+export function oversizeInSrc(): Oversize[] {
+  return walk(srcDir)
     .sort()
     .flatMap((file) => oversizeIn(relative(srcDir, file).split('\\').join('/'), readFileSync(file, 'utf8')));
+}
+
+function main(): void {
+  const strict = process.argv.includes('--strict');
+  const found = oversizeInSrc();
   const allowed = found.filter((o) => EXCEPTIONS[o.key] !== undefined);
   const over = found.filter((o) => EXCEPTIONS[o.key] === undefined);
   for (const o of allowed) console.log(`allowed ${o.at} ${o.key}: ${o.lines} lines (limit ${o.limit}): ${EXCEPTIONS[o.key]}`);

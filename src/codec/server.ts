@@ -20,14 +20,13 @@
  * the inbox is a page for the people who answer (who may be many more than those who may read every payload), so
  * each has its own token, bind address and exposure.
  */
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import { accessGuard, isLoopback } from './access.js';
+import { listen } from './listen.js';
 
 export const DEFAULT_CODEC_HOST = '127.0.0.1';
 /** The port of Temporal's codec server samples. */
@@ -222,18 +221,6 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     throw new CodecOptionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   if (!isLoopback(host) && !options.token) throw new CodecTokenRequiredError(host);
   const app = createCodecApp(options);
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
-    s.once('error', reject);
-  });
-  const addr = server.address() as AddressInfo;
-  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  return {
-    url: `http://${shownHost}:${addr.port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
-  };
+  const listening = await listen(app.fetch, host, port);
+  return { url: listening.origin, close: listening.close };
 }

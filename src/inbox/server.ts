@@ -5,8 +5,6 @@
  * visibility (src/client/listing.ts); a worker is asked only when a request is answered. Loopback by default; any other
  * bind address needs a token (DURABLE_MCP_INBOX_TOKEN), and then every page and API call requires it.
  */
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import type { Client } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { csrf } from 'hono/csrf';
@@ -15,6 +13,7 @@ import { streamSSE } from 'hono/streaming';
 import { DurableMcpClient } from '../client/index.js';
 import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
 import { accessGuard, isLoopback } from '../codec/access.js';
+import { listen } from '../codec/listen.js';
 import { installAnswer } from './answer.js';
 import { INBOX_CSS, INBOX_JS } from './assets.js';
 import { inboxPublication, installClientMetadata } from './client-metadata.js';
@@ -205,21 +204,14 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
   if (!isLoopback(host) && !token) throw new InboxTokenRequiredError(host);
   const published = inboxPublication(options.publicUrl);
   const app = createInboxApp({ ...options, token }) as ReturnType<typeof createInboxApp> & { closeLive(): void };
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
-    s.once('error', reject);
-  });
-  const addr = server.address() as AddressInfo;
-  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const listening = await listen(app.fetch, host, port);
   return {
-    url: `http://${shownHost}:${addr.port}/`,
+    url: `${listening.origin}/`,
     ...(published?.clientMetadataUrl ? { clientMetadataUrl: published.clientMetadataUrl } : {}),
     warnings: published?.noDocument ? [published.noDocument] : [],
-    close: () =>
-      new Promise<void>((resolve) => {
-        app.closeLive();
-        server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
+    close: () => {
+      app.closeLive();
+      return listening.close();
+    },
   };
 }

@@ -5,7 +5,7 @@
  * every MCP server process it started, the scripted servers and the Temporal server.
  */
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import type { Client, ClientInterceptors } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { encodedFailureConverterPath, type EncryptionCodec } from '../client/codec.js';
@@ -42,6 +42,10 @@ export interface TestEnvironmentOptions {
    * unset), `false` for none. Histories then hold only ciphertext, as in production with a key set.
    */
   encryption?: EncryptionCodec | false;
+  /** More flags for the local dev server, e.g. `['--metrics-port', '9090']` or `--dynamic-config-value` (local dev server only). */
+  serverArgs?: string[];
+  /** Interceptors of the environment's client (`client`, `durable`). */
+  clientInterceptors?: ClientInterceptors;
 }
 
 export interface DurableMcpTestEnvironment {
@@ -97,6 +101,8 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
     searchAttributes,
     allowDownload: false,
     ...(encryption ? { encryption } : {}),
+    ...(options.serverArgs ? { serverArgs: options.serverArgs } : {}),
+    ...(options.clientInterceptors ? { client: { interceptors: options.clientInterceptors } } : {}),
   });
   const namespace = env.namespace ?? options.namespace ?? 'default';
   // Your workflows are bundled once: the worker and every restart of it reuse the bundle.

@@ -20,10 +20,10 @@ import {
 import { WORKER_WAIT_MS } from '../../src/client/client.js';
 import { answerRejection } from '../../src/client/errors.js';
 import { FAILURES, isFailureType } from '../../src/contract/failures.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, suiteWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { createLocalEnv, eventually, fixtureConfig, startWorker, suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 
 describe('client helpers, with the search attribute registered', () => {
-  const suite = suiteWorker({ name: 'client', searchAttributes: true });
+  const suite = suiteEnvironment({ name: 'client', searchAttributes: true });
   const taskQueue = suite.taskQueue;
 
   it('starts a tool call, lists it among the workflows awaiting input while it waits, and no longer once answered', async () => {
@@ -133,7 +133,7 @@ describe('client helpers, without the search attribute', () => {
 });
 
 describe('client error classes, chosen by failure type (never by message text)', () => {
-  const suite = suiteWorker({ name: 'client-failures' });
+  const suite = suiteEnvironment({ name: 'client-failures' });
 
   it('a failed call throws the class of its type, with the type, the server and the tool', async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue: suite.taskQueue });

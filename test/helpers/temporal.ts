@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { Next, WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createTestEnvironment, type DurableMcpTestEnvironment, type TestEnvironmentOptions } from '../../src/testing/environment.js';
 import type { EncryptionCodec } from '../../src/client/codec.js';
 import type { DurableMcpClient, StartToolCallOptions } from '../../src/client/index.js';
 import { resolveEncryption } from '../../src/client/connection.js';
@@ -141,63 +142,80 @@ export async function startWaitingCalls(dmc: DurableMcpClient, calls: StartToolC
   return ids;
 }
 
-export interface SuiteWorker {
-  /** The dev server (set in the suite's `before`). */
-  readonly env: TestWorkflowEnvironment;
-  /** The worker polling `taskQueue`, with the fixture MCP server `fx` (and any extra servers). */
-  readonly worker: DurableMcpWorker;
-  readonly taskQueue: string;
+export interface TestEnvOptions extends Omit<TestEnvironmentOptions, 'mcpConfig' | 'servers' | 'logLevel'> {
+  /** Names the task queue (`uniqueTaskQueue(name)`) unless `taskQueue` is given. */
+  name?: string;
+  /** The worker's MCP config. Default: the stdio fixture server `fx` (`fixtureConfig`), logging to `logPath`. */
+  mcpConfig?: Record<string, unknown>;
+  /** MCP servers beside the fixture server `fx` (with the default config). */
+  extraServers?: Record<string, unknown>;
+  /** More fields of the fixture server's entry (e.g. `maxSessions`). */
+  fx?: Record<string, unknown>;
+  /** The fixture server's event log (default: a new file in a temp folder). */
+  logPath?: string;
+  /** Serve the dev server's own metrics on a free port (`metricsPort`, ./server-metrics.ts). */
+  metrics?: boolean;
+}
+
+export interface TestEnv extends DurableMcpTestEnvironment {
   /** The fixture server's event log (one JSON line per event). */
   readonly logPath: string;
-  /** The dev server's metrics port (./server-metrics.ts). */
+  /** The dev server's metrics port (with `metrics: true`). */
   readonly metricsPort: number;
 }
 
 /**
- * Registers the suite's `before`/`after`: a dev server and a worker with the stdio fixture server, shut
- * down (worker drained, every MCP server closed, server stopped) after the suite.
+ * The tests' fixture: `createTestEnvironment` (durable-mcp/testing) with what the repository's suites add: the stdio
+ * fixture server's config, TEST_LOG_LEVEL, the dev server's metrics, and the no-cache mode of the fault suite
+ * (DURABLE_MCP_TEST_NO_CACHE=1: no workflow cache, one query per workflow at a time, see OneQueryAtATime). Search
+ * attributes are registered only when asked (`searchAttributes: true`).
  */
-export function suiteWorker(options: {
-  name: string;
-  searchAttributes?: boolean;
-  extraServers?: Record<string, unknown>;
-  /** The worker's session pool options (e.g. `idleTimeoutMs: 0`: every lease a fresh session). */
-  pool?: CreateWorkerOptions['pool'];
-}): SuiteWorker {
-  const state: { env?: TestWorkflowEnvironment; worker?: DurableMcpWorker; running?: Promise<void>; metricsPort?: number } = {};
-  const taskQueue = uniqueTaskQueue(options.name);
-  const logPath = join(tempDir(), 'fixture.jsonl');
+export async function testEnvironment(options: TestEnvOptions = {}): Promise<TestEnv> {
+  const { name, mcpConfig, extraServers, fx, metrics, logPath: givenLog, ...rest } = options;
+  const logPath = givenLog ?? join(tempDir(), 'fixture.jsonl');
+  const served = metrics ? await metricsFlags() : undefined;
+  const noCache = noCacheMode();
+  const t = await createTestEnvironment({
+    ...rest,
+    taskQueue: rest.taskQueue ?? uniqueTaskQueue(name),
+    searchAttributes: rest.searchAttributes ?? false,
+    logLevel: process.env.TEST_LOG_LEVEL as TestLogLevel | undefined,
+    mcpConfig: mcpConfig ?? fixtureConfig(logPath, extraServers, fx),
+    ...(served || rest.serverArgs ? { serverArgs: [...(served?.serverArgs ?? []), ...(rest.serverArgs ?? [])] } : {}),
+    ...(noCache ? { clientInterceptors: { workflow: [new OneQueryAtATime()] } } : {}),
+    workerOptions: { ...(noCache ? { maxCachedWorkflows: 0 } : {}), ...rest.workerOptions },
+  });
+  return Object.defineProperties(t, {
+    logPath: { value: logPath, enumerable: true },
+    metricsPort: {
+      enumerable: true,
+      get() {
+        if (!served) throw new Error('testEnvironment: metricsPort is served only with the option metrics: true');
+        return served.port;
+      },
+    },
+  }) as TestEnv;
+}
+
+/**
+ * `testEnvironment(options)` for a whole suite: started in the suite's `before`, torn down (worker drained, every MCP
+ * server closed, Temporal server stopped) in its `after`. Its fields read through to the environment once `before` ran.
+ */
+export function suiteEnvironment(options: TestEnvOptions = {}): TestEnv {
+  const taskQueue = options.taskQueue ?? uniqueTaskQueue(options.name);
+  const logPath = options.logPath ?? join(tempDir(), 'fixture.jsonl');
+  let current: TestEnv | undefined;
   before(async () => {
-    const metrics = await metricsFlags();
-    state.metricsPort = metrics.port;
-    state.env = await createLocalEnv({ searchAttributes: options.searchAttributes, serverArgs: metrics.serverArgs });
-    state.worker = await startWorker(state.env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(logPath, options.extraServers),
-      ...(options.pool ? { pool: options.pool } : {}),
-    });
-    state.running = state.worker.run();
+    current = await testEnvironment({ ...options, taskQueue, logPath });
   });
   after(async () => {
-    state.worker?.shutdown();
-    await state.running;
-    await state.env?.teardown();
+    await current?.teardown();
   });
-  const must = <T>(v: T | undefined, what: string): T => {
-    if (v === undefined) throw new Error(`suiteWorker: ${what} is only available once the suite's before hook ran`);
-    return v;
-  };
-  return {
-    get env() {
-      return must(state.env, 'env');
+  return new Proxy({ taskQueue, logPath } as TestEnv, {
+    get(known, key) {
+      if (key in known) return known[key as keyof TestEnv];
+      if (!current) throw new Error(`suiteEnvironment: ${String(key)} is only available once the suite's before hook ran`);
+      return current[key as keyof TestEnv];
     },
-    get worker() {
-      return must(state.worker, 'worker');
-    },
-    get metricsPort() {
-      return must(state.metricsPort, 'metricsPort');
-    },
-    taskQueue,
-    logPath,
-  };
+  });
 }

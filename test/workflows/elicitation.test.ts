@@ -4,12 +4,12 @@ import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/clie
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery, submitAnswerUpdate, waitForPendingUpdate, type WaitForPendingInput } from '../../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { noCacheMode, suiteWorker } from '../helpers/temporal.js';
+import { noCacheMode, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { isUnhandledCommandRetry, recordHistory, timersOf, workflowTaskFailures } from '../helpers/history.js';
 
 describe('durable elicitation on the dev server', () => {
-  const suite = suiteWorker({
+  const suite = suiteEnvironment({
     name: 'elicit',
     extraServers: {
       missing: { command: ['/nonexistent/durable-mcp-server'] },

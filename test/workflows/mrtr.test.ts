@@ -9,7 +9,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { mcpPipeline, mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
-import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
@@ -30,7 +30,7 @@ after(async () => {
 });
 
 describe('modern era (MRTR) through the worker', () => {
-  const suite = suiteWorker({ name: 'mrtr', extraServers });
+  const suite = suiteEnvironment({ name: 'mrtr', extraServers });
 
   for (const [server, logPath] of [
     ['mstdio', stdioLog],

@@ -8,13 +8,13 @@ import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } f
 import { demoServerPath } from '../../src/cli/dev.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { continueAsNewInputs, isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
-import { createLocalEnv, startWorker, suiteWorker, uniqueTaskQueue } from '../helpers/temporal.js';
+import { createLocalEnv, startWorker, suiteEnvironment, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const examplesPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'workflows.js');
 
 describe('pipelines: many tool calls, one inbox', () => {
-  const suite = suiteWorker({ name: 'pipeline' });
+  const suite = suiteEnvironment({ name: 'pipeline' });
   const { taskQueue, logPath } = suite;
 
   it('runs three steps; the middle one elicits and is answered through the pipeline id; the third uses the second result', async () => {
@@ -343,7 +343,7 @@ describe('the example user workflow', () => {
 });
 
 describe('pipeline steps as child workflows', () => {
-  const suite = suiteWorker({ name: 'pipeline-child' });
+  const suite = suiteEnvironment({ name: 'pipeline-child' });
   const { taskQueue } = suite;
 
   it('lists the requests of inline and child steps on the pipeline id, and routes answers there to either', async () => {

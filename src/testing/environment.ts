@@ -29,6 +29,8 @@ export interface TestEnvironmentOptions {
   workerOptions?: CreateWorkerOptions['workerOptions'];
   /** Session pool options of the worker. */
   pool?: PoolOptions;
+  /** The worker's OpenTelemetry tracing (as `createWorker` takes it; default from the OTLP environment variables). */
+  tracing?: CreateWorkerOptions['tracing'];
   /** Namespace (local dev server only; default `default`). */
   namespace?: string;
   /** Task queue (default: a fresh `durable-mcp-test-…` name). */
@@ -132,6 +134,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
       mcpConfig,
       encryption: encryption ?? false,
       ...(options.pool ? { pool: options.pool } : {}),
+      ...(options.tracing !== undefined ? { tracing: options.tracing } : {}),
       ...(workflowBundle ? { workflowBundle } : {}),
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
     });

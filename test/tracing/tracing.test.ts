@@ -7,18 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Resource } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Client } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { tracingClientInterceptors, tracingFromEnv, type TracingSetup } from '../../src/telemetry/tracing.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 // Every log line of this process (workflow, activity and worker logs at DEBUG, Core's at INFO), kept to search.
@@ -61,22 +59,11 @@ describe('traces (OpenTelemetry)', () => {
   const taskQueue = uniqueTaskQueue('tracing');
   const logPath = join(tempDir(), 'fixture.jsonl');
   const modernLogPath = join(tempDir(), 'modern-fixture.jsonl');
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  before(async () => {
-    env = await createLocalEnv();
-    worker = await startWorker(env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(logPath, { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: modernLogPath } } }),
-      tracing: setup,
-    });
-    running = worker.run();
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+  const suite = suiteEnvironment({
+    taskQueue,
+    logPath,
+    extraServers: { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: modernLogPath } } },
+    tracing: setup,
   });
 
   it('nothing is set up when no OTLP variable is set', () => {
@@ -87,8 +74,8 @@ describe('traces (OpenTelemetry)', () => {
 
   it('one trace: client → workflow → activity → MCP tools/call → elicitation (with its request id), and the server gets the traceparent', async () => {
     const client = new Client({
-      connection: env.connection,
-      namespace: env.namespace ?? 'default',
+      connection: suite.env.connection,
+      namespace: suite.env.namespace ?? 'default',
       interceptors: { workflow: tracingClientInterceptors(setup) },
     });
     const handle = await client.workflow.start(mcpToolCall, {
@@ -142,8 +129,8 @@ describe('traces (OpenTelemetry)', () => {
 
   it("modern era (MRTR): each round is its own tools/call span, and each round's tools/call carries its traceparent in _meta", async () => {
     const client = new Client({
-      connection: env.connection,
-      namespace: env.namespace ?? 'default',
+      connection: suite.env.connection,
+      namespace: suite.env.namespace ?? 'default',
       interceptors: { workflow: tracingClientInterceptors(setup) },
     });
     const handle = await client.workflow.start(mcpToolCall, {
@@ -179,8 +166,8 @@ describe('traces (OpenTelemetry)', () => {
 
   it("logs and spans of a call answered over two rounds carry neither an answer's content nor the requestState (nor a rejected answer's)", async () => {
     const client = new Client({
-      connection: env.connection,
-      namespace: env.namespace ?? 'default',
+      connection: suite.env.connection,
+      namespace: suite.env.namespace ?? 'default',
       interceptors: { workflow: tracingClientInterceptors(setup) },
     });
     const name = `Zq${Math.random().toString(36).slice(2, 10)}`;

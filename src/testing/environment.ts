@@ -46,6 +46,8 @@ export interface TestEnvironmentOptions {
   encryption?: EncryptionCodec | false;
   /** More flags for the local dev server, e.g. `['--metrics-port', '9090']` or `--dynamic-config-value` (local dev server only). */
   serverArgs?: string[];
+  /** Start the worker now (default true); `false`: no worker until `startWorker()` (e.g. a test that runs worker processes). */
+  startWorker?: boolean;
   /** Interceptors of the environment's client (`client`, `durable`). */
   clientInterceptors?: ClientInterceptors;
 }
@@ -148,7 +150,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
     await c.running;
   };
   try {
-    await start();
+    if (options.startWorker !== false) await start();
   } catch (err) {
     await env.teardown();
     for (const s of scripted) await s.close();
@@ -177,7 +179,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
     taskQueue,
     namespace,
     get worker() {
-      if (!current) throw new Error('the test environment has no running worker (stopWorker() was called; startWorker() starts one)');
+      if (!current) throw new Error('the test environment has no running worker (startWorker: false, or stopWorker() was called; startWorker() starts one)');
       return current.worker;
     },
     async restartWorker() {

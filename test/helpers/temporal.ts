@@ -151,6 +151,8 @@ export interface TestEnvOptions extends Omit<TestEnvironmentOptions, 'mcpConfig'
   extraServers?: Record<string, unknown>;
   /** More fields of the fixture server's entry (e.g. `maxSessions`). */
   fx?: Record<string, unknown>;
+  /** More top-level fields of the default config (e.g. `notify`). */
+  configFields?: Record<string, unknown>;
   /** The fixture server's event log (default: a new file in a temp folder). */
   logPath?: string;
   /** Serve the dev server's own metrics on a free port (`metricsPort`, ./server-metrics.ts). */
@@ -171,7 +173,7 @@ export interface TestEnv extends DurableMcpTestEnvironment {
  * attributes are registered only when asked (`searchAttributes: true`).
  */
 export async function testEnvironment(options: TestEnvOptions = {}): Promise<TestEnv> {
-  const { name, mcpConfig, extraServers, fx, metrics, logPath: givenLog, ...rest } = options;
+  const { name, mcpConfig, extraServers, fx, configFields, metrics, logPath: givenLog, ...rest } = options;
   const logPath = givenLog ?? join(tempDir(), 'fixture.jsonl');
   const served = metrics ? await metricsFlags() : undefined;
   const noCache = noCacheMode();
@@ -180,7 +182,7 @@ export async function testEnvironment(options: TestEnvOptions = {}): Promise<Tes
     taskQueue: rest.taskQueue ?? uniqueTaskQueue(name),
     searchAttributes: rest.searchAttributes ?? false,
     logLevel: process.env.TEST_LOG_LEVEL as TestLogLevel | undefined,
-    mcpConfig: mcpConfig ?? fixtureConfig(logPath, extraServers, fx),
+    mcpConfig: mcpConfig ?? { ...fixtureConfig(logPath, extraServers, fx), ...configFields },
     ...(served || rest.serverArgs ? { serverArgs: [...(served?.serverArgs ?? []), ...(rest.serverArgs ?? [])] } : {}),
     ...(noCache ? { clientInterceptors: { workflow: [new OneQueryAtATime()] } } : {}),
     workerOptions: { ...(noCache ? { maxCachedWorkflows: 0 } : {}), ...rest.workerOptions },

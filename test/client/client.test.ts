@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   AnswerRejectedError,
@@ -20,7 +19,7 @@ import {
 import { WORKER_WAIT_MS } from '../../src/client/client.js';
 import { answerRejection } from '../../src/client/errors.js';
 import { FAILURES, isFailureType } from '../../src/contract/failures.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment, testEnvironment } from '../helpers/temporal.js';
 
 describe('client helpers, with the search attribute registered', () => {
   const suite = suiteEnvironment({ name: 'client', searchAttributes: true });
@@ -104,31 +103,23 @@ describe('client helpers, with the search attribute registered', () => {
 
 describe('client helpers, without the search attribute', () => {
   it('the worker still works, and listing every awaiting workflow says how to register the attribute', async () => {
-    const env = await createLocalEnv();
-    try {
-      const taskQueue = uniqueTaskQueue('client-nosa');
-      const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')) });
-      await worker.runUntil(async () => {
-        const c = new DurableMcpClient(env.client, { taskQueue });
-        const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
-        const [p] = await eventually(async () => {
-          const pending = await c.pendingDetails(handle.workflowId);
-          return pending.length ? pending : undefined;
-        }, 'a pending request');
-        await assert.rejects(
-          c.listAwaitingInput(),
-          (err: unknown) =>
-            err instanceof SearchAttributeNotRegisteredError &&
-            /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message),
-        );
-        await c.cancelRequest(handle.workflowId, p.request.id);
-        assert.equal((await c.result(handle.workflowId)).output, 'cancelled');
-        const history = await handle.fetchHistory();
-        assert.ok(!history.events?.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failure');
-      });
-    } finally {
-      await env.teardown();
-    }
+    await using t = await testEnvironment({ name: 'client-nosa' });
+    const c = t.durable;
+    const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
+    const [p] = await eventually(async () => {
+      const pending = await c.pendingDetails(handle.workflowId);
+      return pending.length ? pending : undefined;
+    }, 'a pending request');
+    await assert.rejects(
+      c.listAwaitingInput(),
+      (err: unknown) =>
+        err instanceof SearchAttributeNotRegisteredError &&
+        /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message),
+    );
+    await c.cancelRequest(handle.workflowId, p.request.id);
+    assert.equal((await c.result(handle.workflowId)).output, 'cancelled');
+    const history = await handle.fetchHistory();
+    assert.ok(!history.events?.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failure');
   });
 });
 

@@ -8,7 +8,7 @@ import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } f
 import { demoServerPath } from '../../src/cli/dev.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { continueAsNewInputs, isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
-import { createLocalEnv, startWorker, suiteEnvironment, uniqueTaskQueue } from '../helpers/temporal.js';
+import { suiteEnvironment, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const examplesPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'workflows.js');
@@ -317,28 +317,21 @@ describe('pipelines: many tool calls, one inbox', () => {
 
 describe('the example user workflow', () => {
   it('calls MCP tools from its own workflow code, with durable elicitation answered through its own id', async () => {
-    const env = await createLocalEnv();
-    try {
-      const taskQueue = uniqueTaskQueue('example');
-      const worker = await startWorker(env, {
-        taskQueue,
-        workflowsPath: examplesPath,
-        mcpConfig: { mcpServers: { demo: { command: [process.execPath, demoServerPath] } } },
-      });
-      await worker.runUntil(async () => {
-        const handle = await env.client.workflow.start('planDinner', {
-          taskQueue,
-          workflowId: `example-${Date.now()}`,
-          args: [{ restaurant: 'Chez Example', guests: 3 }],
-        });
-        const [request] = await waitForPending(handle);
-        assert.match(request.prompt, /Chez Example/);
-        await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada', guests: 3, date: '2026-12-24' } }] });
-        assert.equal(await handle.result(), 'Booked Chez Example for 3 on 2026-12-24 under "Ada" (inside). Seats needed with the host: 4.');
-      });
-    } finally {
-      await env.teardown();
-    }
+    await using t = await testEnvironment({
+      name: 'example',
+      workflowsPath: examplesPath,
+      mcpConfig: { mcpServers: { demo: { command: [process.execPath, demoServerPath] } } },
+    });
+    const { env, taskQueue } = t;
+    const handle = await env.client.workflow.start('planDinner', {
+      taskQueue,
+      workflowId: `example-${Date.now()}`,
+      args: [{ restaurant: 'Chez Example', guests: 3 }],
+    });
+    const [request] = await waitForPending(handle);
+    assert.match(request.prompt, /Chez Example/);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada', guests: 3, date: '2026-12-24' } }] });
+    assert.equal(await handle.result(), 'Booked Chez Example for 3 on 2026-12-24 under "Ada" (inside). Seats needed with the host: 4.');
   });
 });
 

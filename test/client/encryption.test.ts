@@ -31,7 +31,7 @@ import type { DurableMcpWorker } from '../../src/worker.js';
 import { workflowsPath } from '../../src/worker.js';
 import { modernServerPath } from '../fixtures/paths.js';
 import { run } from '../cli/harness.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 
 const { temporal } = proto;
 type History = proto.temporal.api.history.v1.IHistory;
@@ -84,37 +84,29 @@ const metadataOf = (p: { metadata?: Record<string, Uint8Array> | null } | undefi
   p?.metadata?.[key] ? Buffer.from(p.metadata[key]).toString() : undefined;
 
 describe('payloads encrypted at rest, with a key set', () => {
-  let env: TestWorkflowEnvironment;
   let raw: Client;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
   let c: DurableMcpClient;
   const taskQueue = uniqueTaskQueue('encryption');
   const dir = tempDir('encryption-');
   const ids: string[] = [];
   let cliEnv: Record<string, string>;
   let requestState: string | undefined;
+  const suite = suiteEnvironment({
+    taskQueue,
+    searchAttributes: true,
+    encryption: codecOf(keyA),
+    logPath: join(dir, 'fx.jsonl'),
+    extraServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: join(dir, 'm.jsonl') } } },
+  });
 
   before(async () => {
-    env = await createLocalEnv({ searchAttributes: true, encryption: codecOf(keyA) });
-    raw = new Client({ connection: env.connection, namespace: 'default' });
-    worker = await startWorker(env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(join(dir, 'fx.jsonl'), { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: join(dir, 'm.jsonl') } } }),
-      encryption: codecOf(keyA),
-    });
-    running = worker.run();
-    c = new DurableMcpClient(env.client, { taskQueue });
-    cliEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_MCP_TASK_QUEUE: taskQueue, DURABLE_MCP_ENCRYPTION_KEYS: keyA };
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+    raw = new Client({ connection: suite.env.connection, namespace: 'default' });
+    c = suite.durable;
+    cliEnv = { TEMPORAL_ADDRESS: suite.env.address, DURABLE_MCP_TASK_QUEUE: taskQueue, DURABLE_MCP_ENCRYPTION_KEYS: keyA };
   });
 
   it('a request answered through DurableMcpClient: waitForPending, pendingDetails, accept, result', async () => {
-    assert.equal(worker.encryption?.keyId, 'A');
+    assert.equal(suite.worker.encryption?.keyId, 'A');
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
     ids.push(handle.workflowId);
     const [request] = await c.waitForPending(handle.workflowId, { timeoutMs: 120_000 });
@@ -196,7 +188,7 @@ describe('payloads encrypted at rest, with a key set', () => {
   });
 
   it('a pipeline that continues-as-new, answered through the pipeline id', async () => {
-    const handle = await env.client.workflow.start(mcpPipeline, {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `enc-pipeline-${tag}`,
       args: [
@@ -225,7 +217,7 @@ describe('payloads encrypted at rest, with a key set', () => {
     const tool = `no_such_tool_${tag}_secret`;
     const badValue = `not-a-duration-${tag}-secret`;
     const toolCall = await c.startToolCall({ server: 'fx', tool, workflowId: `enc-fails-tool-${tag}` });
-    const badInput = await env.client.workflow.start('mcpToolCall', {
+    const badInput = await suite.env.client.workflow.start('mcpToolCall', {
       taskQueue,
       workflowId: `enc-fails-input-${tag}`,
       args: [{ server: 'fx', tool: 'echo', toolTimeout: badValue }],

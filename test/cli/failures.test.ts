@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cliHarness, EXIT, run } from './harness.js';
+import { cliHarness, EXIT, run } from '../helpers/cli.js';
 
 describe('the CLI says why a call fails, with documented exit codes (dev server, a worker process, real MCP servers)', () => {
   const h = cliHarness();

@@ -30,7 +30,7 @@ import { mcpPipeline } from '../../src/workflows/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { workflowsPath } from '../../src/worker.js';
 import { modernServerPath } from '../fixtures/paths.js';
-import { run } from '../cli/harness.js';
+import { run } from '../helpers/cli.js';
 import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 
 const { temporal } = proto;

@@ -22,7 +22,7 @@ import { childPids } from '../../scripts/processes.js';
 
 /** What a person reads of a tool result (a modern-era server adds its server info under metadata). */
 const seen = (r: { output: string; isError: boolean }) => ({ output: r.output, isError: r.isError });
-const userWorkflows = fileURLToPath(new URL('./workflows.js', import.meta.url));
+const userWorkflows = fileURLToPath(new URL('../fixtures/user-workflows.js', import.meta.url));
 const who = { type: 'object', properties: { name: { type: 'string' }, guests: { type: 'integer', minimum: 1 } }, required: ['name', 'guests'] };
 
 /** The restaurant tools of the user's workflow: `find` answers at once, `book` asks who is coming. */

@@ -17,7 +17,7 @@ import proto from '@temporalio/proto';
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
-import { run } from '../cli/harness.js';
+import { run } from '../helpers/cli.js';
 import { eventually } from '../helpers/temporal.js';
 import { oauthSuite } from '../helpers/oauth.js';
 

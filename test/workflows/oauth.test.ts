@@ -16,7 +16,7 @@ import { eventually, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { oauthServers, oauthSuite } from '../helpers/oauth.js';
 import { updateErrors } from '../helpers/server-metrics.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { run } from '../cli/harness.js';
+import { run } from '../helpers/cli.js';
 
 const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 

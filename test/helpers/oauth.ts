@@ -19,8 +19,7 @@ import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import type { DurableMcpWorker, OAuthWorkerOptions } from '../../src/worker.js';
 import { oauthServerPath, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
-import { metricsFlags } from './server-metrics.js';
-import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from './temporal.js';
+import { eventually, startWorker, tempDir, testEnvironment, uniqueTaskQueue, type TestEnv } from './temporal.js';
 import { selfSignedCert, startTlsProxy, type TlsProxy } from './tls-proxy.js';
 
 export interface OAuthFixture {
@@ -173,8 +172,7 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const seal = codec ? new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL)) : CredentialSeal.fromKeyFile(join(tempDir(), 'oauth-credentials.key'));
   const tls = options.httpsInbox ? selfSignedCert() : undefined;
   const s: {
-    env?: TestWorkflowEnvironment;
-    metricsPort?: number;
+    t?: TestEnv;
     fixture?: OAuthFixture;
     fixtures: Record<string, OAuthFixture>;
     proxy?: TlsProxy;
@@ -197,9 +195,9 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const callbackOptions = () => (s.proxy ? { inboxPublicUrl: s.proxy.url } : { redirectUrl: redirectUrl() });
 
   before(async () => {
-    const metrics = await metricsFlags();
-    s.metricsPort = metrics.port;
-    const env = (s.env = await createLocalEnv({ searchAttributes: true, encryption: codec ?? false, serverArgs: metrics.serverArgs }));
+    // The suite's workers need the inbox and the fixtures first (their config names them): the environment starts none.
+    s.t = await testEnvironment({ taskQueue, searchAttributes: true, encryption: codec ?? false, metrics: true, startWorker: false });
+    const env = s.t.env;
     let inboxOrigin = 'http://127.0.0.1:1';
     if (tls) s.proxy = await startTlsProxy(tls, () => inboxOrigin);
     s.inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode, ...(s.proxy ? { publicUrl: s.proxy.url } : {}) });
@@ -246,15 +244,15 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
     await s.proxy?.close();
     await s.fixture?.close();
     for (const fixture of Object.values(s.fixtures)) await fixture.close();
-    await s.env?.teardown();
+    await s.t?.teardown();
   });
 
   const suite: OAuthSuite = {
     get env() {
-      return must(s.env, 'env');
+      return must(s.t, 'env').env;
     },
     get metricsPort() {
-      return must(s.metricsPort, 'metricsPort');
+      return must(s.t, 'metricsPort').metricsPort;
     },
     get fixture() {
       return must(s.fixture, 'fixture');

@@ -22,13 +22,6 @@ export function quietRuntime(): void {
   installQuietRuntime(process.env.TEST_LOG_LEVEL as TestLogLevel | undefined);
 }
 
-/** The environment's client encrypts with `encryption`, default the keys of DURABLE_MCP_ENCRYPTION_KEYS (none when unset). */
-export async function createTimeSkippingEnv(opts: { encryption?: EncryptionCodec | false } = {}): Promise<TestWorkflowEnvironment> {
-  quietRuntime();
-  const encryption = resolveEncryption(opts.encryption);
-  return startTemporalServer({ timeSkipping: true, ...(encryption ? { encryption } : {}) });
-}
-
 /** DURABLE_MCP_TEST_NO_CACHE=1: the fault suite's F5b runs the integration tests with the workflow cache disabled. */
 export const noCacheMode = (): boolean => process.env.DURABLE_MCP_TEST_NO_CACHE === '1';
 

@@ -20,6 +20,7 @@ import { WORKER_WAIT_MS } from '../../src/client/client.js';
 import { answerRejection } from '../../src/client/errors.js';
 import { FAILURES, isFailureType } from '../../src/contract/failures.js';
 import { eventually, suiteEnvironment, testEnvironment } from '../helpers/temporal.js';
+import { waitForPendingDetails } from '../helpers/watch.js';
 
 describe('client helpers, with the search attribute registered', () => {
   const suite = suiteEnvironment({ name: 'client', searchAttributes: true });
@@ -106,10 +107,7 @@ describe('client helpers, without the search attribute', () => {
     await using t = await testEnvironment({ name: 'client-nosa' });
     const c = t.durable;
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
-    const [p] = await eventually(async () => {
-      const pending = await c.pendingDetails(handle.workflowId);
-      return pending.length ? pending : undefined;
-    }, 'a pending request');
+    const [p] = await waitForPendingDetails(c, handle.workflowId);
     await assert.rejects(
       c.listAwaitingInput(),
       (err: unknown) =>

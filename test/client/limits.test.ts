@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { UpdateLimitError } from '../../src/client/index.js';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
-import { eventually, suiteEnvironment } from '../helpers/temporal.js';
+import { suiteEnvironment } from '../helpers/temporal.js';
+import { waitForPendingDetails } from '../helpers/watch.js';
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 function run(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -27,10 +28,7 @@ describe('updates refused by a Temporal limit', () => {
   it('the client and the CLI name the limit and give the `answer` signal command, which then works', async () => {
     const c = suite.durable;
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
-    const [pending] = await eventually(async () => {
-      const p = await c.pendingDetails(handle.workflowId);
-      return p.length ? p : undefined;
-    }, 'the request to be pending');
+    const [pending] = await waitForPendingDetails(c, handle.workflowId);
     const id = pending.request.id;
 
     const err = await c.accept(handle.workflowId, id, { name: 'Ada' }).then(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
-import { readFixtureLog } from '../fixtures/paths.js';
+import { receivedAnswers } from '../fixtures/paths.js';
 import { testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
@@ -25,11 +25,7 @@ describe('expiry on the time-skipping server', () => {
     assert.deepEqual(result, { output: 'cancelled', isError: false });
     await recordHistory(handle, 'expiry', env.address);
     assert.ok((await env.currentTimeMs()) - startedAt >= expiresIn - 1000, 'time was skipped past expiresIn');
-    const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-    assert.deepEqual(
-      received.map((e) => e.result),
-      [{ action: 'cancel' }],
-    );
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }]);
     assert.deepEqual(await handle.query(pendingQuery), [], 'the expired request is no longer pending');
   });
 
@@ -45,12 +41,7 @@ describe('expiry on the time-skipping server', () => {
     const startedAt = await env.currentTimeMs();
     assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + 4000)) < 4000, `expiresAt is workflow time + 4 s: ${request.expiresAt}`);
     assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
-    assert.deepEqual(
-      readFixtureLog(logPath)
-        .filter((e) => e.event === 'received')
-        .map((e) => e.result),
-      [{ action: 'cancel' }],
-    );
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }]);
 
     for (const [input, field, shown] of [
       [{ elicitation: { expiresIn: '4 parsecs' } }, 'elicitation.expiresIn', '"4 parsecs"'],
@@ -87,12 +78,7 @@ describe('expiry on the time-skipping server', () => {
     });
     await waitForPending(handle);
     assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
-    assert.deepEqual(
-      readFixtureLog(logPath)
-        .filter((e) => e.event === 'received')
-        .map((e) => e.result),
-      [{ action: 'cancel' }],
-    );
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }]);
   });
 
   it('an answer after expiry is rejected: the request is gone and the call already ended in cancel', async () => {
@@ -106,11 +92,6 @@ describe('expiry on the time-skipping server', () => {
     const [first] = await waitForPending(handle);
     assert.equal((await handle.result()).output, 'cancelled at 1');
     await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { first: 'Ada' } }] }), /completed|not found/i);
-    const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-    assert.deepEqual(
-      received.map((e) => e.result),
-      [{ action: 'cancel' }],
-      'the server saw cancel once, never the late answer',
-    );
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }], 'the server saw cancel once, never the late answer');
   });
 });

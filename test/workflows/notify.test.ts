@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
-import { readFixtureLog } from '../fixtures/paths.js';
+import { readFixtureLog, receivedAnswers } from '../fixtures/paths.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { eventually, fixtureConfig, tempDir, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
@@ -167,10 +167,6 @@ describe("notifications of pending requests (the worker config's webhook)", () =
     const events = await activityEvents(handle, 'notifyPending');
     assert.equal(events.scheduled, 1, 'the notification was scheduled');
     assert.equal(events.completed, 0, 'and never succeeded, yet the call completed');
-    const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-    assert.deepEqual(
-      received.map((e) => e.result),
-      [{ action: 'accept', content: { name: 'Ada' } }],
-    );
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'accept', content: { name: 'Ada' } }]);
   });
 });

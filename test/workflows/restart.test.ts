@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
-import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
+import { fixtureServerPath, readFixtureLog, receivedAnswers } from '../fixtures/paths.js';
 import { eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { livePids, spawnNode } from '../../scripts/processes.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
@@ -47,12 +47,7 @@ describe('a pending request survives the worker', () => {
     await recordHistory(handle, 'restart-graceful', suite.env.address);
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'pending never showed a second request');
-    const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-    assert.deepEqual(
-      received.map((e) => e.result),
-      [{ action: 'accept', content: { confirm: true } }],
-      'the server saw the answer it expected',
-    );
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'accept', content: { confirm: true } }], 'the server saw the answer it expected');
   });
 
   it('SIGTERM stops a worker process gracefully: the waiting call is released at once and no MCP server is left', async () => {
@@ -129,11 +124,7 @@ describe('a pending request survives the worker', () => {
     assert.equal(await secondProc.exited, 0, `worker exits cleanly on SIGTERM:\n${secondProc.output().slice(-1500)}`);
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'pending never showed a second request');
-    const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-    assert.deepEqual(
-      received.map((e) => e.result),
-      [{ action: 'accept', content: { confirm: true } }],
-    );
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'accept', content: { confirm: true } }]);
     assert.deepEqual(
       livePids(fixtureServerPath).filter((p) => readFixtureLog(logPath).some((e) => e.pid === p)),
       [],

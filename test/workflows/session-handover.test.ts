@@ -13,8 +13,11 @@ import { waitForPending } from '../helpers/watch.js';
  * answered, from the record).
  */
 describe('a call waiting for a person and a call waiting for its session', () => {
-  /** An environment whose worker's only session of `fx` is handed over after `handoverGraceMs`; its fixture log. */
-  async function workerWithOneSession(handoverGraceMs: number) {
+  /**
+   * An environment whose worker's only session of `fx` is handed over after `handoverGraceMs`, a call `asking` whose
+   * request is pending, then a call `echo` started after it; and the fixture log.
+   */
+  async function askingThenEcho(handoverGraceMs: number) {
     const t = await testEnvironment({ name: 'handover', fx: { maxSessions: 1 }, pool: { handoverGraceMs } });
     const start = (tool: string, args: Record<string, unknown> = {}) =>
       t.client.workflow.start(mcpToolCall, {
@@ -24,8 +27,11 @@ describe('a call waiting for a person and a call waiting for its session', () =>
         // heartbeat (every 200 ms) says when it waits for a session.
         args: [{ server: 'fx', tool, arguments: args, elicitation: { holdFor: 600_000 }, heartbeatTimeout: 600 }],
       });
+    const asking = await start('ask_name');
+    const [request] = await waitForPending(asking);
+    const echo = await start('echo', { text: 'next' });
     const events = () => readFixtureLog(t.logPath);
-    return { start, events, [Symbol.asyncDispose]: () => t.teardown() };
+    return { asking, request, echo, events, [Symbol.asyncDispose]: () => t.teardown() };
   }
 
   /** Resolves once the call's activity heartbeats that it waits for a session of its server. */
@@ -38,11 +44,8 @@ describe('a call waiting for a person and a call waiting for its session', () =>
   }
 
   it('an answer within the grace finishes the call on its session: the tool runs once and the other call gets the session after', async () => {
-    await using session = await workerWithOneSession(600_000);
-    const { start, events } = session;
-    const asking = await start('ask_name');
-    const [request] = await waitForPending(asking);
-    const echo = await start('echo', { text: 'next' });
+    await using calls = await askingThenEcho(600_000);
+    const { asking, request, echo, events } = calls;
     await waitingForSession(echo);
 
     await asking.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
@@ -54,11 +57,8 @@ describe('a call waiting for a person and a call waiting for its session', () =>
   });
 
   it('after the grace the waiting call gives its session up: the other call finishes first, the tool re-runs once answered with the one answer', async () => {
-    await using session = await workerWithOneSession(300);
-    const { start, events } = session;
-    const asking = await start('ask_name');
-    const [request] = await waitForPending(asking);
-    const echo = await start('echo', { text: 'next' });
+    await using calls = await askingThenEcho(300);
+    const { asking, request, echo, events } = calls;
     assert.deepEqual(await echo.result(), { output: 'echo: next', isError: false }, 'the echo got the session while ask_name waited');
     assert.equal((await asking.describe()).status.name, 'RUNNING');
 

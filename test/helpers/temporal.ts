@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { Next, WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { createTestEnvironment, type DurableMcpTestEnvironment, type TestEnvironmentOptions } from '../../src/testing/environment.js';
 import type { EncryptionCodec } from '../../src/client/codec.js';
 import type { DurableMcpClient, StartToolCallOptions } from '../../src/client/index.js';
@@ -20,6 +21,37 @@ import { metricsFlags } from './server-metrics.js';
 /** Keep the SDK's logs to warnings and errors (TEST_LOG_LEVEL overrides), so test output stays readable. */
 export function quietRuntime(): void {
   installQuietRuntime(process.env.TEST_LOG_LEVEL as TestLogLevel | undefined);
+}
+
+/**
+ * Install this process's Temporal runtime at DEBUG, keeping every log line (workflow, activity and worker logs at DEBUG,
+ * Core's at INFO) in the returned array for the test to search; errors are also printed. Call it before any environment.
+ */
+export function captureRuntimeLogs(): LogEntry[] {
+  const logged: LogEntry[] = [];
+  Runtime.install({
+    logger: new DefaultLogger('DEBUG', (entry) => {
+      logged.push(entry);
+      if (entry.level === 'ERROR') process.stderr.write(`[sdk ${entry.level}] ${entry.message}\n`);
+    }),
+    telemetryOptions: { logging: { filter: { core: 'INFO', other: 'INFO' }, forward: {} } },
+    shutdownSignals: [],
+  });
+  return logged;
+}
+
+/** A log line as text: its message and meta (cycles, e.g. the worker options it logs at start, cut). */
+export function logText(e: LogEntry): string {
+  const seen = new WeakSet<object>();
+  const meta = JSON.stringify(e.meta ?? {}, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return String(v);
+    if (v !== null && typeof v === 'object') {
+      if (seen.has(v)) return '[cycle]';
+      seen.add(v);
+    }
+    return v;
+  });
+  return `${e.message} ${meta}`;
 }
 
 /** DURABLE_MCP_TEST_NO_CACHE=1: the fault suite's F5b runs the integration tests with the workflow cache disabled. */

@@ -1,22 +1,33 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mcpToolCall } from '../../src/workflows/index.js';
+import { mcpToolCall, type McpToolCallInput } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { receivedAnswers } from '../fixtures/paths.js';
 import { testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
 
+/** A time-skipping environment of its own and a call to the fixture server `fx` started in it (`handle`). */
+async function expiringCall(name: string, input: Omit<McpToolCallInput, 'server'>) {
+  const t = await testEnvironment({ timeSkipping: true, name });
+  try {
+    const handle = await t.client.workflow.start(mcpToolCall, {
+      taskQueue: t.taskQueue,
+      workflowId: `${name}-${Date.now()}`,
+      args: [{ server: 'fx', ...input }],
+    });
+    return { handle, env: t.env, taskQueue: t.taskQueue, logPath: t.logPath, [Symbol.asyncDispose]: () => t.teardown() };
+  } catch (err) {
+    await t.teardown();
+    throw err;
+  }
+}
+
 describe('expiry on the time-skipping server', () => {
   it('an unanswered request expires into cancel once expiresIn has elapsed, and a later answer is rejected', async () => {
-    await using t = await testEnvironment({ timeSkipping: true, name: 'expiry' });
-    const { env, taskQueue, logPath } = t;
     const expiresIn = 2 * 60 * 60 * 1000; // two hours of workflow time, skipped
-    const handle = await env.client.workflow.start(mcpToolCall, {
-      taskQueue,
-      workflowId: `expiry-${Date.now()}`,
-      args: [{ server: 'fx', tool: 'ask_name', elicitation: { expiresIn, holdFor: 200 } }],
-    });
+    await using call = await expiringCall('expiry', { tool: 'ask_name', elicitation: { expiresIn, holdFor: 200 } });
+    const { handle, env, logPath } = call;
     const [request] = await waitForPending(handle);
     const startedAt = await env.currentTimeMs();
     assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + expiresIn)) < 60_000, 'expiresAt is workflow time + expiresIn');
@@ -30,13 +41,13 @@ describe('expiry on the time-skipping server', () => {
   });
 
   it('durations are Temporal Durations: expiresIn "4s" expires into cancel, "4 parsecs" is refused naming the field and the value', async () => {
-    await using t = await testEnvironment({ timeSkipping: true, name: 'expiry-duration' });
-    const { env, taskQueue, logPath } = t;
-    const handle = await env.client.workflow.start(mcpToolCall, {
-      taskQueue,
-      workflowId: `expiry-4s-${Date.now()}`,
-      args: [{ server: 'fx', tool: 'ask_name', elicitation: { expiresIn: '4s', holdFor: '1 minute' }, toolTimeout: '1h', heartbeatTimeout: '30s' }],
+    await using call = await expiringCall('expiry-duration', {
+      tool: 'ask_name',
+      elicitation: { expiresIn: '4s', holdFor: '1 minute' },
+      toolTimeout: '1h',
+      heartbeatTimeout: '30s',
     });
+    const { handle, env, taskQueue, logPath } = call;
     const [request] = await waitForPending(handle);
     const startedAt = await env.currentTimeMs();
     assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + 4000)) < 4000, `expiresAt is workflow time + 4 s: ${request.expiresAt}`);
@@ -69,26 +80,16 @@ describe('expiry on the time-skipping server', () => {
   });
 
   it('a request of a call released at once (holdFor 0) expires too', async () => {
-    await using t = await testEnvironment({ timeSkipping: true, name: 'expiry-hold0' });
-    const { env, taskQueue, logPath } = t;
-    const handle = await env.client.workflow.start(mcpToolCall, {
-      taskQueue,
-      workflowId: `expiry-hold0-${Date.now()}`,
-      args: [{ server: 'fx', tool: 'ask_name', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 0 } }],
-    });
+    await using call = await expiringCall('expiry-hold0', { tool: 'ask_name', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 0 } });
+    const { handle, logPath } = call;
     await waitForPending(handle);
     assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
     assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }]);
   });
 
   it('an answer after expiry is rejected: the request is gone and the call already ended in cancel', async () => {
-    await using t = await testEnvironment({ timeSkipping: true, name: 'expiry-late' });
-    const { env, taskQueue, logPath } = t;
-    const handle = await env.client.workflow.start(mcpToolCall, {
-      taskQueue,
-      workflowId: `expiry-late-${Date.now()}`,
-      args: [{ server: 'fx', tool: 'ask_twice', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 200 } }],
-    });
+    await using call = await expiringCall('expiry-late', { tool: 'ask_twice', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 200 } });
+    const { handle, logPath } = call;
     const [first] = await waitForPending(handle);
     assert.equal((await handle.result()).output, 'cancelled at 1');
     await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { first: 'Ada' } }] }), /completed|not found/i);

@@ -14,37 +14,17 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
-import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import { run } from '../helpers/cli.js';
-import { eventually } from '../helpers/temporal.js';
+import { captureRuntimeLogs, logText, eventually } from '../helpers/temporal.js';
 import { oauthSuite } from '../helpers/oauth.js';
 
 const { temporal } = proto;
 type History = proto.temporal.api.history.v1.IHistory;
 
-// Every log line of this process (workflow, activity and worker logs at DEBUG, Core's at INFO), kept to search.
-const logged: LogEntry[] = [];
-Runtime.install({
-  logger: new DefaultLogger('DEBUG', (entry) => {
-    logged.push(entry);
-    if (entry.level === 'ERROR') process.stderr.write(`[sdk ${entry.level}] ${entry.message}\n`);
-  }),
-  telemetryOptions: { logging: { filter: { core: 'INFO', other: 'INFO' }, forward: {} } },
-  shutdownSignals: [],
-});
-const logText = (e: LogEntry): string => {
-  const seen = new WeakSet<object>();
-  return `${e.message} ${JSON.stringify(e.meta ?? {}, (_k, v: unknown) => {
-    if (typeof v === 'bigint') return String(v);
-    if (v !== null && typeof v === 'object') {
-      if (seen.has(v)) return '[cycle]';
-      seen.add(v);
-    }
-    return v;
-  })}`;
-};
+// Every log line of this process, kept to search.
+const logged = captureRuntimeLogs();
 
 describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifications and history', () => {
   let hook: ReturnType<typeof createServer>;

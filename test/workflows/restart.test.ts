@@ -16,6 +16,14 @@ const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', imp
 describe('a pending request survives the worker', () => {
   // The first test restarts the environment's worker; the others run worker processes on task queues of their own.
   const suite = suiteEnvironment({ name: 'restart' });
+  /** A task queue of its own, and a config file with the fixture server (its log at `logPath`) for worker processes. */
+  const forWorkerProcesses = (name: string) => {
+    const dir = tempDir();
+    const logPath = join(dir, 'fixture.jsonl');
+    const configPath = join(dir, 'mcp.json');
+    writeFileSync(configPath, JSON.stringify(fixtureConfig(logPath)));
+    return { taskQueue: uniqueTaskQueue(name), logPath, configPath };
+  };
 
   it('survives a graceful worker shutdown: answered while no worker runs, completed by a new worker, asked once', async () => {
     const { taskQueue, logPath } = suite;
@@ -51,11 +59,7 @@ describe('a pending request survives the worker', () => {
   });
 
   it('SIGTERM stops a worker process gracefully: the waiting call is released at once and no MCP server is left', async () => {
-    const taskQueue = uniqueTaskQueue('sigterm');
-    const dir = tempDir();
-    const logPath = join(dir, 'fixture.jsonl');
-    const configPath = join(dir, 'mcp.json');
-    writeFileSync(configPath, JSON.stringify(fixtureConfig(logPath)));
+    const { taskQueue, logPath, configPath } = forWorkerProcesses('sigterm');
     const proc = spawnNode([workerEntry, '--mcp-config', configPath], {
       TEMPORAL_ADDRESS: suite.env.address,
       TEMPORAL_NAMESPACE: 'default',
@@ -92,11 +96,7 @@ describe('a pending request survives the worker', () => {
   });
 
   it('survives SIGKILL of the worker process: the retried attempt attaches to the same request', async () => {
-    const taskQueue = uniqueTaskQueue('restart-kill');
-    const dir = tempDir();
-    const logPath = join(dir, 'fixture.jsonl');
-    const configPath = join(dir, 'mcp.json');
-    writeFileSync(configPath, JSON.stringify(fixtureConfig(logPath)));
+    const { taskQueue, logPath, configPath } = forWorkerProcesses('restart-kill');
     const workerEnv = { TEMPORAL_ADDRESS: suite.env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue };
     const firstProc = spawnNode([workerEntry, '--mcp-config', configPath], workerEnv);
     await firstProc.waitFor(/durable-mcp worker: Temporal/);

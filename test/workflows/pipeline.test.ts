@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { mcpPipeline } from '../../src/workflows/index.js';
+import type { PipelineStage } from '../../src/workflows/pipeline/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { demoServerPath } from '../../src/cli/dev.js';
 import { readFixtureLog } from '../fixtures/paths.js';
@@ -338,11 +339,11 @@ describe('the example user workflow', () => {
 describe('pipeline steps as child workflows', () => {
   const suite = suiteEnvironment({ name: 'pipeline-child' });
   const { taskQueue } = suite;
-
-  it('lists the requests of inline and child steps on the pipeline id, and routes answers there to either', async () => {
+  /** A pipeline whose first step runs ask_name inline and as a child at once (then `after`), once both requests are pending. */
+  async function inlineAndChild(name: string, after: PipelineStage[] = []) {
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
-      workflowId: `pipeline-mixed-${Date.now()}`,
+      workflowId: `${name}-${Date.now()}`,
       args: [
         {
           steps: [
@@ -352,12 +353,19 @@ describe('pipeline steps as child workflows', () => {
                 { name: 'child', server: 'fx', tool: 'ask_name', child: true },
               ],
             },
-            { name: 'after', server: 'fx', tool: 'echo', arguments: { text: '{{steps.child.output}} + {{steps.inline.output}}' } },
+            ...after,
           ],
         },
       ],
     });
     await waitForPending(handle, 2);
+    return handle;
+  }
+
+  it('lists the requests of inline and child steps on the pipeline id, and routes answers there to either', async () => {
+    const handle = await inlineAndChild('pipeline-mixed', [
+      { name: 'after', server: 'fx', tool: 'echo', arguments: { text: '{{steps.child.output}} + {{steps.inline.output}}' } },
+    ]);
     const details = await handle.query(pendingDetailsQuery);
     const byStep = Object.fromEntries(details.map((d) => [d.context.step, d]));
     assert.deepEqual(Object.keys(byStep).sort(), ['child', 'inline']);
@@ -382,23 +390,7 @@ describe('pipeline steps as child workflows', () => {
   });
 
   it('cancelling a pipeline with pending inline and child requests ends it and its child as cancelled, nothing left pending', async () => {
-    const handle = await suite.env.client.workflow.start(mcpPipeline, {
-      taskQueue,
-      workflowId: `pipeline-cancel-${Date.now()}`,
-      args: [
-        {
-          steps: [
-            {
-              parallel: [
-                { name: 'inline', server: 'fx', tool: 'ask_name' },
-                { name: 'child', server: 'fx', tool: 'ask_name', child: true },
-              ],
-            },
-          ],
-        },
-      ],
-    });
-    await waitForPending(handle, 2);
+    const handle = await inlineAndChild('pipeline-cancel');
     const childId = (await handle.query(pendingDetailsQuery)).find((d) => d.context.step === 'child')!.context;
     assert.ok(childId);
     await handle.cancel();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { mcpPipeline } from '../../src/workflows/index.js';
 import type { PipelineStage } from '../../src/workflows/pipeline/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
@@ -13,6 +13,16 @@ import { suiteEnvironment, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const examplesPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'workflows.js');
+
+/** Wait (up to 30 s) until the workflow runs in a run other than `firstRunId`, and assert it does. */
+async function continuedAsNew(handle: WorkflowHandle, firstRunId: string | undefined): Promise<void> {
+  let described = await handle.describe();
+  for (let i = 0; i < 300 && described.runId === firstRunId; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    described = await handle.describe();
+  }
+  assert.notEqual(described.runId, firstRunId, 'continued as new');
+}
 
 describe('pipelines: many tool calls, one inbox', () => {
   const suite = suiteEnvironment({ name: 'pipeline' });
@@ -80,12 +90,7 @@ describe('pipelines: many tool calls, one inbox', () => {
     const [request] = await waitForPending(handle);
     watch.seen.set(request.id, request);
     // Wait for the new run: the pending request was carried across.
-    let described = await handle.describe();
-    for (let i = 0; i < 300 && described.runId === firstRunId; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      described = await handle.describe();
-    }
-    assert.notEqual(described.runId, firstRunId, 'continued as new');
+    await continuedAsNew(handle, firstRunId);
     assert.deepEqual(
       (await handle.query(pendingQuery)).map((r) => r.id),
       [request.id],
@@ -422,12 +427,7 @@ describe('pipeline steps as child workflows', () => {
     });
     const firstRunId = (await handle.describe()).runId;
     const [request] = await waitForPending(handle);
-    let described = await handle.describe();
-    for (let i = 0; i < 300 && described.runId === firstRunId; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      described = await handle.describe();
-    }
-    assert.notEqual(described.runId, firstRunId, 'continued as new');
+    await continuedAsNew(handle, firstRunId);
     assert.deepEqual(
       (await handle.query(pendingQuery)).map((r) => r.id),
       [request.id],

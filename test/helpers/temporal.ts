@@ -1,7 +1,12 @@
 /**
- * The tests' Temporal servers and workers, built on the testing kit's server (src/testing/temporal-server.ts):
- * the CLI dev server and the Java time-skipping test server, never downloaded, plus what the repository's
- * suites add (the stdio fixture server's config, the no-cache mode of the fault suite, suite hooks).
+ * The tests' Temporal servers and workers, on the project's own kit (`createTestEnvironment`, durable-mcp/testing):
+ * `testEnvironment` (one test's environment, `await using`) and `suiteEnvironment` (a suite's, in its before/after) add
+ * what the repository's suites need (the stdio fixture server's config, the dev server's metrics, the no-cache mode of
+ * the fault suite). A suite that needs a second worker on the same server adds it with `startWorker(t.env, …)`.
+ *
+ * Layout: every helper of the tests lives in test/helpers (this file; cli.ts, the CLI's runner and harness; mcp.ts,
+ * processes and fixture events of the MCP tests; watch.ts, history.ts, oauth.ts, …). test/fixtures holds the peers the
+ * tests run against (the MCP servers, the OAuth provider, the workflows modules bundled by a worker) and their paths.
  */
 import { join } from 'node:path';
 import { after, before } from 'node:test';

@@ -138,6 +138,19 @@ describe('durable-mcp/testing: the environment', () => {
     );
   });
 
+  it('startWorker: false starts no worker (`worker` says so) until startWorker(); the time-skipping server still runs the call then', async () => {
+    const server = await restaurant('legacy', 'stdio');
+    await using t = await createTestEnvironment({ timeSkipping: true, servers: { diner: server }, startWorker: false });
+    assert.throws(() => t.worker, /no running worker \(startWorker: false, or stopWorker\(\) was called/);
+    await t.startWorker();
+    const result = await t.client.workflow.execute(mcpToolCall, {
+      taskQueue: t.taskQueue,
+      workflowId: `kit-later-${Date.now()}`,
+      args: [{ server: 'diner', tool: 'find', arguments: { restaurant: 'x' } }],
+    });
+    assert.equal(result.isError, false, JSON.stringify(result));
+  });
+
   it('teardown leaves no process behind: the Temporal server, the worker and every MCP server process are gone', async () => {
     const before = childPids().length;
     const server = await restaurant('legacy', 'stdio');

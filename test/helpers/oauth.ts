@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client, type WorkflowHandle } from '@temporalio/client';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { rootFailure } from '../../src/client/errors.js';
 import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/client/codec.js';
 import type { Request } from '../../src/contract/index.js';
@@ -65,16 +65,21 @@ export async function failureOf(result: Promise<unknown>): Promise<{ type: strin
 }
 
 /** Chromium signs in and consents on oidc-provider's own pages; returns the inbox's callback page's heading. */
+/** On `page`: the authorization server's sign-in at `url` as `login`, then its consent, up to the worker's callback page (left open). */
+export async function signInOnPage(page: Page, url: string, login = 'ada', password = 'any password'): Promise<void> {
+  await page.goto(url);
+  await page.fill('input[name="login"]', login);
+  await page.fill('input[name="password"]', password);
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('button[type="submit"]');
+  await page.click('button[type="submit"]');
+  await page.waitForURL(/\/oauth\/callback/);
+}
+
 export async function signIn(browser: Browser, url: string, login = 'ada'): Promise<string> {
   const page = await browser.newPage();
   try {
-    await page.goto(url);
-    await page.fill('input[name="login"]', login);
-    await page.fill('input[name="password"]', 'any password');
-    await page.click('button[type="submit"]');
-    await page.waitForSelector('button[type="submit"]');
-    await page.click('button[type="submit"]');
-    await page.waitForURL(/\/oauth\/callback/);
+    await signInOnPage(page, url, login);
     return (await page.textContent('h1')) ?? '';
   } finally {
     await page.close();

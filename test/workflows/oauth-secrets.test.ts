@@ -18,7 +18,7 @@ import { loginWorkflowId } from '../../src/contract/login.js';
 import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import { run } from '../helpers/cli.js';
 import { captureRuntimeLogs, logText, eventually } from '../helpers/temporal.js';
-import { oauthSuite } from '../helpers/oauth.js';
+import { oauthSuite, signInOnPage } from '../helpers/oauth.js';
 
 const { temporal } = proto;
 type History = proto.temporal.api.history.v1.IHistory;
@@ -108,13 +108,7 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
     );
     outputs.push(await (await fetch(suite.inbox.url)).text());
     const page = await suite.browser.newPage();
-    await page.goto(request.url!);
-    await page.fill('input[name="login"]', 'ada');
-    await page.fill('input[name="password"]', 'pw');
-    await page.click('button[type="submit"]');
-    await page.waitForSelector('button[type="submit"]');
-    await page.click('button[type="submit"]');
-    await page.waitForURL(/\/oauth\/callback/);
+    await signInOnPage(page, request.url!, 'ada', 'pw');
     outputs.push(await page.content(), page.url().replace(/code=[^&]+/, 'code=(in the address bar)'));
     await page.close();
     assert.equal((await first.result()).output, 'echo: a');

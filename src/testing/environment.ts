@@ -5,7 +5,7 @@
  * every MCP server process it started, the scripted servers and the Temporal server.
  */
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import type { Client, ClientInterceptors } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { encodedFailureConverterPath, type EncryptionCodec, resolveEncryption } from '../codec/index.js';
@@ -28,6 +28,8 @@ export interface TestEnvironmentOptions {
   workerOptions?: CreateWorkerOptions['workerOptions'];
   /** Session pool options of the worker. */
   pool?: PoolOptions;
+  /** The worker's OpenTelemetry tracing (as `createWorker` takes it; default from the OTLP environment variables). */
+  tracing?: CreateWorkerOptions['tracing'];
   /** Namespace (local dev server only; default `default`). */
   namespace?: string;
   /** Task queue (default: a fresh `durable-mcp-test-…` name). */
@@ -41,6 +43,12 @@ export interface TestEnvironmentOptions {
    * unset), `false` for none. Histories then hold only ciphertext, as in production with a key set.
    */
   encryption?: EncryptionCodec | false;
+  /** More flags for the local dev server, e.g. `['--metrics-port', '9090']` or `--dynamic-config-value` (local dev server only). */
+  serverArgs?: string[];
+  /** Start the worker now (default true); `false`: no worker until `startWorker()` (e.g. a test that runs worker processes). */
+  startWorker?: boolean;
+  /** Interceptors of the environment's client (`client`, `durable`). */
+  clientInterceptors?: ClientInterceptors;
 }
 
 export interface DurableMcpTestEnvironment {
@@ -96,6 +104,8 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
     searchAttributes,
     allowDownload: false,
     ...(encryption ? { encryption } : {}),
+    ...(options.serverArgs ? { serverArgs: options.serverArgs } : {}),
+    ...(options.clientInterceptors ? { client: { interceptors: options.clientInterceptors } } : {}),
   });
   const namespace = env.namespace ?? options.namespace ?? 'default';
   // Your workflows are bundled once: the worker and every restart of it reuse the bundle.
@@ -125,6 +135,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
       mcpConfig,
       encryption: encryption ?? false,
       ...(options.pool ? { pool: options.pool } : {}),
+      ...(options.tracing !== undefined ? { tracing: options.tracing } : {}),
       ...(workflowBundle ? { workflowBundle } : {}),
       ...(options.workerOptions ? { workerOptions: options.workerOptions } : {}),
     });
@@ -138,7 +149,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
     await c.running;
   };
   try {
-    await start();
+    if (options.startWorker !== false) await start();
   } catch (err) {
     await env.teardown();
     for (const s of scripted) await s.close();
@@ -167,7 +178,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
     taskQueue,
     namespace,
     get worker() {
-      if (!current) throw new Error('the test environment has no running worker (stopWorker() was called; startWorker() starts one)');
+      if (!current) throw new Error('the test environment has no running worker (startWorker: false, or stopWorker() was called; startWorker() starts one)');
       return current.worker;
     },
     async restartWorker() {

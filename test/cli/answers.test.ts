@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../helpers/temporal.js';
-import { cliHarness, EXIT, run } from './harness.js';
+import { cliHarness, EXIT, run } from '../helpers/cli.js';
 
 describe('the CLI answers: files, stdin, URL mode, no worker, --signal (dev server, a worker process, real MCP servers)', () => {
   const h = cliHarness();

@@ -7,7 +7,7 @@ import { NamespaceNotFoundError, WorkflowExecutionAlreadyStartedError, WorkflowN
 import { fromTemporalError } from '../../src/client/temporal-errors.js';
 import { workflowTaskFailing } from '../../src/client/errors.js';
 import { EXIT_OF } from '../../src/cli/commands/common.js';
-import { cli, cliHarness, EXIT, run } from './harness.js';
+import { cli, cliHarness, EXIT, run } from '../helpers/cli.js';
 
 describe('the CLI says why a call fails, with documented exit codes (dev server, a worker process, real MCP servers)', () => {
   const h = cliHarness();

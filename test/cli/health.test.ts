@@ -7,32 +7,30 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { POLLER_FRESH_MS } from '../../src/client/workers.js';
-import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { cli, EXIT, run } from './harness.js';
+import { suiteEnvironment, tempDir } from '../helpers/temporal.js';
+import { cli, EXIT, run } from '../helpers/cli.js';
 
 describe('health turns red once the last poll of the task queue is older than a poll can last', () => {
-  let env: TestWorkflowEnvironment;
   let worker: SpawnedProcess;
   let cliEnv: Record<string, string>;
-  before(async () => {
-    env = await createLocalEnv();
-    const config = join(tempDir('cli-health-'), 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: {} }));
-    cliEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_MCP_TASK_QUEUE: uniqueTaskQueue('cli-health') };
-    worker = spawnNode([cli, 'worker', '--mcp-config', config], cliEnv);
-    await worker.waitFor(/task queue/, 60_000);
-  });
   after(async () => {
     await worker?.kill('SIGKILL');
-    await env?.teardown();
+  });
+  // A worker process only: the environment starts none.
+  const suite = suiteEnvironment({ name: 'cli-health', startWorker: false });
+  before(async () => {
+    const config = join(tempDir('cli-health-'), 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: {} }));
+    cliEnv = { TEMPORAL_ADDRESS: suite.env.address, DURABLE_MCP_TASK_QUEUE: suite.taskQueue };
+    worker = spawnNode([cli, 'worker', '--mcp-config', config], cliEnv);
+    await worker.waitFor(/task queue/, 60_000);
   });
 
   /** The age of the task queue's most recent poll, as Temporal reports it (ms), or undefined when none is listed. */
   async function lastPollAge(): Promise<number | undefined> {
-    const res = await env.client.workflowService.describeTaskQueue({
+    const res = await suite.client.workflowService.describeTaskQueue({
       namespace: 'default',
       taskQueue: { name: cliEnv.DURABLE_MCP_TASK_QUEUE },
       taskQueueType: 1,

@@ -5,7 +5,7 @@ import { after, describe, it } from 'node:test';
 import { PIP_PACKAGES } from '../../src/cli/temporal-binaries.js';
 import { livePids, spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { tempDir } from '../helpers/temporal.js';
-import { cli, run } from './harness.js';
+import { cli, run } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 
 const executable = (p: string) => {

@@ -3,11 +3,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { livePids, spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { cli, EXIT, run } from './harness.js';
+import { suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { cli, EXIT, run } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 
 /** Every stdout line parsed as JSON (a line that is not JSON fails the test). */
@@ -25,7 +24,6 @@ function jsonLines(stdout: string): Array<Record<string, any>> {
 }
 
 describe('--json on the commands that run until stopped (dev, worker, inbox): one JSON object a line on stdout', () => {
-  let env: TestWorkflowEnvironment;
   let fxConfig: string;
   let noneConfig: string;
   const procs: SpawnedProcess[] = [];
@@ -34,8 +32,12 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     procs.push(p);
     return p;
   };
+  after(async () => {
+    for (const p of procs) await p.kill('SIGKILL');
+  });
+  // Worker processes only: the environment starts none.
+  const suite = suiteEnvironment({ name: 'cli-json', searchAttributes: true, startWorker: false });
   before(async () => {
-    env = await createLocalEnv({ searchAttributes: true });
     const dir = tempDir('cli-json-');
     fxConfig = join(dir, 'fx.json');
     writeFileSync(
@@ -45,20 +47,16 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     noneConfig = join(dir, 'none.json');
     writeFileSync(noneConfig, JSON.stringify({ mcpServers: { off: { command: [process.execPath, fixtureServerPath], disabled: true } } }));
   });
-  after(async () => {
-    for (const p of procs) await p.kill('SIGKILL');
-    await env?.teardown();
-  });
 
   it('worker --json: a ready line (Temporal address, namespace, task queue, MCP servers, config), notes as JSON, then stopping and stopped on SIGTERM', async () => {
     const taskQueue = uniqueTaskQueue('cli-json-worker');
-    const cliEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_MCP_TASK_QUEUE: taskQueue };
+    const cliEnv = { TEMPORAL_ADDRESS: suite.env.address, DURABLE_MCP_TASK_QUEUE: taskQueue };
     const worker = spawnCli(['worker', '--json', '--mcp-config', fxConfig], { ...cliEnv, MALLOC_ARENA_MAX: undefined });
     await worker.waitFor(/"event":"ready"/);
     const ready = jsonLines(worker.stdout()).find((e) => e.event === 'ready');
     assert.deepEqual(ready, {
       event: 'ready',
-      temporal: { address: env.address, namespace: 'default' },
+      temporal: { address: suite.env.address, namespace: 'default' },
       taskQueue,
       mcpServers: ['fx'],
       mcpConfig: fxConfig,
@@ -87,7 +85,7 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
   it('worker and dev warn when the MCP config has no enabled server: as text, and with --json as a warning line', async () => {
     const taskQueue = uniqueTaskQueue('cli-json-none');
     const cliEnv = {
-      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_ADDRESS: suite.env.address,
       DURABLE_MCP_TASK_QUEUE: taskQueue,
       DURABLE_MCP_ENCRYPTION_KEYS: undefined,
       DURABLE_MCP_ENCRYPTION_KEYS_FILE: undefined,
@@ -128,7 +126,7 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     assert.match(ready.inboxUrl, /^http:\/\/127\.0\.0\.1:\d+\/$/);
     assert.deepEqual(ready, {
       event: 'ready',
-      temporal: { address: env.address, namespace: 'default', external: true, uiUrl: null, database: null },
+      temporal: { address: suite.env.address, namespace: 'default', external: true, uiUrl: null, database: null },
       inboxUrl: ready.inboxUrl,
       codecUrl: null,
       taskQueue,
@@ -221,7 +219,7 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     assert.equal(usage.error, 'Usage');
     assert.match(usage.message, /--expires-in must be a Temporal Duration: .*, got "4 parsecs"/);
 
-    const bad = await run(['worker', '--json', '--mcp-config', join(tempDir('cli-json-missing-'), 'nope.json')], { TEMPORAL_ADDRESS: env.address });
+    const bad = await run(['worker', '--json', '--mcp-config', join(tempDir('cli-json-missing-'), 'nope.json')], { TEMPORAL_ADDRESS: suite.env.address });
     assert.notEqual(bad.code, 0);
     const [error, ...more] = jsonLines(bad.stdout);
     assert.deepEqual(more, []);
@@ -230,11 +228,11 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
   });
 
   it('inbox --json: a ready line with its URL and Temporal address, stopped on SIGTERM', async () => {
-    const inbox = spawnCli(['inbox', '--json', '--port', '0'], { TEMPORAL_ADDRESS: env.address });
+    const inbox = spawnCli(['inbox', '--json', '--port', '0'], { TEMPORAL_ADDRESS: suite.env.address });
     await inbox.waitFor(/"event":"ready"/);
     const ready = jsonLines(inbox.stdout()).find((e) => e.event === 'ready')!;
     assert.match(ready.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
-    assert.deepEqual(ready, { event: 'ready', url: ready.url, temporal: { address: env.address, namespace: 'default' } });
+    assert.deepEqual(ready, { event: 'ready', url: ready.url, temporal: { address: suite.env.address, namespace: 'default' } });
     assert.equal((await fetch(ready.url)).status, 200);
     await inbox.kill('SIGTERM');
     assert.equal(await inbox.exited, 0);

@@ -12,7 +12,7 @@ import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { awaitingInputKey } from '../../src/workflows/visibility.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { cli, EXIT, run, type Run } from './harness.js';
+import { cli, EXIT, run, type Run } from '../helpers/cli.js';
 
 /** The lines a command wrote on stderr. */
 const lines = (r: Run) => r.stderr.split('\n').filter((l) => l.trim() !== '');

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../helpers/temporal.js';
-import { cli, cliHarness } from './harness.js';
+import { cli, cliHarness } from '../helpers/cli.js';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 

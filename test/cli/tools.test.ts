@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fixtureServerPath, modernServerPath } from '../fixtures/paths.js';
 import { ZOO_TOOL_JSON } from '../fixtures/tool-listing.js';
-import { cliHarness, EXIT, run } from './harness.js';
+import { cliHarness, EXIT, run } from '../helpers/cli.js';
 
 const ZOO = { FIXTURE_SCHEMA_ZOO: '1' };
 

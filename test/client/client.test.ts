@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import {
@@ -13,10 +12,11 @@ import {
 } from '../../src/client/index.js';
 import { WORKER_WAIT_MS } from '../../src/client/client.js';
 import { FAILURES, isFailureType } from '../../src/contract/failures.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, suiteWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment, testEnvironment } from '../helpers/temporal.js';
+import { waitForPendingDetails } from '../helpers/watch.js';
 
 describe('client helpers, with the search attribute registered', () => {
-  const suite = suiteWorker({ name: 'client', searchAttributes: true });
+  const suite = suiteEnvironment({ name: 'client', searchAttributes: true });
   const taskQueue = suite.taskQueue;
 
   it('starts a tool call, lists it among the workflows awaiting input while it waits, and no longer once answered', async () => {
@@ -97,36 +97,25 @@ describe('client helpers, with the search attribute registered', () => {
 
 describe('client helpers, without the search attribute', () => {
   it('the worker still works, and listing every awaiting workflow says how to register the attribute', async () => {
-    const env = await createLocalEnv();
-    try {
-      const taskQueue = uniqueTaskQueue('client-nosa');
-      const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')) });
-      await worker.runUntil(async () => {
-        const c = new DurableMcpClient(env.client, { taskQueue });
-        const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
-        const [p] = await eventually(async () => {
-          const pending = await c.pendingDetails(handle.workflowId);
-          return pending.length ? pending : undefined;
-        }, 'a pending request');
-        await assert.rejects(
-          c.listAwaitingInput(),
-          (err: unknown) =>
-            isClientError(err, 'SearchAttributeNotRegistered') &&
-            /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message),
-        );
-        await c.cancelRequest(handle.workflowId, p.request.id);
-        assert.equal((await c.result(handle.workflowId)).output, 'cancelled');
-        const history = await handle.fetchHistory();
-        assert.ok(!history.events?.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failure');
-      });
-    } finally {
-      await env.teardown();
-    }
+    await using t = await testEnvironment({ name: 'client-nosa' });
+    const c = t.durable;
+    const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
+    const [p] = await waitForPendingDetails(c, handle.workflowId);
+    await assert.rejects(
+      c.listAwaitingInput(),
+      (err: unknown) =>
+        isClientError(err, 'SearchAttributeNotRegistered') &&
+        /temporal operator search-attribute create .*--name DurableMcpAwaitingInput --type Bool/.test(err.message),
+    );
+    await c.cancelRequest(handle.workflowId, p.request.id);
+    assert.equal((await c.result(handle.workflowId)).output, 'cancelled');
+    const history = await handle.fetchHistory();
+    assert.ok(!history.events?.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failure');
   });
 });
 
 describe('client errors: one class per plane, with the failure type (never read from message text)', () => {
-  const suite = suiteWorker({ name: 'client-failures' });
+  const suite = suiteEnvironment({ name: 'client-failures' });
 
   it("a failed call throws a ToolCallFailure, the workflow's Temporal failure with its type, server and tool", async () => {
     const c = new DurableMcpClient(suite.env.client, { taskQueue: suite.taskQueue });

@@ -11,7 +11,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
@@ -30,8 +29,8 @@ import { mcpPipeline } from '../../src/workflows/index.js';
 import type { DurableMcpWorker } from '../../src/worker.js';
 import { workflowsPath } from '../../src/worker.js';
 import { modernServerPath } from '../fixtures/paths.js';
-import { run } from '../cli/harness.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { run } from '../helpers/cli.js';
+import { eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue, suiteEnvironment, testEnvironment } from '../helpers/temporal.js';
 
 const { temporal } = proto;
 type History = proto.temporal.api.history.v1.IHistory;
@@ -84,37 +83,29 @@ const metadataOf = (p: { metadata?: Record<string, Uint8Array> | null } | undefi
   p?.metadata?.[key] ? Buffer.from(p.metadata[key]).toString() : undefined;
 
 describe('payloads encrypted at rest, with a key set', () => {
-  let env: TestWorkflowEnvironment;
   let raw: Client;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
   let c: DurableMcpClient;
   const taskQueue = uniqueTaskQueue('encryption');
   const dir = tempDir('encryption-');
   const ids: string[] = [];
   let cliEnv: Record<string, string>;
   let requestState: string | undefined;
+  const suite = suiteEnvironment({
+    taskQueue,
+    searchAttributes: true,
+    encryption: codecOf(keyA),
+    logPath: join(dir, 'fx.jsonl'),
+    extraServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: join(dir, 'm.jsonl') } } },
+  });
 
   before(async () => {
-    env = await createLocalEnv({ searchAttributes: true, encryption: codecOf(keyA) });
-    raw = new Client({ connection: env.connection, namespace: 'default' });
-    worker = await startWorker(env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(join(dir, 'fx.jsonl'), { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: join(dir, 'm.jsonl') } } }),
-      encryption: codecOf(keyA),
-    });
-    running = worker.run();
-    c = new DurableMcpClient(env.client, { taskQueue });
-    cliEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_MCP_TASK_QUEUE: taskQueue, DURABLE_MCP_ENCRYPTION_KEYS: keyA };
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+    raw = new Client({ connection: suite.env.connection, namespace: 'default' });
+    c = suite.durable;
+    cliEnv = { TEMPORAL_ADDRESS: suite.env.address, DURABLE_MCP_TASK_QUEUE: taskQueue, DURABLE_MCP_ENCRYPTION_KEYS: keyA };
   });
 
   it('a request answered through DurableMcpClient: waitForPending, pendingDetails, accept, result', async () => {
-    assert.equal(worker.encryption?.keyId, 'A');
+    assert.equal(suite.worker.encryption?.keyId, 'A');
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
     ids.push(handle.workflowId);
     const [request] = await c.waitForPending(handle.workflowId, { timeoutMs: 120_000 });
@@ -196,7 +187,7 @@ describe('payloads encrypted at rest, with a key set', () => {
   });
 
   it('a pipeline that continues-as-new, answered through the pipeline id', async () => {
-    const handle = await env.client.workflow.start(mcpPipeline, {
+    const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
       workflowId: `enc-pipeline-${tag}`,
       args: [
@@ -225,7 +216,7 @@ describe('payloads encrypted at rest, with a key set', () => {
     const tool = `no_such_tool_${tag}_secret`;
     const badValue = `not-a-duration-${tag}-secret`;
     const toolCall = await c.startToolCall({ server: 'fx', tool, workflowId: `enc-fails-tool-${tag}` });
-    const badInput = await env.client.workflow.start('mcpToolCall', {
+    const badInput = await suite.env.client.workflow.start('mcpToolCall', {
       taskQueue,
       workflowId: `enc-fails-input-${tag}`,
       args: [{ server: 'fx', tool: 'echo', toolTimeout: badValue }],
@@ -297,16 +288,15 @@ describe('payloads encrypted at rest, with a key set', () => {
 });
 
 describe('key rotation, end to end', () => {
-  let env: TestWorkflowEnvironment;
   let raw: Client;
   const taskQueue = uniqueTaskQueue('rotation');
   const dir = tempDir('rotation-');
   const mcpConfig = { mcpServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: join(dir, 'm.jsonl') } } } };
   const clientWith = (keys: string) =>
-    new DurableMcpClient(new Client({ connection: env.connection, namespace: 'default', dataConverter: dataConverterOf(codecOf(keys)) }), { taskQueue });
+    new DurableMcpClient(new Client({ connection: suite.env.connection, namespace: 'default', dataConverter: dataConverterOf(codecOf(keys)) }), { taskQueue });
   const started: Array<{ worker: DurableMcpWorker; running: Promise<void> }> = [];
   const startWith = async (keys: string) => {
-    const worker = await startWorker(env, { taskQueue, mcpConfig, encryption: codecOf(keys) });
+    const worker = await startWorker(suite.env, { taskQueue, mcpConfig, encryption: codecOf(keys) });
     const w = { worker, running: worker.run() };
     started.push(w);
     return w;
@@ -316,13 +306,13 @@ describe('key rotation, end to end', () => {
     await w.running;
   };
 
-  before(async () => {
-    env = await createLocalEnv({ searchAttributes: true, encryption: false });
-    raw = new Client({ connection: env.connection, namespace: 'default' });
-  });
   after(async () => {
     for (const w of started) if (w.worker.worker.getState() === 'RUNNING') await stop(w);
-    await env?.teardown();
+  });
+  // Workers with their own keys, started by the tests: the environment starts none, and its client has no codec.
+  const suite = suiteEnvironment({ name: 'rotation', searchAttributes: true, encryption: false, startWorker: false });
+  before(() => {
+    raw = new Client({ connection: suite.env.connection, namespace: 'default' });
   });
 
   it('a workflow waiting with payloads of key A: a worker with only B fails its workflow task naming key "A" (the workflow goes on waiting); workers and clients with B,A answer it', async () => {
@@ -349,14 +339,14 @@ describe('key rotation, end to end', () => {
     // the codec server, `temporal workflow show --codec-endpoint`): the key to put back.
     assert.equal(failure!.message, 'Encoded failure');
     assert.equal(metadataOf(failure!.encodedAttributes ?? undefined, KEY_ID_METADATA), 'B');
-    const readerBA = new Client({ connection: env.connection, namespace: 'default', dataConverter: dataConverterOf(codecOf(`${keyB},${keyA}`)) });
+    const readerBA = new Client({ connection: suite.env.connection, namespace: 'default', dataConverter: dataConverterOf(codecOf(`${keyB},${keyA}`)) });
     const decoded = await decodeOptionalFailureToOptionalError(readerBA.options.loadedDataConverter, failure);
     assert.match(String(decoded?.message), /a payload is encrypted with key "A", which is not among the keys of DURABLE_MCP_ENCRYPTION_KEYS/);
     const described = await raw.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: handle.workflowId } });
     assert.equal(described.workflowExecutionInfo?.status, temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING, 'not failed');
     // `pending`: the worker cannot answer the query while the task fails; the CLI says why, with the key to put back.
     const pendingB = await run(['pending', handle.workflowId], {
-      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_ADDRESS: suite.env.address,
       DURABLE_MCP_TASK_QUEUE: taskQueue,
       DURABLE_MCP_ENCRYPTION_KEYS: keyB,
     });
@@ -379,7 +369,7 @@ describe('key rotation, end to end', () => {
     // A client that still has only A cannot read what B wrote, and says so.
     await assert.rejects(clientA.result(handle.workflowId), (err: unknown) => err instanceof UnknownEncryptionKeyError && err.keyId === 'B');
     const resultA = await run(['result', handle.workflowId], {
-      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_ADDRESS: suite.env.address,
       DURABLE_MCP_TASK_QUEUE: taskQueue,
       DURABLE_MCP_ENCRYPTION_KEYS: keyA,
     });
@@ -390,26 +380,23 @@ describe('key rotation, end to end', () => {
 
 describe('the leak search finds plaintext', () => {
   it('in the history of a call started by a client without the codec (its input is plaintext: it passes through the worker)', async () => {
-    const env = await createLocalEnv({ encryption: false });
-    const taskQueue = uniqueTaskQueue('plain');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir('plain-'), 'fx.jsonl')), encryption: codecOf(keyA) });
-    try {
-      const text = `plain-${tag}`;
-      const handle = await new DurableMcpClient(env.client, { taskQueue }).startToolCall({ server: 'fx', tool: 'echo', arguments: { text } });
-      // This client has no key: it cannot read the result the worker encrypted (the SDK's own message).
-      const err = await worker.runUntil(() =>
-        handle.result().then(
-          () => undefined,
-          (e: unknown) => e,
-        ),
-      );
-      assert.match(String((err as Error)?.message), /Unknown encoding: binary\/encrypted/);
-      const [{ history }] = await rawHistories(env.client, [handle.workflowId]);
-      assert.deepEqual(leaks(history, text), ['bytes', 'base64'], 'the argument is found, as bytes and in the JSON as base64');
-      assert.deepEqual(leaks(history, `echo: ${text}`), [], 'the result the worker wrote is not');
-    } finally {
-      await env.teardown();
-    }
+    // The worker has the key, the environment's client has none.
+    await using t = await testEnvironment({ name: 'plain', encryption: false, startWorker: false });
+    const { env, taskQueue } = t;
+    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(t.logPath), encryption: codecOf(keyA) });
+    const text = `plain-${tag}`;
+    const handle = await t.durable.startToolCall({ server: 'fx', tool: 'echo', arguments: { text } });
+    // This client has no key: it cannot read the result the worker encrypted (the SDK's own message).
+    const err = await worker.runUntil(() =>
+      handle.result().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
+    assert.match(String((err as Error)?.message), /Unknown encoding: binary\/encrypted/);
+    const [{ history }] = await rawHistories(env.client, [handle.workflowId]);
+    assert.deepEqual(leaks(history, text), ['bytes', 'base64'], 'the argument is found, as bytes and in the JSON as base64');
+    assert.deepEqual(leaks(history, `echo: ${text}`), [], 'the result the worker wrote is not');
   });
 });
 

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DurableMcpClient, isClientError } from '../../src/client/index.js';
+import { describe, it } from 'node:test';
+import { isClientError } from '../../src/client/index.js';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
-import { eventually, fixtureConfig, quietRuntime, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { suiteEnvironment } from '../helpers/temporal.js';
+import { waitForPendingDetails } from '../helpers/watch.js';
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 function run(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -24,31 +23,12 @@ function run(file: string, args: string[], env: Record<string, string> = {}): Pr
  * internal elicit update takes the only one, so `answer` through submitAnswer is refused.
  */
 describe('updates refused by a Temporal limit', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  const taskQueue = uniqueTaskQueue('limits');
-  before(async () => {
-    quietRuntime();
-    env = await TestWorkflowEnvironment.createLocal({
-      server: { executable: findTemporalBinary('cli').executable, extraArgs: ['--dynamic-config-value', 'history.maxTotalUpdates=1'] },
-    });
-    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(tempDir(), 'fx.jsonl')) });
-    running = worker.run();
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  });
+  const suite = suiteEnvironment({ name: 'limits', serverArgs: ['--dynamic-config-value', 'history.maxTotalUpdates=1'] });
 
   it('the client and the CLI name the limit and give the `answer` signal command, which then works', async () => {
-    const c = new DurableMcpClient(env.client, { taskQueue });
+    const c = suite.durable;
     const handle = await c.startToolCall({ server: 'fx', tool: 'ask_name' });
-    const [pending] = await eventually(async () => {
-      const p = await c.pendingDetails(handle.workflowId);
-      return p.length ? p : undefined;
-    }, 'the request to be pending');
+    const [pending] = await waitForPendingDetails(c, handle.workflowId);
     const id = pending.request.id;
 
     const err = await c.accept(handle.workflowId, id, { name: 'Ada' }).then(
@@ -61,7 +41,7 @@ describe('updates refused by a Temporal limit', () => {
     assert.match(err.message, /`answer` signal/);
 
     const printed = await run(process.execPath, [cli, 'answer', handle.workflowId, id, '--data', '{"name":"Ada"}'], {
-      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_ADDRESS: suite.env.address,
       TEMPORAL_NAMESPACE: 'default',
     });
     assert.equal(printed.code, 5, 'the documented exit code of a refused answer');
@@ -75,7 +55,7 @@ describe('updates refused by a Temporal limit', () => {
       'workflow',
       'signal',
       '--address',
-      env.address,
+      suite.env.address,
       '--workflow-id',
       command[1],
       '--name',

@@ -4,41 +4,26 @@
  * text, workflow type), no worker asked for a workflow with the memo, who answered and when, and a workflow without the
  * memo (as recorded before it) still listed and answered.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DurableMcpClient, ListOptionError, type ListedRequest } from '../../src/client/index.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
 import { LISTING_MEMO_KEY } from '../../src/workflows/visibility.js';
-import { createLocalEnv, eventually, fixtureConfig, startWaitingCalls, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, fixtureConfig, startWaitingCalls, startWorker, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 describe('the listing of pending requests from visibility', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  let dmc: DurableMcpClient;
   const taskQueue = uniqueTaskQueue('listing');
   const dir = tempDir();
   const prefix = `listing-${process.pid}-${Date.now()}`;
-
-  before(async () => {
-    env = await createLocalEnv({ searchAttributes: true });
-    worker = await startWorker(env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(join(dir, 'fx.jsonl'), { fy: { command: [process.execPath, fixtureServerPath], env: { FIXTURE_LOG: join(dir, 'fy.jsonl') } } }),
-    });
-    running = worker.run();
-    dmc = new DurableMcpClient(env.client, { taskQueue });
-  });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+  const suite = suiteEnvironment({
+    taskQueue,
+    searchAttributes: true,
+    logPath: join(dir, 'fx.jsonl'),
+    extraServers: { fy: { command: [process.execPath, fixtureServerPath], env: { FIXTURE_LOG: join(dir, 'fy.jsonl') } } },
   });
 
   /** Every page of a listing (limit `limit`), following nextCursor. */
@@ -48,7 +33,7 @@ describe('the listing of pending requests from visibility', () => {
     let queried = 0;
     let cursor: string | undefined;
     do {
-      const page = await dmc.listPending({ ...options, ...(cursor ? { cursor } : {}) });
+      const page = await suite.durable.listPending({ ...options, ...(cursor ? { cursor } : {}) });
       rows.push(...page.rows.filter((r) => r.workflowId.startsWith(prefix)));
       queried += page.queried;
       pages++;
@@ -64,7 +49,7 @@ describe('the listing of pending requests from visibility', () => {
       workflowId: `${prefix}-${server}-${tool}-${i}`,
       ...(args ? { arguments: args } : {}),
     });
-    const started = await startWaitingCalls(dmc, [
+    const started = await startWaitingCalls(suite.durable, [
       ...Array.from({ length: 8 }, (_, i) => call('fx', 'ask_name', i, { who: `guest ${i}` })),
       ...Array.from({ length: 4 }, (_, i) => call('fy', 'ask_form', i)),
       ...Array.from({ length: 3 }, (_, i) => call('fx', 'ask_url', i)),
@@ -99,48 +84,48 @@ describe('the listing of pending requests from visibility', () => {
     assert.equal((await allPages({ filter: { workflowType: 'mcpToolCall', server: 'fx', kind: 'input' } })).rows.length, 8);
 
     await assert.rejects(
-      dmc.listPending({ limit: 0 }),
+      suite.durable.listPending({ limit: 0 }),
       (err: unknown) => err instanceof ListOptionError && /limit must be a whole number from 1/.test(err.message),
     );
-    await assert.rejects(dmc.listPending({ cursor: 'nonsense' }), ListOptionError);
+    await assert.rejects(suite.durable.listPending({ cursor: 'nonsense' }), ListOptionError);
 
     // The memo is what visibility returns with each row.
-    const raw = await env.client.workflowService.listWorkflowExecutions({ namespace: 'default', query: `WorkflowId = '${prefix}-fy-ask_form-0'` });
+    const raw = await suite.env.client.workflowService.listWorkflowExecutions({ namespace: 'default', query: `WorkflowId = '${prefix}-fy-ask_form-0'` });
     assert.ok(raw.executions?.[0]?.memo?.fields?.[LISTING_MEMO_KEY], 'the listing memo is on the row');
 
     // A request answered between two pages does not make the next one skip a row: the cursor names the run it goes on from.
     const names = new Set(started.filter((id) => id.includes('-ask_name-')));
-    const first = await dmc.listPending({ filter: { tool: 'ask_name' }, limit: 2 });
+    const first = await suite.durable.listPending({ filter: { tool: 'ask_name' }, limit: 2 });
     assert.ok(first.nextCursor, 'a next page');
     const gone = first.rows[0]!.workflowId;
-    await env.client.workflow.getHandle(gone).terminate('answered meanwhile');
+    await suite.env.client.workflow.getHandle(gone).terminate('answered meanwhile');
     await eventually(async () => (await allPages({ limit: 1000 })).rows.every((r) => r.workflowId !== gone), 'the answered one gone from visibility');
     const seen = first.rows.map((r) => r.workflowId);
     let cursor: string | undefined = first.nextCursor;
     while (cursor) {
-      const page = await dmc.listPending({ filter: { tool: 'ask_name' }, limit: 2, cursor });
+      const page = await suite.durable.listPending({ filter: { tool: 'ask_name' }, limit: 2, cursor });
       seen.push(...page.rows.map((r) => r.workflowId));
       cursor = page.nextCursor;
     }
     assert.deepEqual(new Set(seen), names, 'every ask_name request seen once over the pages, none skipped');
     assert.equal(seen.length, names.size, 'none twice');
 
-    for (const id of started) if (id !== gone) await env.client.workflow.getHandle(id).terminate('test done');
+    for (const id of started) if (id !== gone) await suite.env.client.workflow.getHandle(id).terminate('test done');
   });
 
   it('records who answered and when, beside the answer: a named person through the update, "signal" for a bare signal', async () => {
-    const a = await dmc.startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `${prefix}-who-a`, elicitation: { holdFor: 1 } });
-    const b = await dmc.startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `${prefix}-who-b`, elicitation: { holdFor: 1 } });
-    const pendingOf = (id: string) => eventually(async () => (await dmc.pendingDetails(id))[0]?.request, `${id} pending`);
+    const a = await suite.durable.startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `${prefix}-who-a`, elicitation: { holdFor: 1 } });
+    const b = await suite.durable.startToolCall({ server: 'fx', tool: 'ask_name', workflowId: `${prefix}-who-b`, elicitation: { holdFor: 1 } });
+    const pendingOf = (id: string) => eventually(async () => (await suite.durable.pendingDetails(id))[0]?.request, `${id} pending`);
     const ra = await pendingOf(a.workflowId);
     const rb = await pendingOf(b.workflowId);
     const before = Date.now();
-    await dmc.submit(a.workflowId, { id: ra.id, ok: true, data: { name: 'Ada' } }, { by: 'alice@example.org' });
-    await dmc.signalAnswer(b.workflowId, { id: rb.id, ok: false, reason: 'declined' });
-    assert.match((await dmc.result(a.workflowId)).output, /Ada/);
-    await dmc.result(b.workflowId);
+    await suite.durable.submit(a.workflowId, { id: ra.id, ok: true, data: { name: 'Ada' } }, { by: 'alice@example.org' });
+    await suite.durable.signalAnswer(b.workflowId, { id: rb.id, ok: false, reason: 'declined' });
+    assert.match((await suite.durable.result(a.workflowId)).output, /Ada/);
+    await suite.durable.result(b.workflowId);
     const rows = await eventually(async () => {
-      const { rows } = await dmc.listResolved({ since: new Date(before - 60_000) });
+      const { rows } = await suite.durable.listResolved({ since: new Date(before - 60_000) });
       const mine = rows.filter((r) => r.workflowId === a.workflowId || r.workflowId === b.workflowId);
       return mine.length === 2 && mine.every((r) => r.status === 'COMPLETED') ? mine : undefined;
     }, 'both resolutions listed');
@@ -156,14 +141,14 @@ describe('the listing of pending requests from visibility', () => {
 
   it('a workflow without the listing memo (as recorded before it) is still listed, by asking it, and answered', async () => {
     const legacyQueue = uniqueTaskQueue('listing-legacy');
-    const legacy = await startWorker(env, {
+    const legacy = await startWorker(suite.env, {
       taskQueue: legacyQueue,
       mcpConfig: fixtureConfig(join(dir, 'legacy.jsonl')),
       workflowsPath: join(here, '..', 'fixtures', 'legacy-workflows.js'),
     });
     const legacyRun = legacy.run();
     try {
-      const handle = await env.client.workflow.start('legacyAsk', { taskQueue: legacyQueue, workflowId: `${prefix}-legacy`, args: ['Old question?'] });
+      const handle = await suite.env.client.workflow.start('legacyAsk', { taskQueue: legacyQueue, workflowId: `${prefix}-legacy`, args: ['Old question?'] });
       const row = await eventually(
         async () => (await allPages({ limit: 1000 })).rows.find((r) => r.workflowId === handle.workflowId),
         'the old workflow listed',
@@ -171,9 +156,9 @@ describe('the listing of pending requests from visibility', () => {
       assert.equal(row.queried, true, 'listed from its pendingDetails query (it has no memo)');
       assert.equal(row.request.prompt, 'Old question?');
       assert.equal(row.context.server, 'old');
-      const grouped = await dmc.listAwaitingInput();
+      const grouped = await suite.durable.listAwaitingInput();
       assert.equal(grouped.find((w) => w.workflowId === handle.workflowId)?.pending[0]?.request.id, 'legacy.1');
-      await dmc.submit(handle.workflowId, { id: 'legacy.1', ok: true, data: { ok: true } }, { by: 'someone' });
+      await suite.durable.submit(handle.workflowId, { id: 'legacy.1', ok: true, data: { ok: true } }, { by: 'someone' });
       assert.deepEqual(await handle.result(), { id: 'legacy.1', ok: true, data: { ok: true } }, 'the answer arrived byte-exact, "by" beside it');
     } finally {
       legacy.shutdown();

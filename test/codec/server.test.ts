@@ -20,7 +20,7 @@ import { DurableMcpClient } from '../../src/client/index.js';
 import { CodecTokenRequiredError, payloadsFromJson, payloadsToJson, startCodecServer, type CodecServerHandle } from '../../src/codec/server.js';
 import { createWorker, type DurableMcpWorker } from '../../src/worker.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { cli, EXIT, run } from '../cli/harness.js';
+import { cli, EXIT, run } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 import { fixtureConfig, quietRuntime, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';

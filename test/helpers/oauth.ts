@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client, type WorkflowHandle } from '@temporalio/client';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { rootFailure } from '../../src/client/errors.js';
 import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/index.js';
 import type { Request } from '../../src/contract/index.js';
@@ -19,8 +19,7 @@ import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import type { DurableMcpWorker, OAuthWorkerOptions } from '../../src/worker.js';
 import { oauthServerPath, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
-import { metricsFlags } from './server-metrics.js';
-import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from './temporal.js';
+import { eventually, startWorker, tempDir, testEnvironment, uniqueTaskQueue, type TestEnv } from './temporal.js';
 import { selfSignedCert, startTlsProxy, type TlsProxy } from './tls-proxy.js';
 
 export interface OAuthFixture {
@@ -66,16 +65,21 @@ export async function failureOf(result: Promise<unknown>): Promise<{ type: strin
 }
 
 /** Chromium signs in and consents on oidc-provider's own pages; returns the inbox's callback page's heading. */
+/** On `page`: the authorization server's sign-in at `url` as `login`, then its consent, up to the worker's callback page (left open). */
+export async function signInOnPage(page: Page, url: string, login = 'ada', password = 'any password'): Promise<void> {
+  await page.goto(url);
+  await page.fill('input[name="login"]', login);
+  await page.fill('input[name="password"]', password);
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('button[type="submit"]');
+  await page.click('button[type="submit"]');
+  await page.waitForURL(/\/oauth\/callback/);
+}
+
 export async function signIn(browser: Browser, url: string, login = 'ada'): Promise<string> {
   const page = await browser.newPage();
   try {
-    await page.goto(url);
-    await page.fill('input[name="login"]', login);
-    await page.fill('input[name="password"]', 'any password');
-    await page.click('button[type="submit"]');
-    await page.waitForSelector('button[type="submit"]');
-    await page.click('button[type="submit"]');
-    await page.waitForURL(/\/oauth\/callback/);
+    await signInOnPage(page, url, login);
     return (await page.textContent('h1')) ?? '';
   } finally {
     await page.close();
@@ -173,8 +177,7 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const seal = codec ? new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL)) : CredentialSeal.fromKeyFile(join(tempDir(), 'oauth-credentials.key'));
   const tls = options.httpsInbox ? selfSignedCert() : undefined;
   const s: {
-    env?: TestWorkflowEnvironment;
-    metricsPort?: number;
+    t?: TestEnv;
     fixture?: OAuthFixture;
     fixtures: Record<string, OAuthFixture>;
     proxy?: TlsProxy;
@@ -197,9 +200,9 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const callbackOptions = () => (s.proxy ? { inboxPublicUrl: s.proxy.url } : { redirectUrl: redirectUrl() });
 
   before(async () => {
-    const metrics = await metricsFlags();
-    s.metricsPort = metrics.port;
-    const env = (s.env = await createLocalEnv({ searchAttributes: true, encryption: codec ?? false, serverArgs: metrics.serverArgs }));
+    // The suite's workers need the inbox and the fixtures first (their config names them): the environment starts none.
+    s.t = await testEnvironment({ taskQueue, searchAttributes: true, encryption: codec ?? false, metrics: true, startWorker: false });
+    const env = s.t.env;
     let inboxOrigin = 'http://127.0.0.1:1';
     if (tls) s.proxy = await startTlsProxy(tls, () => inboxOrigin);
     s.inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode, ...(s.proxy ? { publicUrl: s.proxy.url } : {}) });
@@ -246,15 +249,15 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
     await s.proxy?.close();
     await s.fixture?.close();
     for (const fixture of Object.values(s.fixtures)) await fixture.close();
-    await s.env?.teardown();
+    await s.t?.teardown();
   });
 
   const suite: OAuthSuite = {
     get env() {
-      return must(s.env, 'env');
+      return must(s.t, 'env').env;
     },
     get metricsPort() {
-      return must(s.metricsPort, 'metricsPort');
+      return must(s.t, 'metricsPort').metricsPort;
     },
     get fixture() {
       return must(s.fixture, 'fixture');

@@ -1,12 +1,19 @@
 /**
- * The tests' Temporal servers and workers, built on the testing kit's server (src/testing/temporal-server.ts):
- * the CLI dev server and the Java time-skipping test server, never downloaded, plus what the repository's
- * suites add (the stdio fixture server's config, the no-cache mode of the fault suite, suite hooks).
+ * The tests' Temporal servers and workers, on the project's own kit (`createTestEnvironment`, durable-mcp/testing):
+ * `testEnvironment` (one test's environment, `await using`) and `suiteEnvironment` (a suite's, in its before/after) add
+ * what the repository's suites need (the stdio fixture server's config, the dev server's metrics, the no-cache mode of
+ * the fault suite). A suite that needs a second worker on the same server adds it with `startWorker(t.env, …)`.
+ *
+ * Layout: every helper of the tests lives in test/helpers (this file; cli.ts, the CLI's runner and harness; mcp.ts,
+ * processes and fixture events of the MCP tests; watch.ts, history.ts, oauth.ts, …). test/fixtures holds the peers the
+ * tests run against (the MCP servers, the OAuth provider, the workflows modules bundled by a worker) and their paths.
  */
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { Next, WorkflowClientInterceptor, WorkflowQueryInput } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
+import { createTestEnvironment, type DurableMcpTestEnvironment, type TestEnvironmentOptions } from '../../src/testing/environment.js';
 import { type EncryptionCodec, resolveEncryption } from '../../src/codec/index.js';
 import type { DurableMcpClient, StartToolCallOptions } from '../../src/client/index.js';
 import { installQuietRuntime, startTemporalServer, type TestLogLevel } from '../../src/testing/temporal-server.js';
@@ -20,11 +27,35 @@ export function quietRuntime(): void {
   installQuietRuntime(process.env.TEST_LOG_LEVEL as TestLogLevel | undefined);
 }
 
-/** The environment's client encrypts with `encryption`, default the keys of DURABLE_MCP_ENCRYPTION_KEYS (none when unset). */
-export async function createTimeSkippingEnv(opts: { encryption?: EncryptionCodec | false } = {}): Promise<TestWorkflowEnvironment> {
-  quietRuntime();
-  const encryption = resolveEncryption(opts.encryption);
-  return startTemporalServer({ timeSkipping: true, ...(encryption ? { encryption } : {}) });
+/**
+ * Install this process's Temporal runtime at DEBUG, keeping every log line (workflow, activity and worker logs at DEBUG,
+ * Core's at INFO) in the returned array for the test to search; errors are also printed. Call it before any environment.
+ */
+export function captureRuntimeLogs(): LogEntry[] {
+  const logged: LogEntry[] = [];
+  Runtime.install({
+    logger: new DefaultLogger('DEBUG', (entry) => {
+      logged.push(entry);
+      if (entry.level === 'ERROR') process.stderr.write(`[sdk ${entry.level}] ${entry.message}\n`);
+    }),
+    telemetryOptions: { logging: { filter: { core: 'INFO', other: 'INFO' }, forward: {} } },
+    shutdownSignals: [],
+  });
+  return logged;
+}
+
+/** A log line as text: its message and meta (cycles, e.g. the worker options it logs at start, cut). */
+export function logText(e: LogEntry): string {
+  const seen = new WeakSet<object>();
+  const meta = JSON.stringify(e.meta ?? {}, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return String(v);
+    if (v !== null && typeof v === 'object') {
+      if (seen.has(v)) return '[cycle]';
+      seen.add(v);
+    }
+    return v;
+  });
+  return `${e.message} ${meta}`;
 }
 
 /** DURABLE_MCP_TEST_NO_CACHE=1: the fault suite's F5b runs the integration tests with the workflow cache disabled. */
@@ -140,63 +171,82 @@ export async function startWaitingCalls(dmc: DurableMcpClient, calls: StartToolC
   return ids;
 }
 
-export interface SuiteWorker {
-  /** The dev server (set in the suite's `before`). */
-  readonly env: TestWorkflowEnvironment;
-  /** The worker polling `taskQueue`, with the fixture MCP server `fx` (and any extra servers). */
-  readonly worker: DurableMcpWorker;
-  readonly taskQueue: string;
+export interface TestEnvOptions extends Omit<TestEnvironmentOptions, 'mcpConfig' | 'servers' | 'logLevel'> {
+  /** Names the task queue (`uniqueTaskQueue(name)`) unless `taskQueue` is given. */
+  name?: string;
+  /** The worker's MCP config. Default: the stdio fixture server `fx` (`fixtureConfig`), logging to `logPath`. */
+  mcpConfig?: Record<string, unknown>;
+  /** MCP servers beside the fixture server `fx` (with the default config). */
+  extraServers?: Record<string, unknown>;
+  /** More fields of the fixture server's entry (e.g. `maxSessions`). */
+  fx?: Record<string, unknown>;
+  /** More top-level fields of the default config (e.g. `notify`). */
+  configFields?: Record<string, unknown>;
+  /** The fixture server's event log (default: a new file in a temp folder). */
+  logPath?: string;
+  /** Serve the dev server's own metrics on a free port (`metricsPort`, ./server-metrics.ts). */
+  metrics?: boolean;
+}
+
+export interface TestEnv extends DurableMcpTestEnvironment {
   /** The fixture server's event log (one JSON line per event). */
   readonly logPath: string;
-  /** The dev server's metrics port (./server-metrics.ts). */
+  /** The dev server's metrics port (with `metrics: true`). */
   readonly metricsPort: number;
 }
 
 /**
- * Registers the suite's `before`/`after`: a dev server and a worker with the stdio fixture server, shut
- * down (worker drained, every MCP server closed, server stopped) after the suite.
+ * The tests' fixture: `createTestEnvironment` (durable-mcp/testing) with what the repository's suites add: the stdio
+ * fixture server's config, TEST_LOG_LEVEL, the dev server's metrics, and the no-cache mode of the fault suite
+ * (DURABLE_MCP_TEST_NO_CACHE=1: no workflow cache, one query per workflow at a time, see OneQueryAtATime). Search
+ * attributes are registered only when asked (`searchAttributes: true`).
  */
-export function suiteWorker(options: {
-  name: string;
-  searchAttributes?: boolean;
-  extraServers?: Record<string, unknown>;
-  /** The worker's session pool options (e.g. `idleTimeoutMs: 0`: every lease a fresh session). */
-  pool?: CreateWorkerOptions['pool'];
-}): SuiteWorker {
-  const state: { env?: TestWorkflowEnvironment; worker?: DurableMcpWorker; running?: Promise<void>; metricsPort?: number } = {};
-  const taskQueue = uniqueTaskQueue(options.name);
-  const logPath = join(tempDir(), 'fixture.jsonl');
+export async function testEnvironment(options: TestEnvOptions = {}): Promise<TestEnv> {
+  const { name, mcpConfig, extraServers, fx, configFields, metrics, logPath: givenLog, ...rest } = options;
+  const logPath = givenLog ?? join(tempDir(), 'fixture.jsonl');
+  const served = metrics ? await metricsFlags() : undefined;
+  const noCache = noCacheMode();
+  const t = await createTestEnvironment({
+    ...rest,
+    taskQueue: rest.taskQueue ?? uniqueTaskQueue(name),
+    searchAttributes: rest.searchAttributes ?? false,
+    logLevel: process.env.TEST_LOG_LEVEL as TestLogLevel | undefined,
+    mcpConfig: mcpConfig ?? { ...fixtureConfig(logPath, extraServers, fx), ...configFields },
+    ...(served || rest.serverArgs ? { serverArgs: [...(served?.serverArgs ?? []), ...(rest.serverArgs ?? [])] } : {}),
+    ...(noCache ? { clientInterceptors: { workflow: [new OneQueryAtATime()] } } : {}),
+    workerOptions: { ...(noCache ? { maxCachedWorkflows: 0 } : {}), ...rest.workerOptions },
+  });
+  return Object.defineProperties(t, {
+    logPath: { value: logPath, enumerable: true },
+    metricsPort: {
+      enumerable: true,
+      get() {
+        if (!served) throw new Error('testEnvironment: metricsPort is served only with the option metrics: true');
+        return served.port;
+      },
+    },
+  }) as TestEnv;
+}
+
+/**
+ * `testEnvironment(options)` for a whole suite: started in the suite's `before`, torn down (worker drained, every MCP
+ * server closed, Temporal server stopped) in its `after`. Its fields read through to the environment once `before` ran.
+ */
+export function suiteEnvironment(options: TestEnvOptions = {}): TestEnv {
+  const taskQueue = options.taskQueue ?? uniqueTaskQueue(options.name);
+  const logPath = options.logPath ?? join(tempDir(), 'fixture.jsonl');
+  let current: TestEnv | undefined;
   before(async () => {
-    const metrics = await metricsFlags();
-    state.metricsPort = metrics.port;
-    state.env = await createLocalEnv({ searchAttributes: options.searchAttributes, serverArgs: metrics.serverArgs });
-    state.worker = await startWorker(state.env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(logPath, options.extraServers),
-      ...(options.pool ? { pool: options.pool } : {}),
-    });
-    state.running = state.worker.run();
+    current = await testEnvironment({ ...options, taskQueue, logPath });
   });
   after(async () => {
-    state.worker?.shutdown();
-    await state.running;
-    await state.env?.teardown();
+    await current?.teardown();
   });
-  const must = <T>(v: T | undefined, what: string): T => {
-    if (v === undefined) throw new Error(`suiteWorker: ${what} is only available once the suite's before hook ran`);
-    return v;
-  };
-  return {
-    get env() {
-      return must(state.env, 'env');
+  return new Proxy({ taskQueue, logPath } as TestEnv, {
+    get(known, key) {
+      if (key in known) return known[key as keyof TestEnv];
+      if (!current) throw new Error(`suiteEnvironment: ${String(key)} is only available once the suite's before hook ran`);
+      return current[key as keyof TestEnv];
     },
-    get worker() {
-      return must(state.worker, 'worker');
-    },
-    get metricsPort() {
-      return must(state.metricsPort, 'metricsPort');
-    },
-    taskQueue,
-    logPath,
-  };
+  });
 }

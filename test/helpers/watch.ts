@@ -1,6 +1,8 @@
 import type { WorkflowHandle } from '@temporalio/client';
+import type { DurableMcpClient } from '../../src/client/index.js';
 import type { Request } from '../../src/contract/index.js';
 import { pendingQuery } from '../../src/workflows/messages.js';
+import { eventually } from './temporal.js';
 
 /**
  * Watches a workflow's `pending` query until stopped, collecting every distinct request id it ever
@@ -65,4 +67,12 @@ export async function waitForPending(handle: WorkflowHandle, count = 1, timeoutM
     if (Date.now() - start > timeoutMs) throw new Error(`no ${count} pending request(s) after ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Wait until `client.pendingDetails(workflowId)` lists a request, and return the list. */
+export async function waitForPendingDetails(client: DurableMcpClient, workflowId: string): Promise<Awaited<ReturnType<DurableMcpClient['pendingDetails']>>> {
+  return eventually(async () => {
+    const pending = await client.pendingDetails(workflowId);
+    return pending.length ? pending : undefined;
+  }, `a pending request of ${workflowId}`);
 }

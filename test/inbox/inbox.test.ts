@@ -9,17 +9,15 @@ import { request as httpRequest } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DurableMcpClient } from '../../src/client/index.js';
 import type { Request } from '../../src/contract/index.js';
 import { awaitingInputKey } from '../../src/workflows/visibility.js';
 import { startInbox, InboxTokenRequiredError, type InboxHandle } from '../../src/inbox/index.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { spawnNode } from '../../scripts/processes.js';
-import { createLocalEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { fixtureConfig, startWorker, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { demoServerPath } from '../../src/cli/dev.js';
@@ -39,54 +37,45 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ code: nu
 }
 
 describe('the inbox in a browser', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
   let inbox: InboxHandle;
   let browser: Browser;
-  let dmc: DurableMcpClient;
   const taskQueue = uniqueTaskQueue('inbox');
   const dir = tempDir();
   const logPath = join(dir, 'fixture.jsonl');
   const hostileLog = join(dir, 'hostile.jsonl');
-
-  before(async () => {
-    env = await createLocalEnv({ searchAttributes: true });
-    worker = await startWorker(env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(logPath, {
-        hostile: { command: [process.execPath, hostileServer], env: { FIXTURE_LOG: hostileLog } },
-        // The demo server of `npm start`, for the README's screenshot of its own form.
-        demo: { command: [process.execPath, demoServerPath] },
-      }),
-    });
-    running = worker.run();
-    dmc = new DurableMcpClient(env.client, { taskQueue });
-    inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, temporalUi: 'http://127.0.0.1:8233' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
   after(async () => {
     await browser?.close();
     await inbox?.close();
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+  });
+  const suite = suiteEnvironment({
+    taskQueue,
+    searchAttributes: true,
+    logPath,
+    extraServers: {
+      hostile: { command: [process.execPath, hostileServer], env: { FIXTURE_LOG: hostileLog } },
+      // The demo server of `npm start`, for the README's screenshot of its own form.
+      demo: { command: [process.execPath, demoServerPath] },
+    },
+  });
+  before(async () => {
+    inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, temporalUi: 'http://127.0.0.1:8233' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
   /** Request ids derive from the call, so two workflows may ask under the same id: a form is found by both. */
   const formOf = (c: { workflowId: string; request: Request }) => `form[data-workflow-id="${c.workflowId}"][data-request-id="${c.request.id}"]`;
   async function call(server: string, tool: string, args?: Record<string, unknown>): Promise<{ workflowId: string; request: Request }> {
     // With arguments, as `npx durable-mcp call` starts it (its default workflow id); else under a test's id.
-    const handle = await dmc.startToolCall({ server, tool, ...(args ? { arguments: args } : { workflowId: `inbox-${tool}-${Date.now()}` }) });
+    const handle = await suite.durable.startToolCall({ server, tool, ...(args ? { arguments: args } : { workflowId: `inbox-${tool}-${Date.now()}` }) });
     const [request] = await waitForPending(handle);
     return { workflowId: handle.workflowId, request };
   }
   /** An ask_name call on a task queue of its own whose request is pending, and whose worker then stopped. */
   async function orphaned(name: string): Promise<{ handle: WorkflowHandle; request: Request }> {
     const queue = uniqueTaskQueue(name);
-    const lonely = await startWorker(env, { taskQueue: queue, mcpConfig: fixtureConfig(join(dir, `${name}.jsonl`)) });
+    const lonely = await startWorker(suite.env, { taskQueue: queue, mcpConfig: fixtureConfig(join(dir, `${name}.jsonl`)) });
     const lonelyRun = lonely.run();
-    const handle = await new DurableMcpClient(env.client, { taskQueue: queue }).startToolCall({
+    const handle = await new DurableMcpClient(suite.env.client, { taskQueue: queue }).startToolCall({
       server: 'fx',
       tool: 'ask_name',
       workflowId: `${name}-${Date.now()}`,
@@ -136,7 +125,7 @@ describe('the inbox in a browser', () => {
       assert.equal(await form.locator('.description', { hasText: 'Your full name' }).count(), 1, 'descriptions are shown');
       assert.equal(await press(page, c, 'accept'), 303);
       assert.match(await page.locator('.notice').innerText(), /accept/);
-      const result = await dmc.result(workflowId);
+      const result = await suite.durable.result(workflowId);
       assert.deepEqual(JSON.parse(result.output), {
         action: 'accept',
         content: {
@@ -191,14 +180,14 @@ describe('the inbox in a browser', () => {
       assert.equal(await form().locator('[name=email]').inputValue(), 'not-an-email');
       assert.equal(await form().locator('[name=tags][value=b]').isChecked(), true);
       assert.deepEqual(
-        (await dmc.pendingDetails(workflowId)).map((p) => p.request.id),
+        (await suite.durable.pendingDetails(workflowId)).map((p) => p.request.id),
         [request.id],
         'the request stays pending',
       );
 
       await form().locator('[name=email]').fill('ada@example.org');
       assert.equal(await press(page, c, 'accept'), 303);
-      const result = JSON.parse((await dmc.result(workflowId)).output);
+      const result = JSON.parse((await suite.durable.result(workflowId)).output);
       assert.equal(result.action, 'accept');
       assert.equal(result.content.email, 'ada@example.org');
       assert.deepEqual(result.content.tags, ['b']);
@@ -214,8 +203,8 @@ describe('the inbox in a browser', () => {
     try {
       assert.equal(await press(page, declined, 'decline'), 303);
       assert.equal(await press(page, cancelled, 'cancel'), 303);
-      assert.equal((await dmc.result(declined.workflowId)).output, 'declined');
-      assert.equal((await dmc.result(cancelled.workflowId)).output, 'cancelled');
+      assert.equal((await suite.durable.result(declined.workflowId)).output, 'declined');
+      assert.equal((await suite.durable.result(cancelled.workflowId)).output, 'cancelled');
     } finally {
       await page.close();
     }
@@ -234,7 +223,7 @@ describe('the inbox in a browser', () => {
       assert.equal(await link.innerText(), request.url, 'the full link is shown');
       assert.equal(await article.locator('button[value=accept]').innerText(), 'Done');
       assert.equal(await press(page, c, 'accept'), 303);
-      assert.deepEqual(JSON.parse((await dmc.result(workflowId)).output), { action: 'accept' });
+      assert.deepEqual(JSON.parse((await suite.durable.result(workflowId)).output), { action: 'accept' });
     } finally {
       await page.close();
     }
@@ -248,11 +237,14 @@ describe('the inbox in a browser', () => {
       const { workflowId, request } = c;
       const form = page.locator(formOf(c));
       await form.waitFor({ state: 'attached', timeout: 30_000 });
-      const r = await runCli(['answer', workflowId, request.id, '--data', '{"name":"Ada"}'], { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default' });
+      const r = await runCli(['answer', workflowId, request.id, '--data', '{"name":"Ada"}'], {
+        TEMPORAL_ADDRESS: suite.env.address,
+        TEMPORAL_NAMESPACE: 'default',
+      });
       assert.equal(r.code, 0, r.stderr);
       await form.waitFor({ state: 'detached', timeout: 30_000 });
       assert.equal(await page.evaluate(() => (globalThis as any).sameDocument), true, 'no reload happened');
-      assert.equal((await dmc.result(workflowId)).output, 'hello Ada');
+      assert.equal((await suite.durable.result(workflowId)).output, 'hello Ada');
     } finally {
       await page.close();
     }
@@ -262,7 +254,7 @@ describe('the inbox in a browser', () => {
     const page = await open();
     try {
       await page.evaluate(() => ((globalThis as any).sameDocument = true));
-      const expiring = await dmc.startToolCall({
+      const expiring = await suite.durable.startToolCall({
         server: 'fx',
         tool: 'ask_name',
         workflowId: `inbox-expiring-${Date.now()}`,
@@ -273,11 +265,11 @@ describe('the inbox in a browser', () => {
       const expiringForm = page.locator(formOf({ workflowId: expiring.workflowId, request: expiringRequest }));
       const signalledForm = page.locator(formOf(signalled));
       await signalledForm.waitFor({ state: 'attached', timeout: 30_000 });
-      await env.client.workflow.getHandle(signalled.workflowId).signal('answer', { id: signalled.request.id, ok: true, data: { name: 'Grace' } });
+      await suite.env.client.workflow.getHandle(signalled.workflowId).signal('answer', { id: signalled.request.id, ok: true, data: { name: 'Grace' } });
       await signalledForm.waitFor({ state: 'detached', timeout: 30_000 });
       await expiringForm.waitFor({ state: 'detached', timeout: 30_000 });
-      assert.equal((await dmc.result(expiring.workflowId)).output, 'cancelled', 'the expired request reached the server as cancel');
-      assert.equal((await dmc.result(signalled.workflowId)).output, 'hello Grace');
+      assert.equal((await suite.durable.result(expiring.workflowId)).output, 'cancelled', 'the expired request reached the server as cancel');
+      assert.equal((await suite.durable.result(signalled.workflowId)).output, 'hello Grace');
       assert.equal(await page.evaluate(() => (globalThis as any).sameDocument), true, 'no reload happened');
     } finally {
       await page.close();
@@ -303,7 +295,13 @@ describe('the inbox in a browser', () => {
       await form().locator('[name=age]').fill('36');
       await form().locator('[name=tags][value=a]').check();
       assert.equal(await press(page, c, 'accept'), 303);
-      assert.deepEqual(JSON.parse((await dmc.result(c.workflowId)).output).content, { name: 'Ada', age: 36, subscribe: false, size: 'm', tags: ['a'] });
+      assert.deepEqual(JSON.parse((await suite.durable.result(c.workflowId)).output).content, {
+        name: 'Ada',
+        age: 36,
+        subscribe: false,
+        size: 'm',
+        tags: ['a'],
+      });
     } finally {
       await context.close();
     }
@@ -312,8 +310,8 @@ describe('the inbox in a browser', () => {
   it('a server whose message, titles and enum labels hold HTML and script renders inert; its javascript: URL never reaches the page', async () => {
     const form = await call('hostile', 'hostile_form');
     // The javascript: link is refused when it arrives (contract/admit.ts): the server gets -32602, nothing is pending.
-    const refused = await dmc.startToolCall({ server: 'hostile', tool: 'hostile_url', workflowId: `inbox-hostile_url-${Date.now()}` });
-    const refusedResult = await dmc.result(refused.workflowId);
+    const refused = await suite.durable.startToolCall({ server: 'hostile', tool: 'hostile_url', workflowId: `inbox-hostile_url-${Date.now()}` });
+    const refusedResult = await suite.durable.result(refused.workflowId);
     assert.equal(refusedResult.isError, true);
     assert.match(refusedResult.output, /url must be an https: link/);
     const page = await browser.newPage();
@@ -346,7 +344,7 @@ describe('the inbox in a browser', () => {
 
       assert.equal(await press(page, form, 'accept'), 303);
       assert.equal(await page.evaluate(() => (globalThis as any).__pwned), undefined);
-      await dmc.result(form.workflowId);
+      await suite.durable.result(form.workflowId);
       const received = readFixtureLog(hostileLog);
       assert.deepEqual(received.find((e) => e.tool === 'hostile_form')?.result, {
         action: 'accept',
@@ -396,7 +394,7 @@ describe('the inbox in a browser', () => {
   it('a workflow without the listing memo (started before it) whose task queue has no worker is listed as unreachable with the reason', async () => {
     const nobody = uniqueTaskQueue('inbox-nobody');
     // What visibility shows of a workflow that awaits input and predates the memo: the search attribute, no memo.
-    const handle = await env.client.workflow.start('mcpToolCall', {
+    const handle = await suite.env.client.workflow.start('mcpToolCall', {
       taskQueue: nobody,
       workflowId: `inbox-nobody-${Date.now()}`,
       args: [{ server: 'fx', tool: 'ask_name' }],
@@ -418,8 +416,9 @@ describe('the inbox in a browser', () => {
     const c = await call('demo', 'book_table', { restaurant: 'Chez Temporal' });
     const { workflowId, request } = c;
     // The page as a newcomer sees it after the README's `call`: this request only (others left by earlier tests are cancelled).
-    for (const other of await dmc.listAwaitingInput()) {
-      for (const { request: r } of other.pending) if (other.workflowId !== workflowId) await dmc.cancelRequest(other.workflowId, r.id).catch(() => undefined);
+    for (const other of await suite.durable.listAwaitingInput()) {
+      for (const { request: r } of other.pending)
+        if (other.workflowId !== workflowId) await suite.durable.cancelRequest(other.workflowId, r.id).catch(() => undefined);
     }
     const page = await browser.newPage({ viewport: { width: 1000, height: 460 } });
     try {
@@ -439,14 +438,14 @@ describe('the inbox in a browser', () => {
       if (process.env.RECORD_SCREENSHOT === '1') writeFileSync(resolve(here, '..', '..', '..', 'docs', 'inbox.png'), png);
     } finally {
       await page.close();
-      await dmc.cancelRequest(workflowId, request.id);
+      await suite.durable.cancelRequest(workflowId, request.id);
     }
   });
 
   it('on a non-loopback bind, no page or API answers without the token', async () => {
-    await assert.rejects(startInbox({ client: env.client, host: '0.0.0.0', port: 0, token: '' }), InboxTokenRequiredError);
+    await assert.rejects(startInbox({ client: suite.env.client, host: '0.0.0.0', port: 0, token: '' }), InboxTokenRequiredError);
     const token = 'tok-' + Math.random().toString(36).slice(2);
-    const open0 = await startInbox({ client: env.client, host: '0.0.0.0', port: 0, token });
+    const open0 = await startInbox({ client: suite.env.client, host: '0.0.0.0', port: 0, token });
     const base = open0.url.replace('0.0.0.0', '127.0.0.1');
     try {
       const routes: Array<[string, string]> = [
@@ -512,12 +511,12 @@ describe('the inbox in a browser', () => {
       });
       assert.equal(rebound, 421);
       assert.deepEqual(
-        (await dmc.pendingDetails(workflowId)).map((p) => p.request.id),
+        (await suite.durable.pendingDetails(workflowId)).map((p) => p.request.id),
         [request.id],
         'the request is still pending',
       );
     } finally {
-      await dmc.decline(workflowId, request.id);
+      await suite.durable.decline(workflowId, request.id);
     }
   });
 
@@ -536,7 +535,7 @@ describe('the inbox in a browser', () => {
     assert.match(((await bad.json()) as { error: string }).error, /field "name"/);
     const good = await post({ id: request.id, ok: true, data: { name: 'Ada' } });
     assert.deepEqual(await good.json(), { id: request.id, action: 'accept' });
-    assert.equal((await dmc.result(workflowId)).output, 'hello Ada');
+    assert.equal((await suite.durable.result(workflowId)).output, 'hello Ada');
   });
 
   it('the page has a strict Content-Security-Policy', async () => {
@@ -548,7 +547,7 @@ describe('the inbox in a browser', () => {
     assert.equal((await fetch(new URL('/static/inbox.js', inbox.url))).headers.get('content-type'), 'text/javascript; charset=utf-8');
   });
   it('`durable-mcp inbox` serves the page and refuses a non-loopback bind without a token; `dev` runs the inbox and prints its address', async () => {
-    const temporal = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_INBOX_TOKEN: '' };
+    const temporal = { TEMPORAL_ADDRESS: suite.env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_INBOX_TOKEN: '' };
     const refused = await runCli(['inbox', '--host', '0.0.0.0', '--port', '0'], temporal);
     assert.equal(refused.code, 2, 'a usage error (documented exit code)');
     assert.match(refused.stderr, /^durable-mcp: the inbox refuses to listen on 0\.0\.0\.0 without a token: set DURABLE_MCP_INBOX_TOKEN/);

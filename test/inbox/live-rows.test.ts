@@ -7,14 +7,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { DurableMcpClient } from '../../src/client/index.js';
 import type { Request } from '../../src/contract/index.js';
 import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
-import { createLocalEnv, fixtureConfig, startWaitingCalls, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { startWaitingCalls, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 /**
@@ -24,41 +21,30 @@ import { waitForPending } from '../helpers/watch.js';
 const SETUP_MS = 300_000;
 
 describe('the inbox live refresh keeps the row a person works in', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
   let inbox: InboxHandle;
   let browser: Browser;
-  let dmc: DurableMcpClient;
   const taskQueue = uniqueTaskQueue('inbox-rows');
   const dir = tempDir();
   const prefix = `rows-${process.pid}`;
   let started = 0;
-
-  before(async () => {
-    env = await createLocalEnv({ searchAttributes: true });
-    worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(join(dir, 'fx.jsonl')) });
-    running = worker.run();
-    dmc = new DurableMcpClient(env.client, { taskQueue });
-    inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, refreshMs: 200 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  });
   after(async () => {
     await browser?.close();
     await inbox?.close();
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+  });
+  const suite = suiteEnvironment({ taskQueue, searchAttributes: true, logPath: join(dir, 'fx.jsonl') });
+  before(async () => {
+    inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, refreshMs: 200 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
   /** Start `n` ask_name calls and wait until each has its request; returns them, newest last. */
   async function waiting(n: number): Promise<Array<{ workflowId: string; request: Request }>> {
     const ids = await startWaitingCalls(
-      dmc,
+      suite.durable,
       Array.from({ length: n }, () => ({ server: 'fx', tool: 'ask_name', workflowId: `${prefix}-${++started}` })),
     );
     return Promise.all(
-      ids.map(async (workflowId) => ({ workflowId, request: (await waitForPending(env.client.workflow.getHandle(workflowId), 1, SETUP_MS))[0]! })),
+      ids.map(async (workflowId) => ({ workflowId, request: (await waitForPending(suite.env.client.workflow.getHandle(workflowId), 1, SETUP_MS))[0]! })),
     );
   }
   const row = (page: Page, workflowId: string) => page.locator(`#rows article[data-workflow-id="${workflowId}"]`);
@@ -77,8 +63,8 @@ describe('the inbox live refresh keeps the row a person works in', () => {
   }
   /** Answer a request through the client (as another tab or the CLI would) and wait until `page` has dropped its row. */
   async function answeredElsewhere(page: Page, workflowId: string): Promise<void> {
-    const [request] = await dmc.pendingDetails(workflowId);
-    await dmc.accept(workflowId, request!.request.id, { name: 'Elsewhere' });
+    const [request] = await suite.durable.pendingDetails(workflowId);
+    await suite.durable.accept(workflowId, request!.request.id, { name: 'Elsewhere' });
     await row(page, workflowId).waitFor({ state: 'detached' });
   }
   const focusedIn = (input: ReturnType<Page['locator']>) => input.evaluate((el) => el === (globalThis as any).document.activeElement);
@@ -100,7 +86,7 @@ describe('the inbox live refresh keeps the row a person works in', () => {
       assert.equal(await input.inputValue(), 'Grace');
       // Enter submits the form with its default button: Accept.
       await Promise.all([page.waitForURL(/answered=/), page.keyboard.press('Enter')]);
-      assert.equal((await dmc.result(top)).output, 'hello Grace');
+      assert.equal((await suite.durable.result(top)).output, 'hello Grace');
     } finally {
       await page.close();
     }
@@ -128,7 +114,7 @@ describe('the inbox live refresh keeps the row a person works in', () => {
         throw new Error(`${err.message.split('\n')[0]}; submit events: ${JSON.stringify(submitted)}`);
       });
       assert.deepEqual(submitted, [top]);
-      assert.equal((await dmc.result(top)).output, 'hello Ada');
+      assert.equal((await suite.durable.result(top)).output, 'hello Ada');
     } finally {
       await page.close();
     }
@@ -150,7 +136,7 @@ describe('the inbox live refresh keeps the row a person works in', () => {
       const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.keyboard.press('Enter')]);
       assert.equal(response.status(), 409);
       assert.match(await page.locator('.notice').innerText(), /no longer pending/);
-      assert.equal((await dmc.result(bottom)).output, 'hello Elsewhere');
+      assert.equal((await suite.durable.result(bottom)).output, 'hello Elsewhere');
     } finally {
       await untouched.close();
       await page.close();

@@ -8,58 +8,46 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DurableMcpClient } from '../../src/client/index.js';
 import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { checkLines, inboxBrowserChecks } from '../../scripts/inbox-browser-checks.js';
-import { createLocalEnv, eventually, fixtureConfig, startWaitingCalls, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, startWaitingCalls, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 
 const N = Number(process.env.DURABLE_MCP_TEST_INBOX_N) || 60;
 
 describe(`the inbox at ${N} waiting requests, live in every tab`, () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
   let inbox: InboxHandle;
-  let dmc: DurableMcpClient;
   const taskQueue = uniqueTaskQueue('inbox-live');
   const dir = tempDir();
   const prefix = `live-${process.pid}`;
-
-  before(async () => {
-    env = await createLocalEnv({ searchAttributes: true });
-    worker = await startWorker(env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(join(dir, 'fx.jsonl'), { fy: { command: [process.execPath, fixtureServerPath], env: { FIXTURE_LOG: join(dir, 'fy.jsonl') } } }),
-    });
-    running = worker.run();
-    dmc = new DurableMcpClient(env.client, { taskQueue });
-    inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, userHeader: 'X-Forwarded-User', refreshMs: 500 });
-  });
   after(async () => {
     await inbox?.close();
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
+  });
+  const suite = suiteEnvironment({
+    taskQueue,
+    searchAttributes: true,
+    logPath: join(dir, 'fx.jsonl'),
+    extraServers: { fy: { command: [process.execPath, fixtureServerPath], env: { FIXTURE_LOG: join(dir, 'fy.jsonl') } } },
+  });
+  before(async () => {
+    inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, userHeader: 'X-Forwarded-User', refreshMs: 500 });
   });
 
   it('first page, a filter, a new request in every tab, an answered one leaving every tab, and the history with who answered', async () => {
     // N calls wait (released at once: nothing held), 3 of them on server fy.
     await startWaitingCalls(
-      dmc,
+      suite.durable,
       Array.from({ length: N }, (_, i) => ({ server: i < N - 3 ? 'fx' : 'fy', tool: 'ask_name', workflowId: `${prefix}-${i}` })),
     );
     await eventually(
-      async () => (await env.client.workflow.count(`TaskQueue = '${taskQueue}' AND DurableMcpAwaitingInput = true`)).count >= N,
+      async () => (await suite.env.client.workflow.count(`TaskQueue = '${taskQueue}' AND DurableMcpAwaitingInput = true`)).count >= N,
       `${N} awaiting input`,
       300_000,
       500,
     );
     const checks = await inboxBrowserChecks({
       inboxUrl: inbox.url,
-      dmc,
+      dmc: suite.durable,
       waiting: N,
       filterServer: 'fy',
       filtered: 3,

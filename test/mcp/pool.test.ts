@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseMcpConfig, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type Lease } from '../../src/mcp/index.js';
-import { childProcesses, events, isAlive, stdioFixture, waitUntil } from './helpers.js';
+import { childProcesses, events, isAlive, stdioFixture, waitUntil } from '../helpers/mcp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-pool-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

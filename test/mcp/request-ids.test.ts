@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { McpSession, parseMcpConfig } from '../../src/mcp/index.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
-import { events, stdioFixture, waitUntil } from './helpers.js';
+import { events, stdioFixture, waitUntil } from '../helpers/mcp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-request-ids-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Answer, Request } from '../../src/contract/index.js';
 import { McpSource, RoundLimitExceededError, UnsupportedInputRequestError } from '../../src/mcp/index.js';
 import { modernServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
-import { stdioFixture } from './helpers.js';
+import { stdioFixture } from '../helpers/mcp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-source-mrtr-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

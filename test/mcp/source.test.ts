@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Answer, Request } from '../../src/contract/index.js';
 import { McpConnectError, McpSession, McpSource, McpToolCallError, UnknownToolError, parseMcpConfig } from '../../src/mcp/index.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
-import { childProcesses, events, isAlive, stdioFixture, waitUntil } from './helpers.js';
+import { childProcesses, events, isAlive, stdioFixture, waitUntil } from '../helpers/mcp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-source-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ import { METRICS_BIND_ENV, metricsBindFromEnv, runtimeOptionsFromEnv, TelemetryC
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath } from '../fixtures/paths.js';
-import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { freePort } from '../helpers/ports.js';
 
@@ -47,7 +47,7 @@ function total(samples: Sample[], suffix: string, labels: Record<string, string>
 }
 
 describe('metrics (DURABLE_MCP_METRICS_BIND)', () => {
-  const suite = suiteWorker({
+  const suite = suiteEnvironment({
     name: 'metrics',
     extraServers: { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: join(tempDir(), 'modern.jsonl') } } },
   });

@@ -22,7 +22,7 @@ import { childPids } from '../../scripts/processes.js';
 
 /** What a person reads of a tool result (a modern-era server adds its server info under metadata). */
 const seen = (r: { output: string; isError: boolean }) => ({ output: r.output, isError: r.isError });
-const userWorkflows = fileURLToPath(new URL('./workflows.js', import.meta.url));
+const userWorkflows = fileURLToPath(new URL('../fixtures/user-workflows.js', import.meta.url));
 const who = { type: 'object', properties: { name: { type: 'string' }, guests: { type: 'integer', minimum: 1 } }, required: ['name', 'guests'] };
 
 /** The restaurant tools of the user's workflow: `find` answers at once, `book` asks who is coming. */
@@ -136,6 +136,19 @@ describe('durable-mcp/testing: the environment', () => {
       server.answers.map((a) => a.result),
       [{ action: 'cancel' }],
     );
+  });
+
+  it('startWorker: false starts no worker (`worker` says so) until startWorker(); the time-skipping server still runs the call then', async () => {
+    const server = await restaurant('legacy', 'stdio');
+    await using t = await createTestEnvironment({ timeSkipping: true, servers: { diner: server }, startWorker: false });
+    assert.throws(() => t.worker, /no running worker \(startWorker: false, or stopWorker\(\) was called/);
+    await t.startWorker();
+    const result = await t.client.workflow.execute(mcpToolCall, {
+      taskQueue: t.taskQueue,
+      workflowId: `kit-later-${Date.now()}`,
+      args: [{ server: 'diner', tool: 'find', arguments: { restaurant: 'x' } }],
+    });
+    assert.equal(result.isError, false, JSON.stringify(result));
   });
 
   it('teardown leaves no process behind: the Temporal server, the worker and every MCP server process are gone', async () => {

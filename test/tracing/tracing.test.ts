@@ -7,30 +7,19 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Resource } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Client } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { tracingClientInterceptors, tracingFromEnv, type TracingSetup } from '../../src/telemetry/tracing.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { captureRuntimeLogs, logText, eventually, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-// Every log line of this process (workflow, activity and worker logs at DEBUG, Core's at INFO), kept to search.
-const logged: LogEntry[] = [];
-Runtime.install({
-  logger: new DefaultLogger('DEBUG', (entry) => {
-    logged.push(entry);
-    if (entry.level === 'ERROR') process.stderr.write(`[sdk ${entry.level}] ${entry.message}\n`);
-  }),
-  telemetryOptions: { logging: { filter: { core: 'INFO', other: 'INFO' }, forward: {} } },
-  shutdownSignals: [],
-});
+// Every log line of this process, kept to search.
+const logged = captureRuntimeLogs();
 
 /** A span as text: its name, attributes, events, links and status (what an exporter sends). */
 const spanText = (s: ReadableSpan): string =>
@@ -41,19 +30,6 @@ const spanText = (s: ReadableSpan): string =>
     links: s.links,
     status: s.status,
   });
-/** A log line as text: its message and meta (cycles, e.g. the worker options it logs at start, cut). */
-const logText = (e: LogEntry): string => {
-  const seen = new WeakSet<object>();
-  const meta = JSON.stringify(e.meta ?? {}, (_k, v: unknown) => {
-    if (typeof v === 'bigint') return String(v);
-    if (v !== null && typeof v === 'object') {
-      if (seen.has(v)) return '[cycle]';
-      seen.add(v);
-    }
-    return v;
-  });
-  return `${e.message} ${meta}`;
-};
 
 describe('traces (OpenTelemetry)', () => {
   const exporter = new InMemorySpanExporter();
@@ -61,23 +37,15 @@ describe('traces (OpenTelemetry)', () => {
   const taskQueue = uniqueTaskQueue('tracing');
   const logPath = join(tempDir(), 'fixture.jsonl');
   const modernLogPath = join(tempDir(), 'modern-fixture.jsonl');
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  before(async () => {
-    env = await createLocalEnv();
-    worker = await startWorker(env, {
-      taskQueue,
-      mcpConfig: fixtureConfig(logPath, { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: modernLogPath } } }),
-      tracing: setup,
-    });
-    running = worker.run();
+  const suite = suiteEnvironment({
+    taskQueue,
+    logPath,
+    extraServers: { mfx: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: modernLogPath } } },
+    tracing: setup,
   });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await env?.teardown();
-  });
+  /** A client of the environment with the tracing client interceptors. */
+  const tracedClient = () =>
+    new Client({ connection: suite.env.connection, namespace: suite.namespace, interceptors: { workflow: tracingClientInterceptors(setup) } });
 
   it('nothing is set up when no OTLP variable is set', () => {
     assert.equal(tracingFromEnv({}), undefined);
@@ -86,11 +54,7 @@ describe('traces (OpenTelemetry)', () => {
   });
 
   it('one trace: client → workflow → activity → MCP tools/call → elicitation (with its request id), and the server gets the traceparent', async () => {
-    const client = new Client({
-      connection: env.connection,
-      namespace: env.namespace ?? 'default',
-      interceptors: { workflow: tracingClientInterceptors(setup) },
-    });
+    const client = tracedClient();
     const handle = await client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `traced-${Date.now()}`,
@@ -141,11 +105,7 @@ describe('traces (OpenTelemetry)', () => {
   });
 
   it("modern era (MRTR): each round is its own tools/call span, and each round's tools/call carries its traceparent in _meta", async () => {
-    const client = new Client({
-      connection: env.connection,
-      namespace: env.namespace ?? 'default',
-      interceptors: { workflow: tracingClientInterceptors(setup) },
-    });
+    const client = tracedClient();
     const handle = await client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `traced-modern-${Date.now()}`,
@@ -178,11 +138,7 @@ describe('traces (OpenTelemetry)', () => {
   });
 
   it("logs and spans of a call answered over two rounds carry neither an answer's content nor the requestState (nor a rejected answer's)", async () => {
-    const client = new Client({
-      connection: env.connection,
-      namespace: env.namespace ?? 'default',
-      interceptors: { workflow: tracingClientInterceptors(setup) },
-    });
+    const client = tracedClient();
     const name = `Zq${Math.random().toString(36).slice(2, 10)}`;
     const rejected = `Rj${Math.random().toString(36).slice(2, 10)}`;
     const workflowId = `traced-private-${Date.now()}`;

@@ -1,15 +1,27 @@
 import assert from 'node:assert/strict';
+import type { WorkflowHandle } from '@temporalio/client';
 import { describe, it } from 'node:test';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery, submitAnswerUpdate, waitForPendingUpdate, type WaitForPendingInput } from '../../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { noCacheMode, suiteWorker } from '../helpers/temporal.js';
+import { noCacheMode, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { isUnhandledCommandRetry, recordHistory, timersOf, workflowTaskFailures } from '../helpers/history.js';
 
+/** The workflow's timers, once asserted to have ended as `ended` says (in order). */
+async function timersEndedAs(handle: WorkflowHandle, ended: string[]): Promise<Awaited<ReturnType<typeof timersOf>>> {
+  const timers = await timersOf(handle);
+  assert.deepEqual(
+    timers.map((t) => t.ended),
+    ended,
+    JSON.stringify(timers),
+  );
+  return timers;
+}
+
 describe('durable elicitation on the dev server', () => {
-  const suite = suiteWorker({
+  const suite = suiteEnvironment({
     name: 'elicit',
     extraServers: {
       missing: { command: ['/nonexistent/durable-mcp-server'] },
@@ -136,12 +148,7 @@ describe('durable elicitation on the dev server', () => {
     while (((await released.describe()).raw.pendingActivities ?? []).length > 0) await new Promise((r) => setTimeout(r, 100));
     await released.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Bob' } });
     assert.deepEqual(await released.result(), { output: 'hello Bob', isError: false });
-    const timers = await timersOf(released);
-    assert.deepEqual(
-      timers.map((t) => t.ended),
-      ['fired', 'canceled'],
-      JSON.stringify(timers),
-    );
+    const timers = await timersEndedAs(released, ['fired', 'canceled']);
     assert.equal(timers[0].ms, 300);
     assert.ok(timers[1].ms <= expiresIn && timers[1].ms > expiresIn - 60_000, `the expiry timer waits for the rest of expiresIn, got ${timers[1].ms} ms`);
   });
@@ -175,12 +182,7 @@ describe('durable elicitation on the dev server', () => {
     const handle = await start('ask_name', { timeoutMs: 1000 }, { expiresIn, holdFor: 10 * 60 * 1000 });
     await waitForPending(handle);
     assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
-    const timers = await timersOf(handle);
-    assert.deepEqual(
-      timers.map((t) => t.ended),
-      ['canceled', 'fired'],
-      JSON.stringify(timers),
-    );
+    const timers = await timersEndedAs(handle, ['canceled', 'fired']);
     assert.equal(timers[0].ms, expiresIn);
     assert.ok(timers[1].ms < expiresIn - 500 && timers[1].ms > 0, `the released request waits for the rest of expiresIn, got ${timers[1].ms} ms`);
   });

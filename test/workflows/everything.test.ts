@@ -10,14 +10,14 @@ import { after, before, describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { freePort } from '../helpers/ports.js';
-import { eventually, suiteWorker } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 const require = createRequire(import.meta.url);
 const everything = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 
 describe('@modelcontextprotocol/server-everything (legacy era) through the v2 client', () => {
-  const suite = suiteWorker({ name: 'everything', extraServers: { everything: { command: [process.execPath, everything, 'stdio'] } } });
+  const suite = suiteEnvironment({ name: 'everything', extraServers: { everything: { command: [process.execPath, everything, 'stdio'] } } });
 
   it('its form elicitation is a pending input Request; the validated answer (defaults applied) reaches the server as accept', async () => {
     const handle = await suite.env.client.workflow.start(mcpToolCall, {
@@ -80,7 +80,7 @@ after(async () => {
  * machine without internet waits on its own fetch.) See docs/protocol.md.
  */
 describe('@modelcontextprotocol/server-everything: the -32042 error path of trigger-url-elicitation', () => {
-  const suite = suiteWorker({ name: 'everything-url', extraServers });
+  const suite = suiteEnvironment({ name: 'everything-url', extraServers });
 
   for (const server of ['everything', 'everythinghttp']) {
     it(`${server}: the prerequisite URL, then the tool's own URL request, each answered once: the call completes`, async () => {

@@ -1,138 +1,98 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { mcpToolCall } from '../../src/workflows/index.js';
+import { describe, it } from 'node:test';
+import { mcpToolCall, type McpToolCallInput } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
-import { readFixtureLog } from '../fixtures/paths.js';
-import { createTimeSkippingEnv, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { receivedAnswers } from '../fixtures/paths.js';
+import { testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
 
-describe('expiry on the time-skipping server', () => {
-  let env: TestWorkflowEnvironment;
-  before(async () => {
-    env = await createTimeSkippingEnv();
-  });
-  after(async () => {
-    await env?.teardown();
-  });
-
-  it('an unanswered request expires into cancel once expiresIn has elapsed, and a later answer is rejected', async () => {
-    const taskQueue = uniqueTaskQueue('expiry');
-    const logPath = join(tempDir(), 'fixture.jsonl');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
-    await worker.runUntil(async () => {
-      const expiresIn = 2 * 60 * 60 * 1000; // two hours of workflow time, skipped
-      const handle = await env.client.workflow.start(mcpToolCall, {
-        taskQueue,
-        workflowId: `expiry-${Date.now()}`,
-        args: [{ server: 'fx', tool: 'ask_name', elicitation: { expiresIn, holdFor: 200 } }],
-      });
-      const [request] = await waitForPending(handle);
-      const startedAt = await env.currentTimeMs();
-      assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + expiresIn)) < 60_000, 'expiresAt is workflow time + expiresIn');
-
-      const result = await handle.result(); // the server skips time to the expiry timer
-      assert.deepEqual(result, { output: 'cancelled', isError: false });
-      await recordHistory(handle, 'expiry', env.address);
-      assert.ok((await env.currentTimeMs()) - startedAt >= expiresIn - 1000, 'time was skipped past expiresIn');
-      const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-      assert.deepEqual(
-        received.map((e) => e.result),
-        [{ action: 'cancel' }],
-      );
-      assert.deepEqual(await handle.query(pendingQuery), [], 'the expired request is no longer pending');
+/** A time-skipping environment of its own and a call to the fixture server `fx` started in it (`handle`). */
+async function expiringCall(name: string, input: Omit<McpToolCallInput, 'server'>) {
+  const t = await testEnvironment({ timeSkipping: true, name });
+  try {
+    const handle = await t.client.workflow.start(mcpToolCall, {
+      taskQueue: t.taskQueue,
+      workflowId: `${name}-${Date.now()}`,
+      args: [{ server: 'fx', ...input }],
     });
+    return { handle, env: t.env, taskQueue: t.taskQueue, logPath: t.logPath, [Symbol.asyncDispose]: () => t.teardown() };
+  } catch (err) {
+    await t.teardown();
+    throw err;
+  }
+}
+
+describe('expiry on the time-skipping server', () => {
+  it('an unanswered request expires into cancel once expiresIn has elapsed, and a later answer is rejected', async () => {
+    const expiresIn = 2 * 60 * 60 * 1000; // two hours of workflow time, skipped
+    await using call = await expiringCall('expiry', { tool: 'ask_name', elicitation: { expiresIn, holdFor: 200 } });
+    const { handle, env, logPath } = call;
+    const [request] = await waitForPending(handle);
+    const startedAt = await env.currentTimeMs();
+    assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + expiresIn)) < 60_000, 'expiresAt is workflow time + expiresIn');
+
+    const result = await handle.result(); // the server skips time to the expiry timer
+    assert.deepEqual(result, { output: 'cancelled', isError: false });
+    await recordHistory(handle, 'expiry', env.address);
+    assert.ok((await env.currentTimeMs()) - startedAt >= expiresIn - 1000, 'time was skipped past expiresIn');
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }]);
+    assert.deepEqual(await handle.query(pendingQuery), [], 'the expired request is no longer pending');
   });
 
   it('durations are Temporal Durations: expiresIn "4s" expires into cancel, "4 parsecs" is refused naming the field and the value', async () => {
-    const taskQueue = uniqueTaskQueue('expiry-duration');
-    const logPath = join(tempDir(), 'fixture.jsonl');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
-    await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(mcpToolCall, {
-        taskQueue,
-        workflowId: `expiry-4s-${Date.now()}`,
-        args: [{ server: 'fx', tool: 'ask_name', elicitation: { expiresIn: '4s', holdFor: '1 minute' }, toolTimeout: '1h', heartbeatTimeout: '30s' }],
-      });
-      const [request] = await waitForPending(handle);
-      const startedAt = await env.currentTimeMs();
-      assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + 4000)) < 4000, `expiresAt is workflow time + 4 s: ${request.expiresAt}`);
-      assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
-      assert.deepEqual(
-        readFixtureLog(logPath)
-          .filter((e) => e.event === 'received')
-          .map((e) => e.result),
-        [{ action: 'cancel' }],
-      );
-
-      for (const [input, field, shown] of [
-        [{ elicitation: { expiresIn: '4 parsecs' } }, 'elicitation.expiresIn', '"4 parsecs"'],
-        [{ elicitation: { holdFor: true } }, 'elicitation.holdFor', 'true'],
-        [{ toolTimeout: '0s' }, 'toolTimeout', '"0s"'],
-        [{ heartbeatTimeout: 'soon' }, 'heartbeatTimeout', '"soon"'],
-      ] as const) {
-        const bad = env.client.workflow.execute(mcpToolCall, {
-          taskQueue,
-          workflowId: `expiry-bad-${Math.random().toString(36).slice(2)}`,
-          args: [{ server: 'fx', tool: 'ask_name', ...(input as object) }],
-        });
-        await assert.rejects(bad, (err: Error) => {
-          const cause = (err as { cause?: { message?: string; type?: string } }).cause;
-          assert.equal(cause?.type, 'InvalidInput');
-          assert.match(
-            cause?.message ?? '',
-            new RegExp(
-              `field "${field.replace('.', '\\.')}" must be a Temporal Duration: a number of milliseconds or a string like "4s".*, got ${shown.replace(/[."]/g, (c) => `\\${c}`)}`,
-            ),
-          );
-          return true;
-        });
-      }
+    await using call = await expiringCall('expiry-duration', {
+      tool: 'ask_name',
+      elicitation: { expiresIn: '4s', holdFor: '1 minute' },
+      toolTimeout: '1h',
+      heartbeatTimeout: '30s',
     });
+    const { handle, env, taskQueue, logPath } = call;
+    const [request] = await waitForPending(handle);
+    const startedAt = await env.currentTimeMs();
+    assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + 4000)) < 4000, `expiresAt is workflow time + 4 s: ${request.expiresAt}`);
+    assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }]);
+
+    for (const [input, field, shown] of [
+      [{ elicitation: { expiresIn: '4 parsecs' } }, 'elicitation.expiresIn', '"4 parsecs"'],
+      [{ elicitation: { holdFor: true } }, 'elicitation.holdFor', 'true'],
+      [{ toolTimeout: '0s' }, 'toolTimeout', '"0s"'],
+      [{ heartbeatTimeout: 'soon' }, 'heartbeatTimeout', '"soon"'],
+    ] as const) {
+      const bad = env.client.workflow.execute(mcpToolCall, {
+        taskQueue,
+        workflowId: `expiry-bad-${Math.random().toString(36).slice(2)}`,
+        args: [{ server: 'fx', tool: 'ask_name', ...(input as object) }],
+      });
+      await assert.rejects(bad, (err: Error) => {
+        const cause = (err as { cause?: { message?: string; type?: string } }).cause;
+        assert.equal(cause?.type, 'InvalidInput');
+        assert.match(
+          cause?.message ?? '',
+          new RegExp(
+            `field "${field.replace('.', '\\.')}" must be a Temporal Duration: a number of milliseconds or a string like "4s".*, got ${shown.replace(/[."]/g, (c) => `\\${c}`)}`,
+          ),
+        );
+        return true;
+      });
+    }
   });
 
   it('a request of a call released at once (holdFor 0) expires too', async () => {
-    const taskQueue = uniqueTaskQueue('expiry-hold0');
-    const logPath = join(tempDir(), 'fixture.jsonl');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
-    await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(mcpToolCall, {
-        taskQueue,
-        workflowId: `expiry-hold0-${Date.now()}`,
-        args: [{ server: 'fx', tool: 'ask_name', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 0 } }],
-      });
-      await waitForPending(handle);
-      assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
-      assert.deepEqual(
-        readFixtureLog(logPath)
-          .filter((e) => e.event === 'received')
-          .map((e) => e.result),
-        [{ action: 'cancel' }],
-      );
-    });
+    await using call = await expiringCall('expiry-hold0', { tool: 'ask_name', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 0 } });
+    const { handle, logPath } = call;
+    await waitForPending(handle);
+    assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }]);
   });
 
   it('an answer after expiry is rejected: the request is gone and the call already ended in cancel', async () => {
-    const taskQueue = uniqueTaskQueue('expiry-late');
-    const logPath = join(tempDir(), 'fixture.jsonl');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
-    await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(mcpToolCall, {
-        taskQueue,
-        workflowId: `expiry-late-${Date.now()}`,
-        args: [{ server: 'fx', tool: 'ask_twice', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 200 } }],
-      });
-      const [first] = await waitForPending(handle);
-      assert.equal((await handle.result()).output, 'cancelled at 1');
-      await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { first: 'Ada' } }] }), /completed|not found/i);
-      const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-      assert.deepEqual(
-        received.map((e) => e.result),
-        [{ action: 'cancel' }],
-        'the server saw cancel once, never the late answer',
-      );
-    });
+    await using call = await expiringCall('expiry-late', { tool: 'ask_twice', elicitation: { expiresIn: 60 * 60 * 1000, holdFor: 200 } });
+    const { handle, logPath } = call;
+    const [first] = await waitForPending(handle);
+    assert.equal((await handle.result()).output, 'cancelled at 1');
+    await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: first.id, ok: true, data: { first: 'Ada' } }] }), /completed|not found/i);
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }], 'the server saw cancel once, never the late answer');
   });
 });

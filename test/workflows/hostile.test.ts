@@ -8,7 +8,7 @@ import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { hostileServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { updateErrors } from '../helpers/server-metrics.js';
-import { suiteWorker, tempDir } from '../helpers/temporal.js';
+import { suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
@@ -26,8 +26,9 @@ function runCli(args: string[], address: string): Promise<{ code: number; stdout
 /** Issue #16: a hostile MCP server's elicitations, through the worker, on a real Temporal dev server. */
 describe('hostile servers: what a person sees is safe, faithful, answerable, and fits', () => {
   const hostileLog = join(tempDir(), 'hostile.jsonl');
-  const suite = suiteWorker({
+  const suite = suiteEnvironment({
     name: 'hostile',
+    metrics: true,
     extraServers: { hostile: { command: [process.execPath, hostileServerPath], env: { FIXTURE_LOG: hostileLog } } },
   });
 

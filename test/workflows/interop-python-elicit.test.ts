@@ -17,7 +17,7 @@ import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { pythonElicitServerPath, pythonSdk1Dir, pythonSdkDir, startPythonServer } from '../fixtures/python/paths.js';
-import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const dir = tempDir();
@@ -54,7 +54,7 @@ after(async () => {
 });
 
 describe('a Python SDK 2.x tool that asks with ctx.elicit, through the worker', () => {
-  const suite = suiteWorker({ name: 'interop-py-elicit', extraServers });
+  const suite = suiteEnvironment({ name: 'interop-py-elicit', extraServers });
   const start = (server: string, tool = 'greet', elicitation?: { expiresIn?: number; holdFor?: number }) =>
     suite.env.client.workflow.start(mcpToolCall, {
       taskQueue: suite.taskQueue,

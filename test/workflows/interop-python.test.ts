@@ -27,7 +27,7 @@ import {
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
 import { pythonEncryptedClientPath, pythonSdkDir, startPythonServer } from '../fixtures/python/paths.js';
-import { eventually, fixtureConfig, startWorker, suiteWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, fixtureConfig, startWorker, suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 const extraServers: Record<string, unknown> = {};
@@ -41,7 +41,7 @@ after(async () => {
 });
 
 describe('a Python SDK 2.x tool over stateless streamable HTTP', () => {
-  const suite = suiteWorker({ name: 'interop-py', extraServers });
+  const suite = suiteEnvironment({ name: 'interop-py', extraServers });
 
   it('asks through the worker: the Request is pending, nothing is held, the answer reaches the Python tool', async () => {
     const handle = await suite.env.client.workflow.start(mcpToolCall, {

@@ -3,22 +3,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DurableMcpClient, FailureTypes, isToolCallFailure, type McpToolInfo } from '../../src/client/index.js';
+import { FailureTypes, isToolCallFailure, type McpToolInfo } from '../../src/client/index.js';
 import { causeChain } from '../../src/contract/causes.js';
-import type { DurableMcpWorker } from '../../src/worker.js';
 import { fixtureServerPath, modernServerPath, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { ZOO_TOOL_JSON } from '../fixtures/tool-listing.js';
 import { recordHistory } from '../helpers/history.js';
-import { createLocalEnv, eventually, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, tempDir, uniqueTaskQueue, testEnvironment, type TestEnv } from '../helpers/temporal.js';
 
 const ZOO = { FIXTURE_SCHEMA_ZOO: '1' };
 
 describe('mcpListTools lists a server through the worker: each tool as the server sent it (dev server, real fixture servers)', () => {
-  let env: TestWorkflowEnvironment;
-  let worker: DurableMcpWorker;
-  let running: Promise<void>;
-  let client: DurableMcpClient;
+  let t: TestEnv;
   const http: HttpFixture[] = [];
   const dir = tempDir('list-tools-');
   const pagedLog = join(dir, 'paged.jsonl');
@@ -26,12 +21,11 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   const taskQueue = uniqueTaskQueue('list-tools');
 
   before(async () => {
-    env = await createLocalEnv();
     const legacyHttp = await startHttpFixture({ env: { ...ZOO, FIXTURE_TOOLS_PAGE_SIZE: '4' } });
     const modernHttp = await startHttpFixture({ script: modernServerPath, env: { ...ZOO, FIXTURE_TOOLS_PAGE_SIZE: '2', FIXTURE_LOG: modernPagedLog } });
     http.push(legacyHttp, modernHttp);
     const legacy = (env: Record<string, string>, more: Record<string, unknown> = {}) => ({ command: [process.execPath, fixtureServerPath], env, ...more });
-    worker = await startWorker(env, {
+    t = await testEnvironment({
       taskQueue,
       mcpConfig: {
         mcpServers: {
@@ -47,19 +41,15 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
         },
       },
     });
-    running = worker.run();
     // listTools refuses at once when no worker polls the task queue: start the tests once this worker's poll shows.
     await eventually(async () => {
-      const q = await env.client.workflowService.describeTaskQueue({ namespace: env.namespace ?? 'default', taskQueue: { name: taskQueue }, taskQueueType: 1 });
+      const q = await t.client.workflowService.describeTaskQueue({ namespace: t.namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 });
       return (q.pollers ?? []).length > 0 ? true : undefined;
     }, `a poller on task queue ${taskQueue}`);
-    client = new DurableMcpClient(env.client, { taskQueue });
   });
   after(async () => {
-    worker?.shutdown();
-    await running;
+    await t?.teardown();
     for (const h of http) await h.close();
-    await env?.teardown();
   });
 
   const zooOf = (tools: McpToolInfo[]) => {
@@ -76,8 +66,8 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   ] as const) {
     it(`${server} (${era}): the tools, the schema with $ref, $defs and 2020-12 keywords exactly as sent (key order too)`, async () => {
       const workflowId = `list-tools-${server}-${Date.now()}`;
-      const tools = await client.listTools(server, { workflowId });
-      if (server === 'legacy-stdio') await recordHistory(env.client.workflow.getHandle(workflowId), 'list-tools', env.address);
+      const tools = await t.durable.listTools(server, { workflowId });
+      if (server === 'legacy-stdio') await recordHistory(t.env.client.workflow.getHandle(workflowId), 'list-tools', t.env.address);
       assert.ok(
         tools.some((t) => t.name === known),
         `${known} is listed`,
@@ -90,8 +80,8 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   }
 
   it('a paginated tools/list is followed to its end, cursor by cursor, and gives the same list as one page', async () => {
-    const whole = await client.listTools('legacy-stdio');
-    const paged = await client.listTools('legacy-paged');
+    const whole = await t.durable.listTools('legacy-stdio');
+    const paged = await t.durable.listTools('legacy-paged');
     assert.deepEqual(
       paged.map((t) => JSON.stringify(t)),
       whole.map((t) => JSON.stringify(t)),
@@ -108,11 +98,11 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
     const expected = Array.from({ length: pages }, (_, i) => (i === 0 ? null : `page:${i * 3}`));
     assert.deepEqual(cursors(), expected);
     // Listed again on the pooled session, which is not new any more: the server is asked again (tools change).
-    await client.listTools('legacy-paged');
+    await t.durable.listTools('legacy-paged');
     assert.deepEqual(cursors(), [...expected, ...expected]);
 
     // The modern era's HTTP server in pages of 2, likewise.
-    const modern = await client.listTools('modern-http');
+    const modern = await t.durable.listTools('modern-http');
     const modernCursors = readFileSync(modernPagedLog, 'utf8')
       .trim()
       .split('\n')
@@ -127,7 +117,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   });
 
   it('a pagination that never ends fails the listing, naming the cursor, without retrying', async () => {
-    const err = await client.listTools('looping').then(
+    const err = await t.durable.listTools('looping').then(
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );
@@ -138,7 +128,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   });
 
   it('a listing of the wrong shape fails, naming the tool and what is wrong, without retrying', async () => {
-    const err = await client.listTools('malformed').then(
+    const err = await t.durable.listTools('malformed').then(
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );
@@ -148,7 +138,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   });
 
   it('an unknown server fails at once with UnknownServer, naming it and the configured servers; a disabled one too', async () => {
-    const err = await client.listTools('nosuch').then(
+    const err = await t.durable.listTools('nosuch').then(
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );
@@ -161,12 +151,12 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
       'unknown MCP server "nosuch"; configured servers: legacy-stdio, legacy-paged, legacy-http, modern-stdio, modern-http, looping, malformed, allowlisted, off',
     );
     assert.equal(nonRetryable(err), true);
-    const handle = env.client.workflow.getHandle(err.workflowId);
+    const handle = t.env.client.workflow.getHandle(err.workflowId);
     const history = await handle.fetchHistory();
     assert.equal(history.events?.filter((e) => e.activityTaskStartedEventAttributes).length, 1, 'one attempt');
-    await recordHistory(handle, 'list-tools-unknown-server', env.address);
+    await recordHistory(handle, 'list-tools-unknown-server', t.env.address);
 
-    const off = await client.listTools('off').then(
+    const off = await t.durable.listTools('off').then(
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );
@@ -175,7 +165,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   });
 
   it("a server's tools allowlist applies to its listing", async () => {
-    const tools = await client.listTools('allowlisted');
+    const tools = await t.durable.listTools('allowlisted');
     assert.deepEqual(
       tools.map((t) => t.name),
       ['echo', 'schema_zoo'],
@@ -184,7 +174,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   });
 
   it('a wrong input fails with InvalidInput, naming the field and the value', async () => {
-    const err = await client.listTools('').then(
+    const err = await t.durable.listTools('').then(
       () => assert.fail('the listing succeeded'),
       (e: unknown) => e,
     );

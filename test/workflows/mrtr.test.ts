@@ -9,7 +9,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { mcpPipeline, mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
-import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
@@ -30,7 +30,7 @@ after(async () => {
 });
 
 describe('modern era (MRTR) through the worker', () => {
-  const suite = suiteWorker({ name: 'mrtr', extraServers });
+  const suite = suiteEnvironment({ name: 'mrtr', extraServers });
 
   for (const [server, logPath] of [
     ['mstdio', stdioLog],
@@ -214,7 +214,8 @@ describe('modern era (MRTR) through the worker', () => {
     });
   }
 
-  it('legacy -32042 (URLElicitationRequiredError): the URL becomes an authorization request, and once it is done the call is retried and finishes', async () => {
+  /** A call of `needs_login` (legacy -32042 with a URL) on the fixture server, and its pending authorization request. */
+  async function needsLogin() {
     const marker = join(dir, `login-${Math.random().toString(36).slice(2)}`);
     const handle = await suite.env.client.workflow.start(mcpToolCall, {
       taskQueue: suite.taskQueue,
@@ -222,6 +223,11 @@ describe('modern era (MRTR) through the worker', () => {
       args: [{ server: 'fx', tool: 'needs_login', arguments: { marker } }],
     });
     const [request] = await waitForPending(handle);
+    return { marker, handle, request };
+  }
+
+  it('legacy -32042 (URLElicitationRequiredError): the URL becomes an authorization request, and once it is done the call is retried and finishes', async () => {
+    const { marker, handle, request } = await needsLogin();
     assert.equal(request.kind, 'authorization');
     assert.equal(request.prompt, 'Connect your Example account');
     assert.match(request.url!, /^https:\/\/example\.test\/connect\?state=/);
@@ -234,13 +240,7 @@ describe('modern era (MRTR) through the worker', () => {
   });
 
   it('legacy -32042 declined: the call fails naming the request, non-retryably', async () => {
-    const marker = join(dir, `login-${Math.random().toString(36).slice(2)}`);
-    const handle = await suite.env.client.workflow.start(mcpToolCall, {
-      taskQueue: suite.taskQueue,
-      workflowId: `url-error-${Math.random().toString(36).slice(2)}`,
-      args: [{ server: 'fx', tool: 'needs_login', arguments: { marker } }],
-    });
-    const [request] = await waitForPending(handle);
+    const { handle, request } = await needsLogin();
     await handle.signal(answerSignal, { id: request.id, ok: false, reason: 'declined' });
     await assert.rejects(handle.result(), (err: any) => err.cause?.type === 'UrlElicitationRefused' && err.cause?.message.includes(request.id));
   });

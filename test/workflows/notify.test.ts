@@ -4,14 +4,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
-import { readFixtureLog } from '../fixtures/paths.js';
+import { readFixtureLog, receivedAnswers } from '../fixtures/paths.js';
 import { spawnNode } from '../../scripts/processes.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, fixtureConfig, tempDir, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
@@ -56,19 +55,12 @@ async function activityEvents(handle: WorkflowHandle, type: string): Promise<{ s
 }
 
 describe("notifications of pending requests (the worker config's webhook)", () => {
-  let env: TestWorkflowEnvironment;
-  before(async () => {
-    env = await createLocalEnv();
-  });
-  after(async () => {
-    await env?.teardown();
-  });
-
   it('sends exactly one notification per request, with the workflow id, the request id and kind, its context and the inbox link (no prompt by default), also across a worker SIGKILL', async () => {
     const hook = await receiver();
-    const taskQueue = uniqueTaskQueue('notify-kill');
+    // Worker processes only: the environment starts none.
+    await using t = await testEnvironment({ name: 'notify-kill', startWorker: false });
+    const { env, taskQueue, logPath } = t;
     const dir = tempDir();
-    const logPath = join(dir, 'fixture.jsonl');
     const configPath = join(dir, 'mcp.json');
     writeFileSync(
       configPath,
@@ -133,30 +125,27 @@ describe("notifications of pending requests (the worker config's webhook)", () =
 
   it('a receiver that fails at first gets the notification after a retry; with `includePrompt` it carries the whole Request', async () => {
     const hook = await receiver((n) => (n === 1 ? 503 : 200));
-    const taskQueue = uniqueTaskQueue('notify-retry');
-    const logPath = join(tempDir(), 'fixture.jsonl');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: { ...fixtureConfig(logPath), notify: { url: hook.url, includePrompt: true } } });
     try {
-      await worker.runUntil(async () => {
-        const handle = await env.client.workflow.start(mcpToolCall, {
-          taskQueue,
-          workflowId: `notify-retry-${Date.now()}`,
-          args: [{ server: 'fx', tool: 'ask_name' }],
-        });
-        const [request] = await waitForPending(handle);
-        await eventually(async () => (await activityEvents(handle, 'notifyPending')).completed === 1, 'the notification to succeed');
-        assert.deepEqual(
-          hook.received.map((r) => [r.status, r.body.request.id]),
-          [
-            [503, request.id],
-            [200, request.id],
-          ],
-        );
-        assert.deepEqual(hook.received[1].body.request, request, 'includePrompt: the Request as pending shows it (prompt and schema)');
-        assert.deepEqual((await activityEvents(handle, 'notifyPending')).attempts, [2], 'recorded as one activity that succeeded on its second attempt');
-        await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
-        assert.equal((await handle.result()).output, 'hello Ada');
+      await using t = await testEnvironment({ name: 'notify-retry', configFields: { notify: { url: hook.url, includePrompt: true } } });
+      const { env, taskQueue } = t;
+      const handle = await env.client.workflow.start(mcpToolCall, {
+        taskQueue,
+        workflowId: `notify-retry-${Date.now()}`,
+        args: [{ server: 'fx', tool: 'ask_name' }],
       });
+      const [request] = await waitForPending(handle);
+      await eventually(async () => (await activityEvents(handle, 'notifyPending')).completed === 1, 'the notification to succeed');
+      assert.deepEqual(
+        hook.received.map((r) => [r.status, r.body.request.id]),
+        [
+          [503, request.id],
+          [200, request.id],
+        ],
+      );
+      assert.deepEqual(hook.received[1].body.request, request, 'includePrompt: the Request as pending shows it (prompt and schema)');
+      assert.deepEqual((await activityEvents(handle, 'notifyPending')).attempts, [2], 'recorded as one activity that succeeded on its second attempt');
+      await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
+      assert.equal((await handle.result()).output, 'hello Ada');
     } finally {
       await hook.close();
     }
@@ -165,26 +154,19 @@ describe("notifications of pending requests (the worker config's webhook)", () =
   it('a receiver that is down does not delay the tool call: it completes while the notification is still being retried', async () => {
     const down = await receiver();
     await down.close(); // nothing listens on this port any more
-    const taskQueue = uniqueTaskQueue('notify-down');
-    const logPath = join(tempDir(), 'fixture.jsonl');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: { ...fixtureConfig(logPath), notify: { url: down.url } } });
-    await worker.runUntil(async () => {
-      const handle = await env.client.workflow.start(mcpToolCall, {
-        taskQueue,
-        workflowId: `notify-down-${Date.now()}`,
-        args: [{ server: 'fx', tool: 'ask_name' }],
-      });
-      const [request] = await waitForPending(handle);
-      await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
-      assert.deepEqual(await handle.result(), { output: 'hello Ada', isError: false });
-      const events = await activityEvents(handle, 'notifyPending');
-      assert.equal(events.scheduled, 1, 'the notification was scheduled');
-      assert.equal(events.completed, 0, 'and never succeeded, yet the call completed');
-      const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-      assert.deepEqual(
-        received.map((e) => e.result),
-        [{ action: 'accept', content: { name: 'Ada' } }],
-      );
+    await using t = await testEnvironment({ name: 'notify-down', configFields: { notify: { url: down.url } } });
+    const { env, taskQueue, logPath } = t;
+    const handle = await env.client.workflow.start(mcpToolCall, {
+      taskQueue,
+      workflowId: `notify-down-${Date.now()}`,
+      args: [{ server: 'fx', tool: 'ask_name' }],
     });
+    const [request] = await waitForPending(handle);
+    await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
+    assert.deepEqual(await handle.result(), { output: 'hello Ada', isError: false });
+    const events = await activityEvents(handle, 'notifyPending');
+    assert.equal(events.scheduled, 1, 'the notification was scheduled');
+    assert.equal(events.completed, 0, 'and never succeeded, yet the call completed');
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'accept', content: { name: 'Ada' } }]);
   });
 });

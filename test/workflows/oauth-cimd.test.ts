@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { startInbox } from '../../src/inbox/index.js';
 import { createWorker } from '../../src/worker.js';
 import { spawnNode } from '../../scripts/processes.js';
-import { run } from '../cli/harness.js';
+import { run } from '../helpers/cli.js';
 import { oauthSuite } from '../helpers/oauth.js';
 import { uniqueTaskQueue } from '../helpers/temporal.js';
 

@@ -13,7 +13,7 @@ import type { Request } from '../../src/contract/index.js';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { loginStatusQuery, mcpListTools, pendingQuery } from '../../src/workflows/index.js';
 import { spawnNode } from '../../scripts/processes.js';
-import { run } from '../cli/harness.js';
+import { run } from '../helpers/cli.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { oauthServers, oauthSuite } from '../helpers/oauth.js';
 import { eventually } from '../helpers/temporal.js';

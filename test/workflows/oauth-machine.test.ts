@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { loginStatusQuery, pendingQuery } from '../../src/workflows/index.js';
-import { run } from '../cli/harness.js';
+import { run } from '../helpers/cli.js';
 import { failureOf, oauthSuite } from '../helpers/oauth.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -14,37 +14,17 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
-import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
-import { run } from '../cli/harness.js';
-import { eventually } from '../helpers/temporal.js';
-import { oauthSuite } from '../helpers/oauth.js';
+import { run } from '../helpers/cli.js';
+import { captureRuntimeLogs, logText, eventually } from '../helpers/temporal.js';
+import { oauthSuite, signInOnPage } from '../helpers/oauth.js';
 
 const { temporal } = proto;
 type History = proto.temporal.api.history.v1.IHistory;
 
-// Every log line of this process (workflow, activity and worker logs at DEBUG, Core's at INFO), kept to search.
-const logged: LogEntry[] = [];
-Runtime.install({
-  logger: new DefaultLogger('DEBUG', (entry) => {
-    logged.push(entry);
-    if (entry.level === 'ERROR') process.stderr.write(`[sdk ${entry.level}] ${entry.message}\n`);
-  }),
-  telemetryOptions: { logging: { filter: { core: 'INFO', other: 'INFO' }, forward: {} } },
-  shutdownSignals: [],
-});
-const logText = (e: LogEntry): string => {
-  const seen = new WeakSet<object>();
-  return `${e.message} ${JSON.stringify(e.meta ?? {}, (_k, v: unknown) => {
-    if (typeof v === 'bigint') return String(v);
-    if (v !== null && typeof v === 'object') {
-      if (seen.has(v)) return '[cycle]';
-      seen.add(v);
-    }
-    return v;
-  })}`;
-};
+// Every log line of this process, kept to search.
+const logged = captureRuntimeLogs();
 
 describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifications and history', () => {
   let hook: ReturnType<typeof createServer>;
@@ -128,13 +108,7 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
     );
     outputs.push(await (await fetch(suite.inbox.url)).text());
     const page = await suite.browser.newPage();
-    await page.goto(request.url!);
-    await page.fill('input[name="login"]', 'ada');
-    await page.fill('input[name="password"]', 'pw');
-    await page.click('button[type="submit"]');
-    await page.waitForSelector('button[type="submit"]');
-    await page.click('button[type="submit"]');
-    await page.waitForURL(/\/oauth\/callback/);
+    await signInOnPage(page, request.url!, 'ada', 'pw');
     outputs.push(await page.content(), page.url().replace(/code=[^&]+/, 'code=(in the address bar)'));
     await page.close();
     assert.equal((await first.result()).output, 'echo: a');

@@ -13,10 +13,10 @@ import { loginWorkflowId } from '../../src/contract/login.js';
 import type { Request } from '../../src/contract/index.js';
 import { loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import { eventually, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { oauthServers, oauthSuite } from '../helpers/oauth.js';
+import { oauthServers, oauthSuite, signInOnPage } from '../helpers/oauth.js';
 import { updateErrors } from '../helpers/server-metrics.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { run } from '../cli/harness.js';
+import { run } from '../helpers/cli.js';
 
 const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 
@@ -195,13 +195,7 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     try {
       const waiting = await call(servers.replay, 'once');
       const request = await pendingSignIn(servers.replay);
-      await page.goto(request.url!);
-      await page.fill('input[name="login"]', 'ada');
-      await page.fill('input[name="password"]', 'pw');
-      await page.click('button[type="submit"]');
-      await page.waitForSelector('button[type="submit"]');
-      await page.click('button[type="submit"]');
-      await page.waitForURL(/\/oauth\/callback/);
+      await signInOnPage(page, request.url!, 'ada', 'pw');
       callbackUrl = page.url();
       assert.equal(await page.textContent('h1'), 'Signed in');
       assert.equal((await waiting.result()).output, 'echo: once');

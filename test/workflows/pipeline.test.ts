@@ -2,19 +2,30 @@ import assert from 'node:assert/strict';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { mcpPipeline } from '../../src/workflows/index.js';
+import type { PipelineStage } from '../../src/workflows/pipeline/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { demoServerPath } from '../../src/cli/dev.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { continueAsNewInputs, isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
-import { createLocalEnv, startWorker, suiteWorker, uniqueTaskQueue } from '../helpers/temporal.js';
+import { suiteEnvironment, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const examplesPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'workflows.js');
 
+/** Wait (up to 30 s) until the workflow runs in a run other than `firstRunId`, and assert it does. */
+async function continuedAsNew(handle: WorkflowHandle, firstRunId: string | undefined): Promise<void> {
+  let described = await handle.describe();
+  for (let i = 0; i < 300 && described.runId === firstRunId; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    described = await handle.describe();
+  }
+  assert.notEqual(described.runId, firstRunId, 'continued as new');
+}
+
 describe('pipelines: many tool calls, one inbox', () => {
-  const suite = suiteWorker({ name: 'pipeline' });
+  const suite = suiteEnvironment({ name: 'pipeline' });
   const { taskQueue, logPath } = suite;
 
   it('runs three steps; the middle one elicits and is answered through the pipeline id; the third uses the second result', async () => {
@@ -79,12 +90,7 @@ describe('pipelines: many tool calls, one inbox', () => {
     const [request] = await waitForPending(handle);
     watch.seen.set(request.id, request);
     // Wait for the new run: the pending request was carried across.
-    let described = await handle.describe();
-    for (let i = 0; i < 300 && described.runId === firstRunId; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      described = await handle.describe();
-    }
-    assert.notEqual(described.runId, firstRunId, 'continued as new');
+    await continuedAsNew(handle, firstRunId);
     assert.deepEqual(
       (await handle.query(pendingQuery)).map((r) => r.id),
       [request.id],
@@ -317,39 +323,32 @@ describe('pipelines: many tool calls, one inbox', () => {
 
 describe('the example user workflow', () => {
   it('calls MCP tools from its own workflow code, with durable elicitation answered through its own id', async () => {
-    const env = await createLocalEnv();
-    try {
-      const taskQueue = uniqueTaskQueue('example');
-      const worker = await startWorker(env, {
-        taskQueue,
-        workflowsPath: examplesPath,
-        mcpConfig: { mcpServers: { demo: { command: [process.execPath, demoServerPath] } } },
-      });
-      await worker.runUntil(async () => {
-        const handle = await env.client.workflow.start('planDinner', {
-          taskQueue,
-          workflowId: `example-${Date.now()}`,
-          args: [{ restaurant: 'Chez Example', guests: 3 }],
-        });
-        const [request] = await waitForPending(handle);
-        assert.match(request.prompt, /Chez Example/);
-        await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada', guests: 3, date: '2026-12-24' } }] });
-        assert.equal(await handle.result(), 'Booked Chez Example for 3 on 2026-12-24 under "Ada" (inside). Seats needed with the host: 4.');
-      });
-    } finally {
-      await env.teardown();
-    }
+    await using t = await testEnvironment({
+      name: 'example',
+      workflowsPath: examplesPath,
+      mcpConfig: { mcpServers: { demo: { command: [process.execPath, demoServerPath] } } },
+    });
+    const { env, taskQueue } = t;
+    const handle = await env.client.workflow.start('planDinner', {
+      taskQueue,
+      workflowId: `example-${Date.now()}`,
+      args: [{ restaurant: 'Chez Example', guests: 3 }],
+    });
+    const [request] = await waitForPending(handle);
+    assert.match(request.prompt, /Chez Example/);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada', guests: 3, date: '2026-12-24' } }] });
+    assert.equal(await handle.result(), 'Booked Chez Example for 3 on 2026-12-24 under "Ada" (inside). Seats needed with the host: 4.');
   });
 });
 
 describe('pipeline steps as child workflows', () => {
-  const suite = suiteWorker({ name: 'pipeline-child' });
+  const suite = suiteEnvironment({ name: 'pipeline-child' });
   const { taskQueue } = suite;
-
-  it('lists the requests of inline and child steps on the pipeline id, and routes answers there to either', async () => {
+  /** A pipeline whose first step runs ask_name inline and as a child at once (then `after`), once both requests are pending. */
+  async function inlineAndChild(name: string, after: PipelineStage[] = []) {
     const handle = await suite.env.client.workflow.start(mcpPipeline, {
       taskQueue,
-      workflowId: `pipeline-mixed-${Date.now()}`,
+      workflowId: `${name}-${Date.now()}`,
       args: [
         {
           steps: [
@@ -359,12 +358,19 @@ describe('pipeline steps as child workflows', () => {
                 { name: 'child', server: 'fx', tool: 'ask_name', child: true },
               ],
             },
-            { name: 'after', server: 'fx', tool: 'echo', arguments: { text: '{{steps.child.output}} + {{steps.inline.output}}' } },
+            ...after,
           ],
         },
       ],
     });
     await waitForPending(handle, 2);
+    return handle;
+  }
+
+  it('lists the requests of inline and child steps on the pipeline id, and routes answers there to either', async () => {
+    const handle = await inlineAndChild('pipeline-mixed', [
+      { name: 'after', server: 'fx', tool: 'echo', arguments: { text: '{{steps.child.output}} + {{steps.inline.output}}' } },
+    ]);
     const details = await handle.query(pendingDetailsQuery);
     const byStep = Object.fromEntries(details.map((d) => [d.context.step, d]));
     assert.deepEqual(Object.keys(byStep).sort(), ['child', 'inline']);
@@ -389,23 +395,7 @@ describe('pipeline steps as child workflows', () => {
   });
 
   it('cancelling a pipeline with pending inline and child requests ends it and its child as cancelled, nothing left pending', async () => {
-    const handle = await suite.env.client.workflow.start(mcpPipeline, {
-      taskQueue,
-      workflowId: `pipeline-cancel-${Date.now()}`,
-      args: [
-        {
-          steps: [
-            {
-              parallel: [
-                { name: 'inline', server: 'fx', tool: 'ask_name' },
-                { name: 'child', server: 'fx', tool: 'ask_name', child: true },
-              ],
-            },
-          ],
-        },
-      ],
-    });
-    await waitForPending(handle, 2);
+    const handle = await inlineAndChild('pipeline-cancel');
     const childId = (await handle.query(pendingDetailsQuery)).find((d) => d.context.step === 'child')!.context;
     assert.ok(childId);
     await handle.cancel();
@@ -437,12 +427,7 @@ describe('pipeline steps as child workflows', () => {
     });
     const firstRunId = (await handle.describe()).runId;
     const [request] = await waitForPending(handle);
-    let described = await handle.describe();
-    for (let i = 0; i < 300 && described.runId === firstRunId; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      described = await handle.describe();
-    }
-    assert.notEqual(described.runId, firstRunId, 'continued as new');
+    await continuedAsNew(handle, firstRunId);
     assert.deepEqual(
       (await handle.query(pendingQuery)).map((r) => r.id),
       [request.id],

@@ -6,10 +6,10 @@ import { DurableMcpClient } from '../../src/client/index.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { progressQuery } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { eventually, suiteWorker, tempDir } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 
 describe('progress of a tool call', () => {
-  const suite = suiteWorker({ name: 'progress' });
+  const suite = suiteEnvironment({ name: 'progress' });
 
   it('a tool that reports progress: the `progress` query and the heartbeat details show it while the call runs', async () => {
     const until = join(tempDir(), 'go-on');

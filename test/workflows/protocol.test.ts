@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
 import { rawServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
-import { suiteWorker, tempDir } from '../helpers/temporal.js';
+import { suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 const dir = tempDir();
@@ -29,7 +29,7 @@ after(async () => {
 });
 
 describe('the 2026-07-28 requirements on results and headers, through the worker', () => {
-  const suite = suiteWorker({ name: 'protocol', extraServers, pool: { idleTimeoutMs: 0 } });
+  const suite = suiteEnvironment({ name: 'protocol', extraServers, pool: { idleTimeoutMs: 0 } });
   const call = (server: string, tool: string, args: Record<string, unknown> = {}) =>
     suite.env.client.workflow.start(mcpToolCall, {
       taskQueue: suite.taskQueue,

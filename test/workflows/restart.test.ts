@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
-import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { fixtureServerPath, readFixtureLog, receivedAnswers } from '../fixtures/paths.js';
+import { eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { livePids, spawnNode } from '../../scripts/processes.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
@@ -15,22 +14,20 @@ import { fileURLToPath } from 'node:url';
 const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 
 describe('a pending request survives the worker', () => {
-  let env: TestWorkflowEnvironment;
-  before(async () => {
-    env = await createLocalEnv();
-  });
-  after(async () => {
-    await env?.teardown();
-  });
-
-  it('survives a graceful worker shutdown: answered while no worker runs, completed by a new worker, asked once', async () => {
-    const taskQueue = uniqueTaskQueue('restart');
+  // The first test restarts the environment's worker; the others run worker processes on task queues of their own.
+  const suite = suiteEnvironment({ name: 'restart' });
+  /** A task queue of its own, and a config file with the fixture server (its log at `logPath`) for worker processes. */
+  const forWorkerProcesses = (name: string) => {
     const dir = tempDir();
     const logPath = join(dir, 'fixture.jsonl');
-    const config = fixtureConfig(logPath);
-    const first = await startWorker(env, { taskQueue, mcpConfig: config });
-    const firstRun = first.run();
-    const handle = await env.client.workflow.start(mcpToolCall, {
+    const configPath = join(dir, 'mcp.json');
+    writeFileSync(configPath, JSON.stringify(fixtureConfig(logPath)));
+    return { taskQueue: uniqueTaskQueue(name), logPath, configPath };
+  };
+
+  it('survives a graceful worker shutdown: answered while no worker runs, completed by a new worker, asked once', async () => {
+    const { taskQueue, logPath } = suite;
+    const handle = await suite.client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `restart-graceful-${Date.now()}`,
       args: [{ server: 'fx', tool: 'counter', elicitation: { holdFor: 10 * 60 * 1000 } }],
@@ -42,8 +39,7 @@ describe('a pending request survives the worker', () => {
     // still be waiting when the worker stops (it then fails), and no later query finds a worker before the call ends.
     await eventually(() => watch.counts.answered > 0, 'the watch answered by the first worker');
 
-    first.shutdown();
-    await firstRun;
+    await suite.stopWorker();
     const ours = new Set(readFixtureLog(logPath).map((e) => e.pid));
     assert.deepEqual(
       livePids(fixtureServerPath).filter((p) => ours.has(p)),
@@ -53,33 +49,24 @@ describe('a pending request survives the worker', () => {
 
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { confirm: true } });
 
-    const second = await startWorker(env, { taskQueue, mcpConfig: config });
-    const result = await second.runUntil(handle.result());
+    await suite.startWorker();
+    const result = await handle.result();
     assert.deepEqual(result, { output: 'confirmed', isError: false });
-    await recordHistory(handle, 'restart-graceful', env.address);
+    await recordHistory(handle, 'restart-graceful', suite.env.address);
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'pending never showed a second request');
-    const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-    assert.deepEqual(
-      received.map((e) => e.result),
-      [{ action: 'accept', content: { confirm: true } }],
-      'the server saw the answer it expected',
-    );
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'accept', content: { confirm: true } }], 'the server saw the answer it expected');
   });
 
   it('SIGTERM stops a worker process gracefully: the waiting call is released at once and no MCP server is left', async () => {
-    const taskQueue = uniqueTaskQueue('sigterm');
-    const dir = tempDir();
-    const logPath = join(dir, 'fixture.jsonl');
-    const configPath = join(dir, 'mcp.json');
-    writeFileSync(configPath, JSON.stringify(fixtureConfig(logPath)));
+    const { taskQueue, logPath, configPath } = forWorkerProcesses('sigterm');
     const proc = spawnNode([workerEntry, '--mcp-config', configPath], {
-      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_ADDRESS: suite.env.address,
       TEMPORAL_NAMESPACE: 'default',
       DURABLE_MCP_TASK_QUEUE: taskQueue,
     });
     await proc.waitFor(/durable-mcp worker: Temporal/);
-    const handle = await env.client.workflow.start(mcpToolCall, {
+    const handle = await suite.client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `sigterm-${Date.now()}`,
       args: [{ server: 'fx', tool: 'ask_name', elicitation: { holdFor: 10 * 60 * 1000 } }],
@@ -97,7 +84,7 @@ describe('a pending request survives the worker', () => {
       'no MCP server process left behind',
     );
     // The request is still there for the next worker.
-    const next = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
+    const next = await startWorker(suite.env, { taskQueue, mcpConfig: fixtureConfig(logPath) });
     await next.runUntil(async () => {
       assert.deepEqual(
         ((await handle.query('pending')) as { id: string }[]).map((r) => r.id),
@@ -109,16 +96,12 @@ describe('a pending request survives the worker', () => {
   });
 
   it('survives SIGKILL of the worker process: the retried attempt attaches to the same request', async () => {
-    const taskQueue = uniqueTaskQueue('restart-kill');
-    const dir = tempDir();
-    const logPath = join(dir, 'fixture.jsonl');
-    const configPath = join(dir, 'mcp.json');
-    writeFileSync(configPath, JSON.stringify(fixtureConfig(logPath)));
-    const workerEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue };
+    const { taskQueue, logPath, configPath } = forWorkerProcesses('restart-kill');
+    const workerEnv = { TEMPORAL_ADDRESS: suite.env.address, TEMPORAL_NAMESPACE: 'default', DURABLE_MCP_TASK_QUEUE: taskQueue };
     const firstProc = spawnNode([workerEntry, '--mcp-config', configPath], workerEnv);
     await firstProc.waitFor(/durable-mcp worker: Temporal/);
 
-    const handle = await env.client.workflow.start(mcpToolCall, {
+    const handle = await suite.client.workflow.start(mcpToolCall, {
       taskQueue,
       workflowId: `restart-kill-${Date.now()}`,
       args: [{ server: 'fx', tool: 'counter', elicitation: { holdFor: 10 * 60 * 1000 }, heartbeatTimeout: 2000 }],
@@ -134,18 +117,14 @@ describe('a pending request survives the worker', () => {
     try {
       const result = await handle.result();
       assert.deepEqual(result, { output: 'confirmed', isError: false });
-      await recordHistory(handle, 'restart-sigkill', env.address);
+      await recordHistory(handle, 'restart-sigkill', suite.env.address);
     } finally {
       await secondProc.kill('SIGTERM');
     }
     assert.equal(await secondProc.exited, 0, `worker exits cleanly on SIGTERM:\n${secondProc.output().slice(-1500)}`);
     const seen = await watch.stop();
     assert.deepEqual([...seen.keys()], [request.id], 'pending never showed a second request');
-    const received = readFixtureLog(logPath).filter((e) => e.event === 'received');
-    assert.deepEqual(
-      received.map((e) => e.result),
-      [{ action: 'accept', content: { confirm: true } }],
-    );
+    assert.deepEqual(receivedAnswers(logPath), [{ action: 'accept', content: { confirm: true } }]);
     assert.deepEqual(
       livePids(fixtureServerPath).filter((p) => readFixtureLog(logPath).some((e) => e.pid === p)),
       [],

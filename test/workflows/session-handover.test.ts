@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { DurableMcpWorker } from '../../src/worker.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { createLocalEnv, eventually, fixtureConfig, startWorker, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 /**
@@ -16,51 +13,39 @@ import { waitForPending } from '../helpers/watch.js';
  * answered, from the record).
  */
 describe('a call waiting for a person and a call waiting for its session', () => {
-  let env: TestWorkflowEnvironment;
-  const workers: Array<{ worker: DurableMcpWorker; running: Promise<void> }> = [];
-  before(async () => {
-    env = await createLocalEnv();
-  });
-  after(async () => {
-    for (const w of workers) {
-      w.worker.shutdown();
-      await w.running;
-    }
-    await env?.teardown();
-  });
-
-  /** A worker whose only session of `fx` is handed over after `handoverGraceMs`; its fixture log. */
-  async function workerWithOneSession(handoverGraceMs: number) {
-    const taskQueue = uniqueTaskQueue('handover');
-    const logPath = join(tempDir(), 'fixture.jsonl');
-    const worker = await startWorker(env, { taskQueue, mcpConfig: fixtureConfig(logPath, {}, { maxSessions: 1 }), pool: { handoverGraceMs } });
-    workers.push({ worker, running: worker.run() });
+  /**
+   * An environment whose worker's only session of `fx` is handed over after `handoverGraceMs`, a call `asking` whose
+   * request is pending, then a call `echo` started after it; and the fixture log.
+   */
+  async function askingThenEcho(handoverGraceMs: number) {
+    const t = await testEnvironment({ name: 'handover', fx: { maxSessions: 1 }, pool: { handoverGraceMs } });
     const start = (tool: string, args: Record<string, unknown> = {}) =>
-      env.client.workflow.start(mcpToolCall, {
-        taskQueue,
+      t.client.workflow.start(mcpToolCall, {
+        taskQueue: t.taskQueue,
         workflowId: `${tool}-${Math.random().toString(36).slice(2)}`,
         // holdFor 10 min: only the session pressure can release the waiting call. heartbeatTimeout 600 ms: the call's
         // heartbeat (every 200 ms) says when it waits for a session.
         args: [{ server: 'fx', tool, arguments: args, elicitation: { holdFor: 600_000 }, heartbeatTimeout: 600 }],
       });
-    const events = () => readFixtureLog(logPath);
-    return { start, events };
+    const asking = await start('ask_name');
+    const [request] = await waitForPending(asking);
+    const echo = await start('echo', { text: 'next' });
+    const events = () => readFixtureLog(t.logPath);
+    return { asking, request, echo, events, [Symbol.asyncDispose]: () => t.teardown() };
   }
 
   /** Resolves once the call's activity heartbeats that it waits for a session of its server. */
   async function waitingForSession(handle: WorkflowHandle): Promise<void> {
     await eventually(async () => {
       const payload = (await handle.describe()).raw.pendingActivities?.[0]?.heartbeatDetails?.payloads?.[0];
-      const phase = payload ? (env.client.options.loadedDataConverter.payloadConverter.fromPayload(payload) as { state?: string }) : undefined;
+      const phase = payload ? (handle.client.options.loadedDataConverter.payloadConverter.fromPayload(payload) as { state?: string }) : undefined;
       return phase?.state === 'leasing';
     }, `${handle.workflowId} to wait for a session`);
   }
 
   it('an answer within the grace finishes the call on its session: the tool runs once and the other call gets the session after', async () => {
-    const { start, events } = await workerWithOneSession(600_000);
-    const asking = await start('ask_name');
-    const [request] = await waitForPending(asking);
-    const echo = await start('echo', { text: 'next' });
+    await using calls = await askingThenEcho(600_000);
+    const { asking, request, echo, events } = calls;
     await waitingForSession(echo);
 
     await asking.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { name: 'Ada' } }] });
@@ -72,10 +57,8 @@ describe('a call waiting for a person and a call waiting for its session', () =>
   });
 
   it('after the grace the waiting call gives its session up: the other call finishes first, the tool re-runs once answered with the one answer', async () => {
-    const { start, events } = await workerWithOneSession(300);
-    const asking = await start('ask_name');
-    const [request] = await waitForPending(asking);
-    const echo = await start('echo', { text: 'next' });
+    await using calls = await askingThenEcho(300);
+    const { asking, request, echo, events } = calls;
     assert.deepEqual(await echo.result(), { output: 'echo: next', isError: false }, 'the echo got the session while ask_name waited');
     assert.equal((await asking.describe()).status.name, 'RUNNING');
 

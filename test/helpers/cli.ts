@@ -6,7 +6,7 @@ import { after, before } from 'node:test';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { createLocalEnv, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { suiteEnvironment, tempDir } from './temporal.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const cli = resolve(here, '..', '..', 'src', 'cli', 'main.js');
@@ -37,29 +37,20 @@ export function run(args: string[], env: Record<string, string>, input?: string)
 export const EXIT = { CALL_FAILED: 1, USAGE: 2, TEMPORAL_UNREACHABLE: 3, NO_WORKER: 4, REFUSED: 5 };
 
 /**
- * Registers before/after: a dev server, an MCP config (fixture server fx, a server whose command does not exist, and
- * `extraServers`), a task queue; workers are started with `startWorkerProcess`.
+ * Registers before/after: a dev server without an in-process worker (`suiteEnvironment`, `startWorker: false`), an MCP
+ * config (fixture server fx, a server whose command does not exist, and `extraServers`), a task queue; workers are
+ * started with `startWorkerProcess`.
  */
 export function cliHarness(options: { extraServers?: Record<string, unknown> } = {}) {
-  const state = {} as {
-    env: TestWorkflowEnvironment;
-    cliEnv: Record<string, string>;
-    workers: SpawnedProcess[];
-    startWorkerProcess: () => Promise<SpawnedProcess>;
-  };
-  let configPath: string;
   const workers: SpawnedProcess[] = [];
-  state.workers = workers;
-  state.startWorkerProcess = async () => {
-    const w = spawnNode([cli, 'worker', '--mcp-config', configPath], state.cliEnv);
-    workers.push(w);
-    await w.waitFor(/task queue/, 60_000);
-    return w;
-  };
-  before(async () => {
-    state.env = await createLocalEnv({ searchAttributes: true });
-    const dir = tempDir('cli-failures-');
-    configPath = join(dir, 'mcp.json');
+  const dir = tempDir('cli-failures-');
+  const configPath = join(dir, 'mcp.json');
+  // Registered first, so it runs before the environment's teardown: the worker processes go first.
+  after(async () => {
+    for (const w of workers) await w.kill('SIGKILL');
+  });
+  const suite = suiteEnvironment({ name: 'cli-failures', searchAttributes: true, startWorker: false });
+  before(() => {
     writeFileSync(
       configPath,
       JSON.stringify({
@@ -70,12 +61,21 @@ export function cliHarness(options: { extraServers?: Record<string, unknown> } =
         },
       }),
     );
-    state.cliEnv = { TEMPORAL_ADDRESS: state.env.address, DURABLE_MCP_TASK_QUEUE: uniqueTaskQueue('cli-failures') };
   });
-  after(async () => {
-    for (const w of workers) await w.kill('SIGKILL');
-    await state.env?.teardown();
-  });
-
+  const state = {
+    get env(): TestWorkflowEnvironment {
+      return suite.env;
+    },
+    get cliEnv(): Record<string, string> {
+      return { TEMPORAL_ADDRESS: suite.env.address, DURABLE_MCP_TASK_QUEUE: suite.taskQueue };
+    },
+    workers,
+    startWorkerProcess: async (): Promise<SpawnedProcess> => {
+      const w = spawnNode([cli, 'worker', '--mcp-config', configPath], state.cliEnv);
+      workers.push(w);
+      await w.waitFor(/task queue/, 60_000);
+      return w;
+    },
+  };
   return state;
 }

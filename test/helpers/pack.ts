@@ -1,5 +1,5 @@
 /** Pack this project as npm would publish it, and install the tarball into a user project of its own. */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,4 +71,21 @@ export function runUserProjectTestFiles(dir: string, files: string[]): { status:
 export function testCounts(out: string): { pass: number; fail: number } {
   const count = (what: string) => Number(new RegExp(`^(?:# |\u2139 )${what} (\\d+)$`, 'm').exec(out)?.[1]);
   return { pass: count('pass'), fail: count('fail') };
+}
+
+/** Runs a command (npm, npx, git, node) in `cwd` for a package test: its exit code and output, never a throw (10 minutes at most). */
+export function sh(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    execFile(
+      cmd,
+      args,
+      {
+        cwd,
+        timeout: 600_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...env },
+      },
+      (err, stdout, stderr) => res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }

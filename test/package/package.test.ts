@@ -1,29 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { sh } from '../helpers/pack.js';
 import { tempDir } from '../helpers/temporal.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..', '..');
-
-function sh(cmd: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    execFile(
-      cmd,
-      args,
-      {
-        cwd,
-        timeout: 600_000,
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
-      },
-      (err, stdout, stderr) => res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe('the npm package', () => {
   it('packs without tests, histories or benchmarks, installs into an empty project, imports its three entries (no internals, one FailureTypes) and bundles a user workflow that calls executeMcpTool', async () => {

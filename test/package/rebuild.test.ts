@@ -2,30 +2,15 @@
 // the clone once (and gives the bin its run bit then), and `rm -rf dist && npm run build` writes a new
 // dist/src/cli/main.js, which the build must make runnable again or npx answers "Permission denied".
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+
 import { cpSync, mkdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { sh } from '../helpers/pack.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
-function sh(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    execFile(
-      cmd,
-      args,
-      {
-        cwd,
-        timeout: 600_000,
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...env },
-      },
-      (err, stdout, stderr) => res({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe('the durable-mcp command after a clean rebuild', () => {
   it('rm -rf dist && npm run build in a clone, then npx durable-mcp --version works (the build gives the bin its run bit)', async () => {

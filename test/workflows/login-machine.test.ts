@@ -36,19 +36,20 @@ function signingIn(): LoginState {
   return run(fresh(), { type: 'wanted', input: want(), now: 0 }, { type: 'authorize', now: 0 }, { type: 'redirected', redirect }).state;
 }
 
+/** The next step of a login whose sign-in has not ended and which is not near its history limits. */
+const stepOf = (state: LoginState) =>
+  nextStep(
+    state,
+    () => false,
+    () => false,
+  );
+
 describe('login machine: a want', () => {
   it('a first want waits, and the next step authorizes with what was wanted', () => {
     const t = transition(fresh(), { type: 'wanted', input: want({ scope: 'read', resourceMetadataUrl: 'https://rs/.well-known' }), now: 0 });
     assert.deepEqual(t.wanted, { status: 'waiting' });
     assert.deepEqual(t.state.waiters, ['call-1']);
-    assert.equal(
-      nextStep(
-        t.state,
-        () => false,
-        () => false,
-      ),
-      'authorize',
-    );
+    assert.equal(stepOf(t.state), 'authorize');
     const a = transition(t.state, { type: 'authorize', now: 0 });
     assert.equal(a.state.phase, LoginPhase.Authorizing);
     assert.equal(a.state.want, undefined);
@@ -208,14 +209,7 @@ describe('login machine: the sign-in', () => {
     assert.deepEqual(t.effects, [{ kind: 'withdraw', requestId: 'sign-in-1' }]);
     assert.deepEqual(t.callback, { status: 'asked-again', message: 'invalid_grant: a new sign-in request is pending' });
     assert.deepEqual(t.state.waiters, ['call-1']);
-    assert.equal(
-      nextStep(
-        t.state,
-        () => false,
-        () => false,
-      ),
-      'authorize',
-    );
+    assert.equal(stepOf(t.state), 'authorize');
     const again = run(t.state, { type: 'authorize', now: 0 }, { type: 'redirected', redirect: { ...redirect, state: 'st-2' } });
     assert.equal(again.state.pending?.requestId, 'sign-in-2');
   });
@@ -279,14 +273,7 @@ describe('login machine: logout, continue-as-new, impossible events', () => {
       ),
       'continue-as-new',
     );
-    assert.equal(
-      nextStep(
-        s,
-        () => false,
-        () => false,
-      ),
-      undefined,
-    );
+    assert.equal(stepOf(s), undefined);
     const snap = snapshotOf(s);
     assert.deepEqual(snap, { sealed: 's', generation: 1, info, requests: 0, waiters: [] });
     assert.deepEqual(initialState('files', 'shared', 'login:files:shared', snap).generation, 1);

@@ -25,7 +25,7 @@ import {
   submitAnswerUpdate,
   waitForPendingUpdate,
   type CallProgress,
-  type PendingRequestDetails,
+  type PendingRequest,
   type SubmitAnswerResult,
 } from '../workflows/messages.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE, awaitingInputKey, SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
@@ -228,7 +228,7 @@ export class DurableMcpClient {
   }
 
   /** The pending requests of one workflow, with their context. Fails within `timeoutMs` (default 15 s) when no worker answers. */
-  async pendingDetails(workflowId: string, options: { timeoutMs?: number } = {}): Promise<PendingRequestDetails[]> {
+  async pendingDetails(workflowId: string, options: { timeoutMs?: number } = {}): Promise<PendingRequest[]> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') return [];
     return withWorker(this.client, workflowId, taskQueue, 'list its pending requests', options.timeoutMs ?? WORKER_WAIT_MS, () =>
@@ -273,7 +273,7 @@ export class DurableMcpClient {
   /**
    * One page of the namespace's pending requests, from visibility only (each workflow's memo): filters, a cursor, and
    * the order by expiry where the visibility store allows it (src/client/listing.ts). No worker is asked, except for at
-   * most `legacyQueries` workflows started before the listing memo.
+   * most `queriesWithoutMemo` workflows started before the listing memo.
    */
   async listPending(options: ListOptions = {}): Promise<ListPage> {
     const support = await this.listingSupport();

@@ -37,6 +37,6 @@ export {
 } from './errors.js';
 export { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
 export { FailureTypes, type FailureType } from '../contract/failures.js';
-export type { AnswerBy, CallProgress, PendingRequestDetails, SubmitAnswerResult } from '../workflows/messages.js';
+export type { AnswerBy, CallProgress, PendingRequest, SubmitAnswerResult } from '../workflows/messages.js';
 export type { ListingMemo, Resolution } from '../workflows/visibility.js';
 export type { McpToolInfo } from '../workflows/mcp-list-tools.js';

@@ -18,6 +18,7 @@ import type { Answer } from '../../contract/index.js';
 import { loginWorkflowId, type LoginStatus } from '../../contract/login.js';
 import { DEFAULT_EXPIRES_IN_MS, useElicitationHost } from '../host/index.js';
 import { continueAsNewWhenIdle } from '../idle.js';
+import { outcomeOf } from '../outcome.js';
 import { loginStatusQuery, logoutUpdate } from '../messages.js';
 import {
   loginCredentialsQuery,
@@ -131,8 +132,7 @@ class Login {
 
   /** Handler of `loginWanted`: a call asks for a newer token than the one it has. */
   readonly wanted = (w: LoginWantedInput): LoginWantedResult => {
-    if (w.searchAttribute) this.host.enableSearchAttribute();
-    if (w.notify) this.host.enableNotify();
+    this.host.useWorkerFeatures(w);
     return this.apply({ type: 'wanted', input: w, now: Date.now() }).wanted!;
   };
 
@@ -186,8 +186,10 @@ class Login {
   async take(step: Exclude<LoginStep, 'continue-as-new'>): Promise<void> {
     if (step === 'sign-in-ended') {
       // Declined, cancelled or expired: the calls waiting for it fail.
-      const reason = this.host.requests.answerFor(this.state.pending!.requestId)?.reason;
-      this.apply({ type: 'sign-in-ended', how: reason === 'expired' ? 'expired' : reason === 'declined' ? 'declined' : 'cancelled' });
+      // A request accepted without the authorization response (no callback came) ends as cancelled, as any other.
+      const answer = this.host.requests.answerFor(this.state.pending!.requestId);
+      const outcome = answer ? outcomeOf(answer) : 'cancelled';
+      this.apply({ type: 'sign-in-ended', how: outcome === 'accepted' ? 'cancelled' : outcome });
       return;
     }
     const t = this.apply(step === 'exchange' ? { type: 'exchange' } : { type: 'authorize', now: Date.now() });

@@ -49,7 +49,7 @@ import type { ListOptions } from './list-options.js';
 import { listAwaitingInput, listPendingPage, type AwaitingWorkflow, type ListingSupport, type ListPage } from './listing.js';
 import { listResolvedPage, type ResolvedRow } from './resolved.js';
 import { startedCall } from './started-call.js';
-import { watchSignIn, type ListToolsOptions } from './sign-in.js';
+import { watchLogin, type ListToolsOptions } from './login-watch.js';
 import { statusName } from './visibility.js';
 import { fromTemporalError } from './temporal-errors.js';
 import { POLLER_FRESH_MS, withWorker, workerPolls } from './workers.js';
@@ -178,7 +178,7 @@ export class DurableMcpClient {
     if ((await this.workerPolls(taskQueue)) === false)
       throw noWorker(workflowId, taskQueue, `list the tools of server "${server}"`, 'no worker has polled its task queue recently');
     const handle = await this.client.workflow.start<typeof mcpListTools>('mcpListTools', { taskQueue, workflowId, args: [input] });
-    const watch = options.onSignIn ? watchSignIn(this.client, loginWorkflowId(server, options.principal), options.onSignIn) : undefined;
+    const watch = options.onLoginRequest ? watchLogin(this.client, loginWorkflowId(server, options.principal), options.onLoginRequest) : undefined;
     try {
       return await handle.result();
     } catch (err) {

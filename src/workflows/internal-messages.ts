@@ -5,6 +5,9 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import {
+  CHILD_DONE_SIGNAL,
+  CHILD_PENDING_SIGNAL,
+  CHILD_RESOLVED_SIGNAL,
   ELICIT_UPDATE,
   PROGRESS_SIGNAL,
   LOGIN_CREDENTIALS_QUERY,
@@ -58,9 +61,9 @@ export interface ChildPendingRequest extends PendingRequest {
   child: string;
 }
 /** Internal: a child's request is pending; the parent lists it and routes answers to the child. */
-export const childPendingSignal = defineSignal<[ChildPendingRequest]>('durable-mcp.childPending');
+export const childPendingSignal = defineSignal<[ChildPendingRequest]>(CHILD_PENDING_SIGNAL);
 /** Internal: a child's request was resolved (answered there, expired, or withdrawn). */
-export const childResolvedSignal = defineSignal<[{ child: string; id: string; resolution?: Resolution }]>('durable-mcp.childResolved');
+export const childResolvedSignal = defineSignal<[{ child: string; id: string; resolution?: Resolution }]>(CHILD_RESOLVED_SIGNAL);
 export interface ChildDone {
   child: string;
   step: string;
@@ -68,7 +71,7 @@ export interface ChildDone {
   error?: string;
 }
 /** Internal: a child tool call finished (a signal, so a parent that continued-as-new still learns it). */
-export const childDoneSignal = defineSignal<[ChildDone]>('durable-mcp.childDone');
+export const childDoneSignal = defineSignal<[ChildDone]>(CHILD_DONE_SIGNAL);
 
 // ---- internal: a call and the login of a server behind OAuth (workflow `mcpLogin`; docs/oauth.md) ----
 

@@ -206,20 +206,10 @@ export class ElicitationHost {
    * is recorded in history and replays): a registered search attribute turns visibility on, a webhook notifications.
    */
   useWorkerFeatures(features: WorkerFeatures): void {
-    if (features.searchAttribute) this.enableSearchAttribute(features.listing);
-    if (features.notify) this.enableNotify();
-  }
-
-  /** The worker found the search attribute registered: from now on keep visibility current. */
-  private enableSearchAttribute(listing?: boolean): void {
     // A child reporting to its parent is listed through the parent (one inbox), not twice.
-    if (this.children.reportTo) return;
-    if (this.visibility.enable(listing)) this.visibility.write(this.pendingDetails());
-  }
-
-  /** The worker's config names a webhook: requests recorded from now on are notified. */
-  private enableNotify(): void {
-    this.notifyEnabled = true;
+    if (features.searchAttribute && !this.children.reportTo && this.visibility.enable(features.listing)) this.visibility.write(this.pendingDetails());
+    // Requests recorded from now on are notified.
+    if (features.notify) this.notifyEnabled = true;
   }
 
   /** Report this workflow's requests to a parent (a pipeline), which lists them and routes answers here. */

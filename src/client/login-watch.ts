@@ -1,5 +1,5 @@
 /**
- * The sign-in watch of `DurableMcpClient.listTools` (servers behind OAuth): while a listing waits for its server's
+ * The login watch of `DurableMcpClient.listTools` (servers behind OAuth): while a listing waits for its server's
  * login, each login request the login makes is told once to the caller's `onLoginRequest`, with the login's status.
  */
 import type { Client } from '@temporalio/client';
@@ -20,7 +20,7 @@ export interface ListToolsOptions {
    * A server behind OAuth that needs a sign-in: told of each login request its login makes while the listing waits
    * (the listing then returns once someone signed in, or fails with `AuthorizationRequired` when the sign-in expires).
    */
-  onLoginRequest?: (signIn: PendingLogin) => void;
+  onLoginRequest?: (pending: PendingLogin) => void;
 }
 
 /** A sign-in a listing waits for: the login's `authorization` request (open its `url`) and the login's status. */

@@ -78,11 +78,11 @@ export function toolsCommand(program: Command): void {
             process.exit(130);
           });
       };
-      const onLoginRequest = (signIn: PendingLogin) => {
+      const onLoginRequest = (pending: PendingLogin) => {
         // Before the lines that say so: a Ctrl-C right after them finds the handler.
         if (!process.listeners('SIGINT').includes(interrupted)) process.once('SIGINT', interrupted);
-        if (opts.json) console.error(JSON.stringify({ event: 'sign-in', server, workflowId: signIn.loginWorkflowId, request: signIn.request }));
-        else console.error(loginLines(server, signIn).join('\n'));
+        if (opts.json) console.error(JSON.stringify({ event: 'sign-in', server, workflowId: pending.loginWorkflowId, request: pending.request }));
+        else console.error(loginLines(server, pending).join('\n'));
       };
       let tools: McpToolInfo[];
       try {

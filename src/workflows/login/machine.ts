@@ -14,12 +14,14 @@
  */
 import type { OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput } from '../../activities/index.js';
 import { FailureTypes } from '../../contract/failures.js';
+import type { RequestOutcome } from '../outcome.js';
 import type { LoginSettled, LoginWantedInput, LoginWantedResult, OAuthCallbackInput, OAuthCallbackResult } from '../internal-messages.js';
 import { acceptsCallback, isIdle, LoginPhase, type LoginState, type PendingLoginRequest, type TokenInfo, type Want } from './state.js';
 
 type Redirect = Extract<OAuthAuthorizeOutcome, { kind: 'redirect' }>;
 
-export type LoginRequestEnd = 'expired' | 'declined' | 'cancelled';
+/** How a login request ended without the authorization response. */
+export type LoginRequestEnd = Exclude<RequestOutcome, 'accepted'>;
 
 export type LoginEvent =
   /** A call asks for a newer token (the `loginWanted` update); `now` is workflow time. */

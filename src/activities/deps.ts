@@ -1,13 +1,14 @@
 /**
  * What the activities get from the worker (`ActivityDeps`), and what every activity derives from it:
- * the Temporal client that reaches the activity's workflow, the flags the workflow learns with an outcome, and the
+ * the Temporal client that reaches the activity's workflow, the worker's features the workflow learns with an outcome, and the
  * heartbeat interval.
  */
 import type { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { NotifyConfig, ServerConfig, SessionPool } from '../mcp/index.js';
 import { failure } from './failures.js';
-import type { WorkerFlags } from './types.js';
+import type { WorkerFeatures } from '../workflows/internal-messages.js';
+import type { RegisteredSearchAttributes } from '../workflows/visibility.js';
 
 export interface ActivityDeps {
   pool: SessionPool;
@@ -15,10 +16,8 @@ export interface ActivityDeps {
   client?: () => Client;
   /** Aborted when the worker starts to shut down: waiting calls are released at once, not after the grace time. */
   shutdown?: AbortSignal;
-  /** Whether the namespace has the DurableMcpAwaitingInput search attribute (the workflow then keeps it current). */
-  searchAttribute?: boolean;
-  /** Whether the listing's search attributes (servers, kinds, next expiry, resolved at) are registered too. */
-  listing?: boolean;
+  /** Which of durable-mcp's search attributes the namespace has (default `none`): the workflows keep those current. */
+  searchAttributes?: RegisteredSearchAttributes;
   /** The webhook told of new pending requests (the `notify` key of the worker's config). */
   notify?: NotifyConfig;
   /** Servers behind OAuth: the seal of the login's secrets, the access tokens of this worker, the redirect URI (./oauth.ts). */
@@ -34,11 +33,12 @@ export function clientOf(deps: ActivityDeps, ctx: Context): Client {
   return deps.client ? deps.client() : ctx.client;
 }
 
-/** What the workflow learns of this worker with a call's outcome: the search attribute is registered; a webhook is configured. */
-export function workerFlags(deps: ActivityDeps): WorkerFlags {
+/** What the workflow learns of this worker with a call's outcome: which search attributes are registered; a webhook is configured. */
+export function workerFeatures(deps: ActivityDeps): WorkerFeatures {
+  const found = deps.searchAttributes ?? 'none';
   return {
-    ...(deps.searchAttribute ? { searchAttribute: true } : {}),
-    ...(deps.searchAttribute && deps.listing ? { listing: true } : {}),
+    ...(found !== 'none' ? { searchAttribute: true } : {}),
+    ...(found === 'listing' ? { listing: true } : {}),
     ...(deps.notify ? { notify: true } : {}),
   };
 }

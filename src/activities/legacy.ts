@@ -11,7 +11,7 @@ import { answerToElicitResult, deriveRequestId, elicitationToRequest, ELICIT_UPD
 import type { ElicitationHandler, Lease } from '../mcp/index.js';
 import { elicitationSpan } from '../telemetry/tool-call-tracing.js';
 import type { ElicitInput, ElicitOutcome } from '../workflows/internal-messages.js';
-import { clientOf, workerFlags, type ActivityDeps } from './deps.js';
+import { clientOf, workerFeatures, type ActivityDeps } from './deps.js';
 import { elicitSlots } from './update-slots.js';
 import { elicitationEnd } from './outcome.js';
 import type { CallMcpToolInput, ReleaseReason } from './types.js';
@@ -226,7 +226,7 @@ class LegacyElicitations {
     const { deps, call } = this;
     return clientOf(deps, call.ctx)
       .workflow.getHandle(call.workflowId, call.runId)
-      .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: call.input.callId, request, ...workerFlags(deps) }], updateId: id })
+      .executeUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UPDATE, { args: [{ callId: call.input.callId, request, ...workerFeatures(deps) }], updateId: id })
       .then(
         (outcome) => ({ outcome }),
         (error) => ({ error }),

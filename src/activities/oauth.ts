@@ -27,7 +27,7 @@ import {
   type TokenInfo,
 } from '../mcp/index.js';
 import type { LoginCredentials, LoginWantedInput, LoginWantedResult } from '../workflows/internal-messages.js';
-import { clientOf, workerFlags, type ActivityDeps } from './deps.js';
+import { clientOf, workerFeatures, type ActivityDeps } from './deps.js';
 import { loginSlots } from './update-slots.js';
 import type { CallMcpToolLoginRequired } from './types.js';
 
@@ -171,7 +171,7 @@ export function loginRequiredOutcome(
   server: string,
   needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>,
 ): CallMcpToolLoginRequired {
-  return { status: 'login_required', login: loginWanted(deps, login, server, needed), ...workerFlags(deps) };
+  return { status: 'login_required', login: loginWanted(deps, login, server, needed), ...workerFeatures(deps) };
 }
 
 function loginDeps(deps: ActivityDeps): LoginDeps {

@@ -19,7 +19,7 @@ import {
   type ServerConfig,
   type UrlRequiredRound,
 } from '../mcp/index.js';
-import type { ElicitOutcome } from '../workflows/internal-messages.js';
+import type { ElicitOutcome, WorkerFeatures } from '../workflows/internal-messages.js';
 import { admittedOrFail, failureOf } from './failures.js';
 import {
   MAX_RESULT_BYTES,
@@ -31,7 +31,6 @@ import {
   type CallMcpToolUrlRequired,
   type ElicitationRequests,
   type ReleaseReason,
-  type WorkerFlags,
 } from './types.js';
 
 /** A legacy-era call given up while a person is asked: the request that waits on, and why. */
@@ -44,7 +43,7 @@ export interface Release {
 export const MAX_REQUEST_STATE_BYTES = 64 * 1024;
 
 /** A round's input requests go back to the workflow, checked: only elicitations, and a bounded state. */
-export function inputRequiredOutcome(input: CallMcpToolInput, round: InputRequiredRound, flags: WorkerFlags): CallMcpToolInputRequired {
+export function inputRequiredOutcome(input: CallMcpToolInput, round: InputRequiredRound, features: WorkerFeatures): CallMcpToolInputRequired {
   const where = `tool "${input.tool}" of server "${input.server}"`;
   if (round.requestState !== undefined) {
     const size = jsonByteLength(round.requestState);
@@ -72,11 +71,17 @@ export function inputRequiredOutcome(input: CallMcpToolInput, round: InputRequir
       FailureTypes.InputRequestsTooLarge,
     );
   }
-  return { status: 'input_required', form: 'mrtr', inputRequests, ...(round.requestState !== undefined ? { requestState: round.requestState } : {}), ...flags };
+  return {
+    status: 'input_required',
+    form: 'mrtr',
+    inputRequests,
+    ...(round.requestState !== undefined ? { requestState: round.requestState } : {}),
+    ...features,
+  };
 }
 
 /** A `-32042` URLElicitationRequired error goes back to the workflow as its URLs, each admitted: complete them, then call again. */
-export function urlRequiredOutcome(input: CallMcpToolInput, round: UrlRequiredRound, flags: WorkerFlags): CallMcpToolUrlRequired {
+export function urlRequiredOutcome(input: CallMcpToolInput, round: UrlRequiredRound, features: WorkerFeatures): CallMcpToolUrlRequired {
   const where = `tool "${input.tool}" of server "${input.server}"`;
   const inputRequests: ElicitationRequests = {};
   for (const { key, params } of urlInputRequests(round)) inputRequests[key] = { method: 'elicitation/create', params: admittedOrFail(where, key, params) };
@@ -84,7 +89,7 @@ export function urlRequiredOutcome(input: CallMcpToolInput, round: UrlRequiredRo
     const message = `${where} requires URL elicitation (-32042) but named no URL: ${round.message}`;
     throw ApplicationFailure.nonRetryable(message, FailureTypes.UnsupportedInputRequest);
   }
-  return { status: 'input_required', form: 'url-error', inputRequests, ...flags };
+  return { status: 'input_required', form: 'url-error', inputRequests, ...features };
 }
 
 /** The tool's result, within the size of a Temporal payload. */
@@ -100,13 +105,13 @@ export function completedOutcome(input: CallMcpToolInput, result: ToolResult): C
 }
 
 /** A round that ended: complete, or the input one era or the other asks for. */
-export function roundOutcome(input: CallMcpToolInput, round: RoundOutcome, flags: WorkerFlags): CallMcpToolOutcome {
+export function roundOutcome(input: CallMcpToolInput, round: RoundOutcome, features: WorkerFeatures): CallMcpToolOutcome {
   if (round.kind === 'complete') return completedOutcome(input, round.result);
-  return round.kind === 'url_required' ? urlRequiredOutcome(input, round, flags) : inputRequiredOutcome(input, round, flags);
+  return round.kind === 'url_required' ? urlRequiredOutcome(input, round, features) : inputRequiredOutcome(input, round, features);
 }
 
-export function releasedOutcome(release: Release, flags: WorkerFlags): CallMcpToolReleased {
-  return { status: 'released', request: release.request, reason: release.reason, ...flags };
+export function releasedOutcome(release: Release, features: WorkerFeatures): CallMcpToolReleased {
+  return { status: 'released', request: release.request, reason: release.reason, ...features };
 }
 
 /** How a legacy-era elicitation's wait ended: the workflow's update (its outcome, or none: unreachable), or an interruption. */

@@ -8,7 +8,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, type Request } from '../contract/index.js';
 import type { Lease, RoundOutcome, ServerConfig } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
-import { heartbeatEvery, serverConfigOf, workerFlags, type ActivityDeps } from './deps.js';
+import { heartbeatEvery, serverConfigOf, workerFeatures, type ActivityDeps } from './deps.js';
 import { legacyElicitations, type CallState, type ElicitingCall } from './legacy.js';
 import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
 import { callErrorOutcome, releasedOutcome, roundOutcome, type Release } from './outcome.js';
@@ -188,15 +188,15 @@ async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof
     ]);
     if (releasedWith) {
       void lease.release({ discard: true });
-      return releasedOutcome(releasedWith, workerFlags(deps));
+      return releasedOutcome(releasedWith, workerFeatures(deps));
     }
     // Nothing is held while the human thinks: the session goes back to the pool (its state is known).
     await lease.release();
-    return roundOutcome(input, round as RoundOutcome, workerFlags(deps));
+    return roundOutcome(input, round as RoundOutcome, workerFeatures(deps));
   } catch (err) {
     if (releasedWith) {
       void lease.release({ discard: true });
-      return releasedOutcome(releasedWith, workerFlags(deps));
+      return releasedOutcome(releasedWith, workerFeatures(deps));
     }
     // The session's state is unknown after a failed or aborted call: never reuse it.
     void lease.release({ discard: true });

@@ -4,6 +4,7 @@
  */
 import type { Answer, ElicitParams, Request, ToolResult } from '../contract/index.js';
 import type { LoginWanted } from '../contract/login.js';
+import type { WorkerFeatures } from '../workflows/internal-messages.js';
 import type { McpToolInfo } from '../mcp/index.js';
 
 /** Largest tool result (or round of input requests) an activity returns: Temporal rejects payloads over 2 MB. */
@@ -30,14 +31,6 @@ export interface CallMcpToolInput {
 
 export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed' | 'worker-shutdown' | 'workflow-unreachable';
 
-/** The flags a waiting outcome (and the `elicit` update's input) carries: the worker found the search attribute registered; it has a webhook. */
-export interface WorkerFlags {
-  searchAttribute?: boolean;
-  /** The listing's search attributes are registered too (the workflow then keeps them current). */
-  listing?: boolean;
-  notify?: boolean;
-}
-
 /** The tool's result, as the server sent it. */
 export interface CallMcpToolCompleted {
   status: 'completed';
@@ -45,7 +38,7 @@ export interface CallMcpToolCompleted {
 }
 
 /** Legacy era: the call waited on a live session for a person and gave the session up (why: `reason`); the request waits on. */
-export interface CallMcpToolReleased extends WorkerFlags {
+export interface CallMcpToolReleased extends WorkerFeatures {
   status: 'released';
   request: Request;
   reason: ReleaseReason;
@@ -58,7 +51,7 @@ export type ElicitationRequests = Record<string, { method: 'elicitation/create';
  * Modern era (`form: "mrtr"`): the round ended `input_required`, and nothing is held meanwhile: answer, then send
  * the next round with `requestState`.
  */
-export interface CallMcpToolInputRequired extends WorkerFlags {
+export interface CallMcpToolInputRequired extends WorkerFeatures {
   status: 'input_required';
   form: 'mrtr';
   inputRequests: ElicitationRequests;
@@ -69,7 +62,7 @@ export interface CallMcpToolInputRequired extends WorkerFlags {
  * Legacy era (`form: "url-error"`): a `-32042` URLElicitationRequiredError: complete the URLs (`url1`, `url2`, …),
  * then call again from the start. It shares `status: "input_required"` with the modern round (the recorded value).
  */
-export interface CallMcpToolUrlRequired extends WorkerFlags {
+export interface CallMcpToolUrlRequired extends WorkerFeatures {
   status: 'input_required';
   form: 'url-error';
   inputRequests: ElicitationRequests;
@@ -81,7 +74,7 @@ export interface CallMcpToolUrlRequired extends WorkerFlags {
  * A server behind OAuth needs a (new) access token: the call had none, it expired, or the server refused it. Nothing is
  * held; the workflow asks the login (`requestLogin`) and runs the call again once the login settles.
  */
-export interface CallMcpToolLoginRequired extends WorkerFlags {
+export interface CallMcpToolLoginRequired extends WorkerFeatures {
   status: 'login_required';
   /** The login wanted (contract/login.ts), and the login's workflow id. */
   login: LoginWanted & { loginId: string };

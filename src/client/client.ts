@@ -25,7 +25,7 @@ import {
   submitAnswerUpdate,
   waitForPendingUpdate,
   type CallProgress,
-  type PendingRequestDetails,
+  type PendingRequest,
   type SubmitAnswerResult,
 } from '../workflows/messages.js';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE, awaitingInputKey, SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
@@ -49,7 +49,7 @@ import type { ListOptions } from './list-options.js';
 import { listAwaitingInput, listPendingPage, type AwaitingWorkflow, type ListingSupport, type ListPage } from './listing.js';
 import { listResolvedPage, type ResolvedRow } from './resolved.js';
 import { startedCall } from './started-call.js';
-import { watchSignIn, type ListToolsOptions } from './sign-in.js';
+import { watchLogin, type ListToolsOptions } from './login-watch.js';
 import { statusName } from './visibility.js';
 import { fromTemporalError } from './temporal-errors.js';
 import { POLLER_FRESH_MS, withWorker, workerPolls } from './workers.js';
@@ -178,7 +178,7 @@ export class DurableMcpClient {
     if ((await this.workerPolls(taskQueue)) === false)
       throw noWorker(workflowId, taskQueue, `list the tools of server "${server}"`, 'no worker has polled its task queue recently');
     const handle = await this.client.workflow.start<typeof mcpListTools>('mcpListTools', { taskQueue, workflowId, args: [input] });
-    const watch = options.onSignIn ? watchSignIn(this.client, loginWorkflowId(server, options.principal), options.onSignIn) : undefined;
+    const watch = options.onLoginRequest ? watchLogin(this.client, loginWorkflowId(server, options.principal), options.onLoginRequest) : undefined;
     try {
       return await handle.result();
     } catch (err) {
@@ -228,7 +228,7 @@ export class DurableMcpClient {
   }
 
   /** The pending requests of one workflow, with their context. Fails within `timeoutMs` (default 15 s) when no worker answers. */
-  async pendingDetails(workflowId: string, options: { timeoutMs?: number } = {}): Promise<PendingRequestDetails[]> {
+  async pendingDetails(workflowId: string, options: { timeoutMs?: number } = {}): Promise<PendingRequest[]> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') return [];
     return withWorker(this.client, workflowId, taskQueue, 'list its pending requests', options.timeoutMs ?? WORKER_WAIT_MS, () =>
@@ -273,7 +273,7 @@ export class DurableMcpClient {
   /**
    * One page of the namespace's pending requests, from visibility only (each workflow's memo): filters, a cursor, and
    * the order by expiry where the visibility store allows it (src/client/listing.ts). No worker is asked, except for at
-   * most `legacyQueries` workflows started before the listing memo.
+   * most `queriesWithoutMemo` workflows started before the listing memo.
    */
   async listPending(options: ListOptions = {}): Promise<ListPage> {
     const support = await this.listingSupport();

@@ -18,7 +18,7 @@ export {
 export { DurableMcpClientPlugin, type DurableMcpClientPluginOptions } from '../codec/plugin.js';
 export { DurableMcpClient, type StartToolCallOptions } from './client.js';
 export { FIRST_ATTEMPT_WAIT_MS, type FirstAttempt } from './first-attempt.js';
-export { type ListToolsOptions, type SignInPending } from './sign-in.js';
+export { type ListToolsOptions, type PendingLogin } from './login-watch.js';
 export { ListOptionError, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type ListFilter, type ListOptions } from './list-options.js';
 export { type AwaitingWorkflow, type ListPage, type ListedRequest, type UnlistedWorkflow } from './listing.js';
 export { type ResolvedRow } from './resolved.js';
@@ -37,6 +37,6 @@ export {
 } from './errors.js';
 export { DEFAULT_TASK_QUEUE } from '../contract/message-names.js';
 export { FailureTypes, type FailureType } from '../contract/failures.js';
-export type { AnswerBy, CallProgress, PendingRequestDetails, SubmitAnswerResult } from '../workflows/messages.js';
+export type { AnswerBy, CallProgress, PendingRequest, SubmitAnswerResult } from '../workflows/messages.js';
 export type { ListingMemo, Resolution } from '../workflows/visibility.js';
 export type { McpToolInfo } from '../workflows/mcp-list-tools.js';

@@ -11,7 +11,7 @@ export const LIST_QUERY_TIMEOUT_MS = 3_000;
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 1_000;
 /** At most this many workflows without the memo are queried for one page (the rest are listed as `unlisted`). */
-export const DEFAULT_LEGACY_QUERIES = 25;
+export const DEFAULT_QUERIES_WITHOUT_MEMO = 25;
 /** With a filter visibility cannot apply (tool, step, text), at most this many workflows are read for one page. */
 export const MAX_SCANNED = 5_000;
 
@@ -38,7 +38,7 @@ export interface ListOptions {
   /** Deadline of each query of a workflow without the memo (default 3 s). */
   queryTimeoutMs?: number;
   /** At most this many workflows without the memo are queried for the page (default 25; 0: none). */
-  legacyQueries?: number;
+  queriesWithoutMemo?: number;
 }
 
 export class ListOptionError extends Error {
@@ -93,8 +93,8 @@ export function keeps(filter: ListFilter, request: Request, context: PendingCont
 export function checkOptions(o: ListOptions): void {
   if (o.limit !== undefined && (!Number.isInteger(o.limit) || o.limit < 1 || o.limit > MAX_PAGE_LIMIT))
     throw new ListOptionError(`limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}, got ${JSON.stringify(o.limit)}`);
-  if (o.legacyQueries !== undefined && (!Number.isInteger(o.legacyQueries) || o.legacyQueries < 0))
-    throw new ListOptionError(`legacyQueries must be a whole number from 0, got ${JSON.stringify(o.legacyQueries)}`);
+  if (o.queriesWithoutMemo !== undefined && (!Number.isInteger(o.queriesWithoutMemo) || o.queriesWithoutMemo < 0))
+    throw new ListOptionError(`queriesWithoutMemo must be a whole number from 0, got ${JSON.stringify(o.queriesWithoutMemo)}`);
   for (const [k, v] of Object.entries(o.filter ?? {})) {
     if (v === undefined) continue;
     if (typeof v !== 'string' || v === '' || v.length > 200)

@@ -3,7 +3,7 @@
  * and the inbox. It reads visibility pages only: each workflow keeps its pending requests with their context in its
  * memo (LISTING_MEMO_KEY, encoded by the payload codec) and what a list filters on in search attributes
  * (DurableMcpAwaitingInput, DurableMcpServers, DurableMcpKinds, DurableMcpNextExpiry). No worker is asked, except for
- * the rows of workflows started before the memo existed: those (at most `legacyQueries` a page) are asked for their
+ * the rows of workflows started before the memo existed: those (at most `queriesWithoutMemo` a page) are asked for their
  * `pendingDetails` with a short deadline, as every row was before; past that bound they are listed as `unlisted`.
  * A workflow that cannot be queried is listed with the reason, never dropped.
  */
@@ -11,20 +11,20 @@ import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { causeMessages } from '../contract/causes.js';
-import type { Request } from '../contract/index.js';
-import { pendingDetailsQuery, type PendingContext, type PendingRequestDetails } from '../workflows/messages.js';
+import { pendingDetailsQuery, type PendingRequest } from '../workflows/messages.js';
 import {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
   KINDS_SEARCH_ATTRIBUTE,
   NEXT_EXPIRY_SEARCH_ATTRIBUTE,
   SERVERS_SEARCH_ATTRIBUTE,
   type ListingMemo,
+  type MemoPendingRequest,
 } from '../workflows/visibility.js';
 import { isDeadlineExceeded } from './errors.js';
 import {
   checkOptions,
   decodeCursor,
-  DEFAULT_LEGACY_QUERIES,
+  DEFAULT_QUERIES_WITHOUT_MEMO,
   DEFAULT_PAGE_LIMIT,
   encodeCursor,
   keeps,
@@ -42,20 +42,17 @@ export interface AwaitingWorkflow {
   runId: string;
   type: string;
   startTime: Date;
-  pending: PendingRequestDetails[];
+  pending: PendingRequest[];
   /** Set when the workflow could not be queried: why (e.g. no worker polls its task queue). */
   unreachable?: string;
 }
 
-/** One pending request, listed. `tooLarge`: the memo holds only its start; open it (one query) to answer it. */
-export interface ListedRequest {
+/** One pending request, listed: the memo's entry (`tooLarge`: the memo holds only its start) with its workflow. */
+export interface ListedRequest extends MemoPendingRequest {
   workflowId: string;
   runId: string;
   workflowType: string;
   startTime: string;
-  request: Request;
-  context: PendingContext;
-  tooLarge?: true;
   /** From the workflow's `pendingDetails` query (a workflow started before the listing memo), not from its memo. */
   queried?: true;
   /** No worker polls the workflow's task queue (asked once per task queue, kept 10 s): an answer would wait for one. */
@@ -111,13 +108,13 @@ function visibilityQuery(filter: ListFilter, support: ListingSupport): { where: 
   return { where: clauses.join(' AND '), filteredLocally };
 }
 
-/** What one page reading needs to list a workflow: the client, what it knows of the namespace, and the legacy budget left. */
+/** What one page reading needs to list a workflow: the client, what it knows of the namespace, and how many workflows without the memo it may still query. */
 interface Reading {
   client: Client;
   support: ListingSupport;
   timeoutMs: number;
   page: ListPage;
-  legacyLeft: number;
+  queriesLeft: number;
 }
 
 /**
@@ -157,8 +154,8 @@ async function rowsOfWorkflow(
     if (!memo.more) return { rows };
     return { rows, other: { ...base, kind: 'more', reason: `${memo.more} more pending request(s) than its memo lists: open the workflow to see them` } };
   }
-  if (reading.legacyLeft > 0) {
-    reading.legacyLeft--;
+  if (reading.queriesLeft > 0) {
+    reading.queriesLeft--;
     reading.page.queried++;
     const q = await queryPending(client, base.workflowId, base.runId, taskQueue, reading.timeoutMs, polls);
     if ('reason' in q) return { rows: [], other: { ...base, kind: 'unreachable', reason: q.reason } };
@@ -185,7 +182,7 @@ export async function listPendingPage(client: Client, support: ListingSupport, o
     support,
     page,
     timeoutMs: options.queryTimeoutMs ?? LIST_QUERY_TIMEOUT_MS,
-    legacyLeft: options.legacyQueries ?? DEFAULT_LEGACY_QUERIES,
+    queriesLeft: options.queriesWithoutMemo ?? DEFAULT_QUERIES_WITHOUT_MEMO,
   };
   let cursor = decodeCursor(options.cursor);
   const pageSize = Math.min(MAX_PAGE_LIMIT, Math.max(limit, filteredLocally.length > 0 ? 200 : limit));
@@ -253,7 +250,7 @@ async function queryPending(
   taskQueue: string,
   timeoutMs: number,
   polls: Promise<boolean | undefined>,
-): Promise<{ pending: PendingRequestDetails[] } | { reason: string }> {
+): Promise<{ pending: PendingRequest[] } | { reason: string }> {
   if ((await polls) === false) return { reason: `no worker polls task queue "${taskQueue}"` };
   const deadline = Date.now() + timeoutMs;
   try {
@@ -278,7 +275,7 @@ export async function listAwaitingInput(client: Client, support: ListingSupport,
   do {
     const page = await listPendingPage(client, support, {
       limit: MAX_PAGE_LIMIT,
-      legacyQueries: Number.MAX_SAFE_INTEGER,
+      queriesWithoutMemo: Number.MAX_SAFE_INTEGER,
       ...(cursor ? { cursor } : {}),
       ...(options.timeoutMs !== undefined ? { queryTimeoutMs: options.timeoutMs } : {}),
     });

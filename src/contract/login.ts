@@ -86,7 +86,7 @@ export interface LoginStatus {
   /** The token set's generation: 1 for the first, one more for each refresh or new sign-in. */
   generation: number;
   refreshable: boolean;
-  /** The pending sign-in request, if one is pending. */
+  /** The pending login request, if one is pending. */
   requestId?: string;
   /** Calls waiting for the login. */
   waiting: number;

@@ -10,6 +10,12 @@ export const PENDING_DETAILS_QUERY = 'pendingDetails';
 export const WAIT_FOR_PENDING_UPDATE = 'waitForPending';
 /** Internal: the activity hands an elicitation to its own workflow; the update id is the request id. */
 export const ELICIT_UPDATE = 'durable-mcp.elicit';
+/** Internal: a tool call run as a child workflow tells its parent (a pipeline) that a request of its is pending. */
+export const CHILD_PENDING_SIGNAL = 'durable-mcp.childPending';
+/** Internal: the child tells its parent that a request of its was resolved (answered there, expired, or withdrawn). */
+export const CHILD_RESOLVED_SIGNAL = 'durable-mcp.childResolved';
+/** Internal: the child tells its parent that its tool call finished. */
+export const CHILD_DONE_SIGNAL = 'durable-mcp.childDone';
 /** The task queue of the worker and of every client helper, unless told otherwise. */
 export const DEFAULT_TASK_QUEUE = 'durable-mcp';
 /** Internal: the activity reports a tool call's MCP progress notifications to its workflow. */

@@ -3,22 +3,10 @@
  * memo), as rows: one per pending request, then one per workflow whose requests are not in the page, with the reason,
  * never dropped. Requests this inbox's people just answered are hidden until visibility catches up.
  */
-import type { DurableMcpClient, ListFilter, ListPage } from '../client/index.js';
-import type { Request } from '../contract/index.js';
-import type { PendingContext } from '../workflows/messages.js';
+import type { DurableMcpClient, ListedRequest, ListFilter, ListPage } from '../client/index.js';
 
-export interface PendingRow {
-  kind: 'pending';
-  workflowId: string;
-  runId: string;
-  workflowType: string;
-  request: Request;
-  context: PendingContext;
-  /** The memo holds only the start of the request: open it to answer it. */
-  tooLarge?: true;
-  /** No worker polls the workflow's task queue: shown, but an answer would wait. */
-  noWorker?: string;
-}
+/** A pending request of the page: the listing's row (a PendingRequest with its workflow), without its start time. */
+export type PendingRow = { kind: 'pending' } & Omit<ListedRequest, 'startTime' | 'queried'>;
 export interface UnreachableRow {
   kind: 'unreachable';
   workflowId: string;

@@ -33,7 +33,7 @@ export function viewOf(c: Context): InboxView {
 /** The page state of a view (`extra`: a notice, a rejected form); a listing that fails is a problem shown, not an error. */
 export type PageStates = (view: InboxView, extra?: Partial<PageState>) => Promise<PageState>;
 
-/** The page states of one inbox: its client, the deadline of a legacy workflow's query, what it just answered. */
+/** The page states of one inbox: its client, the deadline of the query of a workflow without the memo, what it just answered. */
 export function pageStates(dmc: DurableMcpClient, answered: RecentlyAnswered, queryTimeoutMs: number, temporalUi: string | undefined): PageStates {
   return async (view, extra = {}) => {
     let rows: InboxRow[] = [];

@@ -48,7 +48,7 @@ export function bridgeElicitations(client: Client, handler: () => ElicitationHan
     if (!params) throw new ProtocolError(INVALID_PARAMS, 'elicitation refused: its params were not seen by the arrival check');
     return (await current(params, ctx.mcpReq.signal)) as any;
   });
-  // A server's `notifications/cancelled` for request id 0 (a session's first elicitation) was ignored by
+  // A server's `notifications/cancelled` for JSON-RPC id 0 (a session's first elicitation) was ignored by
   // the v1 SDK (a falsy check; this session carried a fix for it). SDK v2 checks `=== undefined` and aborts
   // the handler's signal for every id, id 0 included: a test holds it to that.
   return { admitArrivals: (transport) => admitArrivals(transport, admitted) };

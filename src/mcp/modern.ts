@@ -79,7 +79,7 @@ export function nextRound(round: InputRequiredRound, inputResponses: Record<stri
  * So, at the transport, before the SDK decodes it: the result of a request this client sent with a modern-era
  * envelope (`_meta` names a 2026-07-28+ protocol version) gets `resultType: "complete"` when it has none. Only
  * then: a legacy-era result never carries the field, and the SDK bridges it itself. Everything else passes as sent.
- * Installed before `connect()`, after ./request-ids.ts (so it sees the SDK's own ids).
+ * Installed before `connect()`, after ./jsonrpc-ids.ts (so it sees the SDK's own ids).
  */
 export function assumeCompleteWhenUnspecified(transport: Transport): void {
   /** JSON-RPC ids of the modern-era requests in flight (bounded: an id whose response never came is dropped first). */

@@ -29,7 +29,7 @@ import {
   type InputRequiredRound,
   type RoundInput,
 } from './modern.js';
-import { uniqueRequestIds } from './request-ids.js';
+import { uniqueJsonRpcIds } from './jsonrpc-ids.js';
 import { paramHeaders, scanParamHeaders, type ParamHeader } from './param-headers.js';
 import { toToolResult } from './result.js';
 import { isWrongListing, listAllTools, type McpToolInfo } from './tool-list.js';
@@ -232,8 +232,8 @@ export class McpSession {
       this.closedFlag = true;
       this.onBroken?.();
     };
-    // Request ids unique across sessions (a call's rounds may run on different ones; see request-ids.ts), nearest the wire.
-    uniqueRequestIds(this.transport);
+    // JSON-RPC ids unique across sessions (a call's rounds may run on different ones; see jsonrpc-ids.ts), nearest the wire.
+    uniqueJsonRpcIds(this.transport);
     // Modern era: a result without `resultType` is complete (the SDK would reject it; see modern.ts).
     assumeCompleteWhenUnspecified(this.transport);
     try {

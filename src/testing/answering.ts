@@ -6,7 +6,14 @@
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { msToNumber, type Duration } from '@temporalio/common';
 import type { Answer, Request } from '../contract/index.js';
-import { pendingDetailsQuery, submitAnswerUpdate, waitForPendingUpdate, type PendingContext, type SubmitAnswerResult } from '../workflows/messages.js';
+import {
+  pendingDetailsQuery,
+  submitAnswerUpdate,
+  waitForPendingUpdate,
+  type PendingContext,
+  type PendingRequest,
+  type SubmitAnswerResult,
+} from '../workflows/messages.js';
 
 /** An answer without its id: the kit fills in the request's id. */
 export type AnswerFor = Omit<Answer, 'id'> & { id?: string };
@@ -18,11 +25,11 @@ export const decline = (): AnswerFor => ({ ok: false, reason: 'declined' });
 /** Cancel: the MCP server sees `cancel`. */
 export const cancel = (): AnswerFor => ({ ok: false, reason: 'cancelled' });
 
-export interface PendingRequest {
-  request: Request;
-  /** Where it comes from: server, tool, pipeline step. Absent when the request was resolved before it could be read. */
-  context?: PendingContext;
-}
+/**
+ * What `nextPending` returns: a PendingRequest (the one shape of a pending request with its context), whose context is
+ * absent when the request was resolved before it could be read.
+ */
+export type NextPending = Omit<PendingRequest, 'context'> & Partial<Pick<PendingRequest, 'context'>>;
 
 /** Longest single wait (the update's own bound is 10 min of workflow time). */
 const WAIT_SLICE_MS = 60_000;
@@ -58,7 +65,7 @@ async function waitOnce(handle: WorkflowHandle, seen: string[], timeoutMs: numbe
  * The next pending request the caller has not seen (`seen`, default none). Rejects after `timeout` (real
  * time, default 30 s) with the workflow's id in the message, or at once when the workflow closed first.
  */
-export async function nextPending(handle: WorkflowHandle, options: { timeout?: Duration; seen?: string[] } = {}): Promise<PendingRequest> {
+export async function nextPending(handle: WorkflowHandle, options: { timeout?: Duration; seen?: string[] } = {}): Promise<NextPending> {
   const timeoutMs = options.timeout === undefined ? 30_000 : msToNumber(options.timeout);
   const deadline = Date.now() + timeoutMs;
   const seen = options.seen ?? [];

@@ -14,5 +14,6 @@ export {
   type ToolContext,
 } from './scripted.js';
 export type { ProtocolEra } from '../contract/era.js';
-export { accept, answerWith, cancel, decline, nextPending, type AnswerFor, type Answerer, type PendingRequest } from './answering.js';
+export type { PendingContext, PendingRequest } from '../workflows/messages.js';
+export { accept, answerWith, cancel, decline, nextPending, type AnswerFor, type Answerer, type NextPending } from './answering.js';
 export { replayHistories, saveHistory, ReplayFailedError, type HistorySource, type ReplayOutcome } from './replay.js';

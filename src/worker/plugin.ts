@@ -125,7 +125,7 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
       namespace ??= fromEnv.namespace;
     }
     const ns = namespace ?? 'default';
-    const { searchAttribute, listing } = await registeredAttributes(connection, ns);
+    const searchAttributes = await registeredAttributes(connection, ns);
     const traced = await tracingOptions(this.tracing);
     const dataConverter = dataConverterOf(this.encryption, options.dataConverter);
     const code = workflowCode({ workflowsPath, workflowBundle }, dataConverter, !!traced);
@@ -137,8 +137,7 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
     const activities = createActivities({
       pool: this.pool,
       shutdown: this.shutdownNotice.signal,
-      searchAttribute,
-      listing,
+      searchAttributes,
       ...(this.config.notify ? { notify: this.config.notify } : {}),
       ...(this.logins ? { logins: this.logins } : {}),
     });

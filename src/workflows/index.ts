@@ -42,7 +42,7 @@ export {
   type AnswerBy,
   type CallProgress,
   type PendingContext,
-  type PendingRequestDetails,
+  type PendingRequest,
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from './messages.js';

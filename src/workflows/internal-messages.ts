@@ -5,6 +5,9 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import {
+  CHILD_DONE_SIGNAL,
+  CHILD_PENDING_SIGNAL,
+  CHILD_RESOLVED_SIGNAL,
   ELICIT_UPDATE,
   PROGRESS_SIGNAL,
   LOGIN_CREDENTIALS_QUERY,
@@ -14,7 +17,7 @@ import {
 } from '../contract/message-names.js';
 import type { Answer, Request, ToolResult } from '../contract/index.js';
 import type { LoginWanted } from '../contract/login.js';
-import type { PendingContext } from './messages.js';
+import type { PendingRequest } from './messages.js';
 import type { Resolution } from './visibility.js';
 
 // ---- internal: between the activity `callMcpTool` and its own workflow ----
@@ -22,23 +25,30 @@ import type { Resolution } from './visibility.js';
 /** Internal: the activity reports a progress notification of its tool call (throttled). */
 export const progressSignal = defineSignal<[{ callId: string; progress: number; total?: number; message?: string }]>(PROGRESS_SIGNAL);
 
-export interface ElicitInput {
-  callId: string;
-  request: Request;
-  /** The worker found the DurableMcpAwaitingInput search attribute registered. */
+/**
+ * The worker's features, as its workflows learn them: one object, spread flat into the payloads that carry it (the
+ * `elicit` update's input, the `callMcpTool` activity's waiting outcomes, the `loginWanted` update's input), so the
+ * recorded histories keep their field names. The worker derives it from ActivityDeps (activities/deps.ts
+ * `workerFeatures`); the host takes it in one method (`useWorkerFeatures`).
+ */
+export interface WorkerFeatures {
+  /** The worker found the DurableMcpAwaitingInput search attribute registered: the workflow keeps it current. */
   searchAttribute?: boolean;
-  /** The worker found the listing's search attributes registered too (LISTING_SEARCH_ATTRIBUTES). */
+  /** The worker found every listing search attribute registered too (SEARCH_ATTRIBUTES): the workflow keeps them current. */
   listing?: boolean;
   /** The worker's config names a webhook: the workflow runs `notifyPending` when a request becomes pending. */
   notify?: boolean;
 }
 
+export interface ElicitInput extends WorkerFeatures {
+  callId: string;
+  request: Request;
+}
+
 /** Input of the `notifyPending` activity: one new pending request. */
-export interface NotifyPendingInput {
+export interface NotifyPendingInput extends PendingRequest {
   /** The workflow to answer it through (a pipeline's, for a request of one of its steps). */
   workflowId: string;
-  request: Request;
-  context: PendingContext;
 }
 export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: 'released'; request: Request };
 /** Internal: the activity hands an elicitation to its workflow. The update id is the request id. */
@@ -46,15 +56,14 @@ export const elicitUpdate = defineUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UP
 
 // ---- internal: between a tool call running as a child workflow and its parent (one inbox) ----
 
-export interface ChildPending {
+/** A child's pending request, with the child's workflow id. */
+export interface ChildPendingRequest extends PendingRequest {
   child: string;
-  request: Request;
-  context: PendingContext;
 }
 /** Internal: a child's request is pending; the parent lists it and routes answers to the child. */
-export const childPendingSignal = defineSignal<[ChildPending]>('durable-mcp.childPending');
+export const childPendingSignal = defineSignal<[ChildPendingRequest]>(CHILD_PENDING_SIGNAL);
 /** Internal: a child's request was resolved (answered there, expired, or withdrawn). */
-export const childResolvedSignal = defineSignal<[{ child: string; id: string; resolution?: Resolution }]>('durable-mcp.childResolved');
+export const childResolvedSignal = defineSignal<[{ child: string; id: string; resolution?: Resolution }]>(CHILD_RESOLVED_SIGNAL);
 export interface ChildDone {
   child: string;
   step: string;
@@ -62,19 +71,16 @@ export interface ChildDone {
   error?: string;
 }
 /** Internal: a child tool call finished (a signal, so a parent that continued-as-new still learns it). */
-export const childDoneSignal = defineSignal<[ChildDone]>('durable-mcp.childDone');
+export const childDoneSignal = defineSignal<[ChildDone]>(CHILD_DONE_SIGNAL);
 
 // ---- internal: a call and the login of a server behind OAuth (workflow `mcpLogin`; docs/oauth.md) ----
 
 /** Internal: why a call needs the login, and for which token (the login wanted, contract/login.ts), and who waits. */
-export interface LoginWantedInput extends LoginWanted {
+export interface LoginWantedInput extends LoginWanted, Pick<WorkerFeatures, 'searchAttribute' | 'notify'> {
   /** The workflow of the call: it is signalled `loginSettled` when the login settles. */
   waiter: string;
-  /** How long a sign-in request waits for a person (the call's `elicitation.expiresIn`, in ms). */
+  /** How long a login's request waits for a person (the call's `elicitation.expiresIn`, in ms). */
   expiresInMs?: number;
-  /** The worker found the DurableMcpAwaitingInput search attribute registered; it has a webhook. */
-  searchAttribute?: boolean;
-  notify?: boolean;
 }
 export type LoginWantedResult = { status: 'ready'; generation: number } | { status: 'waiting' };
 /** Internal: a call asks the login for a newer token than the one it has (update-with-start: one login per credential set). */

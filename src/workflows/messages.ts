@@ -73,12 +73,17 @@ export interface PendingContext {
 }
 /** At most this many characters of a call's arguments (as JSON) go with its pending requests. */
 export const ARGUMENTS_SHOWN = 1_000;
-export interface PendingRequestDetails {
+/**
+ * A pending request with its context: the one shape of it (the `pendingDetails` query's rows). The memo's entry
+ * (MemoPendingRequest), the listing's row (ListedRequest), the inbox's row (PendingRow), the child's signal
+ * (ChildPendingRequest) and the testing kit's `nextPending` (NextPending) are this shape with a little more or less.
+ */
+export interface PendingRequest {
   request: Request;
   context: PendingContext;
 }
 /** The pending requests with their context (server, tool, step). */
-export const pendingDetailsQuery = defineQuery<PendingRequestDetails[]>(PENDING_DETAILS_QUERY);
+export const pendingDetailsQuery = defineQuery<PendingRequest[]>(PENDING_DETAILS_QUERY);
 
 /** The last MCP progress notification of a running tool call (`notifications/progress`). */
 export interface CallProgress {

@@ -5,7 +5,8 @@
  */
 import { defineSearchAttributeKey } from '@temporalio/common';
 import type { Request } from '../contract/index.js';
-import type { PendingContext } from './messages.js';
+import type { PendingRequest } from './messages.js';
+import type { RequestOutcome } from './outcome.js';
 
 /** Name of the Bool search attribute that is true while a workflow has a pending request. */
 export const AWAITING_INPUT_SEARCH_ATTRIBUTE = 'DurableMcpAwaitingInput';
@@ -25,6 +26,11 @@ export const kindsKey = defineSearchAttributeKey(KINDS_SEARCH_ATTRIBUTE, 'KEYWOR
 export const nextExpiryKey = defineSearchAttributeKey(NEXT_EXPIRY_SEARCH_ATTRIBUTE, 'DATETIME');
 export const resolvedAtKey = defineSearchAttributeKey(RESOLVED_AT_SEARCH_ATTRIBUTE, 'DATETIME');
 /**
+ * Which of durable-mcp's search attributes a namespace has, as the worker finds them at start: none, only
+ * DurableMcpAwaitingInput (`awaiting`), or all of SEARCH_ATTRIBUTES (`listing`).
+ */
+export type RegisteredSearchAttributes = 'none' | 'awaiting' | 'listing';
+/**
  * Every search attribute durable-mcp uses, with its type as `temporal operator search-attribute create --type` names it
  * (dev, the testing kit and docker-compose register them all). Nothing sensitive: search attributes are never encoded.
  */
@@ -39,9 +45,7 @@ export const SEARCH_ATTRIBUTES = [
 /** The memo key under which a workflow keeps what a person needs to see (encoded by the payload codec). */
 export const LISTING_MEMO_KEY = 'durableMcp';
 /** A pending request as the memo lists it. `tooLarge`: the request did not fit; open it (one query) to answer it. */
-export interface MemoRequest {
-  request: Request;
-  context: PendingContext;
+export interface MemoPendingRequest extends PendingRequest {
   tooLarge?: true;
 }
 /** How a request ended, who ended it and when. `by`: a person or program, "signal", "update", "expiry" or "workflow". */
@@ -53,7 +57,7 @@ export interface Resolution {
   step?: string;
   /** The prompt, cut to 200 characters. */
   prompt: string;
-  outcome: 'accepted' | 'declined' | 'cancelled' | 'expired';
+  outcome: RequestOutcome;
   by: string;
   /** Workflow time, ISO 8601. */
   at: string;
@@ -61,7 +65,7 @@ export interface Resolution {
 /** The memo of a workflow that asks for input: bounded (MEMO_LIMITS), rewritten whenever its requests change. */
 export interface ListingMemo {
   v: 1;
-  pending: MemoRequest[];
+  pending: MemoPendingRequest[];
   /** Pending requests left out of `pending` (past the count or size bound): open the workflow to see them. */
   more?: number;
   /** The latest resolutions, newest first. */

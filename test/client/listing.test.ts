@@ -140,15 +140,15 @@ describe('the listing of pending requests from visibility', () => {
   });
 
   it('a workflow without the listing memo (as recorded before it) is still listed, by asking it, and answered', async () => {
-    const legacyQueue = uniqueTaskQueue('listing-legacy');
-    const legacy = await startWorker(suite.env, {
-      taskQueue: legacyQueue,
-      mcpConfig: fixtureConfig(join(dir, 'legacy.jsonl')),
-      workflowsPath: join(here, '..', 'fixtures', 'legacy-workflows.js'),
+    const memolessQueue = uniqueTaskQueue('listing-memoless');
+    const memoless = await startWorker(suite.env, {
+      taskQueue: memolessQueue,
+      mcpConfig: fixtureConfig(join(dir, 'memoless.jsonl')),
+      workflowsPath: join(here, '..', 'fixtures', 'memoless-workflows.js'),
     });
-    const legacyRun = legacy.run();
+    const memolessRun = memoless.run();
     try {
-      const handle = await suite.env.client.workflow.start('legacyAsk', { taskQueue: legacyQueue, workflowId: `${prefix}-legacy`, args: ['Old question?'] });
+      const handle = await suite.env.client.workflow.start('askWithoutMemo', { taskQueue: memolessQueue, workflowId: `${prefix}-memoless`, args: ['Old question?'] });
       const row = await eventually(
         async () => (await allPages({ limit: 1000 })).rows.find((r) => r.workflowId === handle.workflowId),
         'the old workflow listed',
@@ -157,12 +157,12 @@ describe('the listing of pending requests from visibility', () => {
       assert.equal(row.request.prompt, 'Old question?');
       assert.equal(row.context.server, 'old');
       const grouped = await suite.durable.listAwaitingInput();
-      assert.equal(grouped.find((w) => w.workflowId === handle.workflowId)?.pending[0]?.request.id, 'legacy.1');
-      await suite.durable.submit(handle.workflowId, { id: 'legacy.1', ok: true, data: { ok: true } }, { by: 'someone' });
-      assert.deepEqual(await handle.result(), { id: 'legacy.1', ok: true, data: { ok: true } }, 'the answer arrived byte-exact, "by" beside it');
+      assert.equal(grouped.find((w) => w.workflowId === handle.workflowId)?.pending[0]?.request.id, 'memoless.1');
+      await suite.durable.submit(handle.workflowId, { id: 'memoless.1', ok: true, data: { ok: true } }, { by: 'someone' });
+      assert.deepEqual(await handle.result(), { id: 'memoless.1', ok: true, data: { ok: true } }, 'the answer arrived byte-exact, "by" beside it');
     } finally {
-      legacy.shutdown();
-      await legacyRun;
+      memoless.shutdown();
+      await memolessRun;
     }
   });
 });

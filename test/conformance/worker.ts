@@ -11,7 +11,7 @@
  * connection (the suite's reference client does): the pool's default keeps it 5 minutes, and an open session
  * (sse-retry's GET stream) keeps the scenario's server from stopping. So each round of a 2026-07-28 call runs on a
  * fresh session, the hardest case for sep-2322-client-request-state's check that a retried round's JSON-RPC id
- * differs (src/mcp/request-ids.ts); docs/conformance.md says more.
+ * differs (src/mcp/jsonrpc-ids.ts); docs/conformance.md says more.
  *
  * Servers behind OAuth (the `auth/*` scenarios): the client writes, before its first call, the `auth` of the scenario's
  * server (`"oauth"`, or a pre-registered client's id and secret from the scenario's context) into

@@ -31,7 +31,7 @@ function run(s: LoginState, ...events: LoginEvent[]): Transition {
   for (const e of events) t = transition(t.state, e);
   return t;
 }
-/** A login whose sign-in request `sign-in-1` is pending, asked for by call-1. */
+/** A login whose sign-in request `login-1` is pending, asked for by call-1. */
 function signingIn(): LoginState {
   return run(fresh(), { type: 'wanted', input: want(), now: 0 }, { type: 'authorize', now: 0 }, { type: 'redirected', redirect }).state;
 }
@@ -111,8 +111,8 @@ describe('login machine: authorize', () => {
     assert.deepEqual(t.effects, [
       {
         kind: 'ask',
-        requestId: 'sign-in-1',
-        callId: 'login-1',
+        requestId: 'login-1',
+        callId: 'login-call-1',
         prompt: 'Sign in to MCP server "files" at https://as.example',
         url: redirect.url,
         expiresInMs: 5000,
@@ -137,7 +137,7 @@ describe('login machine: authorize', () => {
       issuer: 'https://as.example',
       generation: 0,
       refreshable: false,
-      requestId: 'sign-in-1',
+      requestId: 'login-1',
       waiting: 2,
     });
   });
@@ -177,7 +177,7 @@ describe('login machine: the sign-in', () => {
     });
     const t = transition(x.state, { type: 'authorized', sealed: 's3', info });
     assert.deepEqual(t.effects, [
-      { kind: 'signed-in', requestId: 'sign-in-1' },
+      { kind: 'signed-in', requestId: 'login-1' },
       { kind: 'settle', waiters: ['call-1'], settled: { generation: 1 } },
     ]);
     assert.deepEqual(t.callback, { status: 'signed-in', message: 'signed in to server "files"' });
@@ -188,7 +188,7 @@ describe('login machine: the sign-in', () => {
     const t = run(signingIn(), { type: 'callback', callback: { state: 'st-1', error: 'access_denied' } }, { type: 'exchange' });
     assert.equal(t.activity, undefined);
     assert.deepEqual(t.effects, [
-      { kind: 'withdraw', requestId: 'sign-in-1' },
+      { kind: 'withdraw', requestId: 'login-1' },
       {
         kind: 'settle',
         waiters: ['call-1'],
@@ -206,12 +206,12 @@ describe('login machine: the sign-in', () => {
       { type: 'exchange' },
       { type: 'rejected', sealed: 's4', reason: 'invalid_grant' },
     );
-    assert.deepEqual(t.effects, [{ kind: 'withdraw', requestId: 'sign-in-1' }]);
+    assert.deepEqual(t.effects, [{ kind: 'withdraw', requestId: 'login-1' }]);
     assert.deepEqual(t.callback, { status: 'asked-again', message: 'invalid_grant: a new sign-in request is pending' });
     assert.deepEqual(t.state.waiters, ['call-1']);
     assert.equal(stepOf(t.state), 'authorize');
     const again = run(t.state, { type: 'authorize', now: 0 }, { type: 'redirected', redirect: { ...redirect, state: 'st-2' } });
-    assert.equal(again.state.pending?.requestId, 'sign-in-2');
+    assert.equal(again.state.pending?.requestId, 'login-2');
   });
   it('an exchange that fails withdraws the request and fails the calls (AuthorizationFailed)', () => {
     const t = run(
@@ -220,7 +220,7 @@ describe('login machine: the sign-in', () => {
       { type: 'exchange' },
       { type: 'failed', message: 'iss mismatch' },
     );
-    assert.deepEqual(t.effects[0], { kind: 'withdraw', requestId: 'sign-in-1' });
+    assert.deepEqual(t.effects[0], { kind: 'withdraw', requestId: 'login-1' });
     assert.deepEqual(t.callback, { status: 'failed', message: 'iss mismatch' });
   });
   it('a declined, cancelled or expired sign-in fails the calls, naming the issuer', () => {
@@ -228,12 +228,12 @@ describe('login machine: the sign-in', () => {
     assert.equal(
       nextStep(
         s,
-        (id) => id === 'sign-in-1',
+        (id) => id === 'login-1',
         () => false,
       ),
-      'sign-in-ended',
+      'request-ended',
     );
-    const t = transition(s, { type: 'sign-in-ended', how: 'expired' });
+    const t = transition(s, { type: 'request-ended', how: 'expired' });
     assert.deepEqual(t.effects, [
       {
         kind: 'settle',
@@ -251,7 +251,7 @@ describe('login machine: logout, continue-as-new, impossible events', () => {
   it('logout forgets the token, withdraws the sign-in and fails the waiting calls', () => {
     const t = transition(signingIn(), { type: 'logout' });
     assert.deepEqual(t.effects, [
-      { kind: 'withdraw', requestId: 'sign-in-1' },
+      { kind: 'withdraw', requestId: 'login-1' },
       {
         kind: 'settle',
         waiters: ['call-1'],
@@ -289,6 +289,6 @@ describe('login machine: logout, continue-as-new, impossible events', () => {
   it('an activity outcome outside its phase is a bug, not a transition', () => {
     assert.throws(() => transition(fresh(), { type: 'authorized', sealed: 's', info }), /no transition for "authorized" in phase "idle"/);
     assert.throws(() => transition(fresh(), { type: 'authorize', now: 0 }), /no transition/);
-    assert.throws(() => transition(fresh(), { type: 'sign-in-ended', how: 'declined' }), /no transition/);
+    assert.throws(() => transition(fresh(), { type: 'request-ended', how: 'declined' }), /no transition/);
   });
 });

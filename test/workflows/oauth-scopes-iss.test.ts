@@ -51,7 +51,7 @@ describe('the iss of an authorization response, and step-up on insufficient_scop
     const before = await suite.fixture.stats();
     const write = await suite.call(servers.stepUp, 'write', { text: 'hello' });
     const stepUp = await suite.pendingSignIn(servers.stepUp, { notId: signIn.id });
-    assert.equal(stepUp.id, 'sign-in-2');
+    assert.equal(stepUp.id, 'login-2');
     // The prompt and the authorization request name the wider scope, what was granted included.
     assert.match(stepUp.prompt, /\(scopes: [^)]*\btools\.write\b/);
     assert.match(stepUp.prompt, /\(scopes: [^)]*\btools\b(?!\.)/);

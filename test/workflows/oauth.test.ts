@@ -133,7 +133,7 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     await suite.fixture.control('/__revoke-refresh');
     const waiting = await call(servers.revoked, 'after-revoke');
     const request = await pendingSignIn(servers.revoked);
-    assert.equal(request.id, 'sign-in-2');
+    assert.equal(request.id, 'login-2');
     assert.match(request.prompt, /the saved sign-in was refused/);
     assert.equal(await suite.signIn(request.url!), 'Signed in');
     assert.equal((await waiting.result()).output, 'echo: after-revoke');

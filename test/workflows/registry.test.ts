@@ -13,8 +13,8 @@ import {
   answerId,
   cut,
   expiresAtOf,
-  outcomeOf,
 } from '../../src/workflows/host/registry.js';
+import { outcomeOf } from '../../src/workflows/outcome.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 function registry(): { r: RequestRegistry; clock: { now: number } } {
@@ -70,7 +70,7 @@ describe('the request registry (pure: no workflow API, no server)', () => {
     assert.equal(second.entry, undefined, 'not recorded twice');
     assert.equal(second.request, first.request);
     assert.deepEqual(
-      r.pendingEntries().map((e) => [e.request.id, e.callId, e.since]),
+      r.pendingRecords().map((e) => [e.request.id, e.callId, e.since]),
       [['q1', callId, T0]],
     );
   });
@@ -165,7 +165,7 @@ describe('the request registry (pure: no workflow API, no server)', () => {
     assert.equal(next.isPending('q1'), true);
     assert.deepEqual(next.roundWaitOf(callId), { round: 1, requests: [], form: 'mrtr' });
     assert.equal(next.newCall({ server: 's', tool: 't' }).callId, 'c2', 'call ids go on');
-    assert.deepEqual(next.contextOf(next.pendingEntries()[0]), { callId, server: 's', tool: 't', step: 'a', askedAt: new Date(T0).toISOString() });
+    assert.deepEqual(next.contextOf(next.pendingRecords()[0]), { callId, server: 's', tool: 't', step: 'a', askedAt: new Date(T0).toISOString() });
   });
 
   it('names how a request ended in one place, and the id an answer names', () => {

@@ -61,7 +61,7 @@ async function listedRows(
         filter,
         limit: opts.limit ?? MAX_PAGE_LIMIT,
         order: 'expiry',
-        legacyQueries: paged ? undefined : Number.MAX_SAFE_INTEGER,
+        queriesWithoutMemo: paged ? undefined : Number.MAX_SAFE_INTEGER,
         ...(cursor ? { cursor } : {}),
       });
     } catch (err) {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { ToolCallFailure, type McpToolInfo, type SignInPending } from '../../client/index.js';
+import { ToolCallFailure, type McpToolInfo, type PendingLogin } from '../../client/index.js';
 import { SHARED_PRINCIPAL } from '../../contract/login.js';
 import { terminalSafe } from '../terminal.js';
 import { client, duration, print, UsageError } from './common.js';
@@ -21,7 +21,7 @@ const FIXES: Partial<Record<string, string>> = {
 };
 
 /** What a person does about a sign-in the listing waits for (stderr: stdout stays the listing). */
-export function signInLines(server: string, { loginWorkflowId, request, status }: SignInPending): string[] {
+export function loginLines(server: string, { loginWorkflowId, request, status }: PendingLogin): string[] {
   const login = terminalSafe(loginWorkflowId);
   // A per-call server's login is one principal's: whoever signs in, signs in for that principal's calls only.
   const whose =
@@ -78,17 +78,17 @@ export function toolsCommand(program: Command): void {
             process.exit(130);
           });
       };
-      const onSignIn = (signIn: SignInPending) => {
+      const onLoginRequest = (pending: PendingLogin) => {
         // Before the lines that say so: a Ctrl-C right after them finds the handler.
         if (!process.listeners('SIGINT').includes(interrupted)) process.once('SIGINT', interrupted);
-        if (opts.json) console.error(JSON.stringify({ event: 'sign-in', server, workflowId: signIn.loginWorkflowId, request: signIn.request }));
-        else console.error(signInLines(server, signIn).join('\n'));
+        if (opts.json) console.error(JSON.stringify({ event: 'sign-in', server, workflowId: pending.loginWorkflowId, request: pending.request }));
+        else console.error(loginLines(server, pending).join('\n'));
       };
       let tools: McpToolInfo[];
       try {
         tools = await c.listTools(server, {
           workflowId,
-          onSignIn,
+          onLoginRequest,
           ...(opts.principal !== undefined ? { principal: opts.principal } : {}),
           ...(opts.expiresIn !== undefined ? { expiresIn: opts.expiresIn } : {}),
         });

@@ -6,22 +6,22 @@
 import { ApplicationFailure, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
-import { answerSignal, type AnswerBy, type PendingContext, type PendingRequestDetails } from '../messages.js';
-import { childPendingSignal, childResolvedSignal, type ChildPending } from '../internal-messages.js';
+import { answerSignal, type AnswerBy, type PendingContext, type PendingRequest } from '../messages.js';
+import { childPendingSignal, childResolvedSignal, type ChildPendingRequest } from '../internal-messages.js';
 import { type Resolution } from '../visibility.js';
-import { answerId, type PendingEntry } from './registry.js';
+import { answerId, type PendingRecord } from './registry.js';
 
 /** What the child link carries across continue-as-new (part of the host's snapshot). */
 export interface ChildLinkSnapshot {
   /** Requests of child workflows, listed here and answered through here. */
-  remote?: ChildPending[];
+  remote?: ChildPendingRequest[];
   /** Ids of child requests this workflow already forwarded an answer for. */
   forwarded?: string[];
 }
 
 export class ChildLink {
   /** Pending requests of child tool calls, by request id. */
-  private readonly remote = new Map<string, ChildPending>();
+  private readonly remote = new Map<string, ChildPendingRequest>();
   private readonly forwarded = new Set<string>();
   /** Where this (child) workflow reports its requests: the parent's workflow id and the step. */
   reportTo: { parent: string; step?: string } | undefined;
@@ -32,11 +32,11 @@ export class ChildLink {
    */
   constructor(
     private readonly changed: (resolution?: Resolution) => void,
-    private readonly contextOf: (entry: PendingEntry, step?: string) => PendingContext,
+    private readonly contextOf: (entry: PendingRecord, step?: string) => PendingContext,
   ) {}
 
   /** A child's request is pending (`childPending` signal), unless its answer was already forwarded. */
-  childPending(p: ChildPending): void {
+  childPending(p: ChildPendingRequest): void {
     if (!this.forwarded.has(p.request.id)) this.remote.set(p.request.id, p);
     this.changed();
   }
@@ -73,7 +73,7 @@ export class ChildLink {
     return [...this.remote.values()].map((r) => r.request);
   }
 
-  details(): PendingRequestDetails[] {
+  details(): PendingRequest[] {
     return [...this.remote.values()].map((r) => ({ request: r.request, context: r.context }));
   }
 
@@ -107,7 +107,7 @@ export class ChildLink {
   }
 
   /** Tell the parent (if this workflow reports to one) that one of this workflow's requests is pending or resolved. */
-  report(kind: 'pending' | 'resolved', entry: PendingEntry, resolution?: Resolution): void {
+  report(kind: 'pending' | 'resolved', entry: PendingRecord, resolution?: Resolution): void {
     if (!this.reportTo) return;
     const parent = getExternalWorkflowHandle(this.reportTo.parent);
     const child = workflowInfo().workflowId;

@@ -21,7 +21,7 @@ import {
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from '../messages.js';
-import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal, type ChildPending, type ElicitInput } from '../internal-messages.js';
+import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal, type ChildPendingRequest, type ElicitInput } from '../internal-messages.js';
 import { type Resolution } from '../visibility.js';
 
 /** At most this many `waitForPending` updates wait at once (with the inline waiters, under Temporal's ~10 in flight). */
@@ -104,7 +104,7 @@ export function installHandlers(host: ElicitationHost): void {
   setHandler(pendingDetailsQuery, () => host.pendingDetails());
   setHandler(progressQuery, () => host.requests.progressList());
   setHandler(progressSignal, (p) => host.requests.recordProgress(p));
-  setHandler(childPendingSignal, (p: ChildPending) => host.children.childPending(p));
+  setHandler(childPendingSignal, (p: ChildPendingRequest) => host.children.childPending(p));
   setHandler(childResolvedSignal, ({ id, resolution }: { child: string; id: string; resolution?: Resolution }) => host.children.childResolved(id, resolution));
   setHandler(
     waitForPendingUpdate,
@@ -129,11 +129,10 @@ export function installHandlers(host: ElicitationHost): void {
   );
   setHandler(
     elicitUpdate,
-    ({ callId, request, searchAttribute, listing, notify }: ElicitInput) => {
+    (input: ElicitInput) => {
       host.updatesHandled++;
-      if (searchAttribute) host.enableSearchAttribute(listing);
-      if (notify) host.enableNotify();
-      return host.elicit(callId, request);
+      host.useWorkerFeatures(input);
+      return host.elicit(input.callId, input.request);
     },
     {
       validator: (input: ElicitInput) => {

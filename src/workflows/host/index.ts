@@ -17,12 +17,12 @@ import type { createActivities } from '../../activities/index.js';
 import type { AnswerCheck } from '../../contract/answer.js';
 import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
 import { requestPending, requestResolved } from '../../telemetry/workflow-metrics.js';
-import type { AnswerBy, PendingRequestDetails } from '../messages.js';
-import type { ElicitOutcome } from '../internal-messages.js';
+import type { AnswerBy, PendingRequest } from '../messages.js';
+import type { ElicitOutcome, WorkerFeatures } from '../internal-messages.js';
 import { ChildLink, type ChildLinkSnapshot } from './children.js';
 import { ExpiryTimers } from './expiry.js';
 import { installHandlers, PendingWatch, RunState } from './handlers.js';
-import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingEntry, type RegistrySnapshot } from './registry.js';
+import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
 import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
 import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
 
@@ -192,28 +192,24 @@ export class ElicitationHost {
 
   /** Pending requests: this workflow's own, then those of its child tool calls. */
   pendingRequests(): Request[] {
-    return [...this.requests.pendingEntries().map((e) => e.request), ...this.children.requests()];
+    return [...this.requests.pendingRecords().map((e) => e.request), ...this.children.requests()];
   }
 
-  pendingDetails(): PendingRequestDetails[] {
-    return [...this.requests.pendingEntries().map((e) => ({ request: e.request, context: this.requests.contextOf(e) })), ...this.children.details()];
+  pendingDetails(): PendingRequest[] {
+    return [...this.requests.pendingRecords().map((e) => ({ request: e.request, context: this.requests.contextOf(e) })), ...this.children.details()];
   }
 
   // ---- what the worker says, and the parent ----
 
   /**
-   * The worker found the search attribute registered (it says so in the `elicit` update or the activity's result,
-   * so this is recorded in history and replays): from now on keep visibility current.
+   * What the worker says of itself (in the `elicit` update, the activity's result or the `loginWanted` update, so this
+   * is recorded in history and replays): a registered search attribute turns visibility on, a webhook notifications.
    */
-  enableSearchAttribute(listing?: boolean): void {
+  useWorkerFeatures(features: WorkerFeatures): void {
     // A child reporting to its parent is listed through the parent (one inbox), not twice.
-    if (this.children.reportTo) return;
-    if (this.visibility.enable(listing)) this.visibility.write(this.pendingDetails());
-  }
-
-  /** The worker's config names a webhook: requests recorded from now on are notified. */
-  enableNotify(): void {
-    this.notifyEnabled = true;
+    if (features.searchAttribute && !this.children.reportTo && this.visibility.enable(features.listing)) this.visibility.write(this.pendingDetails());
+    // Requests recorded from now on are notified.
+    if (features.notify) this.notifyEnabled = true;
   }
 
   /** Report this workflow's requests to a parent (a pipeline), which lists them and routes answers here. */
@@ -221,7 +217,7 @@ export class ElicitationHost {
     this.children.reportTo = { parent, step };
     // Request ids derive from call ids: a prefix keeps the child's ids apart from the parent's own.
     if (callIdPrefix) this.requests.prefixCallIds(callIdPrefix);
-    for (const entry of this.requests.pendingEntries()) this.children.report('pending', entry);
+    for (const entry of this.requests.pendingRecords()) this.children.report('pending', entry);
   }
 
   // ---- the run finishing ----
@@ -244,7 +240,7 @@ export class ElicitationHost {
   // ---- private ----
 
   /** A request was recorded as pending, or resolved: visibility is written again and the parent told. */
-  private changed(kind: 'pending' | 'resolved', entry: PendingEntry, resolved?: { answer: Answer; by: string; at: string }): void {
+  private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string }): void {
     // How it ended: for this workflow's memo when it is listed, and for the parent a child reports to (which lists it).
     const resolution =
       resolved && (this.children.reportTo || this.listed())
@@ -261,7 +257,7 @@ export class ElicitationHost {
   }
 
   /** Run the `notifyPending` activity for a newly recorded request (the webhook's receiver learns of it). */
-  private notify(entry: PendingEntry): void {
+  private notify(entry: PendingRecord): void {
     if (!this.notifyEnabled) return;
     const workflowId = this.children.reportTo?.parent ?? workflowInfo().workflowId;
     // The webhook gets the context it always got: never the call's arguments (a receiver is rarely as private as the history).
@@ -282,7 +278,7 @@ export class ElicitationHost {
   }
 
   private hasUnseen(seen: Set<string>): boolean {
-    for (const e of this.requests.pendingEntries()) if (!seen.has(e.request.id)) return true;
+    for (const e of this.requests.pendingRecords()) if (!seen.has(e.request.id)) return true;
     for (const id of this.children.ids()) if (!seen.has(id)) return true;
     return false;
   }

@@ -11,7 +11,7 @@ import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
 import { ARGUMENTS_SHOWN, type CallProgress, type PendingContext } from '../messages.js';
-import { type Resolution } from '../visibility.js';
+import { outcomeOf } from '../outcome.js';
 import { RoundWaits, type RoundWait } from './rounds.js';
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
@@ -27,7 +27,7 @@ export interface CallRecord extends Omit<PendingContext, 'askedAt'> {
 }
 
 /** A pending request, with the call that asked it. */
-export interface PendingEntry {
+export interface PendingRecord {
   request: Request;
   callId: string;
   /** Workflow time (ms) when the request was recorded (for the time-to-answer metric). */
@@ -37,7 +37,7 @@ export interface PendingEntry {
 /** What the registry carries across continue-as-new (part of the host's snapshot). */
 export interface RegistrySnapshot {
   calls: CallRecord[];
-  pending: PendingEntry[];
+  pending: PendingRecord[];
   resolved: Array<{ answer: Answer; callId: string }>;
   nextCall: number;
   /** How the requests of the latest finished calls ended (bounded), to say why a late answer is refused. */
@@ -58,11 +58,6 @@ export function answerId(raw: unknown): unknown {
   return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
 }
 
-/** How a request ended, from its answer: the one function for it (the memo, late answers, the login). */
-export function outcomeOf(answer: Answer): Resolution['outcome'] {
-  return answer.ok ? 'accepted' : answer.reason === 'expired' ? 'expired' : answer.reason === 'declined' ? 'declined' : 'cancelled';
-}
-
 /** When a recorded request expires (workflow time, ms). */
 export function expiresAtOf(request: Request, now = Date.now()): number {
   return request.expiresAt ? Date.parse(request.expiresAt) : now + DEFAULT_EXPIRES_IN_MS;
@@ -75,7 +70,7 @@ export function cut(text: string, max: number): string {
 
 export class RequestRegistry {
   private readonly calls = new Map<string, CallRecord>();
-  private readonly pending = new Map<string, PendingEntry>();
+  private readonly pending = new Map<string, PendingRecord>();
   private readonly resolved = new Map<string, { answer: Answer; callId: string }>();
   /** Requests whose activity gave up waiting inline (its `elicit` update returns `released`). */
   private readonly released = new Set<string>();
@@ -138,20 +133,20 @@ export class RequestRegistry {
    * Record a request as pending, with its expiry (idempotent). `entry` is set only when it was recorded now: a
    * request already pending returns as recorded then, one already resolved returns as given.
    */
-  record(request: Request, callId: string): { request: Request; entry?: PendingEntry } {
+  record(request: Request, callId: string): { request: Request; entry?: PendingRecord } {
     const known = this.pending.get(request.id);
     if (known) return { request: known.request };
     if (this.resolved.has(request.id)) return { request };
     const now = this.now();
     const expiresInMs = this.calls.get(callId)?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
     const stored: Request = { ...request, expiresAt: new Date(now + expiresInMs).toISOString() };
-    const entry: PendingEntry = { request: stored, callId, since: now };
+    const entry: PendingRecord = { request: stored, callId, since: now };
     this.pending.set(request.id, entry);
     return { request: stored, entry };
   }
 
   /** Record the first resolution of a pending request: returns its entry, or undefined if it was not pending. */
-  resolve(answer: Answer): PendingEntry | undefined {
+  resolve(answer: Answer): PendingRecord | undefined {
     const entry = this.pending.get(answer.id);
     if (!entry) return undefined;
     this.pending.delete(answer.id);
@@ -181,12 +176,12 @@ export class RequestRegistry {
   }
 
   /** The pending requests, in the order they were recorded. */
-  pendingEntries(): PendingEntry[] {
+  pendingRecords(): PendingRecord[] {
     return [...this.pending.values()];
   }
 
   /** Where a pending request comes from (the call's server, tool and step; a URL's host). */
-  contextOf(e: PendingEntry, step?: string): PendingContext {
+  contextOf(e: PendingRecord, step?: string): PendingContext {
     const call = this.calls.get(e.callId);
     const context: PendingContext = { callId: e.callId, server: call?.server ?? '', tool: call?.tool ?? '' };
     const s = step ?? call?.step;

@@ -7,7 +7,7 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Answer } from '../../contract/index.js';
-import { type PendingRequestDetails } from '../messages.js';
+import { type PendingRequest } from '../messages.js';
 import {
   awaitingInputKey,
   kindsKey,
@@ -17,10 +17,11 @@ import {
   resolvedAtKey,
   serversKey,
   type ListingMemo,
-  type MemoRequest,
+  type MemoPendingRequest,
   type Resolution,
 } from '../visibility.js';
-import { cut, outcomeOf } from './registry.js';
+import { outcomeOf } from '../outcome.js';
+import { cut } from './registry.js';
 
 /** What visibility carries across continue-as-new (part of the host's snapshot). */
 export interface VisibilitySnapshot {
@@ -73,7 +74,7 @@ export class Visibility {
   }
 
   /** Write what changed, for these pending requests (this workflow's own and its children's). */
-  write(details: PendingRequestDetails[]): void {
+  write(details: PendingRequest[]): void {
     if (!this.on) return;
     const awaiting = details.length > 0;
     const memo = JSON.stringify(listingMemo(details, this.recent));
@@ -115,7 +116,7 @@ function startedWithSearchAttribute(): boolean {
 }
 
 /** A request too large for the memo: its id, kind, expiry and the start of its prompt (open it to answer). */
-function stub(d: PendingRequestDetails): MemoRequest {
+function stub(d: PendingRequest): MemoPendingRequest {
   const { id, kind, prompt, expiresAt } = d.request;
   return {
     request: { id, kind, prompt: cut(prompt, MEMO_LIMITS.promptShown), ...(expiresAt !== undefined ? { expiresAt } : {}) },
@@ -129,12 +130,12 @@ function stub(d: PendingRequestDetails): MemoRequest {
  * MEMO_LIMITS.requestBytes, else a stub flagged `tooLarge`; at most MEMO_LIMITS.requests of them and
  * MEMO_LIMITS.totalBytes in all (the rest counted in `more`).
  */
-export function listingMemo(details: PendingRequestDetails[], recent: Resolution[]): ListingMemo {
-  const pending: MemoRequest[] = [];
+export function listingMemo(details: PendingRequest[], recent: Resolution[]): ListingMemo {
+  const pending: MemoPendingRequest[] = [];
   let size = JSON.stringify(recent).length;
   let more = 0;
   for (const d of details) {
-    let listed: MemoRequest = { request: d.request, context: d.context };
+    let listed: MemoPendingRequest = { request: d.request, context: d.context };
     let bytes = JSON.stringify(listed).length;
     if (bytes > MEMO_LIMITS.requestBytes) {
       listed = stub(d);
@@ -151,7 +152,7 @@ export function listingMemo(details: PendingRequestDetails[], recent: Resolution
 }
 
 /** The values of the listing's search attributes for these pending requests. */
-export function listingAttributes(details: PendingRequestDetails[]): { servers: string[]; kinds: string[]; nextExpiry: Date | undefined } {
+export function listingAttributes(details: PendingRequest[]): { servers: string[]; kinds: string[]; nextExpiry: Date | undefined } {
   const servers = [...new Set(details.map((d) => d.context.server))].sort();
   const kinds = [...new Set(details.map((d) => d.request.kind))].sort();
   let next: number | undefined;
@@ -171,7 +172,7 @@ export function byOf(by: unknown, fallback: string): string {
 }
 
 /** The resolution of a pending request. */
-export function resolutionOf(d: PendingRequestDetails, answer: Answer, by: string, at: string): Resolution {
+export function resolutionOf(d: PendingRequest, answer: Answer, by: string, at: string): Resolution {
   return {
     id: d.request.id,
     kind: d.request.kind,

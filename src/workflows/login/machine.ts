@@ -1,7 +1,7 @@
 /**
  * The state machine of a login (the workflow `mcpLogin`, ./workflow.ts; its phases and state: ./state.ts): the
  * events that move it, and `transition`, the one function that says, for a state and an event, the next state and
- * what the workflow does about it (signal the waiting calls, withdraw or complete the sign-in request, ask a person,
+ * what the workflow does about it (signal the waiting calls, withdraw or complete the login request, ask a person,
  * run an activity, reply). Pure: no workflow API, so it is unit-tested without a server
  * (test/workflows/login-machine.test.ts).
  *
@@ -14,12 +14,14 @@
  */
 import type { OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput } from '../../activities/index.js';
 import { FailureTypes } from '../../contract/failures.js';
+import type { RequestOutcome } from '../outcome.js';
 import type { LoginSettled, LoginWantedInput, LoginWantedResult, OAuthCallbackInput, OAuthCallbackResult } from '../internal-messages.js';
-import { acceptsCallback, isIdle, LoginPhase, type LoginState, type PendingSignIn, type TokenInfo, type Want } from './state.js';
+import { acceptsCallback, isIdle, LoginPhase, type LoginState, type PendingLoginRequest, type TokenInfo, type Want } from './state.js';
 
 type Redirect = Extract<OAuthAuthorizeOutcome, { kind: 'redirect' }>;
 
-export type SignInEnd = 'expired' | 'declined' | 'cancelled';
+/** How a login request ended without the authorization response. */
+export type LoginRequestEnd = Exclude<RequestOutcome, 'accepted'>;
 
 export type LoginEvent =
   /** A call asks for a newer token (the `loginWanted` update); `now` is workflow time. */
@@ -27,8 +29,8 @@ export type LoginEvent =
   /** The authorization response of the pending sign-in (the `oauthCallback` update, validated by `acceptsCallback`). */
   | { type: 'callback'; callback: OAuthCallbackInput }
   | { type: 'logout' }
-  /** The sign-in request was resolved without a sign-in (declined, cancelled or expired). */
-  | { type: 'sign-in-ended'; how: SignInEnd }
+  /** The login request was resolved without a sign-in (declined, cancelled or expired). */
+  | { type: 'request-ended'; how: LoginRequestEnd }
   /** The workflow takes the want (Idle). */
   | { type: 'authorize'; now: number }
   /** The workflow takes the authorization response (Exchanging). */
@@ -42,11 +44,11 @@ export type LoginEvent =
 export type LoginEffect =
   /** Signal `settled` to these waiting calls (the state has no waiters after it). */
   | { kind: 'settle'; waiters: readonly string[]; settled: Omit<LoginSettled, 'loginId'> }
-  /** Resolve the sign-in request `cancelled`. */
+  /** Resolve the login request `cancelled`. */
   | { kind: 'withdraw'; requestId: string }
-  /** Resolve the sign-in request as answered: the person signed in. */
+  /** Resolve the login request as answered: the person signed in. */
   | { kind: 'signed-in'; requestId: string }
-  /** Register a new sign-in request (kind `authorization`) on the host, under a call of its own. */
+  /** Register a new login request (kind `authorization`) on the host, under a call of its own. */
   | { kind: 'ask'; requestId: string; callId: string; prompt: string; url: string; expiresInMs?: number; issuer?: string; scopes?: string };
 
 export type LoginActivity = { name: 'oauthAuthorize'; input: OAuthAuthorizeInput } | { name: 'oauthExchange'; input: OAuthExchangeInput };
@@ -64,11 +66,11 @@ export interface Transition {
 }
 
 /** What the workflow does next, if anything (the loop waits until it is something). */
-export type LoginStep = 'sign-in-ended' | 'exchange' | 'authorize' | 'continue-as-new';
+export type LoginStep = 'request-ended' | 'exchange' | 'authorize' | 'continue-as-new';
 
 /** The next step: a pending sign-in was resolved, an authorization response arrived, a want waits, or the run is long and idle. */
 export function nextStep(s: LoginState, isResolved: (requestId: string) => boolean, nearLimits: () => boolean): LoginStep | undefined {
-  if (s.phase === LoginPhase.SigningIn && s.pending && isResolved(s.pending.requestId)) return 'sign-in-ended';
+  if (s.phase === LoginPhase.SigningIn && s.pending && isResolved(s.pending.requestId)) return 'request-ended';
   if (s.phase === LoginPhase.Exchanging) return 'exchange';
   if (s.phase === LoginPhase.Idle && s.want) return 'authorize';
   if (isIdle(s) && nearLimits()) return 'continue-as-new';
@@ -85,8 +87,8 @@ export function transition(s: LoginState, event: LoginEvent): Transition {
       return { state: { ...s, phase: LoginPhase.Exchanging, exchanging: { callback: event.callback, signIn: s.pending! } }, effects: [] };
     case 'logout':
       return logout(s);
-    case 'sign-in-ended':
-      return s.phase === LoginPhase.SigningIn ? signInEnded(s, event.how) : invalid(s, event);
+    case 'request-ended':
+      return s.phase === LoginPhase.SigningIn ? loginRequestEnded(s, event.how) : invalid(s, event);
     case 'authorize':
       return s.phase === LoginPhase.Idle && s.want ? authorize(s, s.want, event.now) : invalid(s, event);
     case 'exchange':
@@ -96,7 +98,7 @@ export function transition(s: LoginState, event: LoginEvent): Transition {
         return { state: { ...signedIn(s, event), authorizing: undefined }, effects: [settle(s, { generation: s.generation + 1 })] };
       return s.exchanging ? exchanged(s, s.exchanging.signIn, event) : invalid(s, event);
     case 'redirected':
-      return s.phase === LoginPhase.Authorizing && s.authorizing ? askToSignIn(s, s.authorizing, event.redirect) : invalid(s, event);
+      return s.phase === LoginPhase.Authorizing && s.authorizing ? askForLogin(s, s.authorizing, event.redirect) : invalid(s, event);
     case 'rejected':
       return s.exchanging ? askAgain(s, s.exchanging.signIn, event) : invalid(s, event);
     case 'failed':
@@ -165,7 +167,7 @@ function logout(s: LoginState): Transition {
   };
 }
 
-function signInEnded(s: LoginState, how: SignInEnd): Transition {
+function loginRequestEnded(s: LoginState, how: LoginRequestEnd): Transition {
   const where = s.pending?.issuer ? ` at ${s.pending.issuer}` : '';
   const message = `server "${s.server}": the sign-in${where} for "${s.principal}" was ${how}`;
   return {
@@ -197,9 +199,9 @@ function signedIn(s: LoginState, token: { sealed: string; info: TokenInfo }): Lo
   return { ...s, phase: LoginPhase.Idle, sealed: token.sealed, info: token.info, generation: s.generation + 1, waiters: [] };
 }
 
-function askToSignIn(s: LoginState, w: Want, r: Redirect): Transition {
+function askForLogin(s: LoginState, w: Want, r: Redirect): Transition {
   const requests = s.requests + 1;
-  const requestId = `sign-in-${requests}`;
+  const requestId = `login-${requests}`;
   const whose = s.principal === 'shared' ? '' : ` as "${s.principal}"`;
   const prompt =
     `Sign in to MCP server "${s.server}"${whose}` +
@@ -209,7 +211,7 @@ function askToSignIn(s: LoginState, w: Want, r: Redirect): Transition {
   const ask: LoginEffect = {
     kind: 'ask',
     requestId,
-    callId: `login-${requests}`,
+    callId: `login-call-${requests}`,
     prompt,
     url: r.url,
     ...(w.expiresInMs !== undefined ? { expiresInMs: w.expiresInMs } : {}),
@@ -251,7 +253,7 @@ function exchange(s: LoginState, cb: OAuthCallbackInput): Transition {
   return { state: s, effects: [], activity: { name: 'oauthExchange', input } };
 }
 
-function exchanged(s: LoginState, signIn: PendingSignIn, token: { sealed: string; info: TokenInfo }): Transition {
+function exchanged(s: LoginState, signIn: PendingLoginRequest, token: { sealed: string; info: TokenInfo }): Transition {
   return {
     state: { ...signedIn(s, token), pending: undefined, exchanging: undefined },
     effects: [{ kind: 'signed-in', requestId: signIn.requestId }, settle(s, { generation: s.generation + 1 })],
@@ -259,7 +261,7 @@ function exchanged(s: LoginState, signIn: PendingSignIn, token: { sealed: string
   };
 }
 
-function askAgain(s: LoginState, signIn: PendingSignIn, r: { sealed: string; reason: string }): Transition {
+function askAgain(s: LoginState, signIn: PendingLoginRequest, r: { sealed: string; reason: string }): Transition {
   return {
     state: { ...s, phase: LoginPhase.Idle, sealed: r.sealed, pending: undefined, exchanging: undefined, want: signIn.want },
     effects: withdraw(s),

@@ -28,7 +28,7 @@ export interface Want {
   expiresInMs?: number;
 }
 
-export interface PendingSignIn {
+export interface PendingLoginRequest {
   requestId: string;
   state: string;
   issuer?: string;
@@ -56,17 +56,17 @@ export interface LoginState {
   /** 1 for the first token set, one more for each refresh or new sign-in. */
   readonly generation: number;
   readonly info: TokenInfo | undefined;
-  /** Sign-in requests asked so far (the next is `sign-in-<requests + 1>`). */
+  /** Login requests asked so far (the next is `login-<requests + 1>`). */
   readonly requests: number;
   /** The workflows of the calls waiting for the login to settle, in the order they asked. */
   readonly waiters: readonly string[];
   /** What the calls want next (outside a sign-in: the calls that ask during one wait for it). */
   readonly want: Want | undefined;
-  readonly pending: PendingSignIn | undefined;
+  readonly pending: PendingLoginRequest | undefined;
   /** Authorizing: the want `oauthAuthorize` answers. */
   readonly authorizing: Want | undefined;
   /** Exchanging: the authorization response, and the sign-in it answers. */
-  readonly exchanging: { callback: OAuthCallbackInput; signIn: PendingSignIn } | undefined;
+  readonly exchanging: { callback: OAuthCallbackInput; signIn: PendingLoginRequest } | undefined;
 }
 
 export function initialState(server: string, principal: string, loginId: string, continued?: LoginSnapshot): LoginState {

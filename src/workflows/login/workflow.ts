@@ -18,6 +18,7 @@ import type { Answer } from '../../contract/index.js';
 import { loginWorkflowId, type LoginStatus } from '../../contract/login.js';
 import { DEFAULT_EXPIRES_IN_MS, useElicitationHost } from '../host/index.js';
 import { continueAsNewWhenIdle } from '../idle.js';
+import { outcomeOf } from '../outcome.js';
 import { loginStatusQuery, logoutUpdate } from '../messages.js';
 import {
   loginCredentialsQuery,
@@ -34,7 +35,7 @@ import { acceptsCallback, credentialsOf, initialState, isIdle, snapshotOf, statu
 
 /** Continue as new, while idle, past this many history events (a login lives as long as its server is used). */
 export const LOGIN_MAX_HISTORY_EVENTS = 2_000;
-/** The tool name a sign-in request is listed under (it belongs to no tool call). */
+/** The tool name a login request is listed under (it belongs to no tool call). */
 export const SIGN_IN_TOOL = '(sign-in)';
 
 export interface McpLoginInput {
@@ -131,8 +132,7 @@ class Login {
 
   /** Handler of `loginWanted`: a call asks for a newer token than the one it has. */
   readonly wanted = (w: LoginWantedInput): LoginWantedResult => {
-    if (w.searchAttribute) this.host.enableSearchAttribute();
-    if (w.notify) this.host.enableNotify();
+    this.host.useWorkerFeatures(w);
     return this.apply({ type: 'wanted', input: w, now: Date.now() }).wanted!;
   };
 
@@ -184,10 +184,12 @@ class Login {
 
   /** Takes a step other than continue-as-new: an event of the loop, then the activity it asks for, if any. */
   async take(step: Exclude<LoginStep, 'continue-as-new'>): Promise<void> {
-    if (step === 'sign-in-ended') {
+    if (step === 'request-ended') {
       // Declined, cancelled or expired: the calls waiting for it fail.
-      const reason = this.host.requests.answerFor(this.state.pending!.requestId)?.reason;
-      this.apply({ type: 'sign-in-ended', how: reason === 'expired' ? 'expired' : reason === 'declined' ? 'declined' : 'cancelled' });
+      // A request accepted without the authorization response (no callback came) ends as cancelled, as any other.
+      const answer = this.host.requests.answerFor(this.state.pending!.requestId);
+      const outcome = answer ? outcomeOf(answer) : 'cancelled';
+      this.apply({ type: 'request-ended', how: outcome === 'accepted' ? 'cancelled' : outcome });
       return;
     }
     const t = this.apply(step === 'exchange' ? { type: 'exchange' } : { type: 'authorize', now: Date.now() });

@@ -147,8 +147,7 @@ async function callLoop(
         host.finishCall(call.callId);
         return outcome.result;
       }
-      if (outcome.searchAttribute) host.enableSearchAttribute(outcome.listing);
-      if (outcome.notify) host.enableNotify();
+      host.useWorkerFeatures(outcome);
       if (outcome.status === 'login_required') {
         // A server behind OAuth needs a (new) token: ask its login (one per server and principal), wait for it to
         // settle (a refresh, or a person signing in: nothing is held meanwhile), then run the call again.

@@ -1,6 +1,6 @@
 /**
- * The sign-in watch of `DurableMcpClient.listTools` (servers behind OAuth): while a listing waits for its server's
- * login, each sign-in request the login makes is told once to the caller's `onSignIn`, with the login's status.
+ * The login watch of `DurableMcpClient.listTools` (servers behind OAuth): while a listing waits for its server's
+ * login, each login request the login makes is told once to the caller's `onLoginRequest`, with the login's status.
  */
 import type { Client } from '@temporalio/client';
 import type { Request } from '../contract/index.js';
@@ -17,25 +17,25 @@ export interface ListToolsOptions {
   /** A server behind OAuth: how long the sign-in the listing asks for waits for a person (a Duration; default 24 h). */
   expiresIn?: Duration;
   /**
-   * A server behind OAuth that needs a sign-in: told of each sign-in request its login makes while the listing waits
+   * A server behind OAuth that needs a sign-in: told of each login request its login makes while the listing waits
    * (the listing then returns once someone signed in, or fails with `AuthorizationRequired` when the sign-in expires).
    */
-  onSignIn?: (signIn: SignInPending) => void;
+  onLoginRequest?: (pending: PendingLogin) => void;
 }
 
 /** A sign-in a listing waits for: the login's `authorization` request (open its `url`) and the login's status. */
-export interface SignInPending {
+export interface PendingLogin {
   loginWorkflowId: string;
   request: Request;
   status: LoginStatus;
 }
 
 /**
- * Watch a login (servers behind OAuth) while a listing waits: each sign-in request it makes is told once, with the
+ * Watch a login (servers behind OAuth) while a listing waits: each login request it makes is told once, with the
  * login's status (what a person does: open `request.url`, or answer it in the inbox). Polls its status query; a login
  * that does not exist (yet), or a server not behind OAuth, tells nothing.
  */
-export function watchSignIn(client: Client, loginId: string, onSignIn: NonNullable<ListToolsOptions['onSignIn']>, pollMs = 500): { stop(): void } {
+export function watchLogin(client: Client, loginId: string, onLoginRequest: NonNullable<ListToolsOptions['onLoginRequest']>, pollMs = 500): { stop(): void } {
   const handle = client.workflow.getHandle(loginId);
   const told = new Set<string>();
   let stopped = false;
@@ -48,7 +48,7 @@ export function watchSignIn(client: Client, loginId: string, onSignIn: NonNullab
           const request = (await handle.query(pendingQuery)).find((r) => r.id === status.requestId);
           if (request && !stopped) {
             told.add(request.id);
-            onSignIn({ loginWorkflowId: loginId, request, status });
+            onLoginRequest({ loginWorkflowId: loginId, request, status });
           }
         }
       } catch {

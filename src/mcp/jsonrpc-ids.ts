@@ -37,7 +37,7 @@ export function randomIdBase(): number {
 }
 
 /** Installed before `connect()` and before every other interceptor of the session's transport. */
-export function uniqueRequestIds(transport: Transport, base: number = randomIdBase()): void {
+export function uniqueJsonRpcIds(transport: Transport, base: number = randomIdBase()): void {
   let next = base;
   /** The SDK's id → the id that went out, and back, while the request is in flight. */
   const wire = new Map<RequestId, number>();

@@ -1,5 +1,5 @@
 /**
- * JSON-RPC request ids unique across sessions (src/mcp/request-ids.ts), in the legacy era, against the SDK fixture
+ * JSON-RPC ids unique across sessions (src/mcp/jsonrpc-ids.ts), in the legacy era, against the SDK fixture
  * server, which logs the id of each `tools/call` it receives: two sessions one after the other never send the same
  * id for their calls (the SDK alone numbers both from 0), one session's ids count up, and a cancellation reaches the
  * server under the id that went out. The modern era's rounds on fresh sessions: test/workflows/protocol.test.ts.
@@ -13,11 +13,11 @@ import { McpSession, parseMcpConfig } from '../../src/mcp/index.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { events, stdioFixture, waitUntil } from '../helpers/mcp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcp-request-ids-test-'));
+const dir = mkdtempSync(join(tmpdir(), 'mcp-jsonrpc-ids-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 for (const transport of ['stdio', 'streamable-http'] as const) {
-  describe(`request ids over ${transport} (legacy era)`, () => {
+  describe(`JSON-RPC ids over ${transport} (legacy era)`, () => {
     const logPath = join(dir, `${transport}.jsonl`);
     let http: HttpFixture | undefined;
     let entry: Record<string, unknown>;

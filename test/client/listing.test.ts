@@ -148,7 +148,11 @@ describe('the listing of pending requests from visibility', () => {
     });
     const memolessRun = memoless.run();
     try {
-      const handle = await suite.env.client.workflow.start('askWithoutMemo', { taskQueue: memolessQueue, workflowId: `${prefix}-memoless`, args: ['Old question?'] });
+      const handle = await suite.env.client.workflow.start('askWithoutMemo', {
+        taskQueue: memolessQueue,
+        workflowId: `${prefix}-memoless`,
+        args: ['Old question?'],
+      });
       const row = await eventually(
         async () => (await allPages({ limit: 1000 })).rows.find((r) => r.workflowId === handle.workflowId),
         'the old workflow listed',

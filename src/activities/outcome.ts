@@ -10,8 +10,9 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength, readInputRequests, type Answer, type Request, type ToolResult } from '../contract/index.js';
 import {
-  BackChannelRefusedError,
+  isMcpSourceError,
   loginRequiredOf,
+  McpSourceErrorCodes,
   urlInputRequests,
   type InputRequiredRound,
   type LoginRequiredError,
@@ -149,7 +150,7 @@ export function callErrorOutcome(
   if (needed) return { kind: 'login-required', needed };
   // DESIGN §6b: in `era: "auto"`, a tool that asked the old way (refused in the 2026-07-28 era, before any person
   // was asked) runs again at once in the legacy era, which the worker now speaks to this server.
-  if (err instanceof BackChannelRefusedError && err.era === 'modern' && call.era === 'auto') {
+  if (isMcpSourceError(err, McpSourceErrorCodes.BackChannelRefused) && err.era === 'modern' && call.era === 'auto') {
     const failure = ApplicationFailure.create({
       message:
         `${err.message}; the tool asks the old way (elicitation/create): running it again in the legacy era,` +

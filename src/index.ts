@@ -31,4 +31,14 @@ export { MAX_TOOL_PAGES, type McpToolInfo } from './mcp/tool-list.js';
 export { isMcpSourceError, McpSourceError, McpSourceErrorCodes, type McpSourceErrorCode, type McpSourceErrorFields } from './mcp/errors.js';
 
 // The inbox (a web page where a person answers), to serve inside your own process.
-export { createInboxApp, startInbox, InboxOptionError, InboxTokenRequiredError, INBOX_TOKEN_ENV, type InboxHandle, type InboxOptions } from './inbox/index.js';
+export {
+  createInboxApp,
+  startInbox,
+  InboxError,
+  InboxErrorCodes,
+  isInboxError,
+  INBOX_TOKEN_ENV,
+  type InboxErrorCode,
+  type InboxHandle,
+  type InboxOptions,
+} from './inbox/index.js';

@@ -161,16 +161,21 @@ export class EncryptionCodec implements PayloadCodec {
       );
     }
     const data = Buffer.from(payload.data ?? new Uint8Array());
-    if (data.length < NONCE_BYTES + TAG_BYTES) throw new CodecError(CodecErrorCodes.DecryptionFailed, `an encrypted payload (key "${keyId}") is too short to hold a nonce and a tag`, { keyId });
+    if (data.length < NONCE_BYTES + TAG_BYTES)
+      throw new CodecError(CodecErrorCodes.DecryptionFailed, `an encrypted payload (key "${keyId}") is too short to hold a nonce and a tag`, { keyId });
     const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, NONCE_BYTES));
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
     let plain: Buffer;
     try {
       plain = Buffer.concat([decipher.update(data.subarray(NONCE_BYTES, data.length - TAG_BYTES)), decipher.final()]);
     } catch {
-      throw new CodecError(CodecErrorCodes.DecryptionFailed, `an encrypted payload does not decrypt with key "${keyId}" (altered, or another key under that id)`, {
-        keyId,
-      });
+      throw new CodecError(
+        CodecErrorCodes.DecryptionFailed,
+        `an encrypted payload does not decrypt with key "${keyId}" (altered, or another key under that id)`,
+        {
+          keyId,
+        },
+      );
     }
     return temporal.api.common.v1.Payload.decode(plain);
   }

@@ -218,8 +218,7 @@ export function createCodecApp(options: Omit<CodecServerOptions, 'host' | 'port'
 export async function startCodecServer(options: CodecServerOptions): Promise<CodecServerHandle> {
   const host = options.host ?? DEFAULT_CODEC_HOST;
   const port = options.port ?? DEFAULT_CODEC_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw optionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw optionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   if (!isLoopback(host) && !options.token) throw tokenRequired(host);
   const app = createCodecApp(options);
   const server: ServerType = await new Promise((resolve, reject) => {

@@ -1,13 +1,5 @@
 // The inbox: a Temporal client with a web page where a person answers pending requests.
-export {
-  createInboxApp,
-  startInbox,
-  DEFAULT_INBOX_HOST,
-  DEFAULT_INBOX_PORT,
-  INBOX_TOKEN_ENV,
-  type InboxHandle,
-  type InboxOptions,
-} from './server.js';
+export { createInboxApp, startInbox, DEFAULT_INBOX_HOST, DEFAULT_INBOX_PORT, INBOX_TOKEN_ENV, type InboxHandle, type InboxOptions } from './server.js';
 export { isLoopback } from '../codec/access.js';
 export { installOAuthCallback, OAUTH_CALLBACK_PATH, type CodeSealer } from './oauth-callback.js';
 export { inboxPublication, installClientMetadata } from './client-metadata.js';

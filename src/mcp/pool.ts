@@ -142,7 +142,8 @@ export class SessionPool {
         { server: name },
       );
     }
-    if (!server.enabled) throw new McpSourceError(McpSourceErrorCodes.UnknownServer, `MCP server "${name}" is disabled in the MCP config`, { server: name, disabled: true });
+    if (!server.enabled)
+      throw new McpSourceError(McpSourceErrorCodes.UnknownServer, `MCP server "${name}" is disabled in the MCP config`, { server: name, disabled: true });
     return server;
   }
 

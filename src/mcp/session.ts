@@ -223,10 +223,8 @@ export class McpSession {
     // Modern era: a result without `resultType` is complete (the SDK would reject it; see modern.ts).
     assumeCompleteWhenUnspecified(this.transport);
     try {
-      await withTimeout(
-        this.client.connect(this.transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) }),
-        timeoutMs,
-        () => connectError(`server "${name}": connect and initialize timed out after ${timeoutMs} ms`, name, 'initialize'),
+      await withTimeout(this.client.connect(this.transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) }), timeoutMs, () =>
+        connectError(`server "${name}": connect and initialize timed out after ${timeoutMs} ms`, name, 'initialize'),
       );
     } catch (err) {
       await this.close();
@@ -264,10 +262,8 @@ export class McpSession {
     const timeoutMs = this.server.timeoutMs;
     let tools: McpToolInfo[];
     try {
-      tools = await withTimeout(
-        listAllTools(this.client, timeoutMs),
-        timeoutMs,
-        () => connectError(`server "${name}": tools/list timed out after ${timeoutMs} ms`, name, 'list'),
+      tools = await withTimeout(listAllTools(this.client, timeoutMs), timeoutMs, () =>
+        connectError(`server "${name}": tools/list timed out after ${timeoutMs} ms`, name, 'list'),
       );
     } catch (err) {
       if (isMcpSourceError(err, McpSourceErrorCodes.McpServerUnavailable)) throw err;
@@ -303,11 +299,7 @@ export class McpSession {
     if (outcome.kind === 'complete') return outcome.result;
     if (outcome.kind === 'url_required')
       throw toolCallError(`server "${this.server.name}": tool "${tool}" requires URL elicitation: ${outcome.message}`, this.server.name, tool);
-    throw toolCallError(
-      `server "${this.server.name}": tool "${tool}" requires input (input_required); call it through callToolRound`,
-      this.server.name,
-      tool,
-    );
+    throw toolCallError(`server "${this.server.name}": tool "${tool}" requires input (input_required); call it through callToolRound`, this.server.name, tool);
   }
 
   /**

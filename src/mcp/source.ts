@@ -129,7 +129,8 @@ export class McpSource implements AsyncDisposable {
       if (outcome.kind === 'complete') return outcome.result;
       const where = `tool "${tool.originalName}" of server "${tool.server}"`;
       const fields = { server: tool.server, tool: tool.originalName };
-      if (n >= maxRounds) throw new McpSourceError(McpSourceErrorCodes.RoundLimitExceeded, `${where} still required input after ${n} rounds (maxRounds ${maxRounds})`, fields);
+      if (n >= maxRounds)
+        throw new McpSourceError(McpSourceErrorCodes.RoundLimitExceeded, `${where} still required input after ${n} rounds (maxRounds ${maxRounds})`, fields);
       // Legacy era: the URLs of a -32042 error (keys url1, url2, …); modern era: the round's input requests.
       const entries = outcome.kind === 'url_required' ? urlInputRequests(outcome) : readInputRequests(outcome.inputRequests);
       // The arrival rules of every elicitation (contract/admit.ts); a refused one fails the call, naming the key.
@@ -147,7 +148,8 @@ export class McpSource implements AsyncDisposable {
           fields,
         );
       const waitFor = this.waitFor;
-      if (entries.length > 0 && !waitFor) throw new McpSourceError(McpSourceErrorCodes.UnsupportedInputRequest, `${where} asked for input, but this source has no waitFor`, fields);
+      if (entries.length > 0 && !waitFor)
+        throw new McpSourceError(McpSourceErrorCodes.UnsupportedInputRequest, `${where} asked for input, but this source has no waitFor`, fields);
       const answers = await Promise.all(
         entries.map(async (e) => {
           const params = (e as { params: ElicitParams }).params;

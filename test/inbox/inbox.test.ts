@@ -444,7 +444,10 @@ describe('the inbox in a browser', () => {
   });
 
   it('on a non-loopback bind, no page or API answers without the token', async () => {
-    await assert.rejects(startInbox({ client: env.client, host: '0.0.0.0', port: 0, token: '' }), (err: unknown) => isInboxError(err, 'TokenRequired') && err.host === '0.0.0.0');
+    await assert.rejects(
+      startInbox({ client: env.client, host: '0.0.0.0', port: 0, token: '' }),
+      (err: unknown) => isInboxError(err, 'TokenRequired') && err.host === '0.0.0.0',
+    );
     const token = 'tok-' + Math.random().toString(36).slice(2);
     const open0 = await startInbox({ client: env.client, host: '0.0.0.0', port: 0, token });
     const base = open0.url.replace('0.0.0.0', '127.0.0.1');

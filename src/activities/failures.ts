@@ -4,8 +4,8 @@
  */
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { admitElicitation, FAILURES, FailureTypes, type ElicitParams } from '../contract/index.js';
-import { isMcpSourceError, McpSourceErrorCodes, type McpSourceError } from '../mcp/index.js';
+import { admitElicitation, FailureTypes, type ElicitParams } from '../contract/index.js';
+import { isMcpSourceError, isRetryable, McpSourceErrorCodes, type McpSourceError } from '../mcp/index.js';
 
 /** Throws `err` as the failure of a call to `server`. */
 export function failure(err: unknown, server: string): never {
@@ -14,8 +14,10 @@ export function failure(err: unknown, server: string): never {
 
 /** The failure `err` is for a call to `server`: an ApplicationFailure of a documented type (or the activity's cancellation). */
 export function failureOf(err: unknown, server: string): ApplicationFailure | CancelledFailure {
-  // The MCP plane's errors: their code is their failure type (a BackChannelRefused's depends on its era).
-  if (isMcpSourceError(err) && err.code !== McpSourceErrorCodes.ToolCallFailed) return mcpFailure(err);
+  // The MCP plane's errors: their code is their failure type (a BackChannelRefused's depends on its era). A ToolCallFailed
+  // and a sign-in wanted where none can be asked for fail as any other error below.
+  if (isMcpSourceError(err) && err.code !== McpSourceErrorCodes.ToolCallFailed && err.code !== McpSourceErrorCodes.AuthorizationRequired)
+    return mcpFailure(err);
   // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
   if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound)
     return ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.UnknownTool);
@@ -41,8 +43,7 @@ function mcpFailure(err: McpSourceError): ApplicationFailure {
         : '; the server has no channel for elicitation/create in the legacy era either (a stateless HTTP server): it cannot ask anyone';
     return ApplicationFailure.nonRetryable(`${err.message}${why}`, err.era === 'modern' ? FailureTypes.McpConfigInvalid : FailureTypes.ToolCallFailed);
   }
-  const retryable = FAILURES[err.code].retryable && !err.permanent;
-  return retryable ? ApplicationFailure.retryable(err.message, err.code) : ApplicationFailure.nonRetryable(err.message, err.code);
+  return isRetryable(err) ? ApplicationFailure.retryable(err.message, err.code) : ApplicationFailure.nonRetryable(err.message, err.code);
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   McpSourceErrorCodes,
   urlInputRequests,
   type InputRequiredRound,
-  type LoginRequiredError,
+  type LoginRequired,
   type RoundOutcome,
   type ServerConfig,
   type UrlRequiredRound,
@@ -128,7 +128,7 @@ export function elicitationEnd(request: Request, wait: ElicitationWait, promised
 
 /** What a call's error turns into: the login it needs, its run again in the legacy era, or its failure. */
 export type CallErrorOutcome =
-  | { kind: 'login-required'; needed: LoginRequiredError }
+  | { kind: 'login-required'; needed: LoginRequired }
   | { kind: 'legacy-era'; failure: ApplicationFailure }
   | { kind: 'failed'; failure: ApplicationFailure | CancelledFailure };
 

@@ -8,7 +8,8 @@
  * server that cannot be started or reached (and for a `${VAR}` not set in this worker's environment), and so on.
  * `BackChannelRefused` is the one code of its own: its failure type depends on the era it was refused in.
  */
-import { FailureTypes } from '../contract/failures.js';
+import { FAILURES, FailureTypes } from '../contract/failures.js';
+import type { LoginReason } from '../contract/login.js';
 
 /** What an McpSourceError is about, as its `code`. */
 export const McpSourceErrorCodes = {
@@ -38,6 +39,13 @@ export const McpSourceErrorCodes = {
   /** A URL elicitation was declined or cancelled, so the call cannot be made again (`McpSource`). */
   UrlElicitationRefused: FailureTypes.UrlElicitationRefused,
   /**
+   * A server behind OAuth wants a sign-in (`reason`; `generation`: the token it refused, 0 for none; `challenge`: its
+   * `WWW-Authenticate` scope and resource metadata): the call does not sign in itself, its workflow asks the login.
+   */
+  AuthorizationRequired: FailureTypes.AuthorizationRequired,
+  /** A step of a login's OAuth flow failed (`permanent` when the configuration or the servers must change). */
+  AuthorizationFailed: FailureTypes.AuthorizationFailed,
+  /**
    * The server refused a `tools/call` because its tool asked the old way (`elicitation/create`) where its SDK has no
    * channel for it (`era`: the session's). In the modern era, `era: "auto"` runs the call again in the legacy era
    * (DESIGN §6b); in the legacy era the server's transport has none either (stateless HTTP).
@@ -62,6 +70,18 @@ export interface McpSourceErrorFields {
   disabled?: boolean;
   /** The era of the session the call was refused on (BackChannelRefused). */
   era?: 'legacy' | 'modern';
+  /** Why a sign-in is wanted (AuthorizationRequired). */
+  reason?: LoginReason;
+  /** The generation of the token the server refused, 0 when none was sent (AuthorizationRequired). */
+  generation?: number;
+  /** What the server's challenge asked for (AuthorizationRequired). */
+  challenge?: LoginChallenge;
+}
+
+/** What a server's `WWW-Authenticate` challenge asks for. */
+export interface LoginChallenge {
+  scope?: string;
+  resourceMetadataUrl?: string;
 }
 
 /** An error of the MCP plane, with its code and what it names. The message names the server (and the tool) where known. */
@@ -75,6 +95,9 @@ export class McpSourceError extends Error {
   readonly permanent: boolean = false;
   readonly disabled?: boolean;
   readonly era?: 'legacy' | 'modern';
+  readonly reason?: LoginReason;
+  readonly generation?: number;
+  readonly challenge?: LoginChallenge;
   constructor(
     readonly code: McpSourceErrorCode,
     message: string,
@@ -87,8 +110,8 @@ export class McpSourceError extends Error {
 
   /** Plain JSON, for `--json` and logs: the code as `error`, the message, and what the error names. */
   toJSON(): Record<string, unknown> {
-    const { server, tool, field, variable, phase, disabled, era } = this;
-    const fields = { server, tool, field, variable, phase, permanent: this.permanent || undefined, disabled, era };
+    const { server, tool, field, variable, phase, disabled, era, reason, generation } = this;
+    const fields = { server, tool, field, variable, phase, permanent: this.permanent || undefined, disabled, era, reason, generation };
     return { error: this.code, message: this.message, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
   }
 }
@@ -96,4 +119,13 @@ export class McpSourceError extends Error {
 /** Whether `err` is an McpSourceError (of one of `codes`, when given). */
 export function isMcpSourceError<C extends McpSourceErrorCode>(err: unknown, ...codes: C[]): err is McpSourceError & { code: C } {
   return err instanceof McpSourceError && (codes.length === 0 || (codes as string[]).includes(err.code));
+}
+
+/**
+ * Whether another attempt may succeed: as the code's failure type says (src/contract/failures.ts), but for the two codes
+ * whose cause decides, McpServerUnavailable and AuthorizationFailed, where it is unless `permanent`.
+ */
+export function isRetryable(err: McpSourceError): boolean {
+  if (err.code === McpSourceErrorCodes.McpServerUnavailable || err.code === McpSourceErrorCodes.AuthorizationFailed) return !err.permanent;
+  return err.code !== McpSourceErrorCodes.BackChannelRefused && FAILURES[err.code].retryable;
 }

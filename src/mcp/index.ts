@@ -19,7 +19,15 @@ export { MAX_TOOL_PAGES, type McpToolInfo } from './tool-list.js';
 export { URL_ELICITATION_REQUIRED, urlInputRequests, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
 export { type InputRequiredRound, type RoundInput } from './modern.js';
 export { SessionPool, type Lease, type PoolOptions } from './pool.js';
-export { isMcpSourceError, McpSourceError, McpSourceErrorCodes, type McpSourceErrorCode, type McpSourceErrorFields } from './errors.js';
+export {
+  isMcpSourceError,
+  isRetryable,
+  McpSourceError,
+  McpSourceErrorCodes,
+  type LoginChallenge,
+  type McpSourceErrorCode,
+  type McpSourceErrorFields,
+} from './errors.js';
 export { toToolResult } from './result.js';
 export { McpSource, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';
 export * from './auth/index.js';

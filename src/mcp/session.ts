@@ -12,7 +12,7 @@
 import { Client, type AuthProvider, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import type { ProtocolEra } from '../contract/era.js';
 import type { ToolResult } from '../contract/index.js';
-import { LoginRequiredError, loginRequiredOf } from './auth/credentials.js';
+import { isLoginRequired, loginRequiredOf } from './auth/credentials.js';
 import { MAX_TIMER_MS, type ServerConfig } from './config.js';
 import { bridgeElicitations, readUrlElicitationRequired, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
 import { isMcpSourceError, McpSourceError, McpSourceErrorCodes } from './errors.js';
@@ -161,7 +161,7 @@ export class McpSession {
       await streamable.close();
       if (isMcpSourceError(err, McpSourceErrorCodes.McpServerUnavailable) && err.message.includes('timed out')) throw err;
       // The server wants a sign-in: no other transport can do without it.
-      if (err instanceof LoginRequiredError) throw err;
+      if (isLoginRequired(err)) throw err;
       // Fall back to the legacy HTTP+SSE transport.
       const sse = new McpSession(server, McpSession.newClient(server, options), sseTransport(url, headers, auth), 'sse', options.elicitation);
       try {
@@ -169,7 +169,7 @@ export class McpSession {
         return sse;
       } catch (sseErr) {
         await sse.close();
-        if (sseErr instanceof LoginRequiredError) throw sseErr;
+        if (isLoginRequired(sseErr)) throw sseErr;
         throw connectError(
           `server "${server.name}": cannot connect to ${url.origin}${url.pathname} over streamable HTTP (${(err as Error).message})` +
             ` nor SSE (${(sseErr as Error).message})`,

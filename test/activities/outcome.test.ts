@@ -8,7 +8,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { callErrorOutcome, completedOutcome, elicitationEnd, MAX_REQUEST_STATE_BYTES, releasedOutcome, roundOutcome } from '../../src/activities/outcome.js';
 import { MAX_RESULT_BYTES, type CallMcpToolInput } from '../../src/activities/types.js';
 import { FailureTypes, type Request } from '../../src/contract/index.js';
-import { LoginRequiredError, McpSourceError } from '../../src/mcp/index.js';
+import { loginRequired, McpSourceError } from '../../src/mcp/index.js';
 
 const input: CallMcpToolInput = { server: 'files', tool: 'read', callId: 'call-1', toolTimeoutMs: 1000 };
 const form = (message: string) => ({ mode: 'form', message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
@@ -108,7 +108,7 @@ describe('outcome of an error', () => {
     assert.deepEqual(callErrorOutcome(new Error('aborted'), { ...call, cancelled: { reason: own } }), { kind: 'failed', failure: own });
   });
   it('a refused token of a call behind OAuth is the login it needs; without a login it is a failure', () => {
-    const err = new LoginRequiredError('files', 'rejected', 3);
+    const err = loginRequired('files', 'rejected', 3);
     assert.deepEqual(callErrorOutcome(err, { ...call, generation: 3 }), { kind: 'login-required', needed: err });
     const outcome = callErrorOutcome(err, call);
     assert.ok(outcome.kind === 'failed' && outcome.failure instanceof ApplicationFailure);

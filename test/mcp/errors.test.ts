@@ -6,7 +6,9 @@ import { failureOf } from '../../src/activities/failures.js';
 import { CodecError, CodecErrorCodes, isCodecError } from '../../src/codec/errors.js';
 import { FAILURES, isFailureType } from '../../src/contract/failures.js';
 import { InboxError, InboxErrorCodes, isInboxError } from '../../src/inbox/errors.js';
-import { isMcpSourceError, McpSourceError, McpSourceErrorCodes } from '../../src/mcp/errors.js';
+import { isLoginRequired, loginRequired, loginRequiredOf } from '../../src/mcp/auth/credentials.js';
+import { CredentialSeal } from '../../src/mcp/auth/seal.js';
+import { isMcpSourceError, isRetryable, McpSourceError, McpSourceErrorCodes } from '../../src/mcp/errors.js';
 
 describe('McpSourceError', () => {
   it('has codes that are failure types, but BackChannelRefused', () => {
@@ -39,6 +41,45 @@ describe('McpSourceError', () => {
   it('keeps a cause', () => {
     const cause = new Error('ECONNREFUSED');
     assert.equal(new McpSourceError('ToolCallFailed', 'closed', {}, { cause }).cause, cause);
+  });
+});
+
+describe('the MCP plane: a sign-in wanted, a failed login step, the seal', () => {
+  it('a sign-in wanted is AuthorizationRequired with why, the token refused and the challenge', () => {
+    const err = loginRequired('files', 'insufficient-scope', 2, { scope: 'read write' });
+    assert.equal(err.code, 'AuthorizationRequired');
+    assert.equal(err.message, 'server "files" needs authorization (insufficient-scope)');
+    assert.equal(err.server, 'files');
+    assert.equal(err.reason, 'insufficient-scope');
+    assert.equal(err.generation, 2);
+    assert.deepEqual(err.challenge, { scope: 'read write' });
+    assert.ok(isLoginRequired(err) && !isLoginRequired(new McpSourceError('AuthorizationFailed', 'no')));
+    assert.equal(loginRequiredOf(new Error('wrapped', { cause: err }), 'files', 0), err);
+    assert.equal(loginRequiredOf(new Error('other'), 'files', 0), undefined);
+  });
+
+  it('a failed login step is AuthorizationFailed, retried unless permanent', () => {
+    assert.equal(isRetryable(new McpSourceError('AuthorizationFailed', 'flaky')), true);
+    assert.equal(isRetryable(new McpSourceError('AuthorizationFailed', 'issuer mismatch', { permanent: true })), false);
+    assert.equal(isRetryable(new McpSourceError('BackChannelRefused', 'no channel', { era: 'legacy' })), false);
+    assert.equal(isRetryable(new McpSourceError('WorkerShuttingDown', 'closed')), true);
+  });
+
+  it("the seal's errors are the codec's: a key it does not have, credentials that do not open", () => {
+    const key = { id: 'k1', key: Buffer.alloc(32, 1) };
+    const sealed = new CredentialSeal([key]).seal({ token: 't' });
+    assert.throws(
+      () => new CredentialSeal([{ id: 'k2', key: Buffer.alloc(32, 2) }]).unseal(sealed),
+      (err: unknown) => isCodecError(err, 'UnknownEncryptionKey') && err.keyId === 'k1',
+    );
+    assert.throws(
+      () => new CredentialSeal([{ id: 'k1', key: Buffer.alloc(32, 2) }]).unseal(sealed),
+      (err: unknown) => isCodecError(err, 'DecryptionFailed'),
+    );
+    assert.throws(
+      () => new CredentialSeal([]),
+      (err: unknown) => isCodecError(err, 'EncryptionConfig'),
+    );
   });
 });
 

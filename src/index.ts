@@ -25,11 +25,20 @@ export type { ProtocolEra } from './contract/era.js';
 export type { Duration } from './workflows/duration.js';
 
 // MCP without Temporal: the config and `McpSource` (both eras, elicitation through your `waitFor`), and what they throw.
-export { loadMcpConfigFile, parseMcpConfig, exposedToolName, McpConfigError, type McpConfig, type NotifyConfig, type ServerConfig } from './mcp/config.js';
+export { loadMcpConfigFile, parseMcpConfig, exposedToolName, type McpConfig, type NotifyConfig, type ServerConfig } from './mcp/config.js';
 export { McpSource, type ServerStatus, type SourceTool, type WaitFor } from './mcp/source.js';
-export { McpConnectError, McpToolCallError } from './mcp/session.js';
 export { MAX_TOOL_PAGES, type McpToolInfo } from './mcp/tool-list.js';
-export { RoundLimitExceededError, UnknownToolError, UnsupportedInputRequestError } from './mcp/errors.js';
+export { isMcpSourceError, McpSourceError, McpSourceErrorCodes, type McpSourceErrorCode, type McpSourceErrorFields } from './mcp/errors.js';
 
 // The inbox (a web page where a person answers), to serve inside your own process.
-export { createInboxApp, startInbox, InboxOptionError, InboxTokenRequiredError, INBOX_TOKEN_ENV, type InboxHandle, type InboxOptions } from './inbox/index.js';
+export {
+  createInboxApp,
+  startInbox,
+  InboxError,
+  InboxErrorCodes,
+  isInboxError,
+  INBOX_TOKEN_ENV,
+  type InboxErrorCode,
+  type InboxHandle,
+  type InboxOptions,
+} from './inbox/index.js';

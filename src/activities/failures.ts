@@ -5,16 +5,7 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { admitElicitation, FailureTypes, type ElicitParams } from '../contract/index.js';
-import {
-  BackChannelRefusedError,
-  McpConfigError,
-  McpConnectError,
-  MissingEnvVarError,
-  PoolClosedError,
-  ProtocolViolationError,
-  ServerDisabledError,
-  UnknownServerError,
-} from '../mcp/index.js';
+import { isMcpSourceError, isRetryable, McpSourceErrorCodes, type McpSourceError } from '../mcp/index.js';
 
 /** Throws `err` as the failure of a call to `server`. */
 export function failure(err: unknown, server: string): never {
@@ -23,28 +14,28 @@ export function failure(err: unknown, server: string): never {
 
 /** The failure `err` is for a call to `server`: an ApplicationFailure of a documented type (or the activity's cancellation). */
 export function failureOf(err: unknown, server: string): ApplicationFailure | CancelledFailure {
-  if (err instanceof UnknownServerError || err instanceof ServerDisabledError) {
-    return ApplicationFailure.nonRetryable(err.message, FailureTypes.UnknownServer);
-  }
-  // An unset ${VAR} is this worker's environment, not the config: another worker (or this one, fixed) may have it.
-  if (err instanceof MissingEnvVarError) return ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
-  if (err instanceof McpConfigError) return ApplicationFailure.nonRetryable(err.message, FailureTypes.McpConfigInvalid);
-  if (err instanceof McpConnectError) {
-    return err.permanent
-      ? ApplicationFailure.nonRetryable(err.message, FailureTypes.McpServerUnavailable)
-      : ApplicationFailure.retryable(err.message, FailureTypes.McpServerUnavailable);
-  }
+  // The MCP plane's errors: their code is their failure type (a BackChannelRefused's depends on its era). A ToolCallFailed
+  // and a sign-in wanted where none can be asked for fail as any other error below.
+  if (isMcpSourceError(err) && err.code !== McpSourceErrorCodes.ToolCallFailed && err.code !== McpSourceErrorCodes.AuthorizationRequired)
+    return mcpFailure(err);
   // The server says the request itself is wrong (unknown tool, invalid arguments): retrying cannot help.
   if (err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound)
     return ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.UnknownTool);
   if (err instanceof ProtocolError && err.code === ProtocolErrorCode.InvalidParams)
     return ApplicationFailure.nonRetryable(`server "${server}": ${err.message}`, FailureTypes.InvalidArguments);
-  if (err instanceof PoolClosedError) return ApplicationFailure.retryable(err.message, FailureTypes.WorkerShuttingDown);
-  // The server's answer breaks the protocol: the same request gets the same answer, so the call fails now.
-  if (err instanceof ProtocolViolationError) return ApplicationFailure.nonRetryable(err.message, FailureTypes.ProtocolViolation);
-  // A tool that asks the old way where its server cannot (in `era: "auto"` the call loop runs a modern-era refusal
-  // again in the legacy era first): every attempt would be refused the same way.
-  if (err instanceof BackChannelRefusedError) {
+  if (err instanceof ApplicationFailure || err instanceof CancelledFailure) return err;
+  return ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, FailureTypes.ToolCallFailed);
+}
+
+/**
+ * The failure of an MCP plane error, of its code's type and retryability: an unset ${VAR} (McpServerUnavailable with
+ * `variable`) is this worker's environment, not the config, so another worker (or this one, fixed) may have it; a
+ * server that cannot be started for good (`permanent`) is not retried.
+ */
+function mcpFailure(err: McpSourceError): ApplicationFailure {
+  if (err.code === McpSourceErrorCodes.BackChannelRefused) {
+    // A tool that asks the old way where its server cannot (in `era: "auto"` the call loop runs a modern-era refusal
+    // again in the legacy era first): every attempt would be refused the same way.
     const why =
       err.era === 'modern'
         ? '; the tool asks the old way (elicitation/create), which the 2026-07-28 era has no channel for,' +
@@ -52,8 +43,7 @@ export function failureOf(err: unknown, server: string): ApplicationFailure | Ca
         : '; the server has no channel for elicitation/create in the legacy era either (a stateless HTTP server): it cannot ask anyone';
     return ApplicationFailure.nonRetryable(`${err.message}${why}`, err.era === 'modern' ? FailureTypes.McpConfigInvalid : FailureTypes.ToolCallFailed);
   }
-  if (err instanceof ApplicationFailure || err instanceof CancelledFailure) return err;
-  return ApplicationFailure.retryable(`server "${server}": ${(err as Error)?.message ?? String(err)}`, FailureTypes.ToolCallFailed);
+  return isRetryable(err) ? ApplicationFailure.retryable(err.message, err.code) : ApplicationFailure.nonRetryable(err.message, err.code);
 }
 
 /**

@@ -14,11 +14,13 @@ import { loginWorkflowId, SHARED_PRINCIPAL, type LoginWanted } from '../contract
 import {
   authorizeLogin,
   exchangeLoginCode,
-  OAuthFlowError,
+  isMcpSourceError,
+  isRetryable,
+  McpSourceErrorCodes,
   type AccessToken,
   type CredentialSeal,
   type HttpServerConfig,
-  type LoginRequiredError,
+  type LoginRequired,
   type LoginSecrets,
   type LoginTarget,
   type OAuthConfig,
@@ -130,7 +132,7 @@ export function loginWanted(
   deps: ActivityDeps,
   login: CallLogin,
   server: string,
-  needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>,
+  needed: Pick<LoginRequired, 'reason' | 'generation' | 'challenge'>,
 ): LoginWanted & { loginId: string } {
   // Step-up once per scope set: a 403 insufficient_scope naming only scopes the token was granted asks for nothing
   // a new sign-in could add (the server refuses what it asked for), so the call fails instead of asking again.
@@ -169,7 +171,7 @@ export function loginRequiredOutcome(
   deps: ActivityDeps,
   login: CallLogin,
   server: string,
-  needed: Pick<LoginRequiredError, 'reason' | 'generation' | 'challenge'>,
+  needed: Pick<LoginRequired, 'reason' | 'generation' | 'challenge'>,
 ): CallMcpToolLoginRequired {
   return { status: 'login_required', login: loginWanted(deps, login, server, needed), ...workerFeatures(deps) };
 }
@@ -202,10 +204,8 @@ function target(deps: ActivityDeps, name: string, loginId: string): { target: Lo
 }
 
 function asFailure(err: unknown): never {
-  if (err instanceof OAuthFlowError) {
-    throw err.permanent
-      ? ApplicationFailure.nonRetryable(err.message, FailureTypes.AuthorizationFailed)
-      : ApplicationFailure.retryable(err.message, FailureTypes.AuthorizationFailed);
+  if (isMcpSourceError(err, McpSourceErrorCodes.AuthorizationFailed)) {
+    throw isRetryable(err) ? ApplicationFailure.retryable(err.message, err.code) : ApplicationFailure.nonRetryable(err.message, err.code);
   }
   throw err;
 }

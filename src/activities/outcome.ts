@@ -10,11 +10,12 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength, readInputRequests, type Answer, type Request, type ToolResult } from '../contract/index.js';
 import {
-  BackChannelRefusedError,
+  isMcpSourceError,
   loginRequiredOf,
+  McpSourceErrorCodes,
   urlInputRequests,
   type InputRequiredRound,
-  type LoginRequiredError,
+  type LoginRequired,
   type RoundOutcome,
   type ServerConfig,
   type UrlRequiredRound,
@@ -132,7 +133,7 @@ export function elicitationEnd(request: Request, wait: ElicitationWait, promised
 
 /** What a call's error turns into: the login it needs, its run again in the legacy era, or its failure. */
 export type CallErrorOutcome =
-  | { kind: 'login-required'; needed: LoginRequiredError }
+  | { kind: 'login-required'; needed: LoginRequired }
   | { kind: 'legacy-era'; failure: ApplicationFailure }
   | { kind: 'failed'; failure: ApplicationFailure | CancelledFailure };
 
@@ -154,7 +155,7 @@ export function callErrorOutcome(
   if (needed) return { kind: 'login-required', needed };
   // DESIGN §6b: in `era: "auto"`, a tool that asked the old way (refused in the 2026-07-28 era, before any person
   // was asked) runs again at once in the legacy era, which the worker now speaks to this server.
-  if (err instanceof BackChannelRefusedError && err.era === 'modern' && call.era === 'auto') {
+  if (isMcpSourceError(err, McpSourceErrorCodes.BackChannelRefused) && err.era === 'modern' && call.era === 'auto') {
     const failure = ApplicationFailure.create({
       message:
         `${err.message}; the tool asks the old way (elicitation/create): running it again in the legacy era,` +

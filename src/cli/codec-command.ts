@@ -1,5 +1,5 @@
 /** `durable-mcp codec-server`: serve the codec server (src/codec/server.ts) with the environment's keys until SIGINT/SIGTERM. */
-import { EncryptionCodec, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../codec/index.js';
+import { EncryptionCodec, isCodecError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../codec/index.js';
 import { CODEC_TOKEN_ENV, CODEC_UI_ORIGINS_ENV, parseOrigin, startCodecServer } from '../codec/server.js';
 import { UsageError } from './commands/common.js';
 
@@ -30,7 +30,7 @@ export function codecFromEnv(env: NodeJS.ProcessEnv = process.env): EncryptionCo
   try {
     codec = EncryptionCodec.fromEnv(env);
   } catch (err) {
-    if (err instanceof EncryptionConfigError) throw new UsageError(err.message);
+    if (isCodecError(err, 'EncryptionConfig')) throw new UsageError(err.message);
     throw err;
   }
   if (!codec) throw new UsageError(`the codec server needs the keys: set ${ENCRYPTION_KEYS_ENV} (keyId:base64key,…) or ${ENCRYPTION_KEYS_FILE_ENV}`);

@@ -6,11 +6,9 @@
 import { Command, CommanderError } from 'commander';
 import { AnswerRejectedFailure, ClientError, ToolCallFailure } from '../client/index.js';
 import { fromTemporalError } from '../client/temporal-errors.js';
-import { ENCRYPTED_ENCODING, EncryptionConfigError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../codec/index.js';
+import { ENCRYPTED_ENCODING, isCodecError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../codec/index.js';
 import { causeMessages } from '../contract/causes.js';
-import { CodecOptionError, CodecTokenRequiredError } from '../codec/server.js';
-import { InboxOptionError, InboxTokenRequiredError } from '../inbox/server.js';
-import { InboxPublicUrlError } from '../inbox/client-metadata.js';
+import { isInboxError } from '../inbox/errors.js';
 import { answerCommands } from './commands/answers.js';
 import { authCommands } from './commands/auth.js';
 import { callCommand, resultCommand } from './commands/call.js';
@@ -49,16 +47,13 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
   if (
     err instanceof UsageError ||
     err instanceof DevPortTakenError ||
-    err instanceof InboxTokenRequiredError ||
-    err instanceof InboxOptionError ||
-    err instanceof InboxPublicUrlError ||
-    err instanceof CodecTokenRequiredError ||
-    err instanceof CodecOptionError ||
+    isInboxError(err) ||
+    isCodecError(err, 'TokenRequired', 'InvalidOption') ||
     (err as { name?: string })?.name === 'InvalidDurationError'
   )
     return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
   // Bad key material in DURABLE_MCP_ENCRYPTION_KEYS(_FILE): the message names the variable, never the key.
-  if (err instanceof EncryptionConfigError) return { code: EXIT.USAGE, json: { error: 'EncryptionConfig', message: e.message }, text: e.message };
+  if (isCodecError(err, 'EncryptionConfig')) return { code: EXIT.USAGE, json: { error: 'EncryptionConfig', message: e.message }, text: e.message };
   if (err instanceof AnswerRejectedFailure) return { code: EXIT.REFUSED, json: err.toJSON(), text: e.message };
   const known = fromTemporalError(err, { address: process.env.TEMPORAL_ADDRESS, namespace: process.env.TEMPORAL_NAMESPACE });
   if (known instanceof ClientError) return { code: EXIT_OF[known.code], json: known.toJSON(), text: known.message };

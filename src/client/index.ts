@@ -1,14 +1,15 @@
 // durable-mcp/client: the one path from a Temporal client to durable-mcp (connection, DurableMcpClient, listing, errors).
 export { connectClient } from './connection.js';
 export {
+  CodecError,
+  CodecErrorCodes,
+  isCodecError,
+  type CodecErrorCode,
   dataConverterOf,
-  DecryptionFailedError,
   EncryptionCodec,
-  EncryptionConfigError,
   encryptionKeysFromEnv,
   generateEncryptionKey,
   parseEncryptionKeys,
-  UnknownEncryptionKeyError,
   ENCRYPTED_ENCODING,
   ENCRYPTION_KEYS_ENV,
   ENCRYPTION_KEYS_FILE_ENV,

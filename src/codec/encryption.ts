@@ -16,6 +16,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { readFileSync } from 'node:fs';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
+import { CodecError, CodecErrorCodes } from './errors.js';
 
 const { temporal } = proto;
 
@@ -38,25 +39,9 @@ export interface EncryptionKey {
   key: Buffer;
 }
 
-/** The key material in the environment is malformed: names the variable and what is wrong (never the key). */
-export class EncryptionConfigError extends Error {
-  override name = 'EncryptionConfigError';
-}
-
-/** A payload says it was encrypted with a key this process does not have. */
-export class UnknownEncryptionKeyError extends Error {
-  override name = 'UnknownEncryptionKeyError';
-  constructor(readonly keyId: string) {
-    super(
-      `a payload is encrypted with key "${keyId}", which is not among the keys of ${ENCRYPTION_KEYS_ENV} ` +
-        '(put the key back, after the key that encrypts now)',
-    );
-  }
-}
-
-/** A payload could not be decrypted with the key its metadata names (altered data, or a different key under that id). */
-export class DecryptionFailedError extends Error {
-  override name = 'DecryptionFailedError';
+/** The key material is malformed: names the variable and what is wrong (never the key). */
+function configError(message: string): CodecError {
+  return new CodecError(CodecErrorCodes.EncryptionConfig, message);
 }
 
 /** Parses `keyId:base64key[,keyId:base64key…]`; `source` names where the text came from, for the error. */
@@ -65,20 +50,20 @@ export function parseEncryptionKeys(text: string, source: string): EncryptionKey
     .split(/[,\n]/)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-  if (entries.length === 0) throw new EncryptionConfigError(`${source} names no key: expected keyId:base64key pairs, comma-separated`);
+  if (entries.length === 0) throw configError(`${source} names no key: expected keyId:base64key pairs, comma-separated`);
   const keys: EncryptionKey[] = [];
   entries.forEach((entry, i) => {
     const at = entry.indexOf(':');
     const id = at < 0 ? '' : entry.slice(0, at);
     const b64 = at < 0 ? '' : entry.slice(at + 1);
     const which = `${source}: entry ${i + 1}`;
-    if (at < 0) throw new EncryptionConfigError(`${which} is not keyId:base64key (no ":")`);
+    if (at < 0) throw configError(`${which} is not keyId:base64key (no ":")`);
     // A bad id is not quoted: it may be key material (an entry written base64key:keyId).
-    if (!KEY_ID.test(id)) throw new EncryptionConfigError(`${which}: the key id (before ":") must be 1-64 letters, digits, ".", "_" or "-"`);
-    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(b64)) throw new EncryptionConfigError(`${which} (key "${id}"): the key is not base64`);
+    if (!KEY_ID.test(id)) throw configError(`${which}: the key id (before ":") must be 1-64 letters, digits, ".", "_" or "-"`);
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(b64)) throw configError(`${which} (key "${id}"): the key is not base64`);
     const key = Buffer.from(b64, 'base64');
-    if (key.length !== KEY_BYTES) throw new EncryptionConfigError(`${which} (key "${id}"): the key is ${key.length} bytes, AES-256 needs ${KEY_BYTES}`);
-    if (keys.some((k) => k.id === id)) throw new EncryptionConfigError(`${which}: key id "${id}" appears twice`);
+    if (key.length !== KEY_BYTES) throw configError(`${which} (key "${id}"): the key is ${key.length} bytes, AES-256 needs ${KEY_BYTES}`);
+    if (keys.some((k) => k.id === id)) throw configError(`${which}: key id "${id}" appears twice`);
     keys.push({ id, key });
   });
   return keys;
@@ -86,13 +71,13 @@ export function parseEncryptionKeys(text: string, source: string): EncryptionKey
 
 /**
  * The keys configured in the environment: DURABLE_MCP_ENCRYPTION_KEYS, else the file DURABLE_MCP_ENCRYPTION_KEYS_FILE names;
- * undefined when neither is set (no encryption). Throws EncryptionConfigError for bad material, before anything connects.
+ * undefined when neither is set (no encryption). Throws a CodecError (EncryptionConfig) for bad material, before anything connects.
  */
 export function encryptionKeysFromEnv(env: NodeJS.ProcessEnv = process.env): EncryptionKey[] | undefined {
   const inline = env[ENCRYPTION_KEYS_ENV];
   const file = env[ENCRYPTION_KEYS_FILE_ENV];
   if (inline !== undefined && inline.trim() !== '' && file) {
-    throw new EncryptionConfigError(`set ${ENCRYPTION_KEYS_ENV} or ${ENCRYPTION_KEYS_FILE_ENV}, not both`);
+    throw configError(`set ${ENCRYPTION_KEYS_ENV} or ${ENCRYPTION_KEYS_FILE_ENV}, not both`);
   }
   if (inline !== undefined && inline.trim() !== '') return parseEncryptionKeys(inline, ENCRYPTION_KEYS_ENV);
   if (!file) return undefined;
@@ -100,7 +85,7 @@ export function encryptionKeysFromEnv(env: NodeJS.ProcessEnv = process.env): Enc
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new EncryptionConfigError(`${ENCRYPTION_KEYS_FILE_ENV}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw configError(`${ENCRYPTION_KEYS_FILE_ENV}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   return parseEncryptionKeys(text, `${ENCRYPTION_KEYS_FILE_ENV} (${file})`);
 }
@@ -116,8 +101,8 @@ export class EncryptionCodec implements PayloadCodec {
   private readonly current: EncryptionKey;
 
   constructor(keys: EncryptionKey[]) {
-    if (keys.length === 0) throw new EncryptionConfigError('EncryptionCodec needs at least one key');
-    for (const k of keys) if (k.key.length !== KEY_BYTES) throw new EncryptionConfigError(`key "${k.id}" is ${k.key.length} bytes, AES-256 needs ${KEY_BYTES}`);
+    if (keys.length === 0) throw configError('EncryptionCodec needs at least one key');
+    for (const k of keys) if (k.key.length !== KEY_BYTES) throw configError(`key "${k.id}" is ${k.key.length} bytes, AES-256 needs ${KEY_BYTES}`);
     this.current = keys[0];
     this.byId = new Map(keys.map((k) => [k.id, k.key]));
   }
@@ -167,16 +152,30 @@ export class EncryptionCodec implements PayloadCodec {
     const rawId = payload.metadata?.[KEY_ID_METADATA];
     const keyId = rawId ? Buffer.from(rawId).toString() : '';
     const key = this.byId.get(keyId);
-    if (!key) throw new UnknownEncryptionKeyError(keyId);
+    if (!key) {
+      throw new CodecError(
+        CodecErrorCodes.UnknownEncryptionKey,
+        `a payload is encrypted with key "${keyId}", which is not among the keys of ${ENCRYPTION_KEYS_ENV} ` +
+          '(put the key back, after the key that encrypts now)',
+        { keyId },
+      );
+    }
     const data = Buffer.from(payload.data ?? new Uint8Array());
-    if (data.length < NONCE_BYTES + TAG_BYTES) throw new DecryptionFailedError(`an encrypted payload (key "${keyId}") is too short to hold a nonce and a tag`);
+    if (data.length < NONCE_BYTES + TAG_BYTES)
+      throw new CodecError(CodecErrorCodes.DecryptionFailed, `an encrypted payload (key "${keyId}") is too short to hold a nonce and a tag`, { keyId });
     const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, NONCE_BYTES));
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
     let plain: Buffer;
     try {
       plain = Buffer.concat([decipher.update(data.subarray(NONCE_BYTES, data.length - TAG_BYTES)), decipher.final()]);
     } catch {
-      throw new DecryptionFailedError(`an encrypted payload does not decrypt with key "${keyId}" (altered, or another key under that id)`);
+      throw new CodecError(
+        CodecErrorCodes.DecryptionFailed,
+        `an encrypted payload does not decrypt with key "${keyId}" (altered, or another key under that id)`,
+        {
+          keyId,
+        },
+      );
     }
     return temporal.api.common.v1.Payload.decode(plain);
   }
@@ -185,7 +184,7 @@ export class EncryptionCodec implements PayloadCodec {
 /**
  * The payload codec a process uses: `encryption` when given, none for `false`, else the environment's keys
  * (DURABLE_MCP_ENCRYPTION_KEYS or DURABLE_MCP_ENCRYPTION_KEYS_FILE; none when neither is set). Bad key material
- * throws EncryptionConfigError here, so callers resolve it before they connect.
+ * throws a CodecError (EncryptionConfig) here, so callers resolve it before they connect.
  */
 export function resolveEncryption(encryption?: EncryptionCodec | false, env: NodeJS.ProcessEnv = process.env): EncryptionCodec | undefined {
   if (encryption === false) return undefined;

@@ -11,7 +11,7 @@ import { resolveEncryption, type EncryptionCodec } from './encryption.js';
 export interface DurableMcpClientPluginOptions {
   /**
    * The payload codec: default the keys of DURABLE_MCP_ENCRYPTION_KEYS / DURABLE_MCP_ENCRYPTION_KEYS_FILE (none when unset;
-   * bad material throws EncryptionConfigError here); `false` for none. Appended to the client's own payload codecs.
+   * bad material throws a CodecError (EncryptionConfig) here); `false` for none. Appended to the client's own payload codecs.
    */
   encryption?: EncryptionCodec | false;
 }

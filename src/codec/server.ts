@@ -26,6 +26,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import { accessGuard, isLoopback } from './access.js';
+import { CodecError, CodecErrorCodes } from './errors.js';
 import { listen } from './listen.js';
 
 export const DEFAULT_CODEC_HOST = '127.0.0.1';
@@ -40,16 +41,15 @@ const COOKIE = 'durable_mcp_codec_token';
 /** The headers the Temporal UI sends (Authorization when it passes its access token). */
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Namespace'];
 
-export class CodecTokenRequiredError extends Error {
-  override name = 'CodecTokenRequiredError';
-  constructor(readonly host: string) {
-    super(
-      `the codec server refuses to listen on ${host} without a token: set ${CODEC_TOKEN_ENV} (every encode and decode then needs it), or bind to 127.0.0.1`,
-    );
-  }
+function tokenRequired(host: string): CodecError {
+  return new CodecError(
+    CodecErrorCodes.TokenRequired,
+    `the codec server refuses to listen on ${host} without a token: set ${CODEC_TOKEN_ENV} (every encode and decode then needs it), or bind to 127.0.0.1`,
+    { host },
+  );
 }
-export class CodecOptionError extends Error {
-  override name = 'CodecOptionError';
+function optionError(message: string): CodecError {
+  return new CodecError(CodecErrorCodes.InvalidOption, message);
 }
 
 export interface CodecServerOptions {
@@ -75,17 +75,17 @@ export interface CodecServerHandle {
   close(): Promise<void>;
 }
 
-/** An origin as a browser sends it (`scheme://host[:port]`), or a CodecOptionError. */
+/** An origin as a browser sends it (`scheme://host[:port]`), or a CodecError (InvalidOption). */
 export function parseOrigin(value: string): string {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw new CodecOptionError(`a UI origin must be an address like http://localhost:8080, got ${JSON.stringify(value)}`);
+    throw optionError(`a UI origin must be an address like http://localhost:8080, got ${JSON.stringify(value)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CodecOptionError(`a UI origin must be http or https, got ${JSON.stringify(value)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw optionError(`a UI origin must be http or https, got ${JSON.stringify(value)}`);
   if (url.pathname !== '/' || url.search || url.hash || url.username || url.password)
-    throw new CodecOptionError(`a UI origin is scheme://host[:port] with nothing after it, got ${JSON.stringify(value)}`);
+    throw optionError(`a UI origin is scheme://host[:port] with nothing after it, got ${JSON.stringify(value)}`);
   return url.origin;
 }
 
@@ -217,9 +217,8 @@ export function createCodecApp(options: Omit<CodecServerOptions, 'host' | 'port'
 export async function startCodecServer(options: CodecServerOptions): Promise<CodecServerHandle> {
   const host = options.host ?? DEFAULT_CODEC_HOST;
   const port = options.port ?? DEFAULT_CODEC_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new CodecOptionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
-  if (!isLoopback(host) && !options.token) throw new CodecTokenRequiredError(host);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw optionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
+  if (!isLoopback(host) && !options.token) throw tokenRequired(host);
   const app = createCodecApp(options);
   const listening = await listen(app.fetch, host, port);
   return { url: listening.origin, close: listening.close };

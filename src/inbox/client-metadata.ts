@@ -14,13 +14,10 @@ import {
   inboxPublicUrlProblem,
   type InboxOAuthUrls,
 } from '../contract/client-metadata.js';
+import { InboxError, InboxErrorCodes } from './errors.js';
 
 /** How long an authorization server may cache the document (it changes only with the base URL, which changes the client id too). */
 const CACHE_SECONDS = 3600;
-
-export class InboxPublicUrlError extends Error {
-  override name = 'InboxPublicUrlError';
-}
 
 /**
  * What the inbox publishes: from `publicUrl` (the option, e.g. `--public-url`), else $DURABLE_MCP_INBOX_PUBLIC_URL;
@@ -31,7 +28,7 @@ export function inboxPublication(publicUrl: string | undefined, field = 'publicU
   const value = publicUrl ?? fromEnv;
   if (value === undefined) return undefined;
   const problem = inboxPublicUrlProblem(value);
-  if (problem) throw new InboxPublicUrlError(`${fromEnv !== undefined ? INBOX_PUBLIC_URL_ENV : field} ${problem}`);
+  if (problem) throw new InboxError(InboxErrorCodes.InvalidPublicUrl, `${fromEnv !== undefined ? INBOX_PUBLIC_URL_ENV : field} ${problem}`);
   return inboxOAuthUrls(value);
 }
 

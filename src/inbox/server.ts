@@ -15,6 +15,7 @@ import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
 import { accessGuard, isLoopback } from '../codec/access.js';
 import { listen } from '../codec/listen.js';
 import { installAnswer } from './answer.js';
+import { InboxError, InboxErrorCodes } from './errors.js';
 import { INBOX_CSS, INBOX_JS } from './assets.js';
 import { inboxPublication, installClientMetadata } from './client-metadata.js';
 import { installHistory } from './history.js';
@@ -32,14 +33,12 @@ export const INBOX_USER_ENV = 'DURABLE_MCP_INBOX_USER';
 export const INBOX_USER_HEADER_ENV = 'DURABLE_MCP_INBOX_USER_HEADER';
 const COOKIE = 'durable_mcp_inbox_token';
 
-export class InboxTokenRequiredError extends Error {
-  override name = 'InboxTokenRequiredError';
-  constructor(readonly host: string) {
-    super(`the inbox refuses to listen on ${host} without a token: set ${INBOX_TOKEN_ENV} (every page and API call then needs it), or bind to 127.0.0.1`);
-  }
-}
-export class InboxOptionError extends Error {
-  override name = 'InboxOptionError';
+function tokenRequired(host: string): InboxError {
+  return new InboxError(
+    InboxErrorCodes.TokenRequired,
+    `the inbox refuses to listen on ${host} without a token: set ${INBOX_TOKEN_ENV} (every page and API call then needs it), or bind to 127.0.0.1`,
+    host,
+  );
 }
 
 export interface InboxOptions {
@@ -199,9 +198,9 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
   const host = options.host ?? DEFAULT_INBOX_HOST;
   const port = options.port ?? DEFAULT_INBOX_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new InboxOptionError(`port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
+    throw new InboxError(InboxErrorCodes.InvalidOption, `port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   const token = options.token ?? (process.env[INBOX_TOKEN_ENV] || undefined);
-  if (!isLoopback(host) && !token) throw new InboxTokenRequiredError(host);
+  if (!isLoopback(host) && !token) throw tokenRequired(host);
   const published = inboxPublication(options.publicUrl);
   const app = createInboxApp({ ...options, token }) as ReturnType<typeof createInboxApp> & { closeLive(): void };
   const listening = await listen(app.fetch, host, port);

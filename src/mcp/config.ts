@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { ProtocolEra } from '../contract/era.js';
 import { parseAuth } from './auth-config.js';
 import { describe } from './config-values.js';
+import { McpSourceError, McpSourceErrorCodes } from './errors.js';
 
 /** An ms-format duration string in ms (NaN when it is not one: the schema then names the field). */
 function durationToMs(v: string): number {
@@ -117,14 +118,14 @@ export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
 
 function parseNotify(raw: unknown, source: string): NotifyConfig {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new McpConfigError(`${source}: "notify" must be an object like {"url":"https://…","format":"json"}, got ${describe(raw)}`, undefined, 'notify');
+    throw configError(`${source}: "notify" must be an object like {"url":"https://…","format":"json"}, got ${describe(raw)}`, undefined, 'notify');
   }
   const parsed = NotifyConfigSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const key = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
-    throw new McpConfigError(
+    throw configError(
       `${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl, includePrompt`,
       undefined,
       'notify',
@@ -132,34 +133,15 @@ function parseNotify(raw: unknown, source: string): NotifyConfig {
   }
   const top = String(issue.path[0] ?? '');
   const value = (raw as Record<string, unknown>)[top];
-  throw new McpConfigError(`${source}: field "notify.${key}" ${issue.message}, got ${describe(value, top === 'headers')}`, undefined, `notify.${key}`);
+  throw configError(`${source}: field "notify.${key}" ${issue.message}, got ${describe(value, top === 'headers')}`, undefined, `notify.${key}`);
 }
 
 /** The longest delay Node's timers honour (2^31-1 ms, about 24.8 days); longer ones fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export class McpConfigError extends Error {
-  override name = 'McpConfigError';
-  constructor(
-    message: string,
-    readonly server?: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A `${VAR}` of a server's env or headers is not set in this process: that server fails, the others work. */
-export class MissingEnvVarError extends McpConfigError {
-  override name = 'MissingEnvVarError';
-  constructor(
-    message: string,
-    server: string,
-    field: string,
-    readonly variable: string,
-  ) {
-    super(message, server, field);
-  }
+/** A wrong config, as the MCP plane's error (code `McpConfigInvalid`), naming the server and the field where known. */
+export function configError(message: string, server?: string, field?: string): McpSourceError {
+  return new McpSourceError(McpSourceErrorCodes.McpConfigInvalid, message, { server, field });
 }
 
 const stringRecord = z.record(z.string(), z.string());
@@ -217,19 +199,19 @@ function fieldProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { 
   return { field, problem: `${problem}, got ${describe(value, top !== undefined && SECRET_FIELDS.has(String(top)))}` };
 }
 
-/** Parse and validate an MCP config object. Throws McpConfigError naming the server and the field. */
+/** Parse and validate an MCP config object. Throws an McpSourceError (McpConfigInvalid) naming the server and the field. */
 export function parseMcpConfig(raw: unknown, source = 'MCP config'): McpConfig {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new McpConfigError(`${source}: must be a JSON object with a "mcpServers", "servers" or "mcp" key, got ${describe(raw)}`);
+    throw configError(`${source}: must be a JSON object with a "mcpServers", "servers" or "mcp" key, got ${describe(raw)}`);
   }
   const obj = raw as Record<string, unknown>;
   const keys = ['mcpServers', 'servers', 'mcp'].filter((k) => k in obj);
-  if (keys.length === 0) throw new McpConfigError(`${source}: no "mcpServers", "servers" or "mcp" key found`);
-  if (keys.length > 1) throw new McpConfigError(`${source}: use one of "mcpServers", "servers" or "mcp", not ${keys.join(' and ')}`);
+  if (keys.length === 0) throw configError(`${source}: no "mcpServers", "servers" or "mcp" key found`);
+  if (keys.length > 1) throw configError(`${source}: use one of "mcpServers", "servers" or "mcp", not ${keys.join(' and ')}`);
   const top = keys[0];
   const serversRaw = obj[top];
   if (serversRaw === null || typeof serversRaw !== 'object' || Array.isArray(serversRaw)) {
-    throw new McpConfigError(`${source}: "${top}" must be an object mapping server names to settings, got ${describe(serversRaw)}`, undefined, top);
+    throw configError(`${source}: "${top}" must be an object mapping server names to settings, got ${describe(serversRaw)}`, undefined, top);
   }
   const servers: Record<string, ServerConfig> = {};
   for (const [name, value] of Object.entries(serversRaw as Record<string, unknown>)) {
@@ -241,10 +223,10 @@ export function parseMcpConfig(raw: unknown, source = 'MCP config'): McpConfig {
 
 function parseServer(name: string, value: unknown, source: string): ServerConfig {
   const fail = (field: string, problem: string): never => {
-    throw new McpConfigError(`${source}: server "${name}": field "${field}" ${problem}`, name, field);
+    throw configError(`${source}: server "${name}": field "${field}" ${problem}`, name, field);
   };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new McpConfigError(`${source}: server "${name}": must be an object, got ${describe(value)}`, name);
+    throw configError(`${source}: server "${name}": must be an object, got ${describe(value)}`, name);
   }
   const raw = value as Record<string, unknown>;
   const parsed = RawServerSchema.safeParse(raw);
@@ -299,13 +281,13 @@ export function loadMcpConfigFile(path: string): McpConfig {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new McpConfigError(`MCP config ${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw configError(`MCP config ${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new McpConfigError(`MCP config ${path}: is not valid JSON (${(err as Error).message})`);
+    throw configError(`MCP config ${path}: is not valid JSON (${(err as Error).message})`);
   }
   return parseMcpConfig(raw, `MCP config ${path}`);
 }
@@ -318,11 +300,11 @@ export function expandEnv(value: string, where: { server: string; field: string 
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
     const v = env[name];
     if (v === undefined) {
-      throw new MissingEnvVarError(
+      // This worker's environment, not the config: another worker (or this one, fixed) may have it.
+      throw new McpSourceError(
+        McpSourceErrorCodes.McpServerUnavailable,
         `server "${where.server}": field "${where.field}" refers to \${${name}}, which is not set in the environment`,
-        where.server,
-        where.field,
-        name,
+        { server: where.server, field: where.field, variable: name },
       );
     }
     return v;

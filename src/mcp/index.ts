@@ -1,7 +1,5 @@
 export {
   DEFAULT_TIMEOUT_MS,
-  McpConfigError,
-  MissingEnvVarError,
   envReferenceProblems,
   expandEnv,
   exposedToolName,
@@ -16,20 +14,19 @@ export {
   type ServerConfig,
   type StdioServerConfig,
 } from './config.js';
-export { McpConnectError, McpSession, McpToolCallError, type CallOptions, type ConnectOptions, type RoundOutcome } from './session.js';
+export { McpSession, type CallOptions, type ConnectOptions, type RoundOutcome } from './session.js';
 export { MAX_TOOL_PAGES, type McpToolInfo } from './tool-list.js';
 export { URL_ELICITATION_REQUIRED, urlInputRequests, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
 export { type InputRequiredRound, type RoundInput } from './modern.js';
 export { SessionPool, type Lease, type PoolOptions } from './pool.js';
 export {
-  BackChannelRefusedError,
-  PoolClosedError,
-  ProtocolViolationError,
-  RoundLimitExceededError,
-  ServerDisabledError,
-  UnknownServerError,
-  UnknownToolError,
-  UnsupportedInputRequestError,
+  isMcpSourceError,
+  isRetryable,
+  McpSourceError,
+  McpSourceErrorCodes,
+  type LoginChallenge,
+  type McpSourceErrorCode,
+  type McpSourceErrorFields,
 } from './errors.js';
 export { toToolResult } from './result.js';
 export { McpSource, type ServerStatus, type SourceCallOptions, type SourceTool, type WaitFor } from './source.js';

@@ -16,7 +16,7 @@ import {
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { BackChannelRefusedError, ProtocolViolationError } from './errors.js';
+import { McpSourceError, McpSourceErrorCodes } from './errors.js';
 import { interceptMessages } from './transports.js';
 
 /** The first protocol revision of the modern era; revisions are ISO dates, so later ones compare greater. */
@@ -106,30 +106,31 @@ export function assumeCompleteWhenUnspecified(transport: Transport): void {
 
 /**
  * A result the SDK could not accept (not an object, no or an unknown `resultType`, failing the era's result schema,
- * `input_required` with neither requests nor state) as a ProtocolViolationError naming the server and the tool;
+ * `input_required` with neither requests nor state) as an McpSourceError (ProtocolViolation) naming the server and the tool;
  * undefined for any other error. The same request would get the same answer: retrying cannot help.
  */
-export function protocolViolation(err: unknown, server: string, tool: string): ProtocolViolationError | undefined {
+export function protocolViolation(err: unknown, server: string, tool: string): McpSourceError | undefined {
   if (!(err instanceof SdkError)) return undefined;
   if (err.code !== SdkErrorCode.InvalidResult && err.code !== SdkErrorCode.UnsupportedResultType) return undefined;
-  return new ProtocolViolationError(
+  return new McpSourceError(
+    McpSourceErrorCodes.ProtocolViolation,
     `server "${server}": tool "${tool}" answered with a result MCP does not allow: ${err.message.replace(/\s+/g, ' ')}`,
-    server,
+    { server, tool },
   );
 }
 
 /**
  * A `tools/call` error that says the tool tried to send `elicitation/create` (the legacy way) and the server's SDK had
  * no channel for it (any request in the modern era; a stateless HTTP request in the legacy era), as a
- * BackChannelRefusedError; undefined for any other error. Known forms:
+ * McpSourceError (BackChannelRefused); undefined for any other error. Known forms:
  * the Python SDK 2.x (JSON-RPC -32600 "Cannot send 'elicitation/create': this transport context has no back-channel
  * for server-initiated requests.") and the TypeScript SDK v2's server ("Server-to-client requests are not available
  * on protocol revision 2026-07-28: 'elicitation/create' cannot be sent …", as an error of the call).
  */
-export function backChannelRefusal(err: unknown, server: string, tool: string, era: 'legacy' | 'modern'): BackChannelRefusedError | undefined {
+export function backChannelRefusal(err: unknown, server: string, tool: string, era: 'legacy' | 'modern'): McpSourceError | undefined {
   if (!(err instanceof ProtocolError)) return undefined;
   const message = err.message;
   if (!message.includes('elicitation/create')) return undefined;
   if (!/no back-channel for server-initiated requests|Server-to-client requests are not available/.test(message)) return undefined;
-  return new BackChannelRefusedError(`server "${server}": tool "${tool}": ${message}`, server, tool, era);
+  return new McpSourceError(McpSourceErrorCodes.BackChannelRefused, `server "${server}": tool "${tool}": ${message}`, { server, tool, era });
 }

@@ -6,7 +6,7 @@
  * lease that only waits for a human can be released.
  */
 import { MAX_TIMER_MS, type McpConfig, type ServerConfig } from './config.js';
-import { PoolClosedError, ServerDisabledError, UnknownServerError } from './errors.js';
+import { McpSourceError, McpSourceErrorCodes } from './errors.js';
 import type { AuthProvider } from '@modelcontextprotocol/client';
 import { McpSession } from './session.js';
 
@@ -136,9 +136,14 @@ export class SessionPool {
   serverConfig(name: string): ServerConfig {
     const server = this.config.servers[name];
     if (!server) {
-      throw new UnknownServerError(`unknown MCP server "${name}"; configured servers: ${Object.keys(this.config.servers).join(', ') || '(none)'}`);
+      throw new McpSourceError(
+        McpSourceErrorCodes.UnknownServer,
+        `unknown MCP server "${name}"; configured servers: ${Object.keys(this.config.servers).join(', ') || '(none)'}`,
+        { server: name },
+      );
     }
-    if (!server.enabled) throw new ServerDisabledError(`MCP server "${name}" is disabled in the MCP config`);
+    if (!server.enabled)
+      throw new McpSourceError(McpSourceErrorCodes.UnknownServer, `MCP server "${name}" is disabled in the MCP config`, { server: name, disabled: true });
     return server;
   }
 
@@ -156,7 +161,7 @@ export class SessionPool {
    * behind OAuth with per-call principals keeps one set of sessions per principal.
    */
   async lease(name: string, signal?: AbortSignal, { principal }: { principal?: string } = {}): Promise<Lease> {
-    if (this.closedFlag) throw new PoolClosedError('the session pool is closed');
+    if (this.closedFlag) throw poolClosed();
     const server = this.serverConfig(name);
     const key = principal === undefined ? name : `${name}\u0000${principal}`;
     const state = this.state(key);
@@ -181,7 +186,7 @@ export class SessionPool {
           this.verdicts.set(name, session.verdict);
           if (this.closedFlag) {
             await session.close();
-            throw new PoolClosedError('the session pool is closed');
+            throw poolClosed();
           }
           return session;
         });
@@ -348,7 +353,7 @@ export class SessionPool {
     this.closedFlag = true;
     const all: Promise<void>[] = [];
     for (const state of this.states.values()) {
-      for (const w of state.waiters.splice(0)) w.reject(new PoolClosedError('the session pool is closed'));
+      for (const w of state.waiters.splice(0)) w.reject(poolClosed());
       for (const s of state.idle.splice(0)) {
         this.clearIdle(s);
         all.push(s.close());
@@ -359,4 +364,9 @@ export class SessionPool {
     // Sessions still connecting close themselves once connected (the pool is closed); wait for that too.
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
+}
+
+/** The pool is closing (the worker shuts down): no new lease. */
+function poolClosed(): McpSourceError {
+  return new McpSourceError(McpSourceErrorCodes.WorkerShuttingDown, 'the session pool is closed');
 }

@@ -12,10 +12,10 @@
 import { Client, type AuthProvider, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import type { ProtocolEra } from '../contract/era.js';
 import type { ToolResult } from '../contract/index.js';
-import { LoginRequiredError, loginRequiredOf } from './auth/credentials.js';
+import { isLoginRequired, loginRequiredOf } from './auth/credentials.js';
 import { MAX_TIMER_MS, type ServerConfig } from './config.js';
 import { bridgeElicitations, readUrlElicitationRequired, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
-import { ProtocolViolationError } from './errors.js';
+import { isMcpSourceError, McpSourceError, McpSourceErrorCodes } from './errors.js';
 import {
   assumeCompleteWhenUnspecified,
   discoveryVerdict,
@@ -39,31 +39,17 @@ export const CLIENT_INFO = { name: 'durable-mcp', version: '0.1.0' };
 
 export type { McpToolInfo } from './tool-list.js';
 
-export class McpConnectError extends Error {
-  override name = 'McpConnectError';
-  constructor(
-    message: string,
-    readonly server: string,
-    readonly phase: 'connect' | 'initialize' | 'list',
-    /** Trying again cannot help (the command does not exist or is not executable): fix the config. */
-    readonly permanent = false,
-  ) {
-    super(message);
-  }
+/** The server could not be started or reached, or its tools not listed: the MCP plane's error (McpServerUnavailable). */
+function connectError(message: string, server: string, phase: 'connect' | 'initialize' | 'list', permanent = false): McpSourceError {
+  return new McpSourceError(McpSourceErrorCodes.McpServerUnavailable, message, { server, phase, permanent });
 }
 
 /** Spawn errors that a retry cannot fix. */
 const PERMANENT_SPAWN_ERRORS = new Set(['ENOENT', 'EACCES', 'ENOTDIR', 'EISDIR', 'ENOEXEC']);
 
-export class McpToolCallError extends Error {
-  override name = 'McpToolCallError';
-  constructor(
-    message: string,
-    readonly server: string,
-    readonly tool: string,
-  ) {
-    super(message);
-  }
+/** The `tools/call` cannot go on: the MCP plane's error (ToolCallFailed). */
+export function toolCallError(message: string, server: string, tool: string): McpSourceError {
+  return new McpSourceError(McpSourceErrorCodes.ToolCallFailed, message, { server, tool });
 }
 
 export interface CallOptions {
@@ -173,9 +159,9 @@ export class McpSession {
       return streamable;
     } catch (err) {
       await streamable.close();
-      if (err instanceof McpConnectError && err.message.includes('timed out')) throw err;
+      if (isMcpSourceError(err, McpSourceErrorCodes.McpServerUnavailable) && err.message.includes('timed out')) throw err;
       // The server wants a sign-in: no other transport can do without it.
-      if (err instanceof LoginRequiredError) throw err;
+      if (isLoginRequired(err)) throw err;
       // Fall back to the legacy HTTP+SSE transport.
       const sse = new McpSession(server, McpSession.newClient(server, options), sseTransport(url, headers, auth), 'sse', options.elicitation);
       try {
@@ -183,8 +169,8 @@ export class McpSession {
         return sse;
       } catch (sseErr) {
         await sse.close();
-        if (sseErr instanceof LoginRequiredError) throw sseErr;
-        throw new McpConnectError(
+        if (isLoginRequired(sseErr)) throw sseErr;
+        throw connectError(
           `server "${server.name}": cannot connect to ${url.origin}${url.pathname} over streamable HTTP (${(err as Error).message})` +
             ` nor SSE (${(sseErr as Error).message})`,
           server.name,
@@ -237,28 +223,26 @@ export class McpSession {
     // Modern era: a result without `resultType` is complete (the SDK would reject it; see modern.ts).
     assumeCompleteWhenUnspecified(this.transport);
     try {
-      await withTimeout(
-        this.client.connect(this.transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) }),
-        timeoutMs,
-        () => new McpConnectError(`server "${name}": connect and initialize timed out after ${timeoutMs} ms`, name, 'initialize'),
+      await withTimeout(this.client.connect(this.transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) }), timeoutMs, () =>
+        connectError(`server "${name}": connect and initialize timed out after ${timeoutMs} ms`, name, 'initialize'),
       );
     } catch (err) {
       await this.close();
-      if (err instanceof McpConnectError) throw err;
+      if (isMcpSourceError(err, McpSourceErrorCodes.McpServerUnavailable)) throw err;
       const login = loginRequiredOf(err, name, 0);
       if (login) throw login;
       const stderr = this.stderr ? ` (stderr: ${this.stderr.slice(-500)})` : '';
       const code = (err as NodeJS.ErrnoException)?.code;
       if (this.server.transport === 'stdio' && code && PERMANENT_SPAWN_ERRORS.has(code)) {
         const what = code === 'ENOENT' ? 'not found' : 'not executable';
-        throw new McpConnectError(
+        throw connectError(
           `server "${name}": cannot start command ${JSON.stringify(this.server.command)} (${what}: ${code}); check its "command" and "cwd"`,
           name,
           'connect',
           true,
         );
       }
-      throw new McpConnectError(`server "${name}": failed to connect: ${(err as Error).message}${stderr}`, name, 'connect');
+      throw connectError(`server "${name}": failed to connect: ${(err as Error).message}${stderr}`, name, 'connect');
     }
     elicitations?.admitArrivals(this.transport);
     try {
@@ -271,23 +255,21 @@ export class McpSession {
 
   /**
    * List the server's tools now (every page, as sent: ./tool-list.ts), keep them in `tools` and return them,
-   * within the server's timeout. Fails with McpConnectError (phase `list`), permanent when the listing itself is wrong.
+   * within the server's timeout. Fails with an McpSourceError (McpServerUnavailable, phase `list`), permanent when the listing itself is wrong.
    */
   async listTools(): Promise<McpToolInfo[]> {
     const name = this.server.name;
     const timeoutMs = this.server.timeoutMs;
     let tools: McpToolInfo[];
     try {
-      tools = await withTimeout(
-        listAllTools(this.client, timeoutMs),
-        timeoutMs,
-        () => new McpConnectError(`server "${name}": tools/list timed out after ${timeoutMs} ms`, name, 'list'),
+      tools = await withTimeout(listAllTools(this.client, timeoutMs), timeoutMs, () =>
+        connectError(`server "${name}": tools/list timed out after ${timeoutMs} ms`, name, 'list'),
       );
     } catch (err) {
-      if (err instanceof McpConnectError) throw err;
+      if (isMcpSourceError(err, McpSourceErrorCodes.McpServerUnavailable)) throw err;
       const login = loginRequiredOf(err, name, 0);
       if (login) throw login;
-      throw new McpConnectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list', isWrongListing(err));
+      throw connectError(`server "${name}": tools/list failed: ${(err as Error).message}`, name, 'list', isWrongListing(err));
     }
     const allow = this.server.tools;
     const listed = allow ? tools.filter((t) => allow.includes(t.name)) : tools;
@@ -316,12 +298,8 @@ export class McpSession {
     const outcome = await this.callToolRound(tool, args, {}, options);
     if (outcome.kind === 'complete') return outcome.result;
     if (outcome.kind === 'url_required')
-      throw new McpToolCallError(`server "${this.server.name}": tool "${tool}" requires URL elicitation: ${outcome.message}`, this.server.name, tool);
-    throw new McpToolCallError(
-      `server "${this.server.name}": tool "${tool}" requires input (input_required); call it through callToolRound`,
-      this.server.name,
-      tool,
-    );
+      throw toolCallError(`server "${this.server.name}": tool "${tool}" requires URL elicitation: ${outcome.message}`, this.server.name, tool);
+    throw toolCallError(`server "${this.server.name}": tool "${tool}" requires input (input_required); call it through callToolRound`, this.server.name, tool);
   }
 
   /**
@@ -330,12 +308,13 @@ export class McpSession {
    * answers and its `requestState`, echoed as given.
    */
   async callToolRound(tool: string, args: Record<string, unknown> | undefined, round: RoundInput, options: CallOptions): Promise<RoundOutcome> {
-    if (this.closedFlag) throw new McpToolCallError(`server "${this.server.name}": session is closed`, this.server.name, tool);
+    if (this.closedFlag) throw toolCallError(`server "${this.server.name}": session is closed`, this.server.name, tool);
     const invalid = this.invalidTools.get(tool);
     if (invalid !== undefined) {
-      throw new ProtocolViolationError(
+      throw new McpSourceError(
+        McpSourceErrorCodes.ProtocolViolation,
         `server "${this.server.name}": tool "${tool}" has an invalid x-mcp-header declaration (${invalid}), so it is never called`,
-        this.server.name,
+        { server: this.server.name, tool },
       );
     }
     // `client.request`, not `client.callTool`: the latter checks the result against the tool's outputSchema

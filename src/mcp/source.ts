@@ -16,10 +16,10 @@ import {
   type ToolResult,
 } from '../contract/index.js';
 import { exposedToolName, parseMcpConfig, type McpConfig } from './config.js';
-import { RoundLimitExceededError, UnknownToolError, UnsupportedInputRequestError } from './errors.js';
+import { McpSourceError, McpSourceErrorCodes } from './errors.js';
 import { urlInputRequests } from './legacy.js';
 import { nextRound, type RoundInput } from './modern.js';
-import { McpSession, McpToolCallError, type McpToolInfo } from './session.js';
+import { McpSession, toolCallError, type McpToolInfo } from './session.js';
 
 export type ServerStatus = 'connected' | 'disabled' | 'failed';
 
@@ -111,9 +111,12 @@ export class McpSource implements AsyncDisposable {
   /** Call a tool by its exposed name. */
   async callTool(name: string, args?: Record<string, unknown>, options: SourceCallOptions = {}): Promise<ToolResult> {
     const tool = this.tools.find((t) => t.name === name);
-    if (!tool) throw new UnknownToolError(`unknown tool "${name}"; known tools: ${this.tools.map((t) => t.name).join(', ') || '(none)'}`);
+    if (!tool) {
+      const known = this.tools.map((t) => t.name).join(', ') || '(none)';
+      throw new McpSourceError(McpSourceErrorCodes.UnknownTool, `unknown tool "${name}"; known tools: ${known}`, { tool: name });
+    }
     const session = this.sessions.get(tool.server);
-    if (!session) throw new McpToolCallError(`server "${tool.server}": the MCP source is closed`, tool.server, tool.originalName);
+    if (!session) throw toolCallError(`server "${tool.server}": the MCP source is closed`, tool.server, tool.originalName);
     const callOptions = { timeoutMs: options.timeoutMs ?? 3_600_000, signal: options.signal };
     if (session.era === 'legacy' && !this.waitFor) return session.callTool(tool.originalName, args, callOptions);
     // Drive the rounds in process: a modern-era `input_required` round (or a legacy -32042 error) asks through
@@ -125,23 +128,28 @@ export class McpSource implements AsyncDisposable {
       const outcome = await session.callToolRound(tool.originalName, args, round, callOptions);
       if (outcome.kind === 'complete') return outcome.result;
       const where = `tool "${tool.originalName}" of server "${tool.server}"`;
-      if (n >= maxRounds) throw new RoundLimitExceededError(`${where} still required input after ${n} rounds (maxRounds ${maxRounds})`);
+      const fields = { server: tool.server, tool: tool.originalName };
+      if (n >= maxRounds)
+        throw new McpSourceError(McpSourceErrorCodes.RoundLimitExceeded, `${where} still required input after ${n} rounds (maxRounds ${maxRounds})`, fields);
       // Legacy era: the URLs of a -32042 error (keys url1, url2, …); modern era: the round's input requests.
       const entries = outcome.kind === 'url_required' ? urlInputRequests(outcome) : readInputRequests(outcome.inputRequests);
       // The arrival rules of every elicitation (contract/admit.ts); a refused one fails the call, naming the key.
       for (const e of entries) {
         if (e.kind !== 'elicitation') continue;
         const admission = admitElicitation(e.params);
-        if (!admission.ok) throw new McpToolCallError(`${where}: input request "${e.key}": ${admission.message}`, tool.server, tool.originalName);
+        if (!admission.ok) throw new McpSourceError(McpSourceErrorCodes.ElicitationRefused, `${where}: input request "${e.key}": ${admission.message}`, fields);
         e.params = admission.params;
       }
       const unsupported = entries.find((e) => e.kind === 'unsupported');
       if (unsupported && unsupported.kind === 'unsupported')
-        throw new UnsupportedInputRequestError(
+        throw new McpSourceError(
+          McpSourceErrorCodes.UnsupportedInputRequest,
           `${where} asked for input of kind "${unsupported.method}" (key "${unsupported.key}"), which this client never declared`,
+          fields,
         );
       const waitFor = this.waitFor;
-      if (entries.length > 0 && !waitFor) throw new UnsupportedInputRequestError(`${where} asked for input, but this source has no waitFor`);
+      if (entries.length > 0 && !waitFor)
+        throw new McpSourceError(McpSourceErrorCodes.UnsupportedInputRequest, `${where} asked for input, but this source has no waitFor`, fields);
       const answers = await Promise.all(
         entries.map(async (e) => {
           const params = (e as { params: ElicitParams }).params;
@@ -153,10 +161,10 @@ export class McpSource implements AsyncDisposable {
         // Legacy era: every URL completed, the call is made again from the start.
         const refused = answers.find(([, r]) => r.action !== 'accept');
         if (refused)
-          throw new McpToolCallError(
+          throw new McpSourceError(
+            McpSourceErrorCodes.UrlElicitationRefused,
             `${where} requires URL elicitation "${refused[0]}", which was not completed (${refused[1].action})`,
-            tool.server,
-            tool.originalName,
+            fields,
           );
         round = {};
         continue;

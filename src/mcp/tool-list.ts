@@ -6,6 +6,7 @@
  */
 import { SdkError, SdkErrorCode, type Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { isPlainObject, preview } from '../contract/json.js';
+import { isMcpSourceError, McpSourceError, McpSourceErrorCodes } from './errors.js';
 
 /** A tool as its server lists it. Fields other than these pass through too, as the server sent them. */
 export interface McpToolInfo {
@@ -22,13 +23,13 @@ export interface McpToolInfo {
 export const MAX_TOOL_PAGES = 100;
 
 /** The listing itself is wrong (a bad page, a pagination that does not end): asking again cannot help. */
-export class ToolListError extends Error {
-  override name = 'ToolListError';
+function wrongListing(message: string): McpSourceError {
+  return new McpSourceError(McpSourceErrorCodes.ProtocolViolation, message);
 }
 
 /** The listing itself is wrong (a page of the wrong shape, a pagination that does not end), not the way to it. */
 export function isWrongListing(err: unknown): boolean {
-  return err instanceof ToolListError || (err instanceof SdkError && err.code === SdkErrorCode.InvalidResult);
+  return isMcpSourceError(err, McpSourceErrorCodes.ProtocolViolation) || (err instanceof SdkError && err.code === SdkErrorCode.InvalidResult);
 }
 
 interface ToolsPage {
@@ -76,8 +77,8 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<M
     const next = result.nextCursor;
     if (next === undefined || next === null) return tools;
     if (seen.has(next))
-      throw new ToolListError(`the server sent the cursor ${preview(next)} again after ${page} page${page === 1 ? '' : 's'}: its pagination loops`);
-    if (page >= MAX_TOOL_PAGES) throw new ToolListError(`the server's tool list goes on past ${MAX_TOOL_PAGES} pages (${tools.length} tools so far)`);
+      throw wrongListing(`the server sent the cursor ${preview(next)} again after ${page} page${page === 1 ? '' : 's'}: its pagination loops`);
+    if (page >= MAX_TOOL_PAGES) throw wrongListing(`the server's tool list goes on past ${MAX_TOOL_PAGES} pages (${tools.length} tools so far)`);
     seen.add(next);
     cursor = next;
   }

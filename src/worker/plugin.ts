@@ -43,7 +43,7 @@ export interface DurableMcpPluginOptions {
   /**
    * The payload codec of workflow and activity inputs and results, signals, updates, queries and memo (the activities'
    * own client too): default the keys of DURABLE_MCP_ENCRYPTION_KEYS / DURABLE_MCP_ENCRYPTION_KEYS_FILE (none when unset,
-   * bad material throws EncryptionConfigError before anything connects); `false` for none. Appended to the worker's
+   * bad material throws a CodecError (EncryptionConfig) before anything connects); `false` for none. Appended to the worker's
    * `dataConverter`'s codecs, if any.
    */
   encryption?: EncryptionCodec | false;

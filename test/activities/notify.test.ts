@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { notificationBody } from '../../src/activities/notify.js';
-import { McpConfigError, parseMcpConfig } from '../../src/mcp/config.js';
+import { parseMcpConfig } from '../../src/mcp/config.js';
+import { isMcpSourceError } from '../../src/mcp/errors.js';
 
 const input = {
   workflowId: 'wf-1',
@@ -34,7 +35,7 @@ describe('notify: the webhook config and what it is sent', () => {
     const bad = (notify: unknown, pattern: RegExp) =>
       assert.throws(
         () => parseMcpConfig({ mcpServers: {}, notify }),
-        (err: unknown) => err instanceof McpConfigError && pattern.test(err.message),
+        (err: unknown) => isMcpSourceError(err, 'McpConfigInvalid') && pattern.test(err.message),
       );
     bad('https://x', /"notify" must be an object/);
     bad({}, /field "notify\.url"/);
@@ -43,7 +44,7 @@ describe('notify: the webhook config and what it is sent', () => {
     bad({ url: 'https://x.test/', hedaers: {} }, /unknown key\(s\) "hedaers"/);
     assert.throws(
       () => parseMcpConfig({ mcpServers: {}, notify: { url: 'https://x.test/', headers: { a: 42 } } }),
-      (err: unknown) => err instanceof McpConfigError && /notify\.headers/.test(err.message) && !/42/.test(err.message),
+      (err: unknown) => isMcpSourceError(err, 'McpConfigInvalid') && /notify\.headers/.test(err.message) && !/42/.test(err.message),
     );
   });
 

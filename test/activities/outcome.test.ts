@@ -8,7 +8,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { callErrorOutcome, completedOutcome, elicitationEnd, MAX_REQUEST_STATE_BYTES, releasedOutcome, roundOutcome } from '../../src/activities/outcome.js';
 import { MAX_RESULT_BYTES, type CallMcpToolInput } from '../../src/activities/types.js';
 import { FailureTypes, type Request } from '../../src/contract/index.js';
-import { BackChannelRefusedError, LoginRequiredError, McpConnectError, UnknownServerError } from '../../src/mcp/index.js';
+import { loginRequired, McpSourceError } from '../../src/mcp/index.js';
 
 const input: CallMcpToolInput = { server: 'files', tool: 'read', callId: 'call-1', toolTimeoutMs: 1000 };
 const form = (message: string) => ({ mode: 'form', message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
@@ -108,14 +108,14 @@ describe('outcome of an error', () => {
     assert.deepEqual(callErrorOutcome(new Error('aborted'), { ...call, cancelled: { reason: own } }), { kind: 'failed', failure: own });
   });
   it('a refused token of a call behind OAuth is the login it needs; without a login it is a failure', () => {
-    const err = new LoginRequiredError('files', 'rejected', 3);
+    const err = loginRequired('files', 'rejected', 3);
     assert.deepEqual(callErrorOutcome(err, { ...call, generation: 3 }), { kind: 'login-required', needed: err });
     const outcome = callErrorOutcome(err, call);
     assert.ok(outcome.kind === 'failed' && outcome.failure instanceof ApplicationFailure);
     assert.equal(outcome.failure.type, FailureTypes.ToolCallFailed);
   });
   it('a tool asking the old way in the modern era runs again in the legacy era (era auto) or fails (era pinned)', () => {
-    const err = new BackChannelRefusedError('tool "read" asked elicitation/create', 'files', 'read', 'modern');
+    const err = new McpSourceError('BackChannelRefused', 'tool "read" asked elicitation/create', { server: 'files', tool: 'read', era: 'modern' });
     const again = callErrorOutcome(err, call);
     assert.ok(again.kind === 'legacy-era');
     assert.equal(again.failure.type, FailureTypes.ToolCallFailed);
@@ -126,11 +126,11 @@ describe('outcome of an error', () => {
     assert.equal(pinned.failure.type, FailureTypes.McpConfigInvalid);
   });
   it('other errors are their documented failures, retryable or not', () => {
-    const unknown = callErrorOutcome(new UnknownServerError('no server "files"'), call);
+    const unknown = callErrorOutcome(new McpSourceError('UnknownServer', 'no server "files"', { server: 'files' }), call);
     assert.ok(unknown.kind === 'failed' && unknown.failure instanceof ApplicationFailure);
     assert.equal(unknown.failure.type, FailureTypes.UnknownServer);
     assert.equal(unknown.failure.nonRetryable, true);
-    const down = callErrorOutcome(new McpConnectError('refused', 'files', 'connect'), call);
+    const down = callErrorOutcome(new McpSourceError('McpServerUnavailable', 'refused', { server: 'files', phase: 'connect' }), call);
     assert.ok(down.kind === 'failed' && down.failure instanceof ApplicationFailure);
     assert.equal(down.failure.type, FailureTypes.McpServerUnavailable);
     assert.equal(down.failure.nonRetryable, false);

@@ -18,8 +18,8 @@ import {
   dataConverterOf,
   EncryptionCodec,
   generateEncryptionKey,
+  isCodecError,
   parseEncryptionKeys,
-  UnknownEncryptionKeyError,
   ENCRYPTED_ENCODING,
   KEY_ID_METADATA,
 } from '../../src/codec/index.js';
@@ -367,7 +367,7 @@ describe('key rotation, end to end', () => {
     assert.equal(metadataOf(result, KEY_ID_METADATA), 'B', 'written after it');
 
     // A client that still has only A cannot read what B wrote, and says so.
-    await assert.rejects(clientA.result(handle.workflowId), (err: unknown) => err instanceof UnknownEncryptionKeyError && err.keyId === 'B');
+    await assert.rejects(clientA.result(handle.workflowId), (err: unknown) => isCodecError(err, 'UnknownEncryptionKey') && err.keyId === 'B');
     const resultA = await run(['result', handle.workflowId], {
       TEMPORAL_ADDRESS: suite.env.address,
       DURABLE_MCP_TASK_QUEUE: taskQueue,

@@ -17,7 +17,8 @@ import { NativeConnection } from '@temporalio/worker';
 import { chromium, type Browser } from 'playwright-core';
 import { dataConverterOf, EncryptionCodec, ENCRYPTED_ENCODING, parseEncryptionKeys } from '../../src/codec/index.js';
 import { DurableMcpClient } from '../../src/client/index.js';
-import { CodecTokenRequiredError, payloadsFromJson, payloadsToJson, startCodecServer, type CodecServerHandle } from '../../src/codec/server.js';
+import { isCodecError } from '../../src/codec/errors.js';
+import { payloadsFromJson, payloadsToJson, startCodecServer, type CodecServerHandle } from '../../src/codec/server.js';
 import { createWorker, type DurableMcpWorker } from '../../src/worker.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { cli, EXIT, run } from '../helpers/cli.js';
@@ -283,7 +284,7 @@ describe('the codec server', () => {
     } finally {
       await open.close();
     }
-    await assert.rejects(startCodecServer({ codec, host: '0.0.0.0', port: 0 }), CodecTokenRequiredError);
+    await assert.rejects(startCodecServer({ codec, host: '0.0.0.0', port: 0 }), (err: unknown) => isCodecError(err, 'TokenRequired') && err.host === '0.0.0.0');
     const refused = await run(['codec-server', '--json', '--host', '0.0.0.0', '--port', '0'], {
       DURABLE_MCP_ENCRYPTION_KEYS: keyText,
       DURABLE_MCP_CODEC_TOKEN: '',

@@ -1,6 +1,6 @@
 /**
  * F3: MCP server faults. Each ends in bounded time with a clear outcome, and no MCP server process outlives it.
- *  F3a --crash-on-start      → retried (McpConnectError is retryable), then the workflow fails with an
+ *  F3a --crash-on-start      → retried (McpServerUnavailable is retryable), then the workflow fails with an
  *                              ApplicationFailure naming the server and quoting its stderr.
  *  F3b --hang-on-start, timeout 1000 → each attempt times out after 1 s (the hung process is ended), then
  *                              the workflow fails naming the server.

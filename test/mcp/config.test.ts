@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   DEFAULT_TIMEOUT_MS,
-  McpConfigError,
   envReferenceProblems,
   expandEnv,
   exposedToolName,
@@ -15,6 +14,7 @@ import {
   type HttpServerConfig,
   type StdioServerConfig,
 } from '../../src/mcp/config.js';
+import { isMcpSourceError, type McpSourceError } from '../../src/mcp/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-config-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,15 +31,15 @@ function http(raw: unknown, name = 'remote'): HttpServerConfig {
   return server as HttpServerConfig;
 }
 
-/** Asserts parseMcpConfig throws a McpConfigError whose message names the server and the field. */
-function rejects(raw: unknown, server: string | undefined, field: string | undefined, extra?: RegExp): McpConfigError {
+/** Asserts parseMcpConfig throws an McpSourceError (McpConfigInvalid) whose message names the server and the field. */
+function rejects(raw: unknown, server: string | undefined, field: string | undefined, extra?: RegExp): McpSourceError {
   let caught: unknown;
   try {
     parseMcpConfig(raw);
   } catch (err) {
     caught = err;
   }
-  assert.ok(caught instanceof McpConfigError, `expected McpConfigError, got ${String(caught)}`);
+  assert.ok(isMcpSourceError(caught, 'McpConfigInvalid'), `expected an McpSourceError (McpConfigInvalid), got ${String(caught)}`);
   if (server !== undefined) {
     assert.match(caught.message, new RegExp(`server "${server.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
     assert.equal(caught.server, server);
@@ -87,7 +87,7 @@ describe('parseMcpConfig: top-level keys', () => {
   });
 
   it('names the source in the message', () => {
-    assert.throws(() => parseMcpConfig({ nope: 1 }, 'my-config.json'), /^McpConfigError: my-config\.json: /);
+    assert.throws(() => parseMcpConfig({ nope: 1 }, 'my-config.json'), /^McpSourceError: my-config\.json: /);
   });
 });
 
@@ -331,12 +331,13 @@ describe('expandEnv', () => {
     assert.throws(
       () => expandEnv('Bearer ${MISSING_TOKEN}', where, {}),
       (err: unknown) => {
-        assert.ok(err instanceof McpConfigError);
+        assert.ok(isMcpSourceError(err, 'McpServerUnavailable'));
         assert.match(err.message, /server "remote"/);
         assert.match(err.message, /field "headers\.Authorization"/);
         assert.match(err.message, /\$\{MISSING_TOKEN\}/);
         assert.equal(err.server, 'remote');
         assert.equal(err.field, 'headers.Authorization');
+        assert.equal(err.variable, 'MISSING_TOKEN');
         return true;
       },
     );
@@ -387,7 +388,7 @@ describe('loadMcpConfigFile', () => {
     assert.throws(
       () => loadMcpConfigFile(path),
       (err: unknown) => {
-        assert.ok(err instanceof McpConfigError);
+        assert.ok(isMcpSourceError(err, 'McpConfigInvalid'));
         assert.ok(err.message.includes(path), err.message);
         assert.match(err.message, /ENOENT/);
         return true;
@@ -401,7 +402,7 @@ describe('loadMcpConfigFile', () => {
     assert.throws(
       () => loadMcpConfigFile(path),
       (err: unknown) => {
-        assert.ok(err instanceof McpConfigError);
+        assert.ok(isMcpSourceError(err, 'McpConfigInvalid'));
         assert.ok(err.message.includes(path), err.message);
         assert.match(err.message, /not valid JSON/);
         return true;
@@ -415,7 +416,7 @@ describe('loadMcpConfigFile', () => {
     assert.throws(
       () => loadMcpConfigFile(path),
       (err: unknown) => {
-        assert.ok(err instanceof McpConfigError);
+        assert.ok(isMcpSourceError(err, 'McpConfigInvalid'));
         assert.ok(err.message.includes(path), err.message);
         assert.match(err.message, /server "fx": field "command"/);
         return true;
@@ -476,7 +477,7 @@ describe('"auth" of a remote server (OAuth)', () => {
   const fails = (auth: unknown, field: string, pattern: RegExp, extra: Record<string, unknown> = {}) =>
     assert.throws(
       () => parse(auth, extra),
-      (err: unknown) => err instanceof McpConfigError && err.field === field && pattern.test(err.message),
+      (err: unknown) => isMcpSourceError(err, 'McpConfigInvalid') && err.field === field && pattern.test(err.message),
     );
 
   it('takes "oauth" and every documented key', () => {
@@ -514,7 +515,7 @@ describe('"auth" of a remote server (OAuth)', () => {
     fails('oauth', 'headers.Authorization', /cannot be combined with "auth"/, { headers: { Authorization: 'Bearer x' } });
     assert.throws(
       () => parseMcpConfig({ mcpServers: { local: { command: ['srv'], auth: 'oauth' } } }),
-      (err: unknown) => err instanceof McpConfigError && err.field === 'auth' && /only applies to remote/.test(err.message),
+      (err: unknown) => isMcpSourceError(err, 'McpConfigInvalid') && err.field === 'auth' && /only applies to remote/.test(err.message),
     );
   });
 

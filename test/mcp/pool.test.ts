@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseMcpConfig, PoolClosedError, ServerDisabledError, SessionPool, UnknownServerError, type Lease } from '../../src/mcp/index.js';
+import { isMcpSourceError, parseMcpConfig, SessionPool, type Lease } from '../../src/mcp/index.js';
 import { childProcesses, events, isAlive, stdioFixture, waitUntil } from '../helpers/mcp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-pool-test-'));
@@ -283,11 +283,12 @@ describe('SessionPool', () => {
     }
   });
 
-  it('rejects an unknown server with UnknownServerError naming the configured servers', async () => {
+  it('rejects an unknown server with UnknownServer naming the configured servers', async () => {
     const pool = newPool({ alpha: stdioFixture(newLog()), beta: stdioFixture(newLog(), { enabled: false }) });
     try {
       await assert.rejects(pool.lease('gamma'), (err: unknown) => {
-        assert.ok(err instanceof UnknownServerError);
+        assert.ok(isMcpSourceError(err, 'UnknownServer'));
+        assert.equal(err.disabled, undefined);
         assert.match(err.message, /"gamma"/);
         assert.match(err.message, /alpha, beta/);
         return true;
@@ -298,11 +299,12 @@ describe('SessionPool', () => {
     }
   });
 
-  it('rejects a disabled server with ServerDisabledError', async () => {
+  it('rejects a disabled server with UnknownServer, disabled', async () => {
     const pool = newPool({ off: stdioFixture(newLog(), { disabled: true }) });
     try {
       await assert.rejects(pool.lease('off'), (err: unknown) => {
-        assert.ok(err instanceof ServerDisabledError);
+        assert.ok(isMcpSourceError(err, 'UnknownServer'));
+        assert.equal(err.disabled, true);
         assert.match(err.message, /"off"/);
         return true;
       });
@@ -325,10 +327,10 @@ describe('SessionPool', () => {
     const pids = [idle.session.pid!, leased.session.pid!, holder.session.pid!];
 
     await pool.close();
-    await assert.rejects(waiting, PoolClosedError);
+    await assert.rejects(waiting, (err: unknown) => isMcpSourceError(err, 'WorkerShuttingDown'));
     assert.deepEqual(childProcesses(), before);
     for (const pid of pids) assert.equal(isAlive(pid), false, `server process ${pid} ended`);
-    await assert.rejects(pool.lease('fx'), PoolClosedError);
+    await assert.rejects(pool.lease('fx'), (err: unknown) => isMcpSourceError(err, 'WorkerShuttingDown'));
     await leased.release(); // releasing after close is harmless
     await holder.release();
   });

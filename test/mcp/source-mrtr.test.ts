@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Answer, Request } from '../../src/contract/index.js';
-import { McpSource, RoundLimitExceededError, UnsupportedInputRequestError } from '../../src/mcp/index.js';
+import { isMcpSourceError, McpSource } from '../../src/mcp/index.js';
 import { modernServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { stdioFixture } from '../helpers/mcp.js';
 
@@ -73,11 +73,11 @@ for (const transport of ['stdio', 'streamable-http'] as const) {
     it('the round cap and an undeclared sampling request fail with their own errors', async () => {
       await assert.rejects(
         src.callTool('m_never_done', {}, { maxRounds: 2 }),
-        (err: unknown) => err instanceof RoundLimitExceededError && /after 2 rounds/.test((err as Error).message),
+        (err: unknown) => isMcpSourceError(err, 'RoundLimitExceeded') && /after 2 rounds/.test((err as Error).message),
       );
       await assert.rejects(
         src.callTool('m_sampling'),
-        (err: unknown) => err instanceof UnsupportedInputRequestError && /sampling\/createMessage/.test((err as Error).message),
+        (err: unknown) => isMcpSourceError(err, 'UnsupportedInputRequest') && /sampling\/createMessage/.test((err as Error).message),
       );
     });
 

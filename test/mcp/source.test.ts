@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Answer, Request } from '../../src/contract/index.js';
-import { McpConnectError, McpSession, McpSource, McpToolCallError, UnknownToolError, parseMcpConfig } from '../../src/mcp/index.js';
+import { isMcpSourceError, McpSession, McpSource, parseMcpConfig } from '../../src/mcp/index.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { childProcesses, events, isAlive, stdioFixture, waitUntil } from '../helpers/mcp.js';
 
@@ -264,7 +264,7 @@ describe('McpSource server status', () => {
     assert.match(src.errors.missing, /server "missing": cannot start command "\/nonexistent\/durable-mcp-server" \(not found: ENOENT\)/);
     await assert.rejects(
       McpSession.connect(parseMcpConfig({ mcpServers: { missing: { command: ['/nonexistent/durable-mcp-server'] } } }).servers.missing, { elicitation: false }),
-      (err: unknown) => err instanceof McpConnectError && err.permanent,
+      (err: unknown) => isMcpSourceError(err, 'McpServerUnavailable') && err.permanent,
     );
   });
 
@@ -321,7 +321,7 @@ describe('McpSource tools', () => {
     assert.deepEqual(names, ['fx_echo=fx/echo', 'fx_structured=fx/structured', 'my_fx_echo=my.fx/echo']);
     assert.deepEqual(await src.callTool('my_fx_echo', { text: 'x' }), { output: 'echo: x', isError: false });
     await assert.rejects(src.callTool('fx_ask_name', {}), (err: unknown) => {
-      assert.ok(err instanceof UnknownToolError);
+      assert.ok(isMcpSourceError(err, 'UnknownTool'));
       assert.match(err.message, /unknown tool "fx_ask_name"/);
       return true;
     });
@@ -437,7 +437,7 @@ describe('McpSource lifecycle', () => {
     const src = await McpSource.load({ mcpServers: { fx: stdioFixture(newLog()) } });
     await src.close();
     await assert.rejects(src.callTool('fx_echo', { text: 'x' }), (err: unknown) => {
-      assert.ok(err instanceof McpToolCallError, String(err));
+      assert.ok(isMcpSourceError(err, 'ToolCallFailed'), String(err));
       assert.match(err.message, /server "fx".*closed/);
       return true;
     });

@@ -43,6 +43,26 @@ const INTERNALS = [
   'PoolClosedError',
   'ServerDisabledError',
   'UnknownServerError',
+  'McpConfigError',
+  'MissingEnvVarError',
+  'McpConnectError',
+  'McpToolCallError',
+  'UnknownToolError',
+  'RoundLimitExceededError',
+  'UnsupportedInputRequestError',
+  'ProtocolViolationError',
+  'BackChannelRefusedError',
+  'InboxOptionError',
+  'InboxTokenRequiredError',
+  'InboxPublicUrlError',
+  'EncryptionConfigError',
+  'UnknownEncryptionKeyError',
+  'DecryptionFailedError',
+  'CodecTokenRequiredError',
+  'CodecOptionError',
+  'LoginRequiredError',
+  'OAuthFlowError',
+  'SealError',
   'ToolCallFailedError',
   'UnknownServerFailure',
   'UnknownToolFailure',
@@ -84,11 +104,20 @@ describe('the public surface (the built entries, by the package name)', () => {
     assert.equal(root.FailureTypes, client.FailureTypes);
     assert.equal(client.FailureTypes, workflows.FailureTypes);
     const errorClasses = Object.keys(client).filter((k) => /^[A-Z].*(Error|Failure)$/.test(k) && typeof client[k] === 'function');
-    // Besides the three planes: the codec's and the listing's option errors.
+    // The client's three, and the codec's one (besides the listing's option error).
     assert.deepEqual(
-      errorClasses.filter((k) => !/Encryption|Decryption|ListOption/.test(k)),
-      ['AnswerRejectedFailure', 'ClientError', 'ToolCallFailure'],
+      errorClasses.filter((k) => !/ListOption/.test(k)),
+      ['AnswerRejectedFailure', 'ClientError', 'CodecError', 'ToolCallFailure'],
     );
+    // The root entry: one class for MCP without Temporal, one for the inbox, each with its codes and guard.
+    const rootErrors = Object.keys(root).filter((k) => /^[A-Z].*(Error|Failure)$/.test(k) && typeof root[k] === 'function');
+    assert.deepEqual(rootErrors.sort(), ['InboxError', 'McpSourceError']);
+    const r = root as unknown as typeof import('../../src/index.js');
+    const unknownTool = new r.McpSourceError(r.McpSourceErrorCodes.UnknownTool, 'unknown tool "x"', { tool: 'x' });
+    assert.equal(unknownTool.code, r.FailureTypes.UnknownTool);
+    assert.ok(r.isMcpSourceError(unknownTool, 'UnknownTool') && !r.isInboxError(unknownTool));
+    const codecError = new (client as unknown as typeof import('../../src/client/index.js')).CodecError('DecryptionFailed', 'altered', { keyId: 'a' });
+    assert.ok((client as unknown as typeof import('../../src/client/index.js')).isCodecError(codecError, 'DecryptionFailed'));
     const c = client as unknown as typeof import('../../src/client/index.js');
     const failure = c.ToolCallFailure.of(new Error('workflow failed', { cause: ApplicationFailure.nonRetryable('no tool "x"', 'UnknownTool') }), {
       workflowId: 'w',

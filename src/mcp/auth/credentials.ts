@@ -1,11 +1,12 @@
 /**
  * A worker's side of the logins: the access tokens its calls use (read from the login workflow, cached until they
  * expire) and the `AuthProvider` its HTTP transports send them with. When a server refuses a token (401), or a call
- * has none, the call does not sign in itself: `LoginRequiredError` ends its activity, and its workflow asks the login
+ * has none, the call does not sign in itself: an McpSourceError `AuthorizationRequired` ends its activity, and its workflow asks the login
  * workflow for a new token (a refresh, or a person signing in), then runs the call again.
  */
 import { extractWWWAuthenticateParams, InsufficientScopeError, type AuthProvider } from '@modelcontextprotocol/client';
 import type { LoginReason } from '../../contract/login.js';
+import { isMcpSourceError, McpSourceError, McpSourceErrorCodes, type LoginChallenge } from '../errors.js';
 
 export type { LoginReason };
 
@@ -22,17 +23,28 @@ export interface AccessToken {
   scopes?: string;
 }
 
-export class LoginRequiredError extends Error {
-  override name = 'LoginRequiredError';
-  constructor(
-    readonly server: string,
-    readonly reason: LoginReason,
-    /** The generation of the token the server refused (0: none was sent). */
-    readonly generation: number,
-    readonly challenge: { scope?: string; resourceMetadataUrl?: string } = {},
-  ) {
-    super(`server "${server}" needs authorization (${reason})`);
-  }
+/** A sign-in a call needs: the MCP plane's error `AuthorizationRequired`, with why, the token refused and the challenge. */
+export type LoginRequired = McpSourceError & {
+  code: typeof McpSourceErrorCodes.AuthorizationRequired;
+  server: string;
+  reason: LoginReason;
+  /** The generation of the token the server refused (0: none was sent). */
+  generation: number;
+  challenge: LoginChallenge;
+};
+
+export function loginRequired(server: string, reason: LoginReason, generation: number, challenge: LoginChallenge = {}): LoginRequired {
+  return new McpSourceError(McpSourceErrorCodes.AuthorizationRequired, `server "${server}" needs authorization (${reason})`, {
+    server,
+    reason,
+    generation,
+    challenge,
+  }) as LoginRequired;
+}
+
+/** Whether `err` is a sign-in a call needs. */
+export function isLoginRequired(err: unknown): err is LoginRequired {
+  return isMcpSourceError(err, McpSourceErrorCodes.AuthorizationRequired);
 }
 
 /** Seconds before its expiry at which a cached token is no longer used (clocks differ, requests take time). */
@@ -75,7 +87,7 @@ export class TokenCache {
 
 /**
  * The bearer token a session sends and what a 401 means for it: the transport reads `token()` before every request
- * (a pooled session thus picks up a new token), and on a 401 `onUnauthorized` ends the call with `LoginRequiredError`.
+ * (a pooled session thus picks up a new token), and on a 401 `onUnauthorized` ends the call with an McpSourceError `AuthorizationRequired`.
  */
 export function loginAuthProvider(server: string, current: () => AccessToken | undefined): AuthProvider {
   let sent = 0;
@@ -87,7 +99,7 @@ export function loginAuthProvider(server: string, current: () => AccessToken | u
     },
     onUnauthorized: async (ctx: UnauthorizedContext) => {
       const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(ctx.response);
-      throw new LoginRequiredError(server, sent === 0 ? 'no-token' : 'rejected', sent, {
+      throw loginRequired(server, sent === 0 ? 'no-token' : 'rejected', sent, {
         ...(scope ? { scope } : {}),
         ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}),
       });
@@ -96,11 +108,11 @@ export function loginAuthProvider(server: string, current: () => AccessToken | u
 }
 
 /** The login an error asks for, if it is one (a 401 through `onUnauthorized`, or a 403 `insufficient_scope`). */
-export function loginRequiredOf(err: unknown, server: string, generation: number): LoginRequiredError | undefined {
+export function loginRequiredOf(err: unknown, server: string, generation: number): LoginRequired | undefined {
   for (let e: unknown = err, i = 0; e && i < 8; e = (e as { cause?: unknown }).cause, i++) {
-    if (e instanceof LoginRequiredError) return e;
+    if (isLoginRequired(e)) return e;
     if (e instanceof InsufficientScopeError) {
-      return new LoginRequiredError(server, 'insufficient-scope', generation, {
+      return loginRequired(server, 'insufficient-scope', generation, {
         ...(e.requiredScope ? { scope: e.requiredScope } : {}),
         ...(e.resourceMetadataUrl ? { resourceMetadataUrl: e.resourceMetadataUrl.href } : {}),
       });

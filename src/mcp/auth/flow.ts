@@ -2,7 +2,7 @@
  * The two steps of a login, each one `auth()` of the MCP SDK over the login's secrets (provider.ts): `authorizeLogin`
  * (discovery, client identity, then a refresh when there is a refresh token, else the authorization URL a person must
  * open) and `exchangeLoginCode` (the authorization response: `iss` checked, the code exchanged with the PKCE verifier).
- * The login workflow runs them as activities, one at a time. Errors are sorted into `OAuthFlowError`s: permanent
+ * The login workflow runs them as activities, one at a time. Errors are sorted into McpSourceErrors `AuthorizationFailed`: permanent
  * (the configuration or the servers must change) or not (a retry may help).
  */
 import {
@@ -16,6 +16,7 @@ import {
   type FetchLike,
 } from '@modelcontextprotocol/client';
 import { checkElicitationUrl } from '../../contract/admit.js';
+import { isMcpSourceError, McpSourceError, McpSourceErrorCodes } from '../errors.js';
 import type { HttpServerConfig, OAuthConfig } from '../config.js';
 import { MachineLoginProvider } from './machine.js';
 import { LoginProvider, type LoginSecrets } from './provider.js';
@@ -35,15 +36,12 @@ export type AuthorizeResult =
 
 export type ExchangeResult = { kind: 'authorized'; secrets: LoginSecrets; info: TokenInfo } | { kind: 'rejected'; secrets: LoginSecrets; reason: string };
 
-export class OAuthFlowError extends Error {
-  override name = 'OAuthFlowError';
-  constructor(
-    message: string,
-    /** Trying again cannot help: the configuration or the servers must change. */
-    readonly permanent: boolean,
-  ) {
-    super(message);
-  }
+/**
+ * A step of a login failed: the MCP plane's error AuthorizationFailed, `permanent` when trying again cannot help (the
+ * configuration or the servers must change).
+ */
+function flowFailure(message: string, permanent: boolean): McpSourceError {
+  return new McpSourceError(McpSourceErrorCodes.AuthorizationFailed, message, { permanent });
 }
 
 export interface LoginTarget {
@@ -80,20 +78,20 @@ export function tokenInfo(secrets: LoginSecrets): TokenInfo {
 }
 
 /** Why `auth()` failed, without any secret (the SDK's messages carry none; a server's error text is cut short). */
-export function flowError(err: unknown, server: string): OAuthFlowError {
+export function flowError(err: unknown, server: string): McpSourceError {
   const where = `server "${server}": OAuth`;
   const message = err instanceof Error ? err.message.slice(0, 400) : String(err).slice(0, 400);
-  if (err instanceof OAuthFlowError) return err;
-  if (err instanceof IssuerMismatchError) return new OAuthFlowError(`${where}: the authorization server's issuer does not match (${err.kind})`, true);
-  if (err instanceof AuthorizationServerMismatchError) return new OAuthFlowError(`${where}: ${message}`, true);
-  if (err instanceof InsecureTokenEndpointError) return new OAuthFlowError(`${where}: the token endpoint is not https (${err.tokenEndpoint})`, true);
-  if (err instanceof OAuthClientFlowError) return new OAuthFlowError(`${where}: ${message}`, true);
+  if (isMcpSourceError(err, McpSourceErrorCodes.AuthorizationFailed)) return err;
+  if (err instanceof IssuerMismatchError) return flowFailure(`${where}: the authorization server's issuer does not match (${err.kind})`, true);
+  if (err instanceof AuthorizationServerMismatchError) return flowFailure(`${where}: ${message}`, true);
+  if (err instanceof InsecureTokenEndpointError) return flowFailure(`${where}: the token endpoint is not https (${err.tokenEndpoint})`, true);
+  if (err instanceof OAuthClientFlowError) return flowFailure(`${where}: ${message}`, true);
   if (err instanceof OAuthError) {
     const transient = err.code === OAuthErrorCode.ServerError || err.code === OAuthErrorCode.TemporarilyUnavailable;
-    return new OAuthFlowError(`${where}: the authorization server answered ${err.code}: ${message}`, !transient);
+    return flowFailure(`${where}: the authorization server answered ${err.code}: ${message}`, !transient);
   }
-  if (/does not match|Incompatible auth server|must be saveable|information is required/.test(message)) return new OAuthFlowError(`${where}: ${message}`, true);
-  return new OAuthFlowError(`${where}: ${message}`, false);
+  if (/does not match|Incompatible auth server|must be saveable|information is required/.test(message)) return flowFailure(`${where}: ${message}`, true);
+  return flowFailure(`${where}: ${message}`, false);
 }
 
 /**
@@ -144,15 +142,12 @@ export async function authorizeLogin(
   }
   if (result === 'AUTHORIZED') return { kind: 'authorized', secrets: work, info: tokenInfo(work) };
   if (hadRefresh && !p.tokensInvalidated) {
-    throw new OAuthFlowError(
-      `server "${target.server.name}": OAuth: the refresh failed (the authorization server could not be reached or failed); retrying`,
-      false,
-    );
+    throw flowFailure(`server "${target.server.name}": OAuth: the refresh failed (the authorization server could not be reached or failed); retrying`, false);
   }
   const url = p.authorizationUrl;
-  if (!url || !work.state) throw new OAuthFlowError(`server "${target.server.name}": OAuth: auth() asked for a redirect without an authorization URL`, true);
+  if (!url || !work.state) throw flowFailure(`server "${target.server.name}": OAuth: auth() asked for a redirect without an authorization URL`, true);
   const checked = checkElicitationUrl(url.href);
-  if (!checked.ok) throw new OAuthFlowError(`server "${target.server.name}": OAuth: the authorization URL is refused: ${checked.reason}`, true);
+  if (!checked.ok) throw flowFailure(`server "${target.server.name}": OAuth: the authorization URL is refused: ${checked.reason}`, true);
   const issuer = work.discovery?.authorizationServerMetadata?.issuer ?? work.discovery?.authorizationServerUrl;
   const scopes = url.searchParams.get('scope') ?? undefined;
   return {
@@ -181,7 +176,7 @@ export async function exchangeLoginCode(target: LoginTarget, secrets: LoginSecre
       ...(response.iss !== undefined ? { iss: response.iss } : {}),
       ...(target.fetchFn ? { fetchFn: target.fetchFn } : {}),
     });
-    if (result !== 'AUTHORIZED') throw new OAuthFlowError(`server "${target.server.name}": OAuth: the code exchange did not authorize`, true);
+    if (result !== 'AUTHORIZED') throw flowFailure(`server "${target.server.name}": OAuth: the code exchange did not authorize`, true);
   } catch (err) {
     if (err instanceof OAuthError && (err.code === OAuthErrorCode.InvalidGrant || err.code === OAuthErrorCode.InvalidRequest)) {
       delete work.codeVerifier;

@@ -10,12 +10,21 @@ export {
   authorizeLogin,
   exchangeLoginCode,
   flowError,
-  OAuthFlowError,
   tokenInfo,
   type AuthorizeResult,
   type ExchangeResult,
   type LoginTarget,
   type TokenInfo,
 } from './flow.js';
-export { CredentialSeal, SEAL_KEY_LABEL, SealError, type SealKey } from './seal.js';
-export { EXPIRY_SKEW_MS, LoginRequiredError, loginAuthProvider, loginRequiredOf, TokenCache, type AccessToken, type LoginReason } from './credentials.js';
+export { CredentialSeal, SEAL_KEY_LABEL, type SealKey } from './seal.js';
+export {
+  EXPIRY_SKEW_MS,
+  isLoginRequired,
+  loginRequired,
+  loginAuthProvider,
+  loginRequiredOf,
+  TokenCache,
+  type AccessToken,
+  type LoginReason,
+  type LoginRequired,
+} from './credentials.js';

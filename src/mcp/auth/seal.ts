@@ -10,6 +10,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { CodecError, CodecErrorCodes } from '../../codec/errors.js';
 
 /** The HKDF label of the seal's keys (derived from the payload codec's keys). */
 export const SEAL_KEY_LABEL = 'durable-mcp/oauth-credentials/v1';
@@ -19,16 +20,13 @@ export interface SealKey {
   key: Buffer;
 }
 
-export class SealError extends Error {
-  override name = 'SealError';
-}
-
 export class CredentialSeal {
   private readonly byId: Map<string, Buffer>;
 
   constructor(private readonly keys: SealKey[]) {
-    if (keys.length === 0) throw new SealError('a credential seal needs at least one key');
-    for (const k of keys) if (k.key.length !== 32) throw new SealError(`seal key "${k.id}" is ${k.key.length} bytes, AES-256 needs 32`);
+    if (keys.length === 0) throw new CodecError(CodecErrorCodes.EncryptionConfig, 'a credential seal needs at least one key');
+    for (const k of keys)
+      if (k.key.length !== 32) throw new CodecError(CodecErrorCodes.EncryptionConfig, `seal key "${k.id}" is ${k.key.length} bytes, AES-256 needs 32`);
     this.byId = new Map(keys.map((k) => [k.id, k.key]));
   }
 
@@ -57,18 +55,23 @@ export class CredentialSeal {
 
   unseal<T>(sealed: string): T {
     const parts = typeof sealed === 'string' ? sealed.split('.') : [];
-    if (parts.length !== 3 || parts[0] !== 's1') throw new SealError('sealed credentials are not in the s1 format');
+    if (parts.length !== 3 || parts[0] !== 's1') throw new CodecError(CodecErrorCodes.DecryptionFailed, 'sealed credentials are not in the s1 format');
     const key = this.byId.get(parts[1]);
-    if (!key) throw new SealError(`sealed credentials name key "${parts[1]}", which this worker does not have (DURABLE_MCP_ENCRYPTION_KEYS)`);
+    if (!key) {
+      const message = `sealed credentials name key "${parts[1]}", which this worker does not have (DURABLE_MCP_ENCRYPTION_KEYS)`;
+      throw new CodecError(CodecErrorCodes.UnknownEncryptionKey, message, { keyId: parts[1] });
+    }
     const data = Buffer.from(parts[2], 'base64url');
-    if (data.length < 28) throw new SealError('sealed credentials are too short');
+    if (data.length < 28) throw new CodecError(CodecErrorCodes.DecryptionFailed, 'sealed credentials are too short', { keyId: parts[1] });
     const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
     decipher.setAAD(Buffer.from(parts[1]));
     decipher.setAuthTag(data.subarray(data.length - 16));
     try {
       return JSON.parse(Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]).toString('utf8')) as T;
     } catch {
-      throw new SealError(`sealed credentials do not open with key "${parts[1]}" (altered, or another key under that id)`);
+      throw new CodecError(CodecErrorCodes.DecryptionFailed, `sealed credentials do not open with key "${parts[1]}" (altered, or another key under that id)`, {
+        keyId: parts[1],
+      });
     }
   }
 }

@@ -26,7 +26,7 @@ export const f6: FaultCase = {
       taskQueue,
       workflowId: `${ctx.tag}pipeline`,
       // The sample continues as new more often, so that it too crosses several runs.
-      args: [{ steps, ...(ctx.sample ? { maxHistoryEvents: 60 } : {}) }],
+      args: [{ steps, ...(ctx.sample ? { maxHistoryEvents: 40 } : {}) }],
     });
     const result = await handle.result();
     const took = Date.now() - t0;

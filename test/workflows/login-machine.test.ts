@@ -32,6 +32,12 @@ function run(s: LoginState, ...events: LoginEvent[]): Transition {
   return t;
 }
 /** A login whose sign-in request `login-1` is pending, asked for by call-1. */
+/** A refresh under way (call-1 wanted it) while call-2 waits for it too. */
+function authorizingWithTwoWaiters(): LoginState {
+  return run(fresh(), { type: 'wanted', input: want(), now: 0 }, { type: 'authorize', now: 0 }, { type: 'wanted', input: want({ waiter: 'call-2' }), now: 0 })
+    .state;
+}
+
 function signingIn(): LoginState {
   return run(fresh(), { type: 'wanted', input: want(), now: 0 }, { type: 'authorize', now: 0 }, { type: 'redirected', redirect }).state;
 }
@@ -78,12 +84,7 @@ describe('login machine: a want', () => {
     assert.deepEqual(transition(s, { type: 'wanted', input: want({ generation: 1 }), now: 0 }).wanted, { status: 'waiting' });
   });
   it('a want answered meanwhile by another refresh runs no second refresh', () => {
-    const s = run(
-      fresh(),
-      { type: 'wanted', input: want(), now: 0 },
-      { type: 'authorize', now: 0 },
-      { type: 'wanted', input: want({ waiter: 'call-2' }), now: 0 },
-    ).state;
+    const s = authorizingWithTwoWaiters();
     const t = run(s, { type: 'authorized', sealed: 's', info }, { type: 'authorize', now: 0 });
     assert.equal(t.activity, undefined);
     assert.equal(t.state.phase, LoginPhase.Idle);
@@ -93,12 +94,7 @@ describe('login machine: a want', () => {
 
 describe('login machine: authorize', () => {
   it('a token settles every waiting call with the new generation', () => {
-    const s = run(
-      fresh(),
-      { type: 'wanted', input: want(), now: 0 },
-      { type: 'authorize', now: 0 },
-      { type: 'wanted', input: want({ waiter: 'call-2' }), now: 0 },
-    ).state;
+    const s = authorizingWithTwoWaiters();
     const t = transition(s, { type: 'authorized', sealed: 's2', info });
     assert.deepEqual(t.effects, [{ kind: 'settle', waiters: ['call-1', 'call-2'], settled: { generation: 1 } }]);
     assert.equal(t.state.sealed, 's2');

@@ -6,6 +6,7 @@
  */
 import { formatCheck } from './formats.js';
 import { isPlainObject, preview } from './json.js';
+import { compilePattern, type CompiledPattern } from './pattern.js';
 
 export type FieldValue = string | number | boolean | string[];
 
@@ -83,7 +84,9 @@ function buildString(raw: Record<string, unknown>, problems: string[]): FieldChe
       fail(`must be at most ${maxLength} character${maxLength === 1 ? '' : 's'} long, got ${preview(s)} (${length})`);
     }
     if (formatRule !== undefined && !formatRule.test(s)) fail(`must be ${formatRule.description}, got ${preview(s)}`);
-    if (pattern !== undefined && !pattern.test(s)) fail(`must match pattern ${preview(pattern.source)}, got ${preview(s)}`);
+    if (pattern !== undefined && s.length > pattern.maxText) {
+      fail(`is too long to check against pattern ${preview(pattern.source)}: ${s.length} UTF-16 code units, at most ${pattern.maxText}`);
+    } else if (pattern !== undefined && !pattern.test(s)) fail(`must match pattern ${preview(pattern.source)}, got ${preview(s)}`);
     return out;
   };
 }
@@ -211,22 +214,18 @@ function readNumber(raw: Record<string, unknown>, key: string, problems: string[
   return v;
 }
 
-function readPattern(raw: Record<string, unknown>, problems: string[]): RegExp | undefined {
+function readPattern(raw: Record<string, unknown>, problems: string[]): CompiledPattern | undefined {
   const p = raw['pattern'];
   if (p === undefined) return undefined;
   if (typeof p !== 'string') {
     problems.push(`has an invalid schema: pattern must be a string, got ${preview(p)}`);
     return undefined;
   }
-  // JSON Schema patterns are ECMA-262 and unanchored. Unicode mode only, as the MCP SDK server's own
-  // check (Ajv, `unicodeRegExp` on: `new RegExp(pattern, "u")`) compiles them: a pattern that only
-  // compiles without "u" would fail the server's check of every answer.
-  try {
-    return new RegExp(p, 'u');
-  } catch {
-    problems.push(`has an invalid schema: pattern ${preview(p)} is not a valid regular expression (unicode mode)`);
-    return undefined;
-  }
+  // Run by a linear-time engine: a server's pattern meets its own default and every person's answer.
+  const compiled = compilePattern(p);
+  if (compiled.ok) return compiled.pattern;
+  problems.push(`${compiled.invalid ? 'has an invalid schema' : 'unsupported schema'}: pattern ${preview(p)} ${compiled.problem}`);
+  return undefined;
 }
 
 function rejectKeywords(raw: Record<string, unknown>, keys: string[], context: string, problems: string[]): void {

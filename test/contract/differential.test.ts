@@ -40,7 +40,33 @@ function rng(seed: number) {
 }
 type Rng = ReturnType<typeof rng>;
 
-const PATTERNS = ['^[0-9]{4}$', '^a', 'b$', '\\d', '^[a-z]+$', '^\\p{L}+$', '^.{2}$', '^[^@]+$', 'x|y', '^(ab)+$', '^\\w*$', '^$', '😀'];
+// Patterns run in RE2 (issue #31), translated from ECMAScript: the second line holds what the translation
+// must keep (ECMAScript's `.`, `\s`, `[^]`, `\u` escapes, `\b`). Patterns RE2 cannot run (backreferences,
+// lookaround) are refused at arrival and never compared; test/contract/pattern.test.ts covers them.
+const PATTERNS = [
+  '^[0-9]{4}$',
+  '^a',
+  'b$',
+  '\\d',
+  '^[a-z]+$',
+  '^\\p{L}+$',
+  '^.{2}$',
+  '^[^@]+$',
+  'x|y',
+  '^(ab)+$',
+  '^\\w*$',
+  '^$',
+  '😀',
+  '^.$',
+  '^\\s+$',
+  '\\S',
+  '^[\\s\\S]{2}$',
+  '^[^]$',
+  '\\u00e9',
+  '^\\p{Lu}',
+  '\\bab\\b',
+  '^[\\S]+$',
+];
 const WORDS = [
   '',
   'a',
@@ -68,6 +94,11 @@ const WORDS = [
   'αβγ',
   '\n',
   'a\u0000b',
+  '\r',
+  '\u2028',
+  '\u00a0',
+  '\ufeff',
+  'Ab',
 ];
 const EMAILS = [
   'ada@example.com',

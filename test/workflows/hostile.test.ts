@@ -4,11 +4,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
+import { AnswerRejectedFailure } from '../../src/client/index.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { hostileServerPath, readFixtureLog } from '../fixtures/paths.js';
 import { updateErrors } from '../helpers/server-metrics.js';
-import { suiteEnvironment, tempDir } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
@@ -59,6 +60,7 @@ describe('hostile servers: what a person sees is safe, faithful, answerable, and
     ['fractional_min', 'minLength'],
     ['empty_enum', 'non-empty array'],
     ['bad_default', 'default'],
+    ['pattern_backreference', 'pattern "^(\\\\w+) \\\\1$" uses a backreference (\\1), which a linear-time engine cannot run'],
     ['url_javascript', 'javascript:'],
     ['url_file', 'file:'],
     ['url_data', 'data:'],
@@ -94,6 +96,44 @@ describe('hostile servers: what a person sees is safe, faithful, answerable, and
     assert.deepEqual(await handle.result(), { output: 'accept {"pin":"1234"}', isError: false });
     assert.equal(errorsOf('pattern_pin').length, 0, 'the server accepted the answer');
     assert.equal(runs('pattern_pin'), 1);
+  });
+
+  // Issue #31: ^(a+)+$ against 44 a's and "!" takes a backtracking engine hours, on the worker's main thread.
+  it('pattern_backtracks: a pattern that backtracks on its own default is checked in linear time: a call started while it is admitted completes, and the server receives -32602 naming the field', async () => {
+    const hostile = await start('pattern_backtracks');
+    await eventually(() => runs('pattern_backtracks') === 1, 'the hostile tool to send its elicitation');
+    const other = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue: suite.taskQueue,
+      workflowId: `hostile-beside-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'fx', tool: 'echo', arguments: { text: 'still here' } }],
+    });
+    assert.deepEqual(await other.result(), { output: 'echo: still here', isError: false });
+    const result = await hostile.result();
+    assert.equal(result.isError, true, result.output.slice(0, 300));
+    const [error, ...more] = errorsOf('pattern_backtracks');
+    assert.equal(more.length, 0);
+    assert.equal(error.code, -32602, JSON.stringify(error));
+    assert.match(String(error.message), /property "word" has a default its own field rejects \(must match pattern "\^\(a\+\)\+\$", got "a{44}!"\)/);
+    assert.deepEqual(await hostile.query(pendingQuery), []);
+    assert.deepEqual(await historyFacts(hostile), { workflowTaskFailures: 0, updates: 0, activityAttempts: [1] });
+  });
+
+  it('pattern_backtracks_answer: a person’s 100,000-character answer that backtracks is refused naming the field, the workflow takes the next answer, and the server receives it', async () => {
+    const handle = await start('pattern_backtracks_answer');
+    const [request] = await waitForPending(handle);
+    const answer = (word: string) => suite.durable.submit(handle.workflowId, { id: request.id, ok: true, data: { word } });
+    await assert.rejects(answer(`${'a'.repeat(100_000)}!`), (err: Error) => {
+      assert.ok(err instanceof AnswerRejectedFailure, String(err));
+      assert.equal(err.type, 'InvalidAnswer');
+      assert.match(err.reason, /field "word": must match pattern "\^\(a\+\)\+\$", got "a{60}…"/);
+      return true;
+    });
+    assert.equal((await handle.query(pendingQuery)).length, 1, 'still pending after the rejection');
+    await answer('a'.repeat(100_000));
+    assert.deepEqual(await handle.result(), { output: `accept ${JSON.stringify({ word: 'a'.repeat(100_000) })}`, isError: false });
+    assert.equal(errorsOf('pattern_backtracks_answer').length, 0, 'the server accepted the answer');
+    const facts = await historyFacts(handle);
+    assert.equal(facts.workflowTaskFailures, 0);
   });
 
   it('an https: URL is admitted, and its pending context shows the host', async () => {

@@ -176,10 +176,10 @@ function property(p: string, i: number): Piece | Unsupported {
   const [key, value] = eq < 0 ? ['General_Category', body] : [body.slice(0, eq), body.slice(eq + 1)];
   const general = (key === 'General_Category' || key === 'gc') && /^[A-Z][a-z]?$/.test(value);
   const script = key === 'Script' || key === 'sc';
-  if (!general && !script)
-    return {
-      unsupported: `uses the Unicode property \\${p[i + 1]}{${body}}, which the linear-time engine does not know (use a short general category such as \\p{L}, or \\p{Script=…})`,
-    };
+  if (!general && !script) {
+    const hint = 'use a short general category such as \\p{L}, or \\p{Script=…}';
+    return { unsupported: `uses the Unicode property \\${p[i + 1]}{${body}}, which the linear-time engine does not know (${hint})` };
+  }
   return { text: `\\${p[i + 1]}{${value}}`, next: end + 1, kind: 'set' };
 }
 

@@ -167,6 +167,9 @@ describe('patterns: the translation keeps ECMAScript’s meaning', () => {
     'xyz',
     'abab',
     'AZ',
+    '\uD800',
+    '\uDC00x',
+    'a\uFFFD',
   ];
   for (const p of patterns) {
     it(`${p} gives V8's verdict on ${texts.length} texts`, () => {

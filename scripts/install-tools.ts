@@ -2,9 +2,12 @@
 // official MCP Python SDK (2.x, for the interop test's Python tool server) into .tools/python, with what the
 // interop test's Python side of the encryption format needs: `cryptography` (AES-GCM) and `temporalio` (the
 // `temporal.api.common.v1.Payload` protobuf); and Node 22 and 24 (npm's `node` package, from the npm registry) into
-// .tools/node22 and .tools/node24, for CI's runs on each supported line and the conformance runner (scripts/node-lines.ts).
+// .tools/node22 and .tools/node24, for CI's runs on each supported line and the conformance runner (scripts/node-lines.ts);
+// and the Go interop fixture's modules (the MCP Go SDK, from the Go module proxy) into .tools/go.
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildGoElicitServer, goToolsDir } from '../test/fixtures/go/paths.js';
 import { pythonSdk1Dir, pythonSdkDir } from '../test/fixtures/python/paths.js';
 import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
 import { NODE_LINES, nodeLineBinary, nodeLineDir } from './node-lines.js';
@@ -55,4 +58,14 @@ for (const line of NODE_LINES) {
     }
   }
   console.log(`node ${line}: ${bin} (${version()})`);
+}
+
+// The Go interop fixture (a server of the official MCP Go SDK, pinned in its go.mod and go.sum): its modules from the
+// Go module proxy into .tools/go/mod, built once here; the tests build it again offline from that cache.
+try {
+  const bin = buildGoElicitServer(join(goToolsDir(), 'bin', 'elicit-server'), true);
+  console.log(`go fixture: ${bin} (${spawnSync('go', ['version'], { encoding: 'utf8' }).stdout?.trim()})`);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(1);
 }

@@ -38,7 +38,7 @@ function mcpFailure(err: McpSourceError): ApplicationFailure {
     // again in the legacy era first): every attempt would be refused the same way.
     const why =
       err.era === 'modern'
-        ? '; the tool asks the old way (elicitation/create), which the 2026-07-28 era has no channel for,' +
+        ? '; the tool asks the old way (a server-initiated request), which the 2026-07-28 era has no channel for,' +
           ` and the server's config pins that era: set "era": "auto" or "legacy"`
         : '; the server has no channel for elicitation/create in the legacy era either (a stateless HTTP server): it cannot ask anyone';
     return ApplicationFailure.nonRetryable(`${err.message}${why}`, err.era === 'modern' ? FailureTypes.McpConfigInvalid : FailureTypes.ToolCallFailed);

@@ -3,10 +3,12 @@
  * handed to the activity's own workflow (the `durable-mcp.elicit` update, whose id is the deterministic request
  * id) while the call holds its session; the tool call heartbeats meanwhile. The call is released (session
  * closed, activity completed with the request) when the workflow says so (holdFor expired), when the server
- * gives up on its request, when another call needs the session, or when the worker shuts down. (A `-32042`
+ * gives up on its request (it cancels it, or fails the `tools/call` while it is open), when another call needs the
+ * session, or when the worker shuts down. (A `-32042`
  * URLElicitationRequired error becomes the `form: "url-error"` outcome: ./outcome.ts.)
  */
 import type { Context } from '@temporalio/activity';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { answerToElicitResult, deriveRequestId, elicitationToRequest, ELICIT_UPDATE, type Request } from '../contract/index.js';
 import type { ElicitationHandler, Lease } from '../mcp/index.js';
 import { elicitationSpan } from '../telemetry/tool-call-tracing.js';
@@ -70,6 +72,9 @@ function fanOut(signal: AbortSignal | undefined) {
   };
 }
 
+/** The servers a worker (its pool) logged as failing their calls while a question was open: each is logged once. */
+const loggedGivingUp = new WeakMap<object, Set<string>>();
+
 /** A wait for a person, and what may end it before the workflow answers (`cleanup` removes every listener it added). */
 interface Wait {
   /** Resolves with why the wait was interrupted, if it is. */
@@ -97,6 +102,8 @@ class LegacyElicitations {
   // may elicit many times at once; Node warns past 10).
   private readonly onCancelled: ReturnType<typeof fanOut>;
   private readonly onShutdown: ReturnType<typeof fanOut>;
+  /** The waits for a person still open: when each began (performance.now()), and how the server gives it up. */
+  private readonly open = new Set<{ since: number; giveUp: () => void }>();
   /** Aborted when the call is over: elicitations still waiting for a slot stop waiting. */
   private readonly disposed = new AbortController();
   private readonly onDisposed: ReturnType<typeof fanOut>;
@@ -185,10 +192,15 @@ class LegacyElicitations {
       };
       // Released at once, synchronously: the server's result for the tool call (typically an error about the
       // unanswered elicitation) may be in the same read as its cancellation, and must not complete the call.
-      listen(serverSignal, () => {
+      const giveUp = () => {
         call.release(request, 'server-gave-up');
         resolve('server-gave-up');
-      });
+      };
+      listen(serverSignal, giveUp);
+      // A server may also give up without cancelling: it fails the tools/call while the question is open (failedWhileAsking).
+      const open = { since: performance.now(), giveUp };
+      this.open.add(open);
+      cleanups.push(() => this.open.delete(open));
       cleanups.push(
         this.onCancelled.add(() => {
           const reason = ctx.cancellationSignal.reason;
@@ -234,6 +246,32 @@ class LegacyElicitations {
       .finally(free);
   }
 
+  /**
+   * The `tools/call` failed with `err`. A JSON-RPC error from the server while one of the call's questions is open is
+   * the server giving up on it without cancelling it (the Java SDK fails a server-to-client request after 10 s, then
+   * the call): as with `notifications/cancelled`, the call is released with the request (no attempt spent), and re-run
+   * from the record once the person answers. The first time a server of this worker does so it is logged, with how
+   * long it waited. `true` when the call was released.
+   */
+  failedWhileAsking(err: unknown): boolean {
+    if (!(err instanceof ProtocolError) || this.open.size === 0 || this.call.released) return false;
+    const waited = performance.now() - Math.min(...[...this.open].map((o) => o.since));
+    for (const o of [...this.open]) o.giveUp();
+    const { ctx, input } = this.call;
+    const logged = loggedGivingUp.get(this.deps.pool) ?? new Set<string>();
+    loggedGivingUp.set(this.deps.pool, logged);
+    if (!logged.has(input.server)) {
+      logged.add(input.server);
+      ctx.log.warn(
+        `server "${input.server}" gives up on its own question after about ${(waited / 1000).toFixed(1)} s: it failed tool "${input.tool}" ` +
+          `while the person was being asked (${err.message.slice(0, 200)}). The call is released and re-run when the person answers; ` +
+          `raise that server's timeout for its requests to the client to keep its calls waiting (logged once per server)`,
+        { server: input.server, tool: input.tool, waitedMs: Math.round(waited) },
+      );
+    }
+    return true;
+  }
+
   dispose(): void {
     this.disposed.abort();
     this.onDisposed.dispose();
@@ -242,8 +280,14 @@ class LegacyElicitations {
   }
 }
 
-/** The elicitation handler of one call's session, and its disposal (after the call). */
-export function legacyElicitations(deps: ActivityDeps, call: ElicitingCall): { handler: ElicitationHandler; dispose(): void } {
+/**
+ * The elicitation handler of one call's session, what an error of the call means to its open questions
+ * (`failedWhileAsking`: the call released when the server gave one up), and its disposal (after the call).
+ */
+export function legacyElicitations(
+  deps: ActivityDeps,
+  call: ElicitingCall,
+): { handler: ElicitationHandler; failedWhileAsking(err: unknown): boolean; dispose(): void } {
   const elicitations = new LegacyElicitations(deps, call);
-  return { handler: elicitations.handler, dispose: () => elicitations.dispose() };
+  return { handler: elicitations.handler, failedWhileAsking: (err) => elicitations.failedWhileAsking(err), dispose: () => elicitations.dispose() };
 }

@@ -158,7 +158,7 @@ export function callErrorOutcome(
   if (isMcpSourceError(err, McpSourceErrorCodes.BackChannelRefused) && err.era === 'modern' && call.era === 'auto') {
     const failure = ApplicationFailure.create({
       message:
-        `${err.message}; the tool asks the old way (elicitation/create): running it again in the legacy era,` +
+        `${err.message}; the tool asks the old way (a server-initiated request): running it again in the legacy era,` +
         ` which this worker now uses for server "${server}"`,
       type: FailureTypes.ToolCallFailed,
       nextRetryDelay: 1,

@@ -194,6 +194,8 @@ async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof
     await lease.release();
     return roundOutcome(input, round as RoundOutcome, workerFeatures(deps));
   } catch (err) {
+    // A server that fails the call while one of its questions is open gave up waiting: the call is released (./legacy.ts).
+    if (!ctx.cancellationSignal.aborted) elicitations.failedWhileAsking(err);
     if (releasedWith) {
       void lease.release({ discard: true });
       return releasedOutcome(releasedWith, workerFeatures(deps));

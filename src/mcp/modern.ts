@@ -120,17 +120,57 @@ export function protocolViolation(err: unknown, server: string, tool: string): M
 }
 
 /**
- * A `tools/call` error that says the tool tried to send `elicitation/create` (the legacy way) and the server's SDK had
- * no channel for it (any request in the modern era; a stateless HTTP request in the legacy era), as a
- * McpSourceError (BackChannelRefused); undefined for any other error. Known forms:
- * the Python SDK 2.x (JSON-RPC -32600 "Cannot send 'elicitation/create': this transport context has no back-channel
- * for server-initiated requests.") and the TypeScript SDK v2's server ("Server-to-client requests are not available
- * on protocol revision 2026-07-28: 'elicitation/create' cannot be sent …", as an error of the call).
+ * The requests a server sends its client in the legacy era (MCP ≤ 2025-11-25), on the live session. The 2026-07-28
+ * era has no channel for any of them: a server's SDK refuses to send one while serving a request of that era.
+ */
+export const SERVER_TO_CLIENT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const;
+
+/** The server-to-client method `text` names, if it names one. */
+export function serverToClientMethodIn(text: string): string | undefined {
+  return SERVER_TO_CLIENT_METHODS.find((m) => text.includes(m));
+}
+
+/**
+ * A `tools/call` error that says the tool tried to send a server-initiated request (the legacy way) and the server's SDK
+ * had no channel for it, as a McpSourceError (BackChannelRefused); undefined for any other error.
+ *
+ * In the modern era (a call made on 2026-07-28) by its shape, whatever the SDK's sentence: any JSON-RPC error of the
+ * call that names a server-to-client method (`elicitation/create`, `sampling/createMessage`, `roots/list`); no server
+ * can send one in that era, so a tool whose error names one tried. Seen: the Python SDK 2.x (-32600 "Cannot send
+ * 'elicitation/create': this transport context has no back-channel for server-initiated requests."), the Go SDK
+ * v1.8 on `Server.AddTool` (code 0, "\"elicitation/create\" cannot be sent while serving a request on protocol version
+ * 2026-07-28: …"), the TypeScript SDK v2's low-level server ("Server-to-client requests are not available on protocol
+ * revision 2026-07-28: 'elicitation/create' cannot be sent …"). (The SDKs' high-level tool APIs turn the same refusal
+ * into an `isError` result: `refusedResult`.)
+ *
+ * In the legacy era only the sentences of a server with no channel in either era (the Python SDK 2.x over stateless
+ * HTTP); any other error keeps the rules of every error.
  */
 export function backChannelRefusal(err: unknown, server: string, tool: string, era: 'legacy' | 'modern'): McpSourceError | undefined {
   if (!(err instanceof ProtocolError)) return undefined;
   const message = err.message;
+  if (era === 'modern') return serverToClientMethodIn(message) ? refused(message, server, tool, era) : undefined;
   if (!message.includes('elicitation/create')) return undefined;
   if (!/no back-channel for server-initiated requests|Server-to-client requests are not available/.test(message)) return undefined;
+  return refused(message, server, tool, era);
+}
+
+/**
+ * A modern-era `isError` result whose text names a server-to-client method, as a McpSourceError (BackChannelRefused):
+ * the refusal as the SDKs' high-level tool APIs report it (the Go SDK's `mcp.AddTool`, the TypeScript SDK v2's
+ * `McpServer`: the tool's error becomes the result's text). Only for a server in `era: "auto"`, which runs the call again
+ * in the legacy era; anywhere else an `isError` result stays a result. Undefined for any other result.
+ */
+export function refusedResult(raw: unknown, server: string, tool: string): McpSourceError | undefined {
+  const r = raw as { isError?: unknown; content?: unknown };
+  if (!r || r.isError !== true || !Array.isArray(r.content)) return undefined;
+  const text = r.content
+    .filter((c): c is { type: 'text'; text: string } => c?.type === 'text' && typeof c.text === 'string')
+    .map((c) => c.text)
+    .join('\n');
+  return serverToClientMethodIn(text) ? refused(text.length > 1000 ? `${text.slice(0, 1000)}…` : text, server, tool, 'modern') : undefined;
+}
+
+function refused(message: string, server: string, tool: string, era: 'legacy' | 'modern'): McpSourceError {
   return new McpSourceError(McpSourceErrorCodes.BackChannelRefused, `server "${server}": tool "${tool}": ${message}`, { server, tool, era });
 }

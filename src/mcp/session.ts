@@ -24,6 +24,7 @@ import {
   MODERN_PROTOCOL_VERSION,
   MODERN_REQUEST_OPTIONS,
   protocolViolation,
+  refusedResult,
   readInputRequired,
   withRound,
   type InputRequiredRound,
@@ -348,6 +349,10 @@ export class McpSession {
       if (urlRequired) return urlRequired;
       throw protocolViolation(err, this.server.name, tool) ?? backChannelRefusal(err, this.server.name, tool, this.era) ?? err;
     }
+    // In `era: "auto"`, a modern-era error result that is the SDK's refusal of a server-initiated request (modern.ts):
+    // the call runs again in the legacy era.
+    const refusal = this.era === 'modern' && this.server.era === 'auto' ? refusedResult(raw, this.server.name, tool) : undefined;
+    if (refusal) throw refusal;
     return readInputRequired(raw) ?? { kind: 'complete', result: toToolResult(raw as any) };
   }
 

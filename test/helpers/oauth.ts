@@ -49,9 +49,17 @@ export async function startOAuthFixture(env: Record<string, string> = {}): Promi
   };
 }
 
+/**
+ * The `auth` of the tests' servers: oidc-provider and the MCP servers listen on loopback, which the OAuth flow fetches
+ * from only when the config allows it (`allowPrivateNetwork`).
+ */
+export const LOOPBACK_AUTH = { allowPrivateNetwork: true } as const;
+
 /** An MCP config of `names`, each a server at `url` behind OAuth (a shared login; per call for those in `perCall`). */
 export function oauthServers(url: string, names: Iterable<string>, perCall: readonly string[] = []): Record<string, unknown> {
-  return { mcpServers: Object.fromEntries([...names].map((name) => [name, { url, auth: perCall.includes(name) ? { principal: 'per-call' } : 'oauth' }])) };
+  return {
+    mcpServers: Object.fromEntries([...names].map((name) => [name, { url, auth: { ...LOOPBACK_AUTH, ...(perCall.includes(name) ? { principal: 'per-call' } : {}) } }])),
+  };
 }
 
 /** The type and message of the root failure of a call (or listing) expected to fail; throws when it finished. */

@@ -21,6 +21,7 @@ describe('machine-to-machine logins (client credentials)', () => {
   const servers = { basic: `ccbasic${process.pid}`, jwt: `ccjwt${process.pid}`, refused: `ccrefused${process.pid}`, pinned: `ccpinned${process.pid}` };
   const suite = oauthSuite({
     name: 'oauth-machine',
+    browser: false,
     fixtureEnv: () => ({
       FIXTURE_MACHINE_CLIENTS: JSON.stringify([
         { client_id: 'machine-basic', client_secret: secret, token_endpoint_auth_method: 'client_secret_basic' },

@@ -1,13 +1,17 @@
 /**
  * The OAuth flow's fetch (src/mcp/auth/outbound.ts): which addresses it refuses (no server needed), and with real
  * listeners on loopback: a refused URL gets no request (after name resolution too, and on a redirect), an allowed one
- * is fetched over a connection to the address that was checked.
+ * is fetched over a connection to the address that was checked; and the SDK's `auth()` through it (authorizeLogin): a
+ * failed request is named by host and status, never by the body the server wrote.
  */
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { authorizeLogin, type LoginTarget } from '../../src/mcp/auth/flow.js';
 import { addressProblem, isLoopbackHost, OutboundGuard, OutboundRefused, resourceMetadataProblem } from '../../src/mcp/auth/outbound.js';
+import { parseMcpConfig, type HttpServerConfig } from '../../src/mcp/config.js';
+import { isMcpSourceError } from '../../src/mcp/errors.js';
 
 describe('addressProblem: the addresses the OAuth flow does not fetch from', () => {
   it('refuses loopback, private, link-local, unique-local, cloud-metadata and reserved addresses, in both families', () => {
@@ -127,5 +131,63 @@ describe('OutboundGuard: the fetch of the OAuth flow', () => {
     const failed = await g.fetch(`http://127.0.0.1:${port}/fail`);
     assert.equal(failed.status, 500);
     assert.deepEqual(g.failure, { host: `127.0.0.1:${port}`, status: 500, method: 'GET' });
+  });
+});
+
+describe('authorizeLogin: a failed outside request is named by host and status, never by its body', () => {
+  let server: Server;
+  let origin = '';
+  before(async () => {
+    // One origin as MCP server (its metadata), authorization server (its metadata) and a registration endpoint that fails.
+    server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      res.setHeader('content-type', 'application/json');
+      if (path?.startsWith('/.well-known/oauth-protected-resource')) res.end(JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [origin] }));
+      else if (path === '/.well-known/oauth-authorization-server')
+        res.end(
+          JSON.stringify({
+            issuer: origin,
+            authorization_endpoint: `${origin}/authorize`,
+            token_endpoint: `${origin}/token`,
+            registration_endpoint: `${origin}/register`,
+            response_types_supported: ['code'],
+            code_challenge_methods_supported: ['S256'],
+          }),
+        );
+      else if (path === '/register') res.writeHead(400).end('{"error":"invalid_client_metadata","error_description":"db password=hunter2"}');
+      else res.writeHead(404).end('db password=hunter2');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('a refused registration: AuthorizationFailed, permanent, with the host and the status only', async () => {
+    const target = {
+      server: { ...(parseMcpConfig({ mcpServers: { crm: { url: `${origin}/mcp`, auth: { allowPrivateNetwork: true } } } }).servers.crm as HttpServerConfig) },
+      loginId: 'login-crm',
+      redirectUrl: 'http://127.0.0.1:8787/oauth/callback',
+    } as LoginTarget;
+    await assert.rejects(authorizeLogin(target, {}), (err: unknown) => {
+      assert.ok(isMcpSourceError(err, 'AuthorizationFailed'));
+      assert.equal(err.permanent, true);
+      assert.match(err.message, new RegExp(`server "crm": OAuth: the client registration was refused \\(127\\.0\\.0\\.1:\\d+ answered HTTP 400 to a POST\\)`));
+      assert.doesNotMatch(err.message, /hunter2|invalid_client_metadata/);
+      return true;
+    });
+  });
+
+  it('without allowPrivateNetwork, the same server on loopback is not fetched at all', async () => {
+    const target = {
+      server: parseMcpConfig({ mcpServers: { crm: { url: `${origin}/mcp`, auth: 'oauth' } } }).servers.crm as HttpServerConfig,
+      loginId: 'login-crm',
+      redirectUrl: 'http://127.0.0.1:8787/oauth/callback',
+    } as LoginTarget;
+    await assert.rejects(authorizeLogin(target, {}), (err: unknown) => {
+      assert.ok(isMcpSourceError(err, 'AuthorizationFailed'));
+      assert.equal(err.permanent, true);
+      assert.match(err.message, /refused to fetch http:\/\/127\.0\.0\.1:\d+: 127\.0\.0\.1 is a loopback address/);
+      return true;
+    });
   });
 });

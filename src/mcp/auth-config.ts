@@ -50,7 +50,10 @@ function parseOutbound(a: Record<string, unknown>, out: OAuthConfig, fail: (fiel
   }
   if (a.allowPrivateNetwork !== undefined) {
     if (typeof a.allowPrivateNetwork !== 'boolean')
-      fail('auth.allowPrivateNetwork', `must be true (the OAuth flow may fetch from loopback and private addresses) or false, got ${describe(a.allowPrivateNetwork)}`);
+      fail(
+        'auth.allowPrivateNetwork',
+        `must be true (the OAuth flow may fetch from loopback and private addresses) or false, got ${describe(a.allowPrivateNetwork)}`,
+      );
     if (a.allowPrivateNetwork) out.allowPrivateNetwork = true;
   }
   if (a.resourceMetadataOrigin !== undefined) {

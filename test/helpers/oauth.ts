@@ -58,7 +58,9 @@ export const LOOPBACK_AUTH = { allowPrivateNetwork: true } as const;
 /** An MCP config of `names`, each a server at `url` behind OAuth (a shared login; per call for those in `perCall`). */
 export function oauthServers(url: string, names: Iterable<string>, perCall: readonly string[] = []): Record<string, unknown> {
   return {
-    mcpServers: Object.fromEntries([...names].map((name) => [name, { url, auth: { ...LOOPBACK_AUTH, ...(perCall.includes(name) ? { principal: 'per-call' } : {}) } }])),
+    mcpServers: Object.fromEntries(
+      [...names].map((name) => [name, { url, auth: { ...LOOPBACK_AUTH, ...(perCall.includes(name) ? { principal: 'per-call' } : {}) } }]),
+    ),
   };
 }
 

@@ -571,7 +571,8 @@ describe('"auth" of a remote server (OAuth)', () => {
   });
 
   it('takes "issuer" for every grant, and the outbound options (allowPrivateNetwork, resourceMetadataOrigin)', () => {
-    const auth = (a: unknown, url = 'https://crm.example/mcp') => (parseMcpConfig({ mcpServers: { crm: { url, auth: a } } }).servers.crm as HttpServerConfig).auth;
+    const auth = (a: unknown, url = 'https://crm.example/mcp') =>
+      (parseMcpConfig({ mcpServers: { crm: { url, auth: a } } }).servers.crm as HttpServerConfig).auth;
     assert.deepEqual(auth({ clientId: 'app', clientSecret: '${S}', issuer: 'https://auth.example' }), {
       principal: 'shared',
       clientId: 'app',
@@ -600,7 +601,10 @@ describe('"auth" of a remote server (OAuth)', () => {
       assert.throws(
         () => parseMcpConfig({ mcpServers: { crm: { url, auth: 'oauth' } } }),
         (err: unknown) =>
-          isMcpSourceError(err, 'McpConfigInvalid') && err.field === 'url' && /server "crm"/.test(err.message) && /plain http to .*needs https/.test(err.message),
+          isMcpSourceError(err, 'McpConfigInvalid') &&
+          err.field === 'url' &&
+          /server "crm"/.test(err.message) &&
+          /plain http to .*needs https/.test(err.message),
         url,
       );
     }

@@ -57,9 +57,9 @@ describe('addressProblem: the addresses the OAuth flow does not fetch from', () 
   });
 });
 
-describe('resourceMetadataProblem: protected-resource metadata only from the server\'s origin, or its config\'s', () => {
+describe("resourceMetadataProblem: protected-resource metadata only from the server's origin, or its config's", () => {
   const server = { name: 'crm', url: 'https://crm.example/mcp', auth: {} };
-  it('allows the server\'s own origin and the configured one, refuses any other naming both', () => {
+  it("allows the server's own origin and the configured one, refuses any other naming both", () => {
     assert.equal(resourceMetadataProblem(server, 'https://crm.example/.well-known/oauth-protected-resource/mcp'), undefined);
     assert.equal(resourceMetadataProblem({ ...server, auth: { resourceMetadataOrigin: 'https://meta.example' } }, 'https://meta.example/x'), undefined);
     const problem = resourceMetadataProblem(server, 'http://169.254.169.254/latest/meta-data/iam/security-credentials/role');

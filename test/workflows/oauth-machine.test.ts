@@ -40,7 +40,14 @@ describe('machine-to-machine logins (client credentials)', () => {
           [servers.basic]: { url: fixture.mcp, auth: basic },
           [servers.jwt]: {
             url: fixture.mcp,
-            auth: { ...LOOPBACK_AUTH, grant: 'client_credentials', clientId: 'machine-jwt', privateKey: '${MACHINE_PRIVATE_KEY}', algorithm: 'ES256', issuer: fixture.issuer },
+            auth: {
+              ...LOOPBACK_AUTH,
+              grant: 'client_credentials',
+              clientId: 'machine-jwt',
+              privateKey: '${MACHINE_PRIVATE_KEY}',
+              algorithm: 'ES256',
+              issuer: fixture.issuer,
+            },
           },
           [servers.refused]: { url: fixture.mcp, auth: { ...basic, clientSecret: 'not-the-secret' } },
           [servers.pinned]: { url: fixture.mcp, auth: { ...basic, issuer: 'https://auth.elsewhere.example' } },

@@ -80,7 +80,10 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
     mcpConfig: ({ fixture, inbox }) => ({
       mcpServers: {
         [server]: { url: fixture.mcp, auth: { ...LOOPBACK_AUTH, clientId: 'durable-mcp-test', clientSecret: '${VAULT_CLIENT_SECRET}', scopes: ['tools'] } },
-        [machine]: { url: fixture.mcp, auth: { ...LOOPBACK_AUTH, grant: 'client_credentials', clientId: 'durable-mcp-machine', clientSecret: '${MACHINE_CLIENT_SECRET}' } },
+        [machine]: {
+          url: fixture.mcp,
+          auth: { ...LOOPBACK_AUTH, grant: 'client_credentials', clientId: 'durable-mcp-machine', clientSecret: '${MACHINE_CLIENT_SECRET}' },
+        },
       },
       notify: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, includePrompt: true, inboxUrl: inbox.url },
     }),

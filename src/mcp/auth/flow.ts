@@ -104,7 +104,8 @@ export function flowError(err: unknown, server: string, guard?: Pick<OutboundGua
     return flowFailure(`${where}: the authorization server answered ${errorCode(err.code)}${answered ? ` (${answered})` : ''}`, !transient);
   }
   const message = err instanceof Error ? err.message : String(err);
-  if (/does not match|Incompatible auth server|must be saveable|information is required/.test(message)) return flowFailure(`${where}: ${message.slice(0, 400)}`, true);
+  if (/does not match|Incompatible auth server|must be saveable|information is required/.test(message))
+    return flowFailure(`${where}: ${message.slice(0, 400)}`, true);
   if (answered) return flowFailure(`${where}: ${answered}`, !(failed!.status < 500));
   if (err instanceof TypeError) return flowFailure(`${where}: ${message.slice(0, 200)}`, false);
   return flowFailure(`${where}: ${err instanceof Error ? err.name : 'an error'}: the authorization server's answer is not valid`, true);

@@ -258,7 +258,9 @@ function pinnedRequest(url: URL, address: Resolved, init: RequestInit | undefine
       },
     );
     req.on('timeout', () => req.destroy(new TypeError(`${url.host} did not answer in ${TIMEOUT_MS / 1000} s`)));
-    req.on('error', (err) => reject(err instanceof TypeError ? err : new TypeError(`cannot reach ${url.host}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
+    req.on('error', (err) =>
+      reject(err instanceof TypeError ? err : new TypeError(`cannot reach ${url.host}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
+    );
     req.end(body);
   });
 }
@@ -271,7 +273,10 @@ function method(init: RequestInit | undefined): string {
  * Where the protected-resource metadata a server's challenge names may be fetched from: the server's own origin, or the
  * origin its config names (`auth.resourceMetadataOrigin`). Undefined: allowed; else why not.
  */
-export function resourceMetadataProblem(server: { name: string; url: string; auth: { resourceMetadataOrigin?: string } }, metadataUrl: string): string | undefined {
+export function resourceMetadataProblem(
+  server: { name: string; url: string; auth: { resourceMetadataOrigin?: string } },
+  metadataUrl: string,
+): string | undefined {
   let url: URL;
   try {
     url = new URL(metadataUrl);

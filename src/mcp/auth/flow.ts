@@ -98,7 +98,7 @@ export function flowError(err: unknown, server: string, guard?: Pick<OutboundGua
   if (err instanceof AuthorizationServerMismatchError) return flowFailure(`${where}: ${err.message.slice(0, 400)}`, true);
   if (err instanceof InsecureTokenEndpointError) return flowFailure(`${where}: the token endpoint is not https (${err.tokenEndpoint})`, true);
   if (err instanceof RegistrationRejectedError) return flowFailure(`${where}: the client registration was refused${answered ? ` (${answered})` : ''}`, true);
-  if (err instanceof OAuthClientFlowError) return flowFailure(`${where}: ${answered ?? err.message.slice(0, 200)}`, true);
+  if (err instanceof OAuthClientFlowError) return flowFailure(`${where}: ${err.message.slice(0, 300)}`, true);
   if (err instanceof OAuthError) {
     const transient = err.code === OAuthErrorCode.ServerError || err.code === OAuthErrorCode.TemporarilyUnavailable;
     return flowFailure(`${where}: the authorization server answered ${errorCode(err.code)}${answered ? ` (${answered})` : ''}`, !transient);

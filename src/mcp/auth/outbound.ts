@@ -143,7 +143,7 @@ const systemResolve = async (host: string): Promise<Resolved[]> => lookup(host, 
 export class OutboundGuard {
   /** The first refusal (its message names the server, the host and the rule). */
   refused: string | undefined;
-  /** The last request answered with an error status. */
+  /** The last request, when it was answered with an error status. */
   failure: FailedRequest | undefined;
 
   constructor(private readonly options: OutboundOptions) {}
@@ -155,7 +155,8 @@ export class OutboundGuard {
     for (let hop = 0; ; hop++) {
       const address = await this.check(url);
       const res = this.options.base ? await this.options.base(url, { ...init, redirect: 'manual' }) : await pinnedRequest(url, address, init);
-      if (res.status >= 400) this.failure = { host: url.host, status: res.status, method };
+      // The last answer decides (a discovery's 404 followed by a found document is no failure).
+      this.failure = res.status >= 400 ? { host: url.host, status: res.status, method } : undefined;
       const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
       const keepsMethod = method === 'GET' || method === 'HEAD' || res.status === 307 || res.status === 308;
       if (!follow || !location || !keepsMethod || hop >= MAX_REDIRECTS) return res;

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { authorizeLogin, type LoginTarget } from '../../src/mcp/auth/flow.js';
 import { addressProblem, isLoopbackHost, OutboundGuard, OutboundRefused, resourceMetadataProblem } from '../../src/mcp/auth/outbound.js';
-import { parseMcpConfig, type HttpServerConfig } from '../../src/mcp/config.js';
+import { parseMcpConfig } from '../../src/mcp/config.js';
 import { isMcpSourceError } from '../../src/mcp/errors.js';
 
 describe('addressProblem: the addresses the OAuth flow does not fetch from', () => {
@@ -161,14 +161,15 @@ describe('authorizeLogin: a failed outside request is named by host and status, 
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(() => new Promise<void>((r) => server.close(() => r())));
+  /** A login of server "crm" at the test's origin, with `auth` as configured. */
+  const target = (auth: unknown): LoginTarget => ({
+    server: parseMcpConfig({ mcpServers: { crm: { url: `${origin}/mcp`, auth } } }).servers.crm as LoginTarget['server'],
+    loginId: 'login-crm',
+    redirectUrl: 'http://127.0.0.1:8787/oauth/callback',
+  });
 
   it('a refused registration: AuthorizationFailed, permanent, with the host and the status only', async () => {
-    const target = {
-      server: { ...(parseMcpConfig({ mcpServers: { crm: { url: `${origin}/mcp`, auth: { allowPrivateNetwork: true } } } }).servers.crm as HttpServerConfig) },
-      loginId: 'login-crm',
-      redirectUrl: 'http://127.0.0.1:8787/oauth/callback',
-    } as LoginTarget;
-    await assert.rejects(authorizeLogin(target, {}), (err: unknown) => {
+    await assert.rejects(authorizeLogin(target({ allowPrivateNetwork: true }), {}), (err: unknown) => {
       assert.ok(isMcpSourceError(err, 'AuthorizationFailed'));
       assert.equal(err.permanent, true);
       assert.match(err.message, new RegExp(`server "crm": OAuth: the client registration was refused \\(127\\.0\\.0\\.1:\\d+ answered HTTP 400 to a POST\\)`));
@@ -178,12 +179,7 @@ describe('authorizeLogin: a failed outside request is named by host and status, 
   });
 
   it('without allowPrivateNetwork, the same server on loopback is not fetched at all', async () => {
-    const target = {
-      server: parseMcpConfig({ mcpServers: { crm: { url: `${origin}/mcp`, auth: 'oauth' } } }).servers.crm as HttpServerConfig,
-      loginId: 'login-crm',
-      redirectUrl: 'http://127.0.0.1:8787/oauth/callback',
-    } as LoginTarget;
-    await assert.rejects(authorizeLogin(target, {}), (err: unknown) => {
+    await assert.rejects(authorizeLogin(target('oauth'), {}), (err: unknown) => {
       assert.ok(isMcpSourceError(err, 'AuthorizationFailed'));
       assert.equal(err.permanent, true);
       assert.match(err.message, /refused to fetch http:\/\/127\.0\.0\.1:\d+: 127\.0\.0\.1 is a loopback address/);

@@ -17,6 +17,7 @@ import {
   isMcpSourceError,
   isRetryable,
   McpSourceErrorCodes,
+  resourceMetadataProblem,
   type AccessToken,
   type CredentialSeal,
   type HttpServerConfig,
@@ -145,6 +146,11 @@ export function loginWanted(
       FailureTypes.AuthorizationFailed,
     );
   }
+  // Protected-resource metadata only from the server's own origin (or its config's): the call fails before anything is fetched.
+  const metadataUrl = needed.challenge.resourceMetadataUrl;
+  const config = metadataUrl !== undefined ? oauthServer(deps.pool.serverConfig(server)) : undefined;
+  const refused = config && metadataUrl !== undefined ? resourceMetadataProblem(config, metadataUrl) : undefined;
+  if (refused) throw ApplicationFailure.nonRetryable(refused, FailureTypes.AuthorizationFailed);
   if (needed.reason !== 'no-token') deps.logins?.tokens.drop(login.loginId, needed.generation);
   return {
     loginId: login.loginId,

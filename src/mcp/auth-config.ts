@@ -5,7 +5,20 @@
 import type { OAuthConfig } from './config.js';
 import { describe } from './config-values.js';
 
-const AUTH_KEYS = ['scopes', 'clientId', 'clientSecret', 'clientMetadataUrl', 'principal', 'redirectUrl', 'grant', 'privateKey', 'algorithm', 'issuer'];
+const AUTH_KEYS = [
+  'scopes',
+  'clientId',
+  'clientSecret',
+  'clientMetadataUrl',
+  'principal',
+  'redirectUrl',
+  'grant',
+  'privateKey',
+  'algorithm',
+  'issuer',
+  'allowPrivateNetwork',
+  'resourceMetadataOrigin',
+];
 /** The JWS algorithms the SDK's `private_key_jwt` signs with from a PEM key. */
 const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];
 
@@ -22,6 +35,35 @@ function webUrlProblem(value: unknown, { https }: { https: boolean }): string | 
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && loopback && !https) return undefined;
   return https ? `must be an https URL, got ${describe(value)}` : `must be an https URL (http only for a loopback host), got ${describe(value)}`;
+}
+
+/**
+ * What the OAuth flow may fetch (src/mcp/auth/outbound.ts): `issuer`, the one authorization server the credentials go
+ * to; `allowPrivateNetwork`, loopback, private, link-local and like addresses allowed; `resourceMetadataOrigin`, an
+ * origin besides the server's own its challenge may name protected-resource metadata at.
+ */
+function parseOutbound(a: Record<string, unknown>, out: OAuthConfig, fail: (field: string, problem: string) => never): void {
+  if (a.issuer !== undefined) {
+    const problem = webUrlProblem(a.issuer, { https: false });
+    if (problem) fail('auth.issuer', problem);
+    out.issuer = a.issuer as string;
+  }
+  if (a.allowPrivateNetwork !== undefined) {
+    if (typeof a.allowPrivateNetwork !== 'boolean')
+      fail(
+        'auth.allowPrivateNetwork',
+        `must be true (the OAuth flow may fetch from loopback and private addresses) or false, got ${describe(a.allowPrivateNetwork)}`,
+      );
+    if (a.allowPrivateNetwork) out.allowPrivateNetwork = true;
+  }
+  if (a.resourceMetadataOrigin !== undefined) {
+    const problem = webUrlProblem(a.resourceMetadataOrigin, { https: false });
+    if (problem) fail('auth.resourceMetadataOrigin', problem);
+    const url = new URL(a.resourceMetadataOrigin as string);
+    if (url.origin !== (a.resourceMetadataOrigin as string).replace(/\/$/, ''))
+      fail('auth.resourceMetadataOrigin', `must be an origin (scheme, host and port, no path), got ${describe(a.resourceMetadataOrigin)}`);
+    out.resourceMetadataOrigin = url.origin;
+  }
 }
 
 /** The `auth` field of a remote server. */
@@ -67,8 +109,9 @@ export function parseAuth(raw: unknown, fail: (field: string, problem: string) =
   }
   if (a.grant !== undefined && a.grant !== 'authorization_code' && a.grant !== 'client_credentials')
     fail('auth.grant', `must be "authorization_code" (a person signs in, the default) or "client_credentials" (a machine), got ${describe(a.grant)}`);
+  parseOutbound(a, out, fail);
   const machine = a.grant === 'client_credentials';
-  for (const k of ['privateKey', 'algorithm', 'issuer'] as const) {
+  for (const k of ['privateKey', 'algorithm'] as const) {
     if (a[k] !== undefined && !machine) fail(`auth.${k}`, 'needs "grant": "client_credentials" (a person\'s sign-in takes no key)');
   }
   if (!machine) return out;
@@ -90,11 +133,6 @@ export function parseAuth(raw: unknown, fail: (field: string, problem: string) =
     fail('auth.algorithm', 'needs "privateKey" (the key it signs with)');
   } else if (out.clientSecret === undefined) {
     fail('auth', 'with "grant": "client_credentials" needs "clientSecret" (client_secret_basic) or "privateKey" and "algorithm" (private_key_jwt)');
-  }
-  if (a.issuer !== undefined) {
-    const problem = webUrlProblem(a.issuer, { https: false });
-    if (problem) fail('auth.issuer', problem);
-    out.issuer = a.issuer as string;
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { msToNumber, type Duration } from '@temporalio/common';
 import { z } from 'zod';
 import type { ProtocolEra } from '../contract/era.js';
 import { parseAuth } from './auth-config.js';
+import { isLoopbackHost } from './auth/outbound.js';
 import { describe } from './config-values.js';
 import { McpSourceError, McpSourceErrorCodes } from './errors.js';
 
@@ -87,8 +88,15 @@ export interface OAuthConfig {
   privateKey?: string;
   /** The JWS algorithm of `privateKey` (e.g. `ES256`, `RS256`). */
   algorithm?: string;
-  /** `client_credentials`: the only authorization server the client's credentials are sent to (its issuer URL). */
+  /**
+   * The only authorization server of this server (its issuer URL): the configured client's id, secret or key go only to
+   * it, and a server that names another fails its login. Without it, the first issuer a configured client is used with.
+   */
   issuer?: string;
+  /** The OAuth flow may fetch from loopback, private, link-local and like addresses (default: refused; outbound.ts). */
+  allowPrivateNetwork?: true;
+  /** An origin, besides the server's own, whose protected-resource metadata its challenges may name. */
+  resourceMetadataOrigin?: string;
 }
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 export interface McpConfig {
@@ -267,6 +275,9 @@ function parseServer(name: string, value: unknown, source: string): ServerConfig
     if (s.env || s.environment || s.cwd || s.args)
       fail(s.env ? 'env' : s.environment ? 'environment' : s.cwd ? 'cwd' : 'args', 'only applies to local (command) servers');
     if (s.auth === undefined) return { ...common, transport: 'http', url: s.url, headers: s.headers };
+    const url = new URL(s.url);
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+      fail('url', `is plain http to ${url.host}, which is not a loopback host: a server with "auth" needs https (its tokens would cross the network in clear)`);
     const auth = parseAuth(s.auth, fail);
     if (Object.keys(s.headers ?? {}).some((h) => h.toLowerCase() === 'authorization'))
       fail('headers.Authorization', 'cannot be combined with "auth": the OAuth login sets the Authorization header');

@@ -38,7 +38,10 @@ export interface OAuthWorkerOptions {
    * refuses servers behind OAuth; `dev` passes a seal of its own key file instead (CredentialSeal.fromKeyFile).
    */
   seal?: CredentialSeal;
-  /** The fetch of the OAuth requests (tests). */
+  /**
+   * The fetch of the OAuth requests (tests): it gets only the URLs the worker's rules allow (src/mcp/auth/outbound.ts),
+   * and connects as it likes (without it, the worker connects to the address it checked).
+   */
   fetchFn?: LoginTarget['fetchFn'];
 }
 

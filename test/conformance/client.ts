@@ -138,14 +138,16 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
  * private key and algorithm), a pre-registered client when the context gives one, else a metadata document URL.
  */
 function authOf(): unknown {
+  // The scenarios' servers and authorization servers listen on loopback, which the OAuth flow fetches from only when allowed.
+  const loopback = { allowPrivateNetwork: true };
   if (scenario.startsWith('auth/client-credentials')) {
     const how = context.private_key_pem
       ? { privateKey: context.private_key_pem, algorithm: context.signing_algorithm }
       : { clientSecret: context.client_secret };
-    return { grant: 'client_credentials', clientId: context.client_id, ...how };
+    return { grant: 'client_credentials', clientId: context.client_id, ...how, ...loopback };
   }
-  if (!context.client_id) return { clientMetadataUrl: CLIENT_METADATA_URL };
-  return { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) };
+  if (!context.client_id) return { clientMetadataUrl: CLIENT_METADATA_URL, ...loopback };
+  return { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}), ...loopback };
 }
 
 /**

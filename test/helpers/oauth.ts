@@ -49,9 +49,19 @@ export async function startOAuthFixture(env: Record<string, string> = {}): Promi
   };
 }
 
+/**
+ * The `auth` of the tests' servers: oidc-provider and the MCP servers listen on loopback, which the OAuth flow fetches
+ * from only when the config allows it (`allowPrivateNetwork`).
+ */
+export const LOOPBACK_AUTH = { allowPrivateNetwork: true } as const;
+
 /** An MCP config of `names`, each a server at `url` behind OAuth (a shared login; per call for those in `perCall`). */
 export function oauthServers(url: string, names: Iterable<string>, perCall: readonly string[] = []): Record<string, unknown> {
-  return { mcpServers: Object.fromEntries([...names].map((name) => [name, { url, auth: perCall.includes(name) ? { principal: 'per-call' } : 'oauth' }])) };
+  return {
+    mcpServers: Object.fromEntries(
+      [...names].map((name) => [name, { url, auth: { ...LOOPBACK_AUTH, ...(perCall.includes(name) ? { principal: 'per-call' } : {}) } }]),
+    ),
+  };
 }
 
 /** The type and message of the root failure of a call (or listing) expected to fail; throws when it finished. */
@@ -114,6 +124,8 @@ export interface OAuthSuiteOptions {
   plainWorker?: boolean;
   /** The worker's MCP config, given the fixtures and the inbox. */
   mcpConfig: (s: { fixture: OAuthFixture; fixtures: Record<string, OAuthFixture>; inbox: InboxHandle }) => Record<string, unknown>;
+  /** `false`: no Chromium (a suite where nobody signs in on a page). */
+  browser?: false;
   /** More of the worker's `oauth` options (its redirect URL and seal are the suite's). */
   oauth?: Omit<OAuthWorkerOptions, 'redirectUrl' | 'seal'>;
 }
@@ -230,7 +242,7 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
       s.plain = { client, taskQueue: queue, inbox, worker, running: worker.run() };
     }
     const browserArgs = tls ? [...CHROMIUM_ARGS, '--ignore-certificate-errors'] : CHROMIUM_ARGS;
-    s.browser = await chromium.launch({ executablePath: CHROMIUM, args: browserArgs });
+    if (options.browser !== false) s.browser = await chromium.launch({ executablePath: CHROMIUM, args: browserArgs });
     // A client's listTools refuses at once when no worker polls the task queue: the tests start once this worker's poll shows.
     await eventually(async () => {
       const namespace = env.namespace ?? 'default';

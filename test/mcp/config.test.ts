@@ -569,4 +569,46 @@ describe('"auth" of a remote server (OAuth)', () => {
     fails({ ...cc, clientSecret: 's', issuer: 'http://auth.example' }, 'auth.issuer', /http only for a loopback host/);
     fails({ clientId: 'a', privateKey: 'k' }, 'auth.privateKey', /needs "grant": "client_credentials"/);
   });
+
+  it('takes "issuer" for every grant, and the outbound options (allowPrivateNetwork, resourceMetadataOrigin)', () => {
+    const auth = (a: unknown, url = 'https://crm.example/mcp') =>
+      (parseMcpConfig({ mcpServers: { crm: { url, auth: a } } }).servers.crm as HttpServerConfig).auth;
+    assert.deepEqual(auth({ clientId: 'app', clientSecret: '${S}', issuer: 'https://auth.example' }), {
+      principal: 'shared',
+      clientId: 'app',
+      clientSecret: '${S}',
+      issuer: 'https://auth.example',
+    });
+    assert.deepEqual(auth({ allowPrivateNetwork: true, resourceMetadataOrigin: 'https://meta.example' }), {
+      principal: 'shared',
+      allowPrivateNetwork: true,
+      resourceMetadataOrigin: 'https://meta.example',
+    });
+    assert.deepEqual(auth({ allowPrivateNetwork: false }), { principal: 'shared' });
+    // Plain http to loopback stays allowed (development, the tests' oidc-provider).
+    assert.deepEqual(auth('oauth', 'http://127.0.0.1:3000/mcp'), { principal: 'shared' });
+    assert.deepEqual(auth('oauth', 'http://localhost:3000/mcp'), { principal: 'shared' });
+    assert.deepEqual(auth('oauth', 'http://[::1]:3000/mcp'), { principal: 'shared' });
+  });
+
+  it('refuses nonsense outbound options and plain http to a non-loopback host, naming the server and the field', () => {
+    fails({ allowPrivateNetwork: 'yes' }, 'auth.allowPrivateNetwork', /must be true .* or false, got "yes"/);
+    fails({ allowPrivateNetwork: 1 }, 'auth.allowPrivateNetwork', /got number 1/);
+    fails({ resourceMetadataOrigin: 'https://meta.example/path' }, 'auth.resourceMetadataOrigin', /must be an origin/);
+    fails({ resourceMetadataOrigin: 'http://meta.example' }, 'auth.resourceMetadataOrigin', /http only for a loopback host/);
+    fails({ issuer: 'http://auth.example' }, 'auth.issuer', /http only for a loopback host/);
+    for (const url of ['http://crm.example/mcp', 'http://10.0.0.5/mcp', 'http://169.254.169.254/mcp']) {
+      assert.throws(
+        () => parseMcpConfig({ mcpServers: { crm: { url, auth: 'oauth' } } }),
+        (err: unknown) =>
+          isMcpSourceError(err, 'McpConfigInvalid') &&
+          err.field === 'url' &&
+          /server "crm"/.test(err.message) &&
+          /plain http to .*needs https/.test(err.message),
+        url,
+      );
+    }
+    // Without "auth" plain http stays the operator's choice.
+    assert.equal((parseMcpConfig({ mcpServers: { crm: { url: 'http://crm.example/mcp' } } }).servers.crm as HttpServerConfig).url, 'http://crm.example/mcp');
+  });
 });

@@ -12,7 +12,7 @@ import { startInbox } from '../../src/inbox/index.js';
 import { createWorker } from '../../src/worker.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { run } from '../helpers/cli.js';
-import { oauthSuite } from '../helpers/oauth.js';
+import { LOOPBACK_AUTH, oauthSuite } from '../helpers/oauth.js';
 import { uniqueTaskQueue } from '../helpers/temporal.js';
 
 const cliMain = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -28,7 +28,7 @@ describe('the inbox serves a Client ID Metadata Document at an https public URL,
     fixtureEnv: () => ({ FIXTURE_CIMD: '1' }),
     fixtures: { plain: {} },
     mcpConfig: ({ fixture, fixtures }) => ({
-      mcpServers: { [servers.cimd]: { url: fixture.mcp, auth: 'oauth' }, [servers.plain]: { url: fixtures.plain!.mcp, auth: 'oauth' } },
+      mcpServers: { [servers.cimd]: { url: fixture.mcp, auth: LOOPBACK_AUTH }, [servers.plain]: { url: fixtures.plain!.mcp, auth: LOOPBACK_AUTH } },
     }),
   });
   const cimdAs = () => suite.fixture;
@@ -103,7 +103,7 @@ describe('the inbox serves a Client ID Metadata Document at an https public URL,
       connection: suite.env.nativeConnection,
       taskQueue: uniqueTaskQueue('oauth-cimd-http'),
       encryption: suite.codec,
-      mcpConfig: { mcpServers: { s: { url: cimdAs().mcp, auth: 'oauth' } } },
+      mcpConfig: { mcpServers: { s: { url: cimdAs().mcp, auth: LOOPBACK_AUTH } } },
       oauth: { inboxPublicUrl: 'http://inbox.internal/' },
     });
     await w.runUntil(Promise.resolve());

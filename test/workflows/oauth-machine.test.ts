@@ -10,7 +10,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { loginStatusQuery, pendingQuery } from '../../src/workflows/index.js';
 import { run } from '../helpers/cli.js';
-import { failureOf, oauthSuite } from '../helpers/oauth.js';
+import { failureOf, LOOPBACK_AUTH, oauthSuite } from '../helpers/oauth.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const secret = `machine-${Math.random().toString(36).slice(2)}`;
@@ -21,6 +21,7 @@ describe('machine-to-machine logins (client credentials)', () => {
   const servers = { basic: `ccbasic${process.pid}`, jwt: `ccjwt${process.pid}`, refused: `ccrefused${process.pid}`, pinned: `ccpinned${process.pid}` };
   const suite = oauthSuite({
     name: 'oauth-machine',
+    browser: false,
     fixtureEnv: () => ({
       FIXTURE_MACHINE_CLIENTS: JSON.stringify([
         { client_id: 'machine-basic', client_secret: secret, token_endpoint_auth_method: 'client_secret_basic' },
@@ -33,13 +34,20 @@ describe('machine-to-machine logins (client credentials)', () => {
       ]),
     }),
     mcpConfig: ({ fixture }) => {
-      const basic = { grant: 'client_credentials', clientId: 'machine-basic', clientSecret: '${MACHINE_CLIENT_SECRET}' };
+      const basic = { ...LOOPBACK_AUTH, grant: 'client_credentials', clientId: 'machine-basic', clientSecret: '${MACHINE_CLIENT_SECRET}' };
       return {
         mcpServers: {
           [servers.basic]: { url: fixture.mcp, auth: basic },
           [servers.jwt]: {
             url: fixture.mcp,
-            auth: { grant: 'client_credentials', clientId: 'machine-jwt', privateKey: '${MACHINE_PRIVATE_KEY}', algorithm: 'ES256', issuer: fixture.issuer },
+            auth: {
+              ...LOOPBACK_AUTH,
+              grant: 'client_credentials',
+              clientId: 'machine-jwt',
+              privateKey: '${MACHINE_PRIVATE_KEY}',
+              algorithm: 'ES256',
+              issuer: fixture.issuer,
+            },
           },
           [servers.refused]: { url: fixture.mcp, auth: { ...basic, clientSecret: 'not-the-secret' } },
           [servers.pinned]: { url: fixture.mcp, auth: { ...basic, issuer: 'https://auth.elsewhere.example' } },

@@ -18,7 +18,7 @@ import { loginWorkflowId } from '../../src/contract/login.js';
 import { mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import { run } from '../helpers/cli.js';
 import { captureRuntimeLogs, logText, eventually } from '../helpers/temporal.js';
-import { oauthSuite, signInOnPage } from '../helpers/oauth.js';
+import { LOOPBACK_AUTH, oauthSuite, signInOnPage } from '../helpers/oauth.js';
 
 const { temporal } = proto;
 type History = proto.temporal.api.history.v1.IHistory;
@@ -79,8 +79,11 @@ describe('the secrets of a sign-in stay out of logs, CLI output, pages, notifica
     }),
     mcpConfig: ({ fixture, inbox }) => ({
       mcpServers: {
-        [server]: { url: fixture.mcp, auth: { clientId: 'durable-mcp-test', clientSecret: '${VAULT_CLIENT_SECRET}', scopes: ['tools'] } },
-        [machine]: { url: fixture.mcp, auth: { grant: 'client_credentials', clientId: 'durable-mcp-machine', clientSecret: '${MACHINE_CLIENT_SECRET}' } },
+        [server]: { url: fixture.mcp, auth: { ...LOOPBACK_AUTH, clientId: 'durable-mcp-test', clientSecret: '${VAULT_CLIENT_SECRET}', scopes: ['tools'] } },
+        [machine]: {
+          url: fixture.mcp,
+          auth: { ...LOOPBACK_AUTH, grant: 'client_credentials', clientId: 'durable-mcp-machine', clientSecret: '${MACHINE_CLIENT_SECRET}' },
+        },
       },
       notify: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, includePrompt: true, inboxUrl: inbox.url },
     }),

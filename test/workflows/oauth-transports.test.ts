@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loginStatusQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/index.js';
 import { eventually } from '../helpers/temporal.js';
-import { oauthSuite } from '../helpers/oauth.js';
+import { LOOPBACK_AUTH, oauthSuite } from '../helpers/oauth.js';
 
 describe('servers behind OAuth in the legacy era and over HTTP+SSE', () => {
   const legacy = `legacy${process.pid}`;
@@ -15,7 +15,7 @@ describe('servers behind OAuth in the legacy era and over HTTP+SSE', () => {
   const suite = oauthSuite({
     name: 'oauth-transports',
     mcpConfig: ({ fixture }) => ({
-      mcpServers: { [legacy]: { url: fixture.legacy, auth: 'oauth' }, [sse]: { url: fixture.sse, auth: 'oauth' } },
+      mcpServers: { [legacy]: { url: fixture.legacy, auth: LOOPBACK_AUTH }, [sse]: { url: fixture.sse, auth: LOOPBACK_AUTH } },
     }),
   });
 

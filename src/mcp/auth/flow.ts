@@ -13,12 +13,14 @@ import {
   OAuthClientFlowError,
   OAuthError,
   OAuthErrorCode,
+  RegistrationRejectedError,
   type FetchLike,
 } from '@modelcontextprotocol/client';
 import { checkElicitationUrl } from '../../contract/admit.js';
 import { isMcpSourceError, McpSourceError, McpSourceErrorCodes } from '../errors.js';
 import type { HttpServerConfig, OAuthConfig } from '../config.js';
 import { MachineLoginProvider } from './machine.js';
+import { OutboundGuard, resourceMetadataProblem } from './outbound.js';
 import { LoginProvider, type LoginSecrets } from './provider.js';
 
 /** What a login's workflow may know of its token set: nothing secret. */
@@ -77,21 +79,64 @@ export function tokenInfo(secrets: LoginSecrets): TokenInfo {
   };
 }
 
-/** Why `auth()` failed, without any secret (the SDK's messages carry none; a server's error text is cut short). */
-export function flowError(err: unknown, server: string): McpSourceError {
+/** An OAuth error code as the authorization server sent it, when it is a plain code (else not shown). */
+function errorCode(code: unknown): string {
+  return typeof code === 'string' && /^[a-z_]{1,64}$/.test(code) ? code : 'an error';
+}
+
+/**
+ * Why `auth()` failed, without any secret and without what an outside server wrote: a refused fetch says which rule
+ * (./outbound.ts); a failed discovery, registration or token request names the host and the status, never the body.
+ */
+export function flowError(err: unknown, server: string, guard?: Pick<OutboundGuard, 'refused' | 'failure'>): McpSourceError {
   const where = `server "${server}": OAuth`;
-  const message = err instanceof Error ? err.message.slice(0, 400) : String(err).slice(0, 400);
   if (isMcpSourceError(err, McpSourceErrorCodes.AuthorizationFailed)) return err;
+  if (guard?.refused) return flowFailure(guard.refused, true);
+  const failed = guard?.failure;
+  const answered = failed ? `${failed.host} answered HTTP ${failed.status} to ${failed.method === 'GET' ? 'a GET' : `a ${failed.method}`}` : undefined;
   if (err instanceof IssuerMismatchError) return flowFailure(`${where}: the authorization server's issuer does not match (${err.kind})`, true);
-  if (err instanceof AuthorizationServerMismatchError) return flowFailure(`${where}: ${message}`, true);
+  if (err instanceof AuthorizationServerMismatchError) return flowFailure(`${where}: ${err.message.slice(0, 400)}`, true);
   if (err instanceof InsecureTokenEndpointError) return flowFailure(`${where}: the token endpoint is not https (${err.tokenEndpoint})`, true);
-  if (err instanceof OAuthClientFlowError) return flowFailure(`${where}: ${message}`, true);
+  if (err instanceof RegistrationRejectedError) return flowFailure(`${where}: the client registration was refused${answered ? ` (${answered})` : ''}`, true);
+  if (err instanceof OAuthClientFlowError) return flowFailure(`${where}: ${err.message.slice(0, 300)}`, true);
   if (err instanceof OAuthError) {
     const transient = err.code === OAuthErrorCode.ServerError || err.code === OAuthErrorCode.TemporarilyUnavailable;
-    return flowFailure(`${where}: the authorization server answered ${err.code}: ${message}`, !transient);
+    return flowFailure(`${where}: the authorization server answered ${errorCode(err.code)}${answered ? ` (${answered})` : ''}`, !transient);
   }
-  if (/does not match|Incompatible auth server|must be saveable|information is required/.test(message)) return flowFailure(`${where}: ${message}`, true);
-  return flowFailure(`${where}: ${message}`, false);
+  const message = err instanceof Error ? err.message : String(err);
+  if (/does not match|Incompatible auth server|must be saveable|information is required/.test(message))
+    return flowFailure(`${where}: ${message.slice(0, 400)}`, true);
+  if (answered) return flowFailure(`${where}: ${answered}`, !(failed!.status < 500));
+  if (err instanceof TypeError) return flowFailure(`${where}: ${message.slice(0, 200)}`, false);
+  return flowFailure(`${where}: ${err instanceof Error ? err.name : 'an error'}: the authorization server's answer is not valid`, true);
+}
+
+/**
+ * The guarded fetch of one step (./outbound.ts), and the check of a challenge's protected-resource metadata URL: only
+ * from the server's own origin or the one its config names.
+ */
+function outbound(target: LoginTarget, resourceMetadataUrl?: string): OutboundGuard {
+  if (resourceMetadataUrl !== undefined) {
+    const problem = resourceMetadataProblem(target.server, resourceMetadataUrl);
+    if (problem) throw flowFailure(problem, true);
+  }
+  return new OutboundGuard({
+    server: target.server.name,
+    allowPrivateNetwork: target.server.auth.allowPrivateNetwork === true,
+    ...(target.fetchFn ? { base: target.fetchFn } : {}),
+  });
+}
+
+/** Runs `auth()` with the guard's fetch; its failure, or a refusal the SDK went past, is the step's AuthorizationFailed. */
+async function guarded<T>(target: LoginTarget, guard: OutboundGuard, step: (fetchFn: FetchLike) => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await step(guard.fetch);
+  } catch (err) {
+    throw flowError(err, target.server.name, guard);
+  }
+  if (guard.refused) throw flowFailure(guard.refused, true);
+  return result;
 }
 
 /**
@@ -128,18 +173,16 @@ export async function authorizeLogin(
   if (options.forceReauthorization && scope) forgetNarrowRegistrations(work, scope, target.server.auth);
   const p = provider(target, work);
   const hadRefresh = typeof work.tokens?.refresh_token === 'string' && !options.forceReauthorization;
-  let result;
-  try {
-    result = await auth(p, {
+  const guard = outbound(target, options.resourceMetadataUrl);
+  const result = await guarded(target, guard, (fetchFn) =>
+    auth(p, {
       serverUrl: target.server.url,
       ...(scope ? { scope } : {}),
       ...(options.resourceMetadataUrl ? { resourceMetadataUrl: new URL(options.resourceMetadataUrl) } : {}),
       ...(options.forceReauthorization ? { forceReauthorization: true } : {}),
-      ...(target.fetchFn ? { fetchFn: target.fetchFn } : {}),
-    });
-  } catch (err) {
-    throw flowError(err, target.server.name);
-  }
+      fetchFn,
+    }),
+  );
   if (result === 'AUTHORIZED') return { kind: 'authorized', secrets: work, info: tokenInfo(work) };
   if (hadRefresh && !p.tokensInvalidated) {
     throw flowFailure(`server "${target.server.name}": OAuth: the refresh failed (the authorization server could not be reached or failed); retrying`, false);
@@ -169,16 +212,17 @@ export async function authorizeLogin(
 export async function exchangeLoginCode(target: LoginTarget, secrets: LoginSecrets, response: { code: string; iss?: string }): Promise<ExchangeResult> {
   const work: LoginSecrets = structuredClone(secrets);
   const p = provider(target, work);
+  const guard = outbound(target);
   try {
     const result = await auth(p, {
       serverUrl: target.server.url,
       authorizationCode: response.code,
       ...(response.iss !== undefined ? { iss: response.iss } : {}),
-      ...(target.fetchFn ? { fetchFn: target.fetchFn } : {}),
+      fetchFn: guard.fetch,
     });
     if (result !== 'AUTHORIZED') throw flowFailure(`server "${target.server.name}": OAuth: the code exchange did not authorize`, true);
   } catch (err) {
-    if (err instanceof OAuthError && (err.code === OAuthErrorCode.InvalidGrant || err.code === OAuthErrorCode.InvalidRequest)) {
+    if (!guard.refused && err instanceof OAuthError && (err.code === OAuthErrorCode.InvalidGrant || err.code === OAuthErrorCode.InvalidRequest)) {
       delete work.codeVerifier;
       delete work.state;
       return { kind: 'rejected', secrets: work, reason: `the authorization server refused the code (${err.code})` };
@@ -186,7 +230,8 @@ export async function exchangeLoginCode(target: LoginTarget, secrets: LoginSecre
     // An `iss` that is not the recorded issuer's (RFC 9207: wrong, missing where advertised, or not the exact string) is
     // a mix-up: the code is never sent, and the login fails (AuthorizationFailed) instead of asking again, which would
     // send the person to the same authorization server's same answer again and again.
-    throw flowError(err, target.server.name);
+    throw flowError(err, target.server.name, guard);
   }
+  if (guard.refused) throw flowFailure(guard.refused, true);
   return { kind: 'authorized', secrets: work, info: tokenInfo(work) };
 }

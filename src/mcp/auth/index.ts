@@ -16,6 +16,8 @@ export {
   type LoginTarget,
   type TokenInfo,
 } from './flow.js';
+export { addressProblem, isLoopbackHost, OutboundGuard, OutboundRefused, resourceMetadataProblem, type OutboundOptions } from './outbound.js';
+export { boundIssuer, checkIssuer, sameIssuer } from './issuer.js';
 export { CredentialSeal, SEAL_KEY_LABEL, type SealKey } from './seal.js';
 export {
   EXPIRY_SKEW_MS,

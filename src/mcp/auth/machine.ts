@@ -21,6 +21,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { expandEnv, type OAuthConfig } from '../config.js';
+import { checkIssuer } from './issuer.js';
 import type { LoginSecrets } from './provider.js';
 
 type SdkProvider = ClientCredentialsProvider | PrivateKeyJwtProvider;
@@ -75,6 +76,7 @@ export class MachineLoginProvider implements OAuthClientProvider {
 
   clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
     if (!ctx) return undefined;
+    checkIssuer(this.options.server, this.options.config, this.secrets, ctx.issuer);
     return this.provider(ctx.issuer).clientInformation();
   }
 

@@ -15,6 +15,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { expandEnv, type OAuthConfig } from '../config.js';
+import { checkIssuer } from './issuer.js';
 
 /** What a login keeps (sealed in the login workflow's state; src/mcp/auth/seal.ts). */
 export interface LoginSecrets {
@@ -86,6 +87,8 @@ export class LoginProvider implements OAuthClientProvider {
   }
 
   clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
+    // The client's id and secret go to its issuer only (./issuer.ts): another one fails the login before anything is sent.
+    if (ctx) checkIssuer(this.options.server, this.options.config, this.secrets, ctx.issuer);
     const saved = ctx ? this.secrets.clients?.[ctx.issuer] : undefined;
     const { clientId, clientSecret } = this.options.config;
     if (saved && saved.client_id !== clientId) return saved;

@@ -205,7 +205,14 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
     const env = s.t.env;
     let inboxOrigin = 'http://127.0.0.1:1';
     if (tls) s.proxy = await startTlsProxy(tls, () => inboxOrigin);
-    s.inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode, ...(s.proxy ? { publicUrl: s.proxy.url } : {}) });
+    s.inbox = await startInbox({
+      client: env.client,
+      host: '127.0.0.1',
+      port: 0,
+      sealCode,
+      stateMac: seal.stateMac(),
+      ...(s.proxy ? { publicUrl: s.proxy.url } : {}),
+    });
     inboxOrigin = s.inbox.url;
     s.fixture = await startFixture(options.fixtureEnv?.(redirectUrl()) ?? {});
     for (const [name, fixtureEnv] of Object.entries(options.fixtures ?? {})) s.fixtures[name] = await startFixture(fixtureEnv);
@@ -219,7 +226,7 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
     s.running = s.worker.run();
     if (options.plainWorker) {
       const client = new Client({ connection: env.connection, namespace: env.namespace ?? 'default' });
-      const inbox = await startInbox({ client, host: '127.0.0.1', port: 0, sealCode });
+      const inbox = await startInbox({ client, host: '127.0.0.1', port: 0, sealCode, stateMac: seal.stateMac() });
       const queue = `${taskQueue}-plain`;
       const worker = await startWorker(env, {
         taskQueue: queue,

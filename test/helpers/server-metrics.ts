@@ -23,3 +23,14 @@ export async function updateErrors(metricsPort: number): Promise<Record<string, 
   }
   return errors;
 }
+
+/** Update calls (plain ones) the frontend took, of every workflow of the namespace: a callback that reached a login counts one. */
+export async function updateRequests(metricsPort: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    const m = /^service_requests\{([^}]*)\} (\S+)$/.exec(line);
+    if (m && /operation="UpdateWorkflowExecution"/.test(m[1]!) && /service_name="frontend"/.test(m[1]!)) total += Number(m[2]);
+  }
+  return total;
+}

@@ -186,7 +186,30 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     return c.html(pageHtml(await state(viewOf(c), notice ? { notice } : {})));
   });
   app.get('/fragment', async (c) => c.html(rowsHtml(await state(viewOf(c)))));
-  /** Live updates: the rows of this view whenever they change (and a `same` beat when they did not), from the one loop. */
+  installEvents(app, live, streams);
+  /** JSON API: one page of pending requests (`?server=&tool=&kind=&step=&type=&text=&limit=&cursor=`). */
+  app.get('/api/requests', async (c) => {
+    const view = viewOf(c);
+    const s = await state(view);
+    const status = s.problem && /cursor|limit|filter/.test(s.problem) ? 400 : 200;
+    return c.json(
+      {
+        namespace: s.namespace,
+        rows: s.rows,
+        ...(s.nextCursor ? { nextCursor: s.nextCursor } : {}),
+        order: s.order,
+        ...(s.problem ? { problem: s.problem } : {}),
+      },
+      status,
+    );
+  });
+  installHistory(app, client, dmc, options.temporalUi);
+  installAnswer(app, { dmc, state, whoAnswers, answered, live });
+  return Object.assign(app, { closeLive: () => live.close() });
+}
+
+/** `GET /events`: live updates of a view, from the one loop; at most `streams.max` open per client address (429 beyond). */
+function installEvents(app: Hono, live: LiveHub, streams: ConnectionCap): void {
   app.get('/events', (c) => {
     const { cursor: _cursor, ...view } = viewOf(c);
     const leaveCap = streams.enter(clientAddress(c));
@@ -207,25 +230,6 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
       });
     });
   });
-  /** JSON API: one page of pending requests (`?server=&tool=&kind=&step=&type=&text=&limit=&cursor=`). */
-  app.get('/api/requests', async (c) => {
-    const view = viewOf(c);
-    const s = await state(view);
-    const status = s.problem && /cursor|limit|filter/.test(s.problem) ? 400 : 200;
-    return c.json(
-      {
-        namespace: s.namespace,
-        rows: s.rows,
-        ...(s.nextCursor ? { nextCursor: s.nextCursor } : {}),
-        order: s.order,
-        ...(s.problem ? { problem: s.problem } : {}),
-      },
-      status,
-    );
-  });
-  installHistory(app, client, dmc, options.temporalUi);
-  installAnswer(app, { dmc, state, whoAnswers, answered, live });
-  return Object.assign(app, { closeLive: () => live.close() });
 }
 
 /** Serve the inbox. Refuses a non-loopback address without a token. */

@@ -114,6 +114,8 @@ export interface OAuthSuiteOptions {
   plainWorker?: boolean;
   /** The worker's MCP config, given the fixtures and the inbox. */
   mcpConfig: (s: { fixture: OAuthFixture; fixtures: Record<string, OAuthFixture>; inbox: InboxHandle }) => Record<string, unknown>;
+  /** Launch Chromium (default true); the suites whose tests need no sign-in on a page skip it. */
+  browser?: boolean;
   /** More of the worker's `oauth` options (its redirect URL and seal are the suite's). */
   oauth?: Omit<OAuthWorkerOptions, 'redirectUrl' | 'seal'>;
 }
@@ -237,7 +239,7 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
       s.plain = { client, taskQueue: queue, inbox, worker, running: worker.run() };
     }
     const browserArgs = tls ? [...CHROMIUM_ARGS, '--ignore-certificate-errors'] : CHROMIUM_ARGS;
-    s.browser = await chromium.launch({ executablePath: CHROMIUM, args: browserArgs });
+    if (options.browser !== false) s.browser = await chromium.launch({ executablePath: CHROMIUM, args: browserArgs });
     // A client's listTools refuses at once when no worker polls the task queue: the tests start once this worker's poll shows.
     await eventually(async () => {
       const namespace = env.namespace ?? 'default';

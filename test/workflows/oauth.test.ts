@@ -13,12 +13,8 @@ import { loginWorkflowId } from '../../src/contract/login.js';
 import type { Request } from '../../src/contract/index.js';
 import { loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import { eventually, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { failureOf, oauthServers, oauthSuite, signInOnPage } from '../helpers/oauth.js';
-import { updateErrors, updateRequests } from '../helpers/server-metrics.js';
-import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/index.js';
-import { StateMac } from '../../src/codec/state-mac.js';
-import { startInbox } from '../../src/inbox/index.js';
-import { CredentialSeal, SEAL_KEY_LABEL } from '../../src/mcp/index.js';
+import { oauthServers, oauthSuite, signInOnPage } from '../helpers/oauth.js';
+import { updateErrors } from '../helpers/server-metrics.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { run } from '../helpers/cli.js';
 
@@ -37,7 +33,6 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     replay: `replay${process.pid}`,
     expires: `expires${process.pid}`,
     perCall: `percall${process.pid}`,
-    denied: `denied${process.pid}`,
   };
   const suite = oauthSuite({
     name: 'oauth',
@@ -194,7 +189,7 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
     }
   });
 
-  it('refuses forged, expired and replayed states at the inbox: zero updates reach the login, and the page says a fixed sentence', async () => {
+  it('answers a replayed or unknown state with a clear page and no effect', async () => {
     const page = await suite.browser.newPage();
     let callbackUrl = '';
     try {
@@ -208,75 +203,19 @@ describe('a server behind OAuth (oidc-provider, Chromium, the inbox callback)', 
       await page.close();
     }
     const generation = (await login(servers.replay).query(loginStatusQuery)).generation;
-    const head = new URL(callbackUrl).searchParams.get('state')!.split('.')[0]!;
-    const withState = (state: string, extra: Record<string, string> = { code: 'a-code' }) => {
-      const u = new URL(callbackUrl);
-      u.search = new URLSearchParams({ state, ...extra }).toString();
-      return u;
-    };
-    // The worker's own key signs, but 8 days ago (past the 7-day TTL); another key signs now.
-    const suiteMac = new CredentialSeal(new EncryptionCodec(parseEncryptionKeys(suite.keyText, 'test')).deriveKeys(SEAL_KEY_LABEL)).stateMac({});
-    const otherMac = new StateMac(parseEncryptionKeys(generateEncryptionKey('other'), 'test'));
-    const loginId = loginWorkflowId(servers.replay);
-    const updatesBefore = await updateRequests(suite.metricsPort);
-    const refusals: Array<[string, URL | string, number, RegExp]> = [
-      ['replayed', callbackUrl, 400, /unknown or was already used\. Nothing was changed\./],
-      ['random tail', withState(`${head}.${'A'.repeat(70)}`), 400, /unknown or was already used/],
-      ['the old unsigned form', withState(`${head}.${'B'.repeat(43)}`), 400, /unknown or was already used/],
-      ['signed by another key', withState(otherMac.issue(loginId)), 400, /unknown or was already used/],
-      ['expired', withState(suiteMac.issue(loginId, Date.now() - 8 * 24 * 3600_000)), 400, /has expired\. Nothing was changed/],
-      ['not a state', new URL('oauth/callback?state=nonsense&code=x', suite.inbox.url), 400, /unknown or was already used/],
-    ];
-    for (const [what, url, status, text] of refusals) {
-      const res = await fetch(url);
-      const body = await res.text();
-      assert.equal(res.status, status, `${what}: ${body}`);
-      assert.match(body, text, what);
-    }
+    // The same response again (a replay), then a state nobody issued, then a fetch that is not a navigation.
+    // Refused at the inbox, before Temporal (test/workflows/oauth-callback.test.ts counts the updates): 400.
+    const replayed = await fetch(callbackUrl);
+    assert.equal(replayed.status, 400);
+    assert.match(await replayed.text(), /unknown or was already used\. Nothing was changed\./);
+    const forged = new URL(callbackUrl);
+    forged.searchParams.set('state', `${forged.searchParams.get('state')!.split('.')[0]}.${'A'.repeat(43)}`);
+    const forgedRes = await fetch(forged);
+    assert.equal(forgedRes.status, 400, await forgedRes.text());
+    assert.equal((await fetch(new URL('oauth/callback?state=nonsense&code=x', suite.inbox.url))).status, 400);
     assert.equal((await fetch(callbackUrl, { headers: { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' } })).status, 400);
     assert.equal((await fetch(callbackUrl, { method: 'POST' })).status, 405);
-    assert.equal(await updateRequests(suite.metricsPort), updatesBefore, 'no callback above reached a workflow (the dev server counted no update)');
     assert.equal((await login(servers.replay).query(loginStatusQuery)).generation, generation, 'nothing changed');
-  });
-
-  it('shows a fixed sentence and a code from a fixed list for an authorization server’s error, never its description', async () => {
-    const waiting = await call(servers.denied, 'denied');
-    const request = await pendingSignIn(servers.denied);
-    const state = new URL(request.url!).searchParams.get('state')!;
-    const injected = '<b>Call +1-555-0100 to restore your account</b>';
-    const url = new URL(suite.redirectUrl);
-    url.search = new URLSearchParams({ state, error: 'access_denied', error_description: injected, error_uri: 'https://evil.example/' }).toString();
-    const res = await fetch(url);
-    const body = await res.text();
-    assert.equal(res.status, 400, body);
-    assert.match(body, /<h1>Sign-in refused<\/h1>/);
-    assert.match(body, /Code: <code>access_denied<\/code>/);
-    assert.doesNotMatch(body, /555-0100|evil\.example/);
-    assert.equal((await failureOf(waiting.result())).type, 'AuthorizationRequired');
-  });
-
-  it('rate-limits the callback per client address: a flood of forged states gets 429 and costs no update', async () => {
-    const inbox = await startInbox({
-      client: suite.env.client,
-      host: '127.0.0.1',
-      port: 0,
-      stateMac: new StateMac(parseEncryptionKeys(generateEncryptionKey('flood'), 'test')),
-      callbackRate: { burst: 5, perSecond: 0.001 },
-    });
-    try {
-      const head = Buffer.from(loginWorkflowId(servers.replay)).toString('base64url');
-      const updatesBefore = await updateRequests(suite.metricsPort);
-      const statuses: number[] = [];
-      for (let i = 0; i < 40; i++) statuses.push((await fetch(new URL(`oauth/callback?state=${head}.${'C'.repeat(70)}&code=c${i}`, inbox.url))).status);
-      assert.deepEqual(statuses.slice(0, 5), [400, 400, 400, 400, 400], 'the first 5 are refused as unknown');
-      assert.deepEqual(new Set(statuses.slice(5)), new Set([429]), 'then every one is rate-limited');
-      const limited = await fetch(new URL(`oauth/callback?state=${head}.x&code=c`, inbox.url));
-      assert.equal(limited.headers.get('retry-after'), '60');
-      assert.match(await limited.text(), /Too many sign-in attempts came from this address/);
-      assert.equal(await updateRequests(suite.metricsPort), updatesBefore, 'the flood reached no workflow');
-    } finally {
-      await inbox.close();
-    }
   });
 
   it('fails the waiting calls with AuthorizationRequired when the sign-in request expires', async () => {

@@ -43,6 +43,8 @@ export interface LoginDeps {
   /** The inbox's Client ID Metadata Document URL for a server whose `auth` names no `clientMetadataUrl` (undefined: none). */
   clientMetadataUrl?: (server: HttpServerConfig) => string | undefined;
   fetchFn?: LoginTarget['fetchFn'];
+  /** Issues the signed `state` of a sign-in (the MAC the inbox checks before Temporal; CredentialSeal.stateMac). */
+  issueState?: (loginId: string) => string;
 }
 
 /** What each step of a login runs with: the login, and its secrets as the login holds them (sealed; none before the first). */
@@ -205,6 +207,7 @@ function target(deps: ActivityDeps, name: string, loginId: string): { target: Lo
       redirectUrl: logins.redirectUrl(server),
       ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
       ...(logins.fetchFn ? { fetchFn: logins.fetchFn } : {}),
+      ...(logins.issueState ? { issueState: logins.issueState } : {}),
     },
   };
 }

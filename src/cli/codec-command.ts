@@ -1,6 +1,6 @@
 /** `durable-mcp codec-server`: serve the codec server (src/codec/server.ts) with the environment's keys until SIGINT/SIGTERM. */
 import { EncryptionCodec, isCodecError, ENCRYPTION_KEYS_ENV, ENCRYPTION_KEYS_FILE_ENV } from '../codec/index.js';
-import { CODEC_TOKEN_ENV, CODEC_UI_ORIGINS_ENV, parseOrigin, startCodecServer } from '../codec/server.js';
+import { CODEC_PUBLIC_URL_ENV, CODEC_TOKEN_ENV, CODEC_UI_ORIGINS_ENV, parseOrigin, parsePublicUrl, startCodecServer } from '../codec/server.js';
 import { UsageError } from './commands/common.js';
 
 /** The UI origins of `durable-mcp dev`'s Temporal UI on a port (both names a browser may use). */
@@ -37,8 +37,20 @@ export function codecFromEnv(env: NodeJS.ProcessEnv = process.env): EncryptionCo
   return codec;
 }
 
+/** The public URL: the flag, else $DURABLE_MCP_CODEC_PUBLIC_URL; a usage error naming which when it is malformed. */
+export function publicUrlFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = flag ?? (env[CODEC_PUBLIC_URL_ENV] || undefined);
+  if (value === undefined) return undefined;
+  try {
+    return parsePublicUrl(value, flag !== undefined ? '--public-url' : CODEC_PUBLIC_URL_ENV);
+  } catch (err) {
+    if (isCodecError(err, 'InvalidOption')) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
 export async function runCodecServerCommand(
-  opts: { host: string; port: number; uiOrigin?: string[]; namespace?: string[]; json?: boolean },
+  opts: { host: string; port: number; uiOrigin?: string[]; namespace?: string[]; publicUrl?: string; json?: boolean },
   log: (line: string) => void = (l) => console.log(l),
 ): Promise<void> {
   const say = (text: string, json: Record<string, unknown>) => log(opts.json ? JSON.stringify(json) : text);
@@ -46,7 +58,8 @@ export async function runCodecServerCommand(
   const uiOrigins = uiOriginsFrom(opts.uiOrigin);
   const token = process.env[CODEC_TOKEN_ENV] || undefined;
   const namespaces = opts.namespace?.length ? opts.namespace : undefined;
-  const server = await startCodecServer({ codec, host: opts.host, port: opts.port, token, uiOrigins, namespaces });
+  const publicUrl = publicUrlFrom(opts.publicUrl);
+  const server = await startCodecServer({ codec, host: opts.host, port: opts.port, token, uiOrigins, namespaces, ...(publicUrl ? { publicUrl } : {}) });
   say(
     [
       `durable-mcp codec server: ${server.url} (encrypts with key "${codec.keyId}"; ${token ? `${CODEC_TOKEN_ENV} required` : 'loopback only, no token'})`,

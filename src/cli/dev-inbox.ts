@@ -26,7 +26,7 @@ export async function startDevInbox(
       port: options.inboxPort ?? 8787,
       temporalUi,
       taskQueue: options.taskQueue,
-      ...(seal ? { sealCode: (code: string) => seal.seal({ code }) } : {}),
+      ...(seal ? { sealCode: (code: string) => seal.seal({ code }), stateMac: seal.stateMac() } : {}),
     });
     log(`Inbox:               ${inbox.url}`);
     for (const warning of inbox.warnings) warn(warning);

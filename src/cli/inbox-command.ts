@@ -1,6 +1,7 @@
 /** `durable-mcp inbox`: serve the inbox until SIGINT/SIGTERM. */
 import { connectClient } from '../client/index.js';
 import { EncryptionCodec } from '../codec/index.js';
+import { StateMac } from '../codec/state-mac.js';
 import { inboxPublication } from '../inbox/client-metadata.js';
 import { startInbox } from '../inbox/server.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
@@ -17,8 +18,11 @@ export async function runInboxCommand(
   // A sign-in's code is sealed for its login with the workers' keys (servers behind OAuth need DURABLE_MCP_ENCRYPTION_KEYS).
   const codec = EncryptionCodec.fromEnv();
   const seal = codec ? new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL)) : undefined;
+  // The sign-ins' states are checked with the key the workers sign them with ($DURABLE_MCP_OAUTH_STATE_KEYS, else the seal's).
+  const stateMac = seal?.stateMac() ?? StateMac.resolve(undefined);
   const inbox = await startInbox({
     ...(seal ? { sealCode: (code: string) => seal.seal({ code }) } : {}),
+    ...(stateMac ? { stateMac } : {}),
     client,
     host: opts.host,
     port: opts.port,

@@ -1,10 +1,13 @@
 /**
  * Who may use durable-mcp's web servers (the codec server here, and the inbox, which imports this): without a token,
  * this machine only (a loopback Host, against DNS rebinding); with one, a request carrying it as `Authorization: Bearer …`
- * or as the cookie a browser gets by opening `/?token=…` once (HttpOnly, SameSite=Strict; the token then leaves the
- * address bar). Tokens are compared in constant time and never echoed.
+ * or the session cookie a browser gets by opening `/?token=…` once (the token then leaves the address bar by a redirect
+ * to the same path on the same origin, never to another). The cookie is HttpOnly, SameSite=Strict, scoped to the public
+ * URL's path, `Secure` when the server's public URL is https (behind a TLS proxy) or the request itself is, and holds a
+ * session value derived from the token (an HMAC of it), never the token. Tokens are compared in constant time and never
+ * echoed.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 
@@ -33,6 +36,28 @@ export interface AccessOptions {
   needsToken: string;
   /** The server's name in the loopback refusal ("inbox", "codec server"). */
   what: string;
+  /** The server's public base URL (behind a TLS proxy): https makes the cookie `Secure`, its path scopes the cookie. */
+  publicUrl?: string;
+}
+
+/** The session cookie's value for `token`: an HMAC of it (a stolen cookie is not the token, and dies when it changes). */
+export function sessionValue(token: string, cookie: string): string {
+  return createHmac('sha256', token).update(`durable-mcp session v1 ${cookie}`).digest('base64url');
+}
+
+/**
+ * The path of `url` as a same-origin relative reference: leading slashes and backslashes collapse into one, so
+ * `//evil.example/x` becomes `/evil.example/x` (a path here), never a protocol-relative address of another origin.
+ */
+export function sameOriginPath(url: URL): string {
+  return `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`;
+}
+
+/** The cookie's flags: `Secure` under an https public URL (or an https request), `Path` the public URL's path. */
+export function cookieScope(publicUrl: string | undefined, requestUrl: URL): { secure: boolean; path: string } {
+  const base = publicUrl ? new URL(publicUrl) : undefined;
+  const path = base ? base.pathname.replace(/[^/]*$/, '') || '/' : '/';
+  return { secure: base?.protocol === 'https:' || requestUrl.protocol === 'https:', path };
 }
 
 /** The access check as Hono middleware. */
@@ -45,16 +70,17 @@ export function accessGuard(o: AccessOptions): MiddlewareHandler {
       }
       return next();
     }
+    const session = sessionValue(o.token, o.cookie);
     const fromQuery = c.req.query('token');
     if (fromQuery !== undefined && c.req.method === 'GET' && sameSecret(fromQuery, o.token)) {
-      setCookie(c, o.cookie, o.token, { httpOnly: true, sameSite: 'Strict', path: '/', secure: url.protocol === 'https:' });
+      setCookie(c, o.cookie, session, { httpOnly: true, sameSite: 'Strict', ...cookieScope(o.publicUrl, url) });
       url.searchParams.delete('token');
-      return c.redirect(`${url.pathname}${url.search}`, 303);
+      return c.redirect(sameOriginPath(url), 303);
     }
     const auth = c.req.header('authorization');
     const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
     const cookie = getCookie(c, o.cookie);
-    if ((bearer !== undefined && sameSecret(bearer, o.token)) || (cookie !== undefined && sameSecret(cookie, o.token))) return next();
+    if ((bearer !== undefined && sameSecret(bearer, o.token)) || (cookie !== undefined && sameSecret(cookie, session))) return next();
     c.header('WWW-Authenticate', `Bearer realm="${o.realm}"`);
     return o.refuse(c, 401, o.needsToken);
   };

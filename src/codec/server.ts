@@ -35,9 +35,11 @@ export const DEFAULT_CODEC_PORT = 8081;
 export const CODEC_TOKEN_ENV = 'DURABLE_MCP_CODEC_TOKEN';
 /** Comma-separated origins of the Temporal UI allowed to call the codec server from a browser. */
 export const CODEC_UI_ORIGINS_ENV = 'DURABLE_MCP_CODEC_UI_ORIGINS';
+/** The codec server's public base URL behind a TLS proxy (https: its session cookie is `Secure`; its path scopes it). */
+export const CODEC_PUBLIC_URL_ENV = 'DURABLE_MCP_CODEC_PUBLIC_URL';
 /** The largest request body (bytes): a batch of payloads the UI or CLI sends at once. */
 export const DEFAULT_CODEC_MAX_BODY_BYTES = 32 * 1024 * 1024;
-const COOKIE = 'durable_mcp_codec_token';
+const COOKIE = 'durable_mcp_codec_session';
 /** The headers the Temporal UI sends (Authorization when it passes its access token). */
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Namespace'];
 
@@ -67,6 +69,26 @@ export interface CodecServerOptions {
   namespaces?: string[];
   /** The largest request body in bytes (default 32 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Where browsers reach it, behind a TLS proxy (e.g. https://codec.example.com/): an https URL makes the session cookie
+   * `Secure`, and its path scopes the cookie. Not read from the environment here (the command reads $DURABLE_MCP_CODEC_PUBLIC_URL).
+   */
+  publicUrl?: string;
+}
+
+/** A public URL as the codec server takes it (absolute http or https, no query), or a CodecError (InvalidOption). */
+export function parsePublicUrl(value: string, field = 'publicUrl'): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw optionError(`${field} must be an absolute URL like https://codec.example.com/, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw optionError(`${field} must be an https (or http) URL, got ${JSON.stringify(value)}`);
+  if (url.search || url.hash || url.username || url.password)
+    throw optionError(`${field} must have no user info, query or fragment, got ${JSON.stringify(value)}`);
+  if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
+  return url.href;
 }
 
 export interface CodecServerHandle {
@@ -134,6 +156,7 @@ export function createCodecApp(options: Omit<CodecServerOptions, 'host' | 'port'
   const origins = (options.uiOrigins ?? []).map(parseOrigin);
   const namespaces = options.namespaces?.length ? new Set(options.namespaces) : undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_CODEC_MAX_BODY_BYTES;
+  const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const app = new Hono();
 
   app.use(
@@ -169,6 +192,7 @@ export function createCodecApp(options: Omit<CodecServerOptions, 'host' | 'port'
       cookie: COOKIE,
       realm: 'durable-mcp codec server',
       what: 'codec server',
+      ...(publicUrl ? { publicUrl } : {}),
       needsToken: `this codec server needs its token: send "Authorization: Bearer …" (${CODEC_TOKEN_ENV}), or open /?token=… once in the browser`,
       refuse: (c, status, error) => c.json({ error }, status),
     }),

@@ -79,7 +79,7 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
       } else answer = { id: requestId, ok: true };
     }
     const verdict = await submit(c, workflowId, answer);
-    if (verdict.ok) return c.redirect(`/?answered=${encodeURIComponent(requestId)}&action=${verdict.result.action}${viewQuery(viewOf(c), '&')}`, 303);
+    if (verdict.ok) return c.redirect(`/?answered=1&action=${verdict.result.action}${viewQuery(viewOf(c), '&')}`, 303);
     if (verdict.status === 503) return formAgain(503, {}, verdict.reason);
     if (verdict.status !== 422) return rejectedPage(c, verdict.status, `Request ${requestId}: ${verdict.reason}`);
     const split = rejectionByField(verdict.reason, fieldKeys);

@@ -15,6 +15,17 @@ type H = HtmlEscapedString | Promise<HtmlEscapedString>;
 /** The control name of the submit buttons (`accept`, `decline`, `cancel`); no property key should use it. */
 export const ACTION_FIELD = '__action';
 
+/** The notices after an answer, by its action: the page's `?answered=1&action=…` picks one and shows nothing of the query. */
+const NOTICES: Record<string, string> = {
+  accept: 'Your answer was sent (accept).',
+  decline: 'The request was declined (decline).',
+  cancel: 'The request was cancelled (cancel).',
+};
+/** The notice of `action`, from the fixed list; any other value gets the general one. */
+export function noticeOf(action: string | undefined): string {
+  return (action !== undefined && Object.hasOwn(NOTICES, action) ? NOTICES[action] : undefined) ?? 'Your answer was sent.';
+}
+
 /**
  * A link the inbox may make clickable: the URL rules every elicitation passed at arrival (contract/admit.ts:
  * `https:` with a host, `http:` to a loopback host, printable ASCII, no user info), checked again here.

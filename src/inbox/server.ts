@@ -13,15 +13,17 @@ import { streamSSE } from 'hono/streaming';
 import { DurableMcpClient } from '../client/index.js';
 import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
 import { accessGuard, isLoopback } from '../codec/access.js';
+import { clientAddress, ConnectionCap, postBodyLimit, type RateOptions } from '../codec/limits.js';
 import { listen } from '../codec/listen.js';
+import type { StateMac } from '../codec/state-mac.js';
 import { installAnswer } from './answer.js';
 import { InboxError, InboxErrorCodes } from './errors.js';
 import { INBOX_CSS, INBOX_JS } from './assets.js';
 import { inboxPublication, installClientMetadata } from './client-metadata.js';
 import { installHistory } from './history.js';
 import { LiveHub, RecentlyAnswered } from './live.js';
-import { installOAuthCallback, type CodeSealer } from './oauth-callback.js';
-import { pageHtml, rowsHtml } from './page.js';
+import { callbackWarning, installOAuthCallback, type CodeSealer } from './oauth-callback.js';
+import { noticeOf, pageHtml, rowsHtml } from './page.js';
 import { pageStates, viewOf } from './view.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
@@ -31,7 +33,11 @@ export const INBOX_TOKEN_ENV = 'DURABLE_MCP_INBOX_TOKEN';
 export const INBOX_USER_ENV = 'DURABLE_MCP_INBOX_USER';
 /** A request header set by a trusted reverse proxy with the signed-in person (e.g. X-Forwarded-User); unset: none is trusted. */
 export const INBOX_USER_HEADER_ENV = 'DURABLE_MCP_INBOX_USER_HEADER';
-const COOKIE = 'durable_mcp_inbox_token';
+const COOKIE = 'durable_mcp_inbox_session';
+/** The largest body of a POST (an answer's form or JSON): 413 beyond. */
+export const DEFAULT_INBOX_MAX_BODY_BYTES = 256 * 1024;
+/** Live-update streams (`/events`) one client address may hold open: 429 beyond. */
+export const DEFAULT_EVENT_STREAMS_PER_CLIENT = 16;
 
 function tokenRequired(host: string): InboxError {
   return new InboxError(
@@ -61,6 +67,17 @@ export interface InboxOptions {
   taskQueue?: string;
   /** Seals the authorization code of a sign-in for its login workflow (servers behind OAuth; the worker's seal). */
   sealCode?: CodeSealer;
+  /**
+   * Checks the `state` of a sign-in coming back (the MAC the workers sign it with; src/codec/state-mac.ts). Without it the
+   * callback refuses every sign-in, before Temporal: `durable-mcp inbox` derives it as the workers do.
+   */
+  stateMac?: StateMac;
+  /** The callback's rate per client address (default: 10 at once, then one every 2 seconds). */
+  callbackRate?: RateOptions;
+  /** The largest body of a POST in bytes (default 256 KiB): 413 beyond. */
+  maxBodyBytes?: number;
+  /** Live-update streams one client address may hold open (default 16): 429 beyond. */
+  maxEventStreamsPerClient?: number;
   /** Who answers, as recorded beside each answer, when `userHeader` does not say (default: $DURABLE_MCP_INBOX_USER, else "inbox"). */
   user?: string;
   /**
@@ -72,7 +89,8 @@ export interface InboxOptions {
   refreshMs?: number;
   /**
    * The inbox's public base URL, where browsers and authorization servers reach it (default: $DURABLE_MCP_INBOX_PUBLIC_URL).
-   * An https one serves the Client ID Metadata Document of the logins (`oauth/client-metadata.json` under it).
+   * An https one serves the Client ID Metadata Document of the logins (`oauth/client-metadata.json` under it), and makes
+   * the session cookie `Secure` (behind a TLS proxy); its path scopes the cookie.
    */
   publicUrl?: string;
 }
@@ -100,6 +118,9 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     return fromProxy ? fromProxy.slice(0, 200) : user;
   };
   const answered = new RecentlyAnswered();
+  const published = inboxPublication(options.publicUrl);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_INBOX_MAX_BODY_BYTES;
+  const streams = new ConnectionCap(options.maxEventStreamsPerClient ?? DEFAULT_EVENT_STREAMS_PER_CLIENT);
   const app = new Hono();
 
   app.use(
@@ -125,10 +146,18 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     c.header('Cache-Control', 'no-store');
     await next();
   });
+  app.use(
+    '*',
+    postBodyLimit(maxBodyBytes, (c, message) => c.text(message, 413)),
+  );
   // Before the access check: the browser comes back from the authorization server without the inbox's cookie; the
-  // sign-in's state (random, single use, checked by its login workflow) is what authorizes it.
-  installOAuthCallback(app, client, options.sealCode);
-  installClientMetadata(app, inboxPublication(options.publicUrl));
+  // sign-in's state (signed by the worker, checked here before Temporal; single use) is what authorizes it.
+  installOAuthCallback(app, client, {
+    ...(options.sealCode ? { sealCode: options.sealCode } : {}),
+    ...(options.stateMac ? { stateMac: options.stateMac } : {}),
+    ...(options.callbackRate ? { rate: options.callbackRate } : {}),
+  });
+  installClientMetadata(app, published);
   app.use(
     '*',
     accessGuard({
@@ -136,6 +165,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
       cookie: COOKIE,
       realm: 'durable-mcp inbox',
       what: 'inbox',
+      ...(published ? { publicUrl: published.base } : {}),
       needsToken: `this inbox needs its token: open it once as /?token=… or send "Authorization: Bearer …" (${INBOX_TOKEN_ENV})`,
       refuse: (c, status, message) => c.text(message, status),
     }),
@@ -151,27 +181,12 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   app.get('/static/inbox.css', (c) => c.body(INBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
 
   app.get('/', async (c) => {
-    const done = c.req.query('answered');
-    const action = c.req.query('action');
-    const notice = done ? `Request ${done}: ${action ?? 'answered'}.` : undefined;
+    // A notice from a fixed list, picked by the query: nothing of the query is shown.
+    const notice = c.req.query('answered') !== undefined ? noticeOf(c.req.query('action')) : undefined;
     return c.html(pageHtml(await state(viewOf(c), notice ? { notice } : {})));
   });
   app.get('/fragment', async (c) => c.html(rowsHtml(await state(viewOf(c)))));
-  /** Live updates: the rows of this view whenever they change (and a `same` beat when they did not), from the one loop. */
-  app.get('/events', (c) => {
-    const { cursor: _cursor, ...view } = viewOf(c);
-    return streamSSE(c, async (stream) => {
-      await new Promise<void>((resolve) => {
-        const leave = live.join(view, (event, data) => {
-          stream.writeSSE({ event, data }).catch(() => undefined);
-        });
-        stream.onAbort(() => {
-          leave();
-          resolve();
-        });
-      });
-    });
-  });
+  installEvents(app, live, streams);
   /** JSON API: one page of pending requests (`?server=&tool=&kind=&step=&type=&text=&limit=&cursor=`). */
   app.get('/api/requests', async (c) => {
     const view = viewOf(c);
@@ -193,6 +208,30 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   return Object.assign(app, { closeLive: () => live.close() });
 }
 
+/** `GET /events`: live updates of a view, from the one loop; at most `streams.max` open per client address (429 beyond). */
+function installEvents(app: Hono, live: LiveHub, streams: ConnectionCap): void {
+  app.get('/events', (c) => {
+    const { cursor: _cursor, ...view } = viewOf(c);
+    const leaveCap = streams.enter(clientAddress(c));
+    if (!leaveCap) {
+      c.header('Retry-After', '30');
+      return c.text(`too many live-update streams from this address (at most ${streams.max}): close some tabs of this inbox`, 429);
+    }
+    return streamSSE(c, async (stream) => {
+      await new Promise<void>((resolve) => {
+        const leave = live.join(view, (event, data) => {
+          stream.writeSSE({ event, data }).catch(() => undefined);
+        });
+        stream.onAbort(() => {
+          leave();
+          leaveCap();
+          resolve();
+        });
+      });
+    });
+  });
+}
+
 /** Serve the inbox. Refuses a non-loopback address without a token. */
 export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
   const host = options.host ?? DEFAULT_INBOX_HOST;
@@ -207,7 +246,10 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
   return {
     url: `${listening.origin}/`,
     ...(published?.clientMetadataUrl ? { clientMetadataUrl: published.clientMetadataUrl } : {}),
-    warnings: published?.noDocument ? [published.noDocument] : [],
+    warnings: [
+      ...(published?.noDocument ? [published.noDocument] : []),
+      ...(options.sealCode ? [callbackWarning(options)].filter((w) => w !== undefined) : []),
+    ],
     close: () => {
       app.closeLive();
       return listening.close();

@@ -6,6 +6,7 @@ import type { LoginDeps } from '../activities/index.js';
 import type { InboxOAuthUrls } from '../contract/client-metadata.js';
 import { loginWorkflowId, SHARED_PRINCIPAL } from '../contract/login.js';
 import type { EncryptionCodec } from '../codec/index.js';
+import type { StateMac } from '../codec/state-mac.js';
 import { inboxPublication } from '../inbox/client-metadata.js';
 import {
   CredentialSeal,
@@ -43,6 +44,11 @@ export interface OAuthWorkerOptions {
    * and connects as it likes (without it, the worker connects to the address it checked).
    */
   fetchFn?: LoginTarget['fetchFn'];
+  /**
+   * The MAC of the sign-ins' `state`, which the inbox checks before its callback touches Temporal: default the keys of
+   * $DURABLE_MCP_OAUTH_STATE_KEYS, else keys derived from the seal's (so an inbox with the same encryption keys agrees).
+   */
+  stateMac?: StateMac;
 }
 
 /** Servers behind OAuth and no key to seal their credentials with: the worker does not start. */
@@ -84,10 +90,12 @@ export function loginDeps(
   if (published?.noDocument) warnings.push(published.noDocument);
   const fallback = options?.redirectUrl ?? defaultRedirectUrl(config, process.env, published);
   const redirectUrl = (server: HttpServerConfig) => server.auth?.redirectUrl ?? fallback;
+  const stateMac = options?.stateMac ?? seal.stateMac();
   return {
     seal,
     tokens,
     redirectUrl,
+    issueState: (loginId: string) => stateMac.issue(loginId),
     // The inbox's document names its callback as the one redirect URI: only logins that come back there may use it.
     clientMetadataUrl: (server: HttpServerConfig) =>
       published?.clientMetadataUrl && redirectUrl(server) === published.callback ? published.clientMetadataUrl : undefined,

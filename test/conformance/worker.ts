@@ -60,7 +60,15 @@ installQuietRuntime();
 const codec = new EncryptionCodec(parseEncryptionKeys(generateEncryptionKey('conformance'), 'conformance'));
 const seal = new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL));
 const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
-const inbox = await startInbox({ client: new Client({ connection }), host: '127.0.0.1', port: 0, sealCode: (code) => seal.seal({ code }) });
+// The states the worker signs are checked with the same seal's key; the suites' bot signs in many times from one address.
+const inbox = await startInbox({
+  client: new Client({ connection }),
+  host: '127.0.0.1',
+  port: 0,
+  sealCode: (code) => seal.seal({ code }),
+  stateMac: seal.stateMac(),
+  callbackRate: { burst: 1_000, perSecond: 100 },
+});
 const worker = await createWorker({
   mcpConfig: scenarioServers(process.env.CONFORMANCE_AUTH_DIR),
   taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,

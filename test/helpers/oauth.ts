@@ -124,8 +124,8 @@ export interface OAuthSuiteOptions {
   plainWorker?: boolean;
   /** The worker's MCP config, given the fixtures and the inbox. */
   mcpConfig: (s: { fixture: OAuthFixture; fixtures: Record<string, OAuthFixture>; inbox: InboxHandle }) => Record<string, unknown>;
-  /** `false`: no Chromium (a suite where nobody signs in on a page). */
-  browser?: false;
+  /** Launch Chromium (default true); the suites whose tests need no sign-in on a page skip it. */
+  browser?: boolean;
   /** More of the worker's `oauth` options (its redirect URL and seal are the suite's). */
   oauth?: Omit<OAuthWorkerOptions, 'redirectUrl' | 'seal'>;
 }
@@ -217,7 +217,14 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
     const env = s.t.env;
     let inboxOrigin = 'http://127.0.0.1:1';
     if (tls) s.proxy = await startTlsProxy(tls, () => inboxOrigin);
-    s.inbox = await startInbox({ client: env.client, host: '127.0.0.1', port: 0, sealCode, ...(s.proxy ? { publicUrl: s.proxy.url } : {}) });
+    s.inbox = await startInbox({
+      client: env.client,
+      host: '127.0.0.1',
+      port: 0,
+      sealCode,
+      stateMac: seal.stateMac(),
+      ...(s.proxy ? { publicUrl: s.proxy.url } : {}),
+    });
     inboxOrigin = s.inbox.url;
     s.fixture = await startFixture(options.fixtureEnv?.(redirectUrl()) ?? {});
     for (const [name, fixtureEnv] of Object.entries(options.fixtures ?? {})) s.fixtures[name] = await startFixture(fixtureEnv);
@@ -231,7 +238,7 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
     s.running = s.worker.run();
     if (options.plainWorker) {
       const client = new Client({ connection: env.connection, namespace: env.namespace ?? 'default' });
-      const inbox = await startInbox({ client, host: '127.0.0.1', port: 0, sealCode });
+      const inbox = await startInbox({ client, host: '127.0.0.1', port: 0, sealCode, stateMac: seal.stateMac() });
       const queue = `${taskQueue}-plain`;
       const worker = await startWorker(env, {
         taskQueue: queue,

@@ -35,7 +35,8 @@ export function serveCommands(program: Command): void {
     .option('--temporal-ui <url>', 'Temporal UI address, for links to workflows (default: $TEMPORAL_UI_URL)')
     .option(
       '--public-url <url>',
-      'where browsers and authorization servers reach this inbox (default: $DURABLE_MCP_INBOX_PUBLIC_URL); an https one serves the Client ID Metadata Document',
+      'where browsers and authorization servers reach this inbox (default: $DURABLE_MCP_INBOX_PUBLIC_URL); an https one serves the Client ID' +
+        ' Metadata Document and makes the session cookie Secure (behind a TLS proxy)',
     )
     .option('--json', 'one JSON object a line on stdout: "ready" (url, Temporal address), "warning", "stopped", "error"')
     .action((opts: { host: string; port: number; temporalUi?: string; publicUrl?: string; json?: boolean }) => runInboxCommand(opts));
@@ -58,8 +59,14 @@ export function serveCommands(program: Command): void {
       ...prev,
       v,
     ])
+    .option(
+      '--public-url <url>',
+      'where browsers reach it behind a TLS proxy (default: $DURABLE_MCP_CODEC_PUBLIC_URL); an https one makes the session cookie Secure',
+    )
     .option('--json', 'one JSON object a line on stdout: "ready" (url, key id, whether a token is required, UI origins), "stopped", "error"')
-    .action((opts: { host: string; port: number; uiOrigin?: string[]; namespace?: string[]; json?: boolean }) => runCodecServerCommand(opts));
+    .action((opts: { host: string; port: number; uiOrigin?: string[]; namespace?: string[]; publicUrl?: string; json?: boolean }) =>
+      runCodecServerCommand(opts),
+    );
 
   program
     .command('worker')

@@ -53,6 +53,8 @@ export interface LoginTarget {
   /** The inbox's Client ID Metadata Document, when the server's `auth` names no `clientMetadataUrl` of its own. */
   clientMetadataUrl?: string;
   fetchFn?: FetchLike;
+  /** Issues the signed `state` of an authorization request (the worker's state MAC). */
+  issueState?: (loginId: string) => string;
 }
 
 /** A person's sign-in (the authorization code grant), or a machine's (`grant: "client_credentials"`: ./machine.ts). */
@@ -65,6 +67,7 @@ function provider(target: LoginTarget, secrets: LoginSecrets): LoginProvider | M
     config,
     redirectUrl: target.redirectUrl,
     ...(target.clientMetadataUrl ? { clientMetadataUrl: target.clientMetadataUrl } : {}),
+    ...(target.issueState ? { issueState: target.issueState } : {}),
   });
 }
 

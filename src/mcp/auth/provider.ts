@@ -41,9 +41,14 @@ export interface ProviderOptions {
   clientMetadataUrl?: string;
   /** The clock (ms), for `obtainedAt`. */
   now?: () => number;
+  /** Issues a signed `state` for the login (src/codec/state-mac.ts: the inbox checks it before Temporal); default newState. */
+  issueState?: (loginId: string) => string;
 }
 
-/** `base64url(loginId) + "." + 32 random bytes in base64url` (contract/login.ts reads the login id back). */
+/**
+ * An unsigned state, `base64url(loginId) + "." + 32 random bytes in base64url` (contract/login.ts reads the login id back):
+ * the inbox refuses it. The worker issues signed ones (ProviderOptions.issueState).
+ */
 export function newState(loginId: string): string {
   return `${Buffer.from(loginId, 'utf8').toString('base64url')}.${randomBytes(32).toString('base64url')}`;
 }
@@ -82,7 +87,7 @@ export class LoginProvider implements OAuthClientProvider {
   }
 
   state(): string {
-    this.secrets.state = newState(this.options.loginId);
+    this.secrets.state = (this.options.issueState ?? newState)(this.options.loginId);
     return this.secrets.state;
   }
 

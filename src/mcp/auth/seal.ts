@@ -9,8 +9,9 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { CodecError, CodecErrorCodes } from '../../codec/errors.js';
+import { StateMac, STATE_KEY_LABEL } from '../../codec/state-mac.js';
 
 /** The HKDF label of the seal's keys (derived from the payload codec's keys). */
 export const SEAL_KEY_LABEL = 'durable-mcp/oauth-credentials/v1';
@@ -42,6 +43,15 @@ export class CredentialSeal {
     chmodSync(path, 0o600);
     const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
     return new CredentialSeal([{ id: 'dev', key }]);
+  }
+
+  /**
+   * The MAC of the sign-ins' `state` (src/codec/state-mac.ts) that the worker and the inbox share: the keys of
+   * $DURABLE_MCP_OAUTH_STATE_KEYS, else keys derived from this seal's (HKDF-SHA256), never the seal's keys themselves.
+   */
+  stateMac(env: NodeJS.ProcessEnv = process.env): StateMac {
+    const derived = () => this.keys.map((k) => ({ id: k.id, key: Buffer.from(hkdfSync('sha256', k.key, Buffer.alloc(0), STATE_KEY_LABEL, 32)) }));
+    return StateMac.resolve(derived, env)!;
   }
 
   seal(value: unknown): string {

@@ -1,6 +1,6 @@
 /** `durable-mcp inbox`: serve the inbox until SIGINT/SIGTERM. */
 import { connectClient } from '../client/index.js';
-import { EncryptionCodec } from '../codec/index.js';
+import { resolveEncryption } from '../codec/index.js';
 import { inboxPublication } from '../inbox/client-metadata.js';
 import { startInbox } from '../inbox/server.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
@@ -13,9 +13,10 @@ export async function runInboxCommand(
   const say = (text: string, json: Record<string, unknown>) => log(opts.json ? JSON.stringify(json) : text);
   // A bad public URL fails here, naming the flag (or the variable), before anything connects.
   inboxPublication(opts.publicUrl, '--public-url');
-  const { client, address, namespace } = await connectClient();
+  // Bad key material, or no key where encryption is required (DURABLE_MCP_REQUIRE_ENCRYPTION), stops the inbox here.
   // A sign-in's code is sealed for its login with the workers' keys (servers behind OAuth need DURABLE_MCP_ENCRYPTION_KEYS).
-  const codec = EncryptionCodec.fromEnv();
+  const codec = resolveEncryption(undefined, process.env, { who: 'the inbox' });
+  const { client, address, namespace } = await connectClient({ encryption: codec ?? false });
   const seal = codec ? new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL)) : undefined;
   const inbox = await startInbox({
     ...(seal ? { sealCode: (code: string) => seal.seal({ code }) } : {}),

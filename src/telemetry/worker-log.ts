@@ -36,6 +36,8 @@ function failureType(err: unknown): string | undefined {
   return undefined;
 }
 
+const SEVERITIES: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
+
 /** How deep `logSafe` walks metadata (an error's cause chain, details); deeper values are left out. */
 const MAX_DEPTH = 8;
 
@@ -90,6 +92,8 @@ export class WorkerLogger implements Logger {
   constructor(private readonly inner: Logger = new DefaultLogger('INFO')) {}
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
+    // An entry the inner logger drops (TRACE and DEBUG at INFO) is neither escaped nor copied.
+    if (this.inner instanceof DefaultLogger && SEVERITIES.indexOf(level) < SEVERITIES.indexOf(this.inner.level)) return;
     this.classify(level, escapeControlChars(message), meta);
   }
 

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EncryptionCodec, ENCRYPTION_KEYS_ENV } from '../codec/index.js';
+import { ENCRYPTION_KEYS_ENV, resolveEncryption } from '../codec/index.js';
 import { startCodecServer, type CodecServerHandle } from '../codec/server.js';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from '../mcp/index.js';
 import { createWorker, type DurableMcpWorker } from '../worker.js';
@@ -143,8 +143,9 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const warn = options.warn ?? ((message: string) => log(`Warning: ${message}`));
   const note = options.note ?? log;
   const external = process.env.TEMPORAL_ADDRESS;
-  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS) stops dev here, naming the variable, before anything starts.
-  const codec = EncryptionCodec.fromEnv();
+  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS), or no key where encryption is required, stops dev here, naming the
+  // variable, before anything starts.
+  const codec = resolveEncryption(undefined, process.env, { who: 'dev' });
   const codecPort = options.codecPort ?? 8081;
   await refuseTakenPorts(options, !!external, codec ? codecPort : undefined);
   installRuntime();

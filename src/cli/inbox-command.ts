@@ -1,6 +1,6 @@
 /** `durable-mcp inbox`: serve the inbox until SIGINT/SIGTERM. */
 import { connectClient } from '../client/index.js';
-import { EncryptionCodec } from '../codec/index.js';
+import { resolveEncryption } from '../codec/index.js';
 import { StateMac } from '../codec/state-mac.js';
 import { inboxPublication } from '../inbox/client-metadata.js';
 import { startInbox } from '../inbox/server.js';
@@ -14,9 +14,10 @@ export async function runInboxCommand(
   const say = (text: string, json: Record<string, unknown>) => log(opts.json ? JSON.stringify(json) : text);
   // A bad public URL fails here, naming the flag (or the variable), before anything connects.
   inboxPublication(opts.publicUrl, '--public-url');
-  const { client, address, namespace } = await connectClient();
+  // Bad key material, or no key where encryption is required (DURABLE_MCP_REQUIRE_ENCRYPTION), stops the inbox here.
   // A sign-in's code is sealed for its login with the workers' keys (servers behind OAuth need DURABLE_MCP_ENCRYPTION_KEYS).
-  const codec = EncryptionCodec.fromEnv();
+  const codec = resolveEncryption(undefined, process.env, { who: 'the inbox' });
+  const { client, address, namespace } = await connectClient({ encryption: codec ?? false });
   const seal = codec ? new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL)) : undefined;
   // The sign-ins' states are checked with the key the workers sign them with ($DURABLE_MCP_OAUTH_STATE_KEYS, else the seal's).
   const stateMac = seal?.stateMac() ?? StateMac.resolve(undefined);

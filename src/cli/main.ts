@@ -54,6 +54,8 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
     return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
   // Bad key material in DURABLE_MCP_ENCRYPTION_KEYS(_FILE): the message names the variable, never the key.
   if (isCodecError(err, 'EncryptionConfig')) return { code: EXIT.USAGE, json: { error: 'EncryptionConfig', message: e.message }, text: e.message };
+  // No key where DURABLE_MCP_REQUIRE_ENCRYPTION (or the worker's config) requires one: nothing was started or written.
+  if (isCodecError(err, 'EncryptionRequired')) return { code: EXIT.USAGE, json: { error: 'EncryptionRequired', message: e.message }, text: e.message };
   if (err instanceof AnswerRejectedFailure) return { code: EXIT.REFUSED, json: err.toJSON(), text: e.message };
   const known = fromTemporalError(err, { address: process.env.TEMPORAL_ADDRESS, namespace: process.env.TEMPORAL_NAMESPACE });
   if (known instanceof ClientError) return { code: EXIT_OF[known.code], json: known.toJSON(), text: known.message };

@@ -4,23 +4,13 @@
  * planted hyperlinks or bidi tricks), and a multi-line prompt is indented so none of its lines can pass
  * for an entry or a detail line of `durable-mcp pending`. `--json` output is JSON.stringify's, exact.
  */
+import { escapeControlChars } from '../contract/control-chars.js';
 import type { Request } from '../contract/index.js';
 import type { PendingContext } from '../workflows/messages.js';
 
-/** C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, line/paragraph separators, BOM. */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/g;
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e', '\u0007': '\\a', '\b': '\\b' };
-
 /** One line of text with every control character shown as an escape (`\e`, `\r`, `\x07`-style, `\u{202e}`). */
 export function terminalSafe(text: string, keep = ''): string {
-  return text.replace(UNSAFE, (c) => {
-    if (keep.includes(c)) return c;
-    const named = NAMED[c];
-    if (named !== undefined) return named;
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
-  });
+  return escapeControlChars(text, keep);
 }
 
 /** Multi-line text (a tool's output): line breaks and tabs kept, every other control character escaped. */

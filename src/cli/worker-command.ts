@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Runtime } from '@temporalio/worker';
-import { EncryptionCodec } from '../codec/index.js';
+import { resolveEncryption } from '../codec/index.js';
 import { loadMcpConfigFile } from '../mcp/index.js';
 import { runtimeOptionsFromEnv, TelemetryConfigError } from '../telemetry/metrics.js';
 import { WorkerLogger } from '../telemetry/worker-log.js';
@@ -92,8 +92,11 @@ export async function runWorkerProcess(options: {
   const report = options.event ?? ((e: WorkerProcessEvent) => log(workerEventText(e)));
   installRuntime();
   const config = loadMcpConfigFile(options.mcpConfigPath);
-  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS) stops the worker here, before it connects.
-  const encryption = EncryptionCodec.fromEnv();
+  // Bad key material (DURABLE_MCP_ENCRYPTION_KEYS), or no key where encryption is required, stops the worker here, before it connects.
+  const encryption = resolveEncryption(undefined, process.env, {
+    who: 'the worker',
+    ...(config.requireEncryption ? { requiredBy: `"requireEncryption" in ${options.mcpConfigPath}` } : {}),
+  });
   const { connection, namespace, address } = await connectFromEnv();
   const w = await createWorker({
     connection,

@@ -22,6 +22,8 @@ const { temporal } = proto;
 
 export const ENCRYPTION_KEYS_ENV = 'DURABLE_MCP_ENCRYPTION_KEYS';
 export const ENCRYPTION_KEYS_FILE_ENV = 'DURABLE_MCP_ENCRYPTION_KEYS_FILE';
+/** `1` (or `true`, `yes`): every process of the deployment must have a key; none writes a payload in plaintext. */
+export const REQUIRE_ENCRYPTION_ENV = 'DURABLE_MCP_REQUIRE_ENCRYPTION';
 /** The `encoding` metadata of an encrypted payload. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 /** The metadata key naming the key that encrypted a payload. */
@@ -182,11 +184,43 @@ export class EncryptionCodec implements PayloadCodec {
 }
 
 /**
+ * Whether DURABLE_MCP_REQUIRE_ENCRYPTION requires encryption: `1`, `true`, `yes` (any case) on; unset, empty, `0`,
+ * `false`, `no` off; anything else is an EncryptionConfig error naming the variable and the value.
+ */
+export function encryptionRequiredByEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = env[REQUIRE_ENCRYPTION_ENV];
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '' || value === '0' || value === 'false' || value === 'no') return false;
+  if (value === '1' || value === 'true' || value === 'yes') return true;
+  throw configError(`${REQUIRE_ENCRYPTION_ENV} must be 1 (true, yes) or 0 (false, no), got "${raw!.slice(0, 40)}"`);
+}
+
+export interface ResolveEncryptionOptions {
+  /** Who asks, for the error (default "this process"): "the worker", "the CLI", "the inbox". */
+  who?: string;
+  /** A setting besides DURABLE_MCP_REQUIRE_ENCRYPTION that requires encryption, named as the error should name it. */
+  requiredBy?: string;
+}
+
+/**
  * The payload codec a process uses: `encryption` when given, none for `false`, else the environment's keys
  * (DURABLE_MCP_ENCRYPTION_KEYS or DURABLE_MCP_ENCRYPTION_KEYS_FILE; none when neither is set). Bad key material
- * throws a CodecError (EncryptionConfig) here, so callers resolve it before they connect.
+ * throws a CodecError (EncryptionConfig) here, so callers resolve it before they connect; no codec while encryption is
+ * required (DURABLE_MCP_REQUIRE_ENCRYPTION, or `requiredBy`) throws a CodecError (EncryptionRequired).
  */
-export function resolveEncryption(encryption?: EncryptionCodec | false, env: NodeJS.ProcessEnv = process.env): EncryptionCodec | undefined {
-  if (encryption === false) return undefined;
-  return encryption ?? EncryptionCodec.fromEnv(env);
+export function resolveEncryption(
+  encryption?: EncryptionCodec | false,
+  env: NodeJS.ProcessEnv = process.env,
+  options: ResolveEncryptionOptions = {},
+): EncryptionCodec | undefined {
+  const codec = encryption === false ? undefined : (encryption ?? EncryptionCodec.fromEnv(env));
+  if (codec) return codec;
+  const setting = encryptionRequiredByEnv(env) ? `${REQUIRE_ENCRYPTION_ENV}=${env[REQUIRE_ENCRYPTION_ENV]!.trim()}` : options.requiredBy;
+  if (setting === undefined) return undefined;
+  const who = options.who ?? 'this process';
+  const missing =
+    encryption === false
+      ? `${who} was given no payload codec (encryption: false)`
+      : `${who} has no encryption key: set ${ENCRYPTION_KEYS_ENV} (keyId:base64key) or ${ENCRYPTION_KEYS_FILE_ENV}`;
+  throw new CodecError(CodecErrorCodes.EncryptionRequired, `encryption is required (${setting}) and ${missing}; nothing was sent to Temporal`);
 }

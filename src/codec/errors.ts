@@ -7,6 +7,11 @@
 export const CodecErrorCodes = {
   /** The key material (DURABLE_MCP_ENCRYPTION_KEYS, its file, or the keys given) is malformed: names what is wrong. */
   EncryptionConfig: 'EncryptionConfig',
+  /**
+   * Encryption is required (DURABLE_MCP_REQUIRE_ENCRYPTION, or the worker's config) and this process has no key: it
+   * refuses to start rather than write a payload in plaintext. Names the setting and what is missing.
+   */
+  EncryptionRequired: 'EncryptionRequired',
   /** A payload says it was encrypted with a key (`keyId`) this process does not have. */
   UnknownEncryptionKey: 'UnknownEncryptionKey',
   /** A payload could not be decrypted with the key its metadata names (`keyId`: altered data, or another key under that id). */

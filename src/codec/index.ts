@@ -6,11 +6,14 @@ export {
   generateEncryptionKey,
   parseEncryptionKeys,
   resolveEncryption,
+  encryptionRequiredByEnv,
   ENCRYPTED_ENCODING,
   ENCRYPTION_KEYS_ENV,
   ENCRYPTION_KEYS_FILE_ENV,
   KEY_ID_METADATA,
+  REQUIRE_ENCRYPTION_ENV,
   type EncryptionKey,
+  type ResolveEncryptionOptions,
 } from './encryption.js';
 export { CodecError, CodecErrorCodes, isCodecError, type CodecErrorCode } from './errors.js';
 export { dataConverterOf, encodedFailureConverterPath } from './data-converter.js';

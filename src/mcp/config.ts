@@ -103,6 +103,8 @@ export interface McpConfig {
   servers: Record<string, ServerConfig>;
   /** Where the worker sends a notification when a request becomes pending. */
   notify?: NotifyConfig;
+  /** `"requireEncryption": true`: the worker refuses to start without an encryption key (as DURABLE_MCP_REQUIRE_ENCRYPTION=1). */
+  requireEncryption?: boolean;
 }
 
 /**
@@ -225,8 +227,13 @@ export function parseMcpConfig(raw: unknown, source = 'MCP config'): McpConfig {
   for (const [name, value] of Object.entries(serversRaw as Record<string, unknown>)) {
     servers[name] = parseServer(name, value, source);
   }
-  if (obj.notify !== undefined) return { servers, notify: parseNotify(obj.notify, source) };
-  return { servers };
+  if (obj.requireEncryption !== undefined && typeof obj.requireEncryption !== 'boolean')
+    throw configError(`${source}: field "requireEncryption" must be true or false, got ${describe(obj.requireEncryption)}`, undefined, 'requireEncryption');
+  return {
+    servers,
+    ...(obj.notify !== undefined ? { notify: parseNotify(obj.notify, source) } : {}),
+    ...(obj.requireEncryption === true ? { requireEncryption: true } : {}),
+  };
 }
 
 function parseServer(name: string, value: unknown, source: string): ServerConfig {

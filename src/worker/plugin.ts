@@ -47,6 +47,11 @@ export interface DurableMcpPluginOptions {
    * `dataConverter`'s codecs, if any.
    */
   encryption?: EncryptionCodec | false;
+  /**
+   * Refuse to run without a payload codec (a CodecError, EncryptionRequired, before anything connects), as
+   * DURABLE_MCP_REQUIRE_ENCRYPTION=1 or the config's `"requireEncryption": true` do.
+   */
+  requireEncryption?: boolean;
   /** Servers behind OAuth (`"auth"` in their config; docs/oauth.md). */
   oauth?: OAuthWorkerOptions;
 }
@@ -83,10 +88,15 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
   private stopWatchingSessions = () => {};
   private configured = false;
 
-  /** Bad config, bad key material and servers behind OAuth without a key throw here, before anything connects. */
+  /** Bad config, bad key material, no key where encryption is required and servers behind OAuth without a key throw here, before anything connects. */
   constructor(options: DurableMcpPluginOptions) {
     const config = resolveMcpConfig(options.mcpConfig);
-    const encryption = resolveEncryption(options.encryption);
+    const requiredBy = options.requireEncryption
+      ? 'the requireEncryption option'
+      : config.requireEncryption
+        ? '"requireEncryption" in the MCP config'
+        : undefined;
+    const encryption = resolveEncryption(options.encryption, process.env, { who: 'the worker', ...(requiredBy ? { requiredBy } : {}) });
     this.clientPlugin = new DurableMcpClientPlugin({ encryption: encryption ?? false });
     this.config = config;
     if (encryption) this.encryption = encryption;

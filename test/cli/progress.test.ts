@@ -1,46 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../helpers/temporal.js';
-import { cli, cliHarness } from '../helpers/cli.js';
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** Run the CLI on a pseudo-terminal (util-linux `script`), so that its stdout and stderr are TTYs. */
-function runOnTerminal(args: string[], env: Record<string, string>) {
-  const command = [process.execPath, cli, ...args].map(shellQuote).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  const waiters = new Set<() => void>();
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString('utf8');
-    for (const w of waiters) w();
-  });
-  child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  return {
-    child,
-    output: () => out,
-    exited,
-    waitFor(pattern: RegExp): Promise<void> {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (pattern.test(out)) {
-            waiters.delete(check);
-            resolve();
-          }
-        };
-        waiters.add(check);
-        void exited.then(() => {
-          if (waiters.delete(check)) reject(new Error(`exited before ${pattern}; output:\n${JSON.stringify(out)}`));
-        });
-        check();
-      });
-    },
-  };
-}
+import { cliHarness, runOnTerminal } from '../helpers/cli.js';
 
 describe('call --wait and result on a terminal (dev server, a worker process, the fixture MCP server)', () => {
   const h = cliHarness();

@@ -57,3 +57,37 @@ describe('terminal output of a tool result', () => {
     assert.equal(terminalText('line 1\n\tC:\\temp\u001b]8;;https://evil\u0007\r\nend'), 'line 1\n\tC:\\temp\\e]8;;https://evil\\a\\r\nend');
   });
 });
+
+describe("the worker's log and auth lines: outside text escaped (issue 31)", () => {
+  it("logSafe escapes every string of the metadata, an error's message, stack header, cause and details, and keeps JSON valid", async () => {
+    const { logSafe } = await import('../../src/telemetry/worker-log.js');
+    const cause = new Error('stderr:\n\u001b[31mPWNED');
+    const err = Object.assign(new Error('failed\r\n2026-01-01T00:00:00.000Z [ERROR] forged', { cause }), { details: ['x\u202ey'] });
+    const stamp = Symbol('stamp');
+    const safe = logSafe({ error: err, note: 'a\u0007b', n: 3, [stamp]: 1n }) as Record<string | symbol, any>;
+    assert.equal(safe.note, 'a\\ab');
+    assert.equal(safe.n, 3);
+    assert.equal(safe[stamp], 1n, "the SDK's symbol keys are kept");
+    assert.equal(safe.error.message, 'failed\\r\\n2026-01-01T00:00:00.000Z [ERROR] forged');
+    assert.ok(safe.error.stack.startsWith('Error: failed\\r\\n2026'), safe.error.stack);
+    assert.match(safe.error.stack, /\n {4}at /, 'the frames stay one a line');
+    assert.equal(safe.error.cause.message, 'stderr:\\n\\e[31mPWNED');
+    assert.deepEqual(safe.error.details, ['x\\u{202e}y']);
+    const json = JSON.stringify({ note: safe.note, message: safe.error.message });
+    assert.deepEqual(JSON.parse(json), { note: 'a\\ab', message: 'failed\\r\\n2026-01-01T00:00:00.000Z [ERROR] forged' });
+  });
+  it("an auth line shows an authorization server's issuer and scopes escaped", async () => {
+    const { loginLine } = await import('../../src/cli/commands/auth.js');
+    const line = loginLine({
+      server: 'remote',
+      principal: 'shared',
+      state: 'signed-in',
+      issuer: 'https://as.example\u001b]0;pwned\u0007',
+      scopes: 'read\nremote: signed-out',
+      generation: 1,
+      refreshable: false,
+      waiting: 0,
+    });
+    assert.equal(line, 'remote: signed-in, at https://as.example\\e]0;pwned\\a, scopes read\\nremote: signed-out');
+  });
+});

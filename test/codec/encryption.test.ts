@@ -102,4 +102,28 @@ describe('the payload codec', () => {
     );
     assert.throws(() => encryptionKeysFromEnv({ DURABLE_MCP_ENCRYPTION_KEYS: keyA, DURABLE_MCP_ENCRYPTION_KEYS_FILE: file }), /not both/);
   });
+
+  it('encryption required: no codec (none in the environment, or encryption: false) is refused naming the setting; a key passes', async () => {
+    const { resolveEncryption } = await import('../../src/codec/index.js');
+    const { DurableMcpPlugin } = await import('../../src/worker/plugin.js');
+    const required = { DURABLE_MCP_REQUIRE_ENCRYPTION: '1' };
+    assert.throws(
+      () => resolveEncryption(undefined, required, { who: 'the CLI' }),
+      (err: Error) =>
+        isCodecError(err, 'EncryptionRequired') &&
+        /^encryption is required \(DURABLE_MCP_REQUIRE_ENCRYPTION=1\) and the CLI has no encryption key: set DURABLE_MCP_ENCRYPTION_KEYS/.test(err.message),
+    );
+    assert.throws(() => resolveEncryption(false, { DURABLE_MCP_REQUIRE_ENCRYPTION: 'true' }), /this process was given no payload codec \(encryption: false\)/);
+    assert.throws(
+      () => resolveEncryption(undefined, {}, { requiredBy: 'the requireEncryption option' }),
+      /encryption is required \(the requireEncryption option\)/,
+    );
+    assert.equal(resolveEncryption(undefined, { ...required, DURABLE_MCP_ENCRYPTION_KEYS: keyA })?.keyId, 'a');
+    assert.equal(resolveEncryption(undefined, { DURABLE_MCP_REQUIRE_ENCRYPTION: '0' }), undefined);
+    // A worker of yours: the plugin refuses before anything connects, by option or by the config's field.
+    const mcpConfig = { mcpServers: {} };
+    assert.throws(() => new DurableMcpPlugin({ mcpConfig, encryption: false, requireEncryption: true }), /the worker was given no payload codec/);
+    assert.throws(() => new DurableMcpPlugin({ mcpConfig: { ...mcpConfig, requireEncryption: true } }), /"requireEncryption" in the MCP config/);
+    assert.throws(() => new DurableMcpPlugin({ mcpConfig: { ...mcpConfig, requireEncryption: 'yes' } }), /field "requireEncryption" must be true or false/);
+  });
 });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,12 +70,50 @@ export function cliHarness(options: { extraServers?: Record<string, unknown> } =
       return { TEMPORAL_ADDRESS: suite.env.address, DURABLE_MCP_TASK_QUEUE: suite.taskQueue };
     },
     workers,
-    startWorkerProcess: async (): Promise<SpawnedProcess> => {
-      const w = spawnNode([cli, 'worker', '--mcp-config', configPath], state.cliEnv);
+    configPath,
+    /** A worker process with the harness's MCP config (and `env` besides the Temporal address and task queue). */
+    startWorkerProcess: async (env: Record<string, string | undefined> = {}): Promise<SpawnedProcess> => {
+      const w = spawnNode([cli, 'worker', '--mcp-config', configPath], { ...state.cliEnv, ...env });
       workers.push(w);
       await w.waitFor(/task queue/, 60_000);
       return w;
     },
   };
   return state;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Run the CLI on a pseudo-terminal (util-linux `script`), so that its stdout and stderr are TTYs. */
+export function runOnTerminal(args: string[], env: Record<string, string>) {
+  const command = [process.execPath, cli, ...args].map(shellQuote).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+    for (const w of waiters) w();
+  });
+  child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return {
+    child,
+    output: () => out,
+    exited,
+    waitFor(pattern: RegExp): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(out)) {
+            waiters.delete(check);
+            resolve();
+          }
+        };
+        waiters.add(check);
+        void exited.then(() => {
+          if (waiters.delete(check)) reject(new Error(`exited before ${pattern}; output:\n${JSON.stringify(out)}`));
+        });
+        check();
+      });
+    },
+  };
 }

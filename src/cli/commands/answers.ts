@@ -8,6 +8,7 @@ import { isClientError, type DurableMcpClient } from '../../client/index.js';
 import { noWorker, workflowTaskFailing } from '../../client/errors.js';
 import type { Answer } from '../../contract/index.js';
 import { userInfo } from 'node:os';
+import { terminalSafe } from '../terminal.js';
 import { client, jsonObject, print, UsageError } from './common.js';
 import { pendingCommand } from './pending.js';
 
@@ -74,7 +75,7 @@ export function answerCommands(program: Command): void {
           );
       }
       const res = await c.submit(workflowId, answer, { by: answerer(opts.as) });
-      print(!!opts.json, res, () => `${requestId}: ${res.action}`);
+      print(!!opts.json, res, () => terminalSafe(`${requestId}: ${res.action}`));
     });
   }
   answerCommand('answer', 'Accept a pending request, with --data for a form (a URL-mode request takes none)');

@@ -4,20 +4,27 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { unknownWorkflow } from '../../client/errors.js';
 import { loginWorkflowId, SHARED_PRINCIPAL, type LoginStatus } from '../../contract/login.js';
 import { LOGIN_STATUS_QUERY, LOGOUT_UPDATE } from '../../contract/message-names.js';
+import { terminalSafe } from '../terminal.js';
 import { client, print } from './common.js';
 
-const line = (s: LoginStatus): string =>
-  [
-    `${s.server}${s.principal === SHARED_PRINCIPAL ? '' : ` (principal ${s.principal})`}: ${s.state}`,
-    s.issuer ? `at ${s.issuer}` : '',
-    s.scopes ? `scopes ${s.scopes}` : '',
-    s.expiresAt ? `token expires ${s.expiresAt}` : '',
-    s.refreshable ? 'refreshable' : '',
-    s.requestId ? `sign-in request ${s.requestId} pending` : '',
-    s.waiting ? `${s.waiting} call(s) waiting` : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
+/**
+ * One login on one line. The issuer and the scopes are what an authorization server sent, and the other fields come
+ * from a workflow's query: all of it escaped for the terminal (src/cli/terminal.ts).
+ */
+export const loginLine = (s: LoginStatus): string =>
+  terminalSafe(
+    [
+      `${s.server}${s.principal === SHARED_PRINCIPAL ? '' : ` (principal ${s.principal})`}: ${s.state}`,
+      s.issuer ? `at ${s.issuer}` : '',
+      s.scopes ? `scopes ${s.scopes}` : '',
+      s.expiresAt ? `token expires ${s.expiresAt}` : '',
+      s.refreshable ? 'refreshable' : '',
+      s.requestId ? `sign-in request ${s.requestId} pending` : '',
+      s.waiting ? `${s.waiting} call(s) waiting` : '',
+    ]
+      .filter(Boolean)
+      .join(', '),
+  );
 
 export function authCommands(program: Command): void {
   const auth = program.command('auth').description('The logins of servers behind OAuth ("auth" in the MCP config)');
@@ -36,7 +43,9 @@ export function authCommands(program: Command): void {
         }
       }
       print(!!opts.json, rows, () =>
-        rows.length === 0 ? 'no login' : rows.map((r) => ('unreachable' in r ? `${r.workflowId}: unreachable (${r.unreachable})` : line(r))).join('\n'),
+        rows.length === 0
+          ? 'no login'
+          : rows.map((r) => ('unreachable' in r ? terminalSafe(`${r.workflowId}: unreachable (${r.unreachable})`) : loginLine(r))).join('\n'),
       );
     });
   auth
@@ -54,6 +63,6 @@ export function authCommands(program: Command): void {
         if (err instanceof WorkflowNotFoundError || /not found/i.test((err as Error).message)) throw unknownWorkflow(id, err);
         throw err;
       }
-      print(!!opts.json, status, () => `signed out: ${line(status)}`);
+      print(!!opts.json, status, () => `signed out: ${loginLine(status)}`);
     });
 }

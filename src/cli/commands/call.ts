@@ -23,7 +23,9 @@ async function waitForResult(c: DurableMcpClient, workflowId: string, json: bool
       const frac = p.total ? Math.max(0, Math.min(1, p.progress / p.total)) : undefined;
       const filled = frac === undefined ? 0 : Math.round(frac * width);
       const count = p.total ? `${p.progress}/${p.total}` : `${p.progress}`;
-      process.stderr.write(`\r\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${count}${p.message ? ` ${p.message.slice(0, 60)}` : ''}`);
+      // The message is the server's: its control characters escaped (a bar's line holds no newline, ESC or bidi of its).
+      const message = typeof p.message === 'string' && p.message !== '' ? ` ${terminalSafe(p.message.slice(0, 60))}` : '';
+      process.stderr.write(`\r\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${terminalSafe(count)}${message}`);
       drawn = true;
     }
   })();

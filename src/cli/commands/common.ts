@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { connectClient, DurableMcpClient, type ClientErrorCode } from '../../client/index.js';
+import { resolveEncryption } from '../../codec/index.js';
 import { tracesRequested } from '../../telemetry/metrics.js';
 import { FIELD_CHECKS, type DurationField } from '../../workflows/input.js';
 
@@ -106,7 +107,9 @@ export function duration(what: string, field: DurationField) {
 export async function client(): Promise<DurableMcpClient> {
   // With an OTLP variable set, the CLI's calls start the trace (client → workflow → activity → MCP).
   const interceptors = tracesRequested() ? (await import('../../telemetry/tracing.js')).tracingClientInterceptors() : [];
-  const { client } = await connectClient({ interceptors: { workflow: interceptors } });
+  // No key where encryption is required (DURABLE_MCP_REQUIRE_ENCRYPTION): refused here, before anything is sent.
+  const encryption = resolveEncryption(undefined, process.env, { who: 'the CLI' });
+  const { client } = await connectClient({ interceptors: { workflow: interceptors }, encryption: encryption ?? false });
   return new DurableMcpClient(client, { taskQueue: process.env.DURABLE_MCP_TASK_QUEUE });
 }
 

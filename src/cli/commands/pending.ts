@@ -122,12 +122,12 @@ export function pendingCommand(program: Command): void {
       print(!!opts.json, paged ? { workflows: rows, ...(nextCursor ? { nextCursor } : {}) } : rows, () => {
         const lines: string[] = [];
         for (const row of rows) {
-          if (row.unreachable) lines.push(`${row.workflowId}  (unreachable: ${terminalSafe(row.unreachable)})`);
-          if (row.note) lines.push(`${row.workflowId}  (${terminalSafe(row.note)})`);
+          if (row.unreachable) lines.push(`${terminalSafe(row.workflowId)}  (unreachable: ${terminalSafe(row.unreachable)})`);
+          if (row.note) lines.push(`${terminalSafe(row.workflowId)}  (${terminalSafe(row.note)})`);
           // Server text is untrusted: escaped and indented for the terminal (src/cli/terminal.ts).
           for (const { request, context } of row.pending) lines.push(...pendingEntryLines(row.workflowId, request, context));
         }
-        if (nextCursor) lines.push(`more: npx durable-mcp pending --limit ${opts.limit ?? MAX_PAGE_LIMIT} --cursor ${nextCursor}`);
+        if (nextCursor) lines.push(`more: npx durable-mcp pending --limit ${opts.limit ?? MAX_PAGE_LIMIT} --cursor ${terminalSafe(nextCursor)}`);
         return lines.length ? lines.join('\n') : 'no pending requests';
       });
       // Nothing could be reached (every workflow awaiting input is unreachable): exit 4, as when no worker answers.

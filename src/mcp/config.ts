@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import { msToNumber, type Duration } from '@temporalio/common';
 import { z } from 'zod';
+import { isPolicyProblem, parseApprovalPolicy, type ApprovalPolicy } from '../contract/approval.js';
 import type { ProtocolEra } from '../contract/era.js';
 import { parseAuth } from './auth-config.js';
 import { describe } from './config-values.js';
@@ -47,6 +48,8 @@ interface CommonServerConfig {
   era: EraSetting;
   /** A pinned protocol version (the only one offered); absent: negotiated. */
   protocolVersion?: string;
+  /** Which calls a person approves before the tool runs (its own `approval`, else the config's; absent: never). */
+  approval?: ApprovalPolicy;
 }
 export interface StdioServerConfig extends CommonServerConfig {
   transport: 'stdio';
@@ -95,6 +98,8 @@ export interface McpConfig {
   servers: Record<string, ServerConfig>;
   /** Where the worker sends a notification when a request becomes pending. */
   notify?: NotifyConfig;
+  /** The worker-wide approval policy (the top-level `approval`), for servers without their own. */
+  approval?: ApprovalPolicy;
 }
 
 /**
@@ -167,6 +172,7 @@ const RawServerSchema = z
       .refine((v) => PINNABLE_PROTOCOL_VERSIONS.includes(v))
       .optional(),
     auth: z.unknown().optional(),
+    approval: z.unknown().optional(),
   })
   .passthrough();
 
@@ -213,15 +219,26 @@ export function parseMcpConfig(raw: unknown, source = 'MCP config'): McpConfig {
   if (serversRaw === null || typeof serversRaw !== 'object' || Array.isArray(serversRaw)) {
     throw configError(`${source}: "${top}" must be an object mapping server names to settings, got ${describe(serversRaw)}`, undefined, top);
   }
+  const approval =
+    obj.approval === undefined
+      ? undefined
+      : approvalPolicy(obj.approval, (field, problem) => {
+          throw configError(`${source}: field "${field}" ${problem}`, undefined, field);
+        });
   const servers: Record<string, ServerConfig> = {};
   for (const [name, value] of Object.entries(serversRaw as Record<string, unknown>)) {
-    servers[name] = parseServer(name, value, source);
+    servers[name] = parseServer(name, value, source, approval);
   }
-  if (obj.notify !== undefined) return { servers, notify: parseNotify(obj.notify, source) };
-  return { servers };
+  return { servers, ...(obj.notify !== undefined ? { notify: parseNotify(obj.notify, source) } : {}), ...(approval ? { approval } : {}) };
 }
 
-function parseServer(name: string, value: unknown, source: string): ServerConfig {
+/** The `approval` policy of the config or of a server (src/contract/approval.ts), or `bad(field, problem)`. */
+function approvalPolicy(raw: unknown, bad: (field: string, problem: string) => never): ApprovalPolicy {
+  const policy = parseApprovalPolicy(raw, durationToMs);
+  return isPolicyProblem(policy) ? bad(policy.field, policy.problem) : policy;
+}
+
+function parseServer(name: string, value: unknown, source: string, defaultApproval?: ApprovalPolicy): ServerConfig {
   const fail = (field: string, problem: string): never => {
     throw configError(`${source}: server "${name}": field "${field}" ${problem}`, name, field);
   };
@@ -252,6 +269,8 @@ function parseServer(name: string, value: unknown, source: string): ServerConfig
     era: pinnedEra ?? s.era ?? 'auto',
     ...(s.protocolVersion !== undefined ? { protocolVersion: s.protocolVersion } : {}),
   };
+  const approval = s.approval !== undefined ? approvalPolicy(s.approval, fail) : defaultApproval;
+  if (approval) Object.assign(common, { approval });
   if (s.command !== undefined && s.url !== undefined) fail('url', 'cannot be combined with "command": a server is either local (command) or remote (url)');
   if (s.command !== undefined) {
     if (s.type && !['stdio', 'local'].includes(s.type)) fail('type', `is "${s.type}" but the server has a "command" (local stdio)`);

@@ -18,6 +18,7 @@ import { fixtureServerPath, modernServerPath, readFixtureLog } from '../fixtures
 import { continueAsNewInputs } from '../helpers/history.js';
 import { suiteEnvironment, tempDir, testEnvironment, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
+import { accept, answerWith, nextPending } from '../../src/testing/index.js';
 
 const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 
@@ -194,6 +195,20 @@ describe('approvals: a person approves a tool before it runs', () => {
     assert.deepEqual(
       runs(logs.v1, 'transfer').filter((a) => a.to === 'ivan'),
       [{ to: 'ivan', amount: 3 }],
+    );
+  });
+
+  it("the testing kit answers approvals: nextPending shows the approval's context, answerWith approves an edit", async () => {
+    const handle = await start({ server: 'modern', tool: 'delete_note', arguments: { id: 'n9', note: 'old' } });
+    const next = await nextPending(handle);
+    assert.equal(next.context?.approval?.annotations?.destructiveHint, true);
+    const answerer = answerWith(handle, (_request, context) => (context?.approval ? accept({ id: 'n9', note: 'kept' }) : undefined));
+    assert.equal((await handle.result()).output, 'deleted n9');
+    await answerer.done;
+    assert.equal(answerer.answered.length, 1);
+    assert.deepEqual(
+      runs(logs.v2, 'delete_note').filter((a) => a.id === 'n9'),
+      [{ id: 'n9', note: 'kept' }],
     );
   });
 

@@ -5,7 +5,7 @@
  */
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { PendingContext } from '../workflows/messages.js';
+import type { PendingRow } from './list.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -19,7 +19,7 @@ function hints(annotations: Record<string, unknown> | undefined): string[] {
 }
 
 /** The approval's box above its form: what runs, what the server says of it, and the arguments (read-only when not editable). */
-export function approvalHtml(context: PendingContext): H {
+export function approvalHtml(context: PendingRow['context']): H {
   const a = context.approval!;
   const listed = hints(a.annotations);
   const trust = a.annotationsTrusted ? 'trusted by the config' : 'hints only: not trusted by the config';

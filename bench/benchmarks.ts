@@ -7,7 +7,8 @@ import { b5 } from './b5-throughput.js';
 import { b6 } from './b6-mrtr-round.js';
 import { b3m } from './b3m-idle-cost-modern.js';
 import { b8 } from './b8-encryption.js';
+import { b9 } from './b9-approval.js';
 import { b7 } from './b7-inbox-scale.js';
 import type { Benchmark } from './setup.js';
 
-export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5, b6, b3m, b8, b7];
+export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5, b6, b3m, b8, b9, b7];

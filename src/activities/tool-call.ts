@@ -8,6 +8,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, type Request } from '../contract/index.js';
 import type { Lease, RoundOutcome, ServerConfig } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
+import { approvalGate } from './approval.js';
 import { heartbeatEvery, serverConfigOf, workerFeatures, type ActivityDeps } from './deps.js';
 import { legacyElicitations, type CallState, type ElicitingCall } from './legacy.js';
 import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
@@ -133,6 +134,25 @@ async function leaseAndCall(a: Attempt): Promise<CallMcpToolOutcome> {
       `server "${input.server}" has no tool "${input.tool}"; its tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`,
       FailureTypes.UnknownTool,
     );
+  }
+  // A call a person must approve first ends here, before anything runs (the session goes back as it was).
+  let gate: ReturnType<typeof approvalGate>;
+  try {
+    gate = approvalGate(
+      a.server,
+      input,
+      session.tools.find((t) => t.name === input.tool),
+      workerFeatures(deps),
+    );
+  } catch (err) {
+    activity.stop();
+    await lease.release();
+    throw err;
+  }
+  if (gate) {
+    activity.stop();
+    await lease.release();
+    return gate;
   }
   return callOnLease(a, lease, activity);
 }

@@ -2,6 +2,7 @@
  * The inputs and outcomes of the activities, shared by the files of each job. Their JSON shapes are recorded in
  * workflow histories (an activity's input and result): a shape never changes; a TypeScript name may.
  */
+import type { ApprovalContext } from '../contract/approval.js';
 import type { Answer, ElicitParams, Request, ToolResult } from '../contract/index.js';
 import type { LoginWanted } from '../contract/login.js';
 import type { WorkerFeatures } from '../workflows/internal-messages.js';
@@ -27,6 +28,12 @@ export interface CallMcpToolInput {
   round?: { inputResponses?: Record<string, unknown>; requestState?: string };
   /** A server behind OAuth with per-call principals: whose login the call uses (`auth.principal` of the call). */
   principal?: string;
+  /**
+   * Approvals (docs/approvals.md): `ask: "always"`, the call asks for a person's approval whatever the policy; `approved`,
+   * a person approved these `arguments` (request `id`; `digest` of the approved arguments, checked before the tool runs).
+   * Absent on calls that never needed one (their recorded inputs are unchanged).
+   */
+  approval?: { ask?: 'always'; approved?: { id: string; digest: string } };
 }
 
 export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed' | 'worker-shutdown' | 'workflow-unreachable';
@@ -80,7 +87,21 @@ export interface CallMcpToolLoginRequired extends WorkerFeatures {
   login: LoginWanted & { loginId: string };
 }
 
-export type CallMcpToolOutcome = CallMcpToolCompleted | CallMcpToolReleased | CallMcpToolInputRequired | CallMcpToolUrlRequired | CallMcpToolLoginRequired;
+/**
+ * The policy (or the call) wants a person's approval before the tool runs, and the call brings none: nothing ran. The
+ * workflow records `request` (asked once: its id derives from the call id and the arguments' digest) and runs the call
+ * again with the approved arguments, or returns a result saying the tool did not run.
+ */
+export interface CallMcpToolApprovalRequired extends WorkerFeatures {
+  status: 'approval_required';
+  request: Request;
+  context: ApprovalContext;
+  /** The policy's `expiresIn` (ms), when it sets one. */
+  expiresInMs?: number;
+}
+
+export type CallMcpToolOutcome =
+  CallMcpToolCompleted | CallMcpToolReleased | CallMcpToolInputRequired | CallMcpToolUrlRequired | CallMcpToolLoginRequired | CallMcpToolApprovalRequired;
 
 /** The input of `listMcpTools` (the workflow `mcpListTools` passes its server on). */
 export interface ListMcpToolsInput {

@@ -48,6 +48,13 @@ export function pendingEntryLines(workflowId: string, request: Request, context:
     });
     lines.push(`${DETAIL}fields: ${fields.join(', ')}`);
   }
+  // An approval (docs/approvals.md): the arguments the tool will run with, and what its server says of it.
+  if (context.approval) {
+    if (context.arguments !== undefined) lines.push(`${DETAIL}arguments: ${terminalSafe(context.arguments)}`);
+    const hints = Object.entries(context.approval.annotations ?? {}).map(([k, v]) => `${k}=${String(v)}`);
+    const trust = context.approval.annotationsTrusted ? ' (trusted)' : ' (not trusted)';
+    lines.push(`${DETAIL}annotations: ${hints.length > 0 ? terminalSafe(hints.join(', ')) : 'none'}${trust}`);
+  }
   if (request.expiresAt !== undefined) lines.push(`${DETAIL}expires: ${terminalSafe(request.expiresAt)}`);
   return lines;
 }

@@ -32,6 +32,11 @@ export const FAILURES = {
   NoWorkflow: { plane: 'call', retryable: false, description: 'the activity callMcpTool was run outside a workflow' },
   ChildUnreachable: { plane: 'answer', retryable: false, description: "the request belongs to a pipeline's child workflow that could not take the answer" },
   InvalidInput: { plane: 'call', retryable: false, description: 'the workflow input is wrong (names the field and the value)' },
+  ApprovalMismatch: {
+    plane: 'call',
+    retryable: false,
+    description: 'callMcpTool was given arguments other than the ones a person approved (their digest differs): the tool does not run',
+  },
   // ---- a tool call's input requests (both MCP eras) ----
   RoundLimitExceeded: { plane: 'call', retryable: false, description: 'a modern-era tool still required input after `maxRounds` rounds (default 10)' },
   UnsupportedInputRequest: {

@@ -34,7 +34,9 @@ select { padding: .3rem; min-width: 16rem; }
 .actions { display: flex; gap: .5rem; margin-top: .75rem; }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: .75rem 0; font-size: .85rem; }
 .filters input, .filters select { min-width: 7rem; padding: .2rem; }
-.arguments pre, .result { white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; background: #f4f5f7; padding: .4rem; }
+.approval { border-left: 3px solid #b26a00; padding-left: .5rem; margin: .5rem 0; }
+.approval .trust { color: #555; font-size: .85rem; }
+.arguments pre, .approval-args, .result { white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; background: #f4f5f7; padding: .4rem; }
 .no-worker { color: #8a5a00; font-size: .85rem; }
 .resolution .by { font-weight: 600; }
 .pager { text-align: center; }

@@ -18,7 +18,7 @@ export function installHistory(app: Hono, client: Client, dmc: DurableMcpClient,
           const value = await client.workflow
             .getHandle(r.workflowId, r.runId)
             .result()
-            .then((v) => ({ text: typeof v === 'object' && v && 'output' in v ? String((v as { output: unknown }).output) : JSON.stringify(v) }))
+            .then((v) => resultShown(v))
             .catch((err: Error) => ({ text: `(result unavailable: ${err.message})` }));
           if (results.size >= 500) results.delete(results.keys().next().value!);
           results.set(key, value);
@@ -40,4 +40,12 @@ export function installHistory(app: Hono, client: Client, dmc: DurableMcpClient,
     return c.html(historyHtml({ namespace: dmc.namespace, temporalUi, rows: h.rows, ...(h.problem ? { problem: h.problem } : {}) }));
   });
   app.get('/api/history', async (c) => c.json(await history()));
+}
+
+/** A call's result as the history shows it: its output, and for an approved call the arguments a person approved. */
+function resultShown(v: unknown): NonNullable<HistoryRow['result']> {
+  if (typeof v !== 'object' || !v || !('output' in v)) return { text: JSON.stringify(v) };
+  const r = v as { output: unknown; metadata?: { approvedArguments?: unknown } };
+  const approved = r.metadata?.approvedArguments;
+  return { text: String(r.output), ...(approved !== undefined ? { approvedArguments: JSON.stringify(approved).slice(0, 1000) } : {}) };
 }

@@ -6,6 +6,7 @@
 import { html } from 'hono/html';
 import { checkElicitationUrl } from '../contract/admit.js';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { approvalHtml } from './approval-view.js';
 import { initialValues, schemaFields, type Field, type Posted } from './form.js';
 import type { ResolvedRow } from '../client/resolved.js';
 import type { InboxRow, InboxView, PendingRow } from './list.js';
@@ -203,9 +204,10 @@ function fieldHtml(f: Field, values: Posted, error: string | undefined): H {
   return html`<div class="field">${label}${desc}${limitHint}${control}${err}</div>`;
 }
 
-function buttons(kind: 'input' | 'authorization'): H {
+function buttons(kind: 'input' | 'authorization' | 'approval'): H {
   return html`<div class="actions">
-    <button type="submit" name="${ACTION_FIELD}" value="accept" class="primary">${kind === 'input' ? 'Accept' : 'Done'}</button
+    <button type="submit" name="${ACTION_FIELD}" value="accept" class="primary">
+      ${kind === 'input' ? 'Accept' : kind === 'approval' ? 'Approve' : 'Done'}</button
     ><button type="submit" name="${ACTION_FIELD}" value="decline" formnovalidate>Decline</button
     ><button type="submit" name="${ACTION_FIELD}" value="cancel" formnovalidate>Cancel</button>
   </div>`;
@@ -225,12 +227,15 @@ function pendingRow(row: PendingRow, state: PageState): H {
     >
   </header>`;
   const general = rejected?.general ? html`<p class="form-error" role="alert">${rejected.general}</p>` : '';
-  const args = context.arguments
-    ? html`<details class="arguments">
-        <summary>arguments of the call</summary>
-        <pre>${context.arguments}</pre>
-      </details>`
-    : '';
+  // An approval shows the tool, its annotations and the arguments in its own box (./approval-view.ts).
+  const args = context.approval
+    ? approvalHtml(context)
+    : context.arguments
+      ? html`<details class="arguments">
+          <summary>arguments of the call</summary>
+          <pre>${context.arguments}</pre>
+        </details>`
+      : '';
   const noWorker = row.noWorker ? html`<p class="no-worker">No worker can take an answer now: <span class="reason">${row.noWorker}</span></p>` : '';
   const classes = `request ${request.kind}${row.noWorker ? ' unreachable' : ''}`;
   let body: H;
@@ -258,7 +263,7 @@ function pendingRow(row: PendingRow, state: PageState): H {
     <p class="prompt">${request.prompt}</p>
     ${args}
     <form data-request-id="${request.id}" data-workflow-id="${row.workflowId}" method="post" action="${action}">
-      ${body}${general}${buttons(request.kind === 'authorization' ? 'authorization' : 'input')}
+      ${body}${general}${buttons(request.kind === 'authorization' ? 'authorization' : context.approval ? 'approval' : 'input')}
     </form>
   </article>`;
 }
@@ -314,7 +319,8 @@ function filtersHtml(state: PageState): H {
 
 /** A resolved request with the call's result, when it finished. */
 export interface HistoryRow extends ResolvedRow {
-  result?: { text: string };
+  /** The call's result once it finished; an approved call's approved arguments (JSON) too. */
+  result?: { text: string; approvedArguments?: string };
 }
 
 /** The history page: the latest resolutions, who resolved each and when, the outcome, and the call's result. */
@@ -341,6 +347,7 @@ export function historyHtml(state: { namespace: string; temporalUi?: string; row
                 <span class="outcome">${r.outcome}</span> by <span class="by">${r.by}</span> <time datetime="${r.at}">${shownTime(r.at)}</time>; the call is
                 <span class="status">${r.status.toLowerCase()}</span>
               </p>
+              ${r.result?.approvedArguments ? html`<p class="approved">ran with the approved arguments <code>${r.result.approvedArguments}</code></p>` : ''}
               ${r.result ? html`<pre class="result">${r.result.text}</pre>` : ''}
             </article>`,
         )}

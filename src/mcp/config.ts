@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 import { msToNumber, type Duration } from '@temporalio/common';
 import { z } from 'zod';
+import { isPolicyProblem, parseApprovalPolicy, type ApprovalPolicy } from '../contract/approval.js';
 import type { ProtocolEra } from '../contract/era.js';
 import { parseAuth } from './auth-config.js';
 import { isLoopbackHost } from './auth/outbound.js';
@@ -48,6 +49,8 @@ interface CommonServerConfig {
   era: EraSetting;
   /** A pinned protocol version (the only one offered); absent: negotiated. */
   protocolVersion?: string;
+  /** Which calls a person approves before the tool runs (its own `approval`, else the config's; absent: never). */
+  approval?: ApprovalPolicy;
 }
 export interface StdioServerConfig extends CommonServerConfig {
   transport: 'stdio';
@@ -105,6 +108,8 @@ export interface McpConfig {
   notify?: NotifyConfig;
   /** `"requireEncryption": true`: the worker refuses to start without an encryption key (as DURABLE_MCP_REQUIRE_ENCRYPTION=1). */
   requireEncryption?: boolean;
+  /** The worker-wide approval policy (the top-level `approval`), for servers without their own. */
+  approval?: ApprovalPolicy;
 }
 
 /**
@@ -177,6 +182,7 @@ const RawServerSchema = z
       .refine((v) => PINNABLE_PROTOCOL_VERSIONS.includes(v))
       .optional(),
     auth: z.unknown().optional(),
+    approval: z.unknown().optional(),
   })
   .passthrough();
 
@@ -223,9 +229,15 @@ export function parseMcpConfig(raw: unknown, source = 'MCP config'): McpConfig {
   if (serversRaw === null || typeof serversRaw !== 'object' || Array.isArray(serversRaw)) {
     throw configError(`${source}: "${top}" must be an object mapping server names to settings, got ${describe(serversRaw)}`, undefined, top);
   }
+  const approval =
+    obj.approval === undefined
+      ? undefined
+      : approvalPolicy(obj.approval, (field, problem) => {
+          throw configError(`${source}: field "${field}" ${problem}`, undefined, field);
+        });
   const servers: Record<string, ServerConfig> = {};
   for (const [name, value] of Object.entries(serversRaw as Record<string, unknown>)) {
-    servers[name] = parseServer(name, value, source);
+    servers[name] = parseServer(name, value, source, approval);
   }
   if (obj.requireEncryption !== undefined && typeof obj.requireEncryption !== 'boolean')
     throw configError(`${source}: field "requireEncryption" must be true or false, got ${describe(obj.requireEncryption)}`, undefined, 'requireEncryption');
@@ -233,10 +245,17 @@ export function parseMcpConfig(raw: unknown, source = 'MCP config'): McpConfig {
     servers,
     ...(obj.notify !== undefined ? { notify: parseNotify(obj.notify, source) } : {}),
     ...(obj.requireEncryption === true ? { requireEncryption: true } : {}),
+    ...(approval ? { approval } : {}),
   };
 }
 
-function parseServer(name: string, value: unknown, source: string): ServerConfig {
+/** The `approval` policy of the config or of a server (src/contract/approval.ts), or `bad(field, problem)`. */
+function approvalPolicy(raw: unknown, bad: (field: string, problem: string) => never): ApprovalPolicy {
+  const policy = parseApprovalPolicy(raw, durationToMs);
+  return isPolicyProblem(policy) ? bad(policy.field, policy.problem) : policy;
+}
+
+function parseServer(name: string, value: unknown, source: string, defaultApproval?: ApprovalPolicy): ServerConfig {
   const fail = (field: string, problem: string): never => {
     throw configError(`${source}: server "${name}": field "${field}" ${problem}`, name, field);
   };
@@ -267,6 +286,8 @@ function parseServer(name: string, value: unknown, source: string): ServerConfig
     era: pinnedEra ?? s.era ?? 'auto',
     ...(s.protocolVersion !== undefined ? { protocolVersion: s.protocolVersion } : {}),
   };
+  const approval = s.approval !== undefined ? approvalPolicy(s.approval, fail) : defaultApproval;
+  if (approval) Object.assign(common, { approval });
   if (s.command !== undefined && s.url !== undefined) fail('url', 'cannot be combined with "command": a server is either local (command) or remote (url)');
   if (s.command !== undefined) {
     if (s.type && !['stdio', 'local'].includes(s.type)) fail('type', `is "${s.type}" but the server has a "command" (local stdio)`);

@@ -17,6 +17,8 @@ export const MetricNames = {
   toolCallDuration: 'durable_mcp_tool_call_duration',
   /** Modern-era (MCP 2026-07-28) rounds that ended `input_required`, by server and what the round asked for. */
   mrtrRounds: 'durable_mcp_mrtr_rounds',
+  /** Approvals of tool calls resolved (counter, by server, tool and outcome: approved, declined, expired, cancelled). */
+  approvals: 'durable_mcp_approvals',
 } as const;
 
 /** What each metric says (one text per name: the worker's zero series and the instruments that record use the same). */
@@ -28,6 +30,7 @@ export const MetricDescriptions: Record<(typeof MetricNames)[keyof typeof Metric
   [MetricNames.sessionsOpen]: 'MCP sessions open in this worker, by server',
   [MetricNames.toolCallDuration]: 'Duration of one callMcpTool attempt, by server, tool and outcome',
   [MetricNames.mrtrRounds]: 'Modern-era (MRTR) rounds that ended input_required, by server and kind (input, request-state, url-error)',
+  [MetricNames.approvals]: 'Approvals of tool calls resolved, by server, tool and outcome (approved, declined, expired, cancelled)',
 };
 
 /** The values of the labels that do not come from the config (the worker starts each family at zero for each). */

@@ -13,8 +13,13 @@ interface Measured {
   server: string;
   tool: string;
 }
-/** How an attempt ended: completed, released (with a reason), (modern era) input_required, or login_required (OAuth). */
-type Outcome = { status: 'completed' } | { status: 'released'; reason: string } | { status: 'input_required' } | { status: 'login_required' };
+/** How an attempt ended: completed, released (with a reason), (modern era) input_required, login_required (OAuth), or approval_required. */
+type Outcome =
+  | { status: 'completed' }
+  | { status: 'released'; reason: string }
+  | { status: 'input_required' }
+  | { status: 'login_required' }
+  | { status: 'approval_required' };
 
 /** Wrap the `callMcpTool` activity so that each attempt is measured. */
 export function measuredToolCall<I extends Measured, O extends Outcome>(fn: (input: I) => Promise<O>): (input: I) => Promise<O> {

@@ -28,6 +28,7 @@ const OUTCOME_LABELS: Record<RequestOutcome, ResolvedOutcome> = { accepted: 'acc
 let resolved: MetricCounter | undefined;
 let timeToAnswer: MetricHistogram | undefined;
 let rounds: MetricCounter | undefined;
+let approvals: MetricCounter | undefined;
 const { durableMcpMetrics } = proxySinks<DurableMcpSinks>();
 
 /** A request was recorded as pending (not on restore after continue-as-new: it was counted when it was recorded). */
@@ -59,4 +60,10 @@ export type RoundKind = (typeof MetricLabelValues.roundKind)[number];
 export function mrtrRound(server: string, kind: RoundKind): void {
   rounds ??= metricMeter.createCounter(MetricNames.mrtrRounds, '1', MetricDescriptions[MetricNames.mrtrRounds]);
   rounds.add(1, { server, kind });
+}
+
+/** An approval was resolved (approved, declined, expired, cancelled): counted once, replay-safe through the workflow meter. */
+export function approvalResolved(server: string, tool: string, outcome: string): void {
+  approvals ??= metricMeter.createCounter(MetricNames.approvals, '1', MetricDescriptions[MetricNames.approvals]);
+  approvals.add(1, { server, tool, outcome });
 }

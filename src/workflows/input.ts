@@ -55,6 +55,8 @@ export const FIELD_CHECKS = {
   // a server behind OAuth with per-call principals: whose login the call uses
   auth: object,
   'auth.principal': (v) => (v === undefined ? undefined : principalProblem(v)),
+  // a call asks for a person's approval whatever the policy (never for less than the policy)
+  approval: oneOf(['always'], '"always" (a call may ask for an approval the policy does not, never waive one)'),
   // pipeline steps (and the pipeline's own default onFailure)
   retries: wholeNumber(0, MAX_STEP_RETRIES),
   onFailure: oneOf(['stop', 'continue', 'retry'], 'stop, continue or retry'),
@@ -80,6 +82,7 @@ export const TOOL_CALL_FIELDS = [
   'maxRounds',
   'auth',
   'auth.principal',
+  'approval',
 ] as const satisfies readonly InputField[];
 /** The fields of a listing of a server's tools that `mcpListTools` checks. */
 export const LIST_TOOLS_FIELDS = ['server', 'elicitation.expiresIn', 'auth', 'auth.principal'] as const satisfies readonly InputField[];
@@ -98,6 +101,7 @@ export const STEP_FIELDS = [
   'arguments',
   'auth',
   'auth.principal',
+  'approval',
 ] as const satisfies readonly InputField[];
 
 /** A field that is wrong: which, what is wrong with it, and the value given. */

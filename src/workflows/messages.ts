@@ -15,6 +15,7 @@ import {
   LOGIN_STATUS_QUERY,
   LOGOUT_UPDATE,
 } from '../contract/message-names.js';
+import type { ApprovalContext } from '../contract/approval.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 import type { LoginStatus } from '../contract/login.js';
 
@@ -70,6 +71,12 @@ export interface PendingContext {
   askedAt?: string;
   /** The tool call's arguments as JSON text, cut to ARGUMENTS_SHOWN characters (untrusted: escape it). */
   arguments?: string;
+  /**
+   * An approval (docs/approvals.md): a person allows the tool to run with these arguments. The tool's title,
+   * description and annotations as its server lists them (untrusted text: escape it), whether the config trusts them,
+   * and whether the form edits the arguments.
+   */
+  approval?: ApprovalContext;
 }
 /** At most this many characters of a call's arguments (as JSON) go with its pending requests. */
 export const ARGUMENTS_SHOWN = 1_000;

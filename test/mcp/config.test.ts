@@ -612,3 +612,49 @@ describe('"auth" of a remote server (OAuth)', () => {
     assert.equal((parseMcpConfig({ mcpServers: { crm: { url: 'http://crm.example/mcp' } } }).servers.crm as HttpServerConfig).url, 'http://crm.example/mcp');
   });
 });
+
+describe('parseMcpConfig: approval (docs/approvals.md)', () => {
+  const fx = { command: ['node', 'x.js'] };
+  it('takes a policy per server and a worker-wide default for servers without their own; default: none (never)', () => {
+    assert.equal(parseMcpConfig({ mcpServers: { fx } }).servers.fx.approval, undefined);
+    const config = parseMcpConfig({
+      approval: 'destructive',
+      mcpServers: { fx, own: { ...fx, approval: { tools: ['delete_*'], except: ['delete_draft'], annotations: 'trust', expiresIn: '1h' } } },
+    });
+    assert.deepEqual(config.approval, { gate: 'destructive', annotations: 'ignore' });
+    assert.deepEqual(config.servers.fx.approval, { gate: 'destructive', annotations: 'ignore' });
+    assert.deepEqual(config.servers.own.approval, {
+      gate: 'destructive',
+      tools: ['delete_*'],
+      except: ['delete_draft'],
+      annotations: 'trust',
+      expiresInMs: 3_600_000,
+    });
+    assert.deepEqual(parseMcpConfig({ approval: 'always', mcpServers: { fx: { ...fx, approval: 'never' } } }).servers.fx.approval, {
+      gate: 'never',
+      annotations: 'ignore',
+    });
+  });
+
+  it('refuses a bad policy at load, naming the server and the field', () => {
+    rejects(
+      { mcpServers: { fx: { ...fx, approval: 'sometimes' } } },
+      'fx',
+      'approval',
+      /must be "always", "never", "destructive" or an object.*got "sometimes"/,
+    );
+    rejects({ mcpServers: { fx: { ...fx, approval: { annotations: 'yes' } } } }, 'fx', 'approval.annotations', /must be "trust" or "ignore", got "yes"/);
+    rejects({ mcpServers: { fx: { ...fx, approval: { tools: 'delete_*' } } } }, 'fx', 'approval.tools', /must be an array of tool names or globs/);
+    rejects({ mcpServers: { fx: { ...fx, approval: { except: [''] } } } }, 'fx', 'approval.except');
+    rejects({ mcpServers: { fx: { ...fx, approval: { expiresIn: '4 parsecs' } } } }, 'fx', 'approval.expiresIn', /must be a Duration/);
+    rejects({ mcpServers: { fx: { ...fx, approval: { expiresIn: 0 } } } }, 'fx', 'approval.expiresIn');
+    rejects(
+      { mcpServers: { fx: { ...fx, approval: { gate: 'always' } } } },
+      'fx',
+      'approval.gate',
+      /not a field of an approval policy; it takes tools, except, annotations, expiresIn/,
+    );
+    const top = rejects({ approval: true, mcpServers: { fx } }, undefined, 'approval', /got true/);
+    assert.equal(top.server, undefined);
+  });
+});

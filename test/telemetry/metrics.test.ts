@@ -190,4 +190,29 @@ describe('metrics (DURABLE_MCP_METRICS_BIND)', () => {
       "the round's request counted as accepted",
     );
   });
+
+  it('approvals are counted by server, tool and outcome (durable_mcp_approvals): one approved, one declined', async () => {
+    const count = (samples: Sample[], outcome: string) =>
+      total(samples, 'durable_mcp_approvals', { server: 'fx', tool: 'transfer', outcome }) +
+      total(samples, 'durable_mcp_approvals_total', { server: 'fx', tool: 'transfer', outcome });
+    const before = await scrape();
+    for (const [i, ok] of [true, false].entries()) {
+      const handle = await suite.env.client.workflow.start(mcpToolCall, {
+        taskQueue: suite.taskQueue,
+        workflowId: `metrics-approval-${i}-${Date.now()}`,
+        args: [{ server: 'fx', tool: 'transfer', arguments: { to: 'bob', amount: 1 }, approval: 'always' }],
+      });
+      const [request] = await waitForPending(handle);
+      await handle.executeUpdate(submitAnswerUpdate, { args: [ok ? { id: request.id, ok: true } : { id: request.id, ok: false, reason: 'declined' }] });
+      await handle.result();
+    }
+    await eventually(
+      async () => {
+        const s = await scrape();
+        return count(s, 'approved') === count(before, 'approved') + 1 && count(s, 'declined') === count(before, 'declined') + 1;
+      },
+      'one approval approved and one declined counted',
+      30_000,
+    );
+  });
 });

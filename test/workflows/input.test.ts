@@ -84,8 +84,11 @@ describe('the shared input check (src/workflows/input.ts)', () => {
     it('names the first bad field in the order the call checks them', () => {
       assert.deepEqual(
         [...TOOL_CALL_FIELDS],
-        ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds', 'auth', 'auth.principal'],
+        ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds', 'auth', 'auth.principal', 'approval'],
       );
+      // A call may ask for an approval ("always"), never waive one.
+      assert.equal(toolCallInputProblem({ ...ok, approval: 'always' }), undefined);
+      assert.match(toolCallInputProblem({ ...ok, approval: 'never' }) ?? '', /field "approval" must be "always" .*, got "never"$/);
       assert.match(toolCallInputProblem({ server: 'fx', tool: '', maxAttempts: 0, toolTimeout: -1 }) ?? '', /field "tool"/);
       assert.match(toolCallInputProblem({ ...ok, maxRounds: 0, toolTimeout: -1 }) ?? '', /field "toolTimeout"/);
     });
@@ -142,8 +145,10 @@ describe('the shared input check (src/workflows/input.ts)', () => {
           'arguments',
           'auth',
           'auth.principal',
+          'approval',
         ],
       );
+      assert.match(stepInputProblem({ ...step, approval: 'destructive' }) ?? '', /^step "a": field "approval" must be "always"/);
     });
   });
 

@@ -123,6 +123,31 @@ describe("notifications of pending requests (the worker config's webhook)", () =
     }
   });
 
+  it('an approval is notified with the tool and its annotations, never an argument value (not even with includePrompt)', async () => {
+    const hook = await receiver();
+    try {
+      await using t = await testEnvironment({ name: 'notify-approval', configFields: { notify: { url: hook.url, includePrompt: true } } });
+      const handle = await t.env.client.workflow.start(mcpToolCall, {
+        taskQueue: t.taskQueue,
+        workflowId: `notify-approval-${Date.now()}`,
+        args: [{ server: 'fx', tool: 'transfer', arguments: { to: 'secret-recipient', amount: 777 }, approval: 'always' }],
+      });
+      const [request] = await waitForPending(handle);
+      await eventually(async () => (await activityEvents(handle, 'notifyPending')).completed === 1, 'the notification to be sent');
+      const body = hook.received[0].body;
+      assert.equal(body.request.id, request.id);
+      assert.equal(body.request.prompt, request.prompt, 'the prompt (which names the server and the tool) with includePrompt');
+      assert.equal(body.request.data, undefined, "the approval's form (its defaults are the arguments) is left out");
+      assert.equal(body.context.approval.title, 'Transfer money');
+      const text = JSON.stringify(body);
+      assert.ok(!text.includes('secret-recipient') && !text.includes('777'), text);
+      await handle.signal(answerSignal, { id: request.id, ok: false, reason: 'declined' });
+      assert.equal((await handle.result()).metadata?.approval, 'declined');
+    } finally {
+      await hook.close();
+    }
+  });
+
   it('a receiver that fails at first gets the notification after a retry; with `includePrompt` it carries the whole Request', async () => {
     const hook = await receiver((n) => (n === 1 ? 503 : 200));
     try {

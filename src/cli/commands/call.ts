@@ -53,6 +53,7 @@ export function callCommand(program: Command): void {
     .option('--tool-timeout <duration>', 'timeout of one tools/call (default 1h)', duration('--tool-timeout', 'toolTimeout'))
     .option('--heartbeat-timeout <duration>', 'how fast a dead worker is noticed (default 30s)', duration('--heartbeat-timeout', 'heartbeatTimeout'))
     .option('--max-attempts <n>', 'attempts before the call fails (default 10)', positiveInt('--max-attempts'))
+    .option('--ask-approval', 'a person approves this call before the tool runs, whatever the policy (docs/approvals.md)')
     .option('--wait', 'wait for the result and print it (a progress bar on a terminal)')
     .option('--no-wait-start', "print the workflow id at once, without waiting (up to 2 s) for the first attempt's outcome")
     .option('--json', 'machine-readable output')
@@ -68,6 +69,7 @@ export function callCommand(program: Command): void {
           toolTimeout?: number | string;
           heartbeatTimeout?: number | string;
           maxAttempts?: number;
+          askApproval?: boolean;
           wait?: boolean;
           waitStart: boolean;
           json?: boolean;
@@ -85,6 +87,7 @@ export function callCommand(program: Command): void {
           ...(opts.toolTimeout !== undefined ? { toolTimeout: opts.toolTimeout as any } : {}),
           ...(opts.heartbeatTimeout !== undefined ? { heartbeatTimeout: opts.heartbeatTimeout as any } : {}),
           ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
+          ...(opts.askApproval ? { approval: 'always' as const } : {}),
         });
         const id = handle.workflowId;
         if (!opts.wait && !opts.waitStart) return print(!!opts.json, { workflowId: id }, () => id);

@@ -15,6 +15,7 @@
 import { condition, isCancellation, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index.js';
 import type { AnswerCheck } from '../../contract/answer.js';
+import type { ApprovalContext } from '../../contract/approval.js';
 import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
 import { requestPending, requestResolved } from '../../telemetry/workflow-metrics.js';
 import type { AnswerBy, PendingRequest } from '../messages.js';
@@ -90,8 +91,12 @@ export class ElicitationHost {
    * Record a request as pending (idempotent). Starts its expiry timer, unless `deferExpiry` (an inline wait that
    * keeps the deadline itself and starts the expiry timer when it ends unanswered).
    */
-  register(request: Request, callId: string, { deferExpiry = false }: { deferExpiry?: boolean } = {}): Request {
-    const { request: stored, entry } = this.requests.record(request, callId);
+  register(
+    request: Request,
+    callId: string,
+    { deferExpiry = false, ...own }: { deferExpiry?: boolean; expiresInMs?: number; approval?: ApprovalContext } = {},
+  ): Request {
+    const { request: stored, entry } = this.requests.record(request, callId, own);
     if (!entry) return stored;
     requestPending(this.requests.call(callId)?.server ?? '', stored.kind);
     if (!deferExpiry) this.expiry.watch(stored.id, expiresAtOf(stored));
@@ -115,12 +120,13 @@ export class ElicitationHost {
 
   /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
   resolve(answer: Answer, { answered = false, by = 'workflow' }: { answered?: boolean; by?: string } = {}): boolean {
-    const entry = this.requests.resolve(answer);
+    const at = new Date(Date.now()).toISOString();
+    const entry = this.requests.resolve(answer, { by, at });
     if (!entry) return false;
     // A person's answer (not an expiry or a withdrawal) also records how long it took.
     const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
     requestResolved(this.requests.call(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
-    this.changed('resolved', entry, { answer, by, at: new Date(Date.now()).toISOString() });
+    this.changed('resolved', entry, { answer, by, at });
     return true;
   }
 
@@ -262,7 +268,9 @@ export class ElicitationHost {
     const workflowId = this.children.reportTo?.parent ?? workflowInfo().workflowId;
     // The webhook gets the context it always got: never the call's arguments (a receiver is rarely as private as the history).
     const { arguments: _args, askedAt: _asked, ...context } = this.requests.contextOf(entry, this.children.reportTo?.step);
-    notifyPending({ workflowId, request: entry.request, context }).catch((err) => {
+    // An approval's form holds the argument values (its defaults): a notification never carries them.
+    const { data: _form, ...bare } = entry.request;
+    notifyPending({ workflowId, request: entry.approval ? bare : entry.request, context }).catch((err) => {
       if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
     });
   }

@@ -6,6 +6,7 @@
  * host's (index.ts), which calls these methods. Deterministic: its clock is the workflow's `Date.now` unless given.
  */
 import { urlHost } from '../../contract/admit.js';
+import type { ApprovalContext } from '../../contract/approval.js';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
@@ -32,13 +33,23 @@ export interface PendingRecord {
   callId: string;
   /** Workflow time (ms) when the request was recorded (for the time-to-answer metric). */
   since?: number;
+  /** An approval (docs/approvals.md): the tool as a person sees it beside the request. */
+  approval?: ApprovalContext;
+}
+
+/** A resolved request: its answer, its call, and who resolved it when (workflow time, ISO 8601). */
+export interface ResolvedRecord {
+  answer: Answer;
+  callId: string;
+  by?: string;
+  at?: string;
 }
 
 /** What the registry carries across continue-as-new (part of the host's snapshot). */
 export interface RegistrySnapshot {
   calls: CallRecord[];
   pending: PendingRecord[];
-  resolved: Array<{ answer: Answer; callId: string }>;
+  resolved: ResolvedRecord[];
   nextCall: number;
   /** How the requests of the latest finished calls ended (bounded), to say why a late answer is refused. */
   finished?: Array<{ id: string; how: string }>;
@@ -71,7 +82,7 @@ export function cut(text: string, max: number): string {
 export class RequestRegistry {
   private readonly calls = new Map<string, CallRecord>();
   private readonly pending = new Map<string, PendingRecord>();
-  private readonly resolved = new Map<string, { answer: Answer; callId: string }>();
+  private readonly resolved = new Map<string, ResolvedRecord>();
   /** Requests whose activity gave up waiting inline (its `elicit` update returns `released`). */
   private readonly released = new Set<string>();
   /** Calls released and waiting for an answer (no activity running), by call id → request id. */
@@ -133,25 +144,39 @@ export class RequestRegistry {
    * Record a request as pending, with its expiry (idempotent). `entry` is set only when it was recorded now: a
    * request already pending returns as recorded then, one already resolved returns as given.
    */
-  record(request: Request, callId: string): { request: Request; entry?: PendingRecord } {
+  record(
+    request: Request,
+    callId: string,
+    { expiresInMs: own, approval }: { expiresInMs?: number; approval?: ApprovalContext } = {},
+  ): { request: Request; entry?: PendingRecord } {
     const known = this.pending.get(request.id);
     if (known) return { request: known.request };
     if (this.resolved.has(request.id)) return { request };
     const now = this.now();
-    const expiresInMs = this.calls.get(callId)?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
+    const expiresInMs = own ?? this.calls.get(callId)?.expiresInMs ?? DEFAULT_EXPIRES_IN_MS;
     const stored: Request = { ...request, expiresAt: new Date(now + expiresInMs).toISOString() };
-    const entry: PendingRecord = { request: stored, callId, since: now };
+    const entry: PendingRecord = { request: stored, callId, since: now, ...(approval ? { approval } : {}) };
     this.pending.set(request.id, entry);
     return { request: stored, entry };
   }
 
   /** Record the first resolution of a pending request: returns its entry, or undefined if it was not pending. */
-  resolve(answer: Answer): PendingRecord | undefined {
+  resolve(answer: Answer, who: { by?: string; at?: string } = {}): PendingRecord | undefined {
     const entry = this.pending.get(answer.id);
     if (!entry) return undefined;
     this.pending.delete(answer.id);
-    this.resolved.set(answer.id, { answer, callId: entry.callId });
+    this.resolved.set(answer.id, {
+      answer,
+      callId: entry.callId,
+      ...(who.by !== undefined ? { by: who.by } : {}),
+      ...(who.at !== undefined ? { at: who.at } : {}),
+    });
     return entry;
+  }
+
+  /** The resolution of a request: its answer, who gave it and when. */
+  resolutionOf(id: string): ResolvedRecord | undefined {
+    return this.resolved.get(id);
   }
 
   /** The activity gave up waiting inline for the request (its `elicit` update returns `released`). */
@@ -189,6 +214,7 @@ export class RequestRegistry {
     if (call?.login !== undefined) context.login = call.login;
     if (e.since !== undefined) context.askedAt = new Date(e.since).toISOString();
     if (call?.arguments !== undefined) context.arguments = call.arguments;
+    if (e.approval !== undefined) context.approval = e.approval;
     // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
     const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
     if (host !== undefined) context.host = host;

@@ -70,6 +70,8 @@ function stepCall(step: PipelineStep, args: Record<string, unknown>): ExecuteMcp
     ...(step.maxRounds !== undefined ? { maxRounds: step.maxRounds } : {}),
     // A server behind OAuth with per-call principals: whose login the step uses (absent: the input is as it was).
     ...(step.auth !== undefined ? { auth: step.auth } : {}),
+    // A step that asks for a person's approval whatever the policy (docs/approvals.md).
+    ...(step.approval !== undefined ? { approval: step.approval } : {}),
   };
 }
 

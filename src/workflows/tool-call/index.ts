@@ -10,6 +10,7 @@ import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
+import { approvalDecision, recordApproval, withApproval, type Approved } from './approval.js';
 import { recordRelease, retryAfterUrls } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
 import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
@@ -44,6 +45,11 @@ export interface ExecuteMcpToolInput {
   maxRounds?: number;
   /** A server behind OAuth that signs in per call (`"principal": "per-call"`): whose login this call uses. */
   auth?: { principal?: string };
+  /**
+   * `"always"`: a person approves this call before the tool runs, whatever the server's policy (a call may ask for more
+   * than the policy, never less; docs/approvals.md).
+   */
+  approval?: 'always';
 }
 
 export interface CallOptions {
@@ -131,12 +137,15 @@ async function callLoop(
   let wait: RoundWait | undefined = resume;
   // Servers behind OAuth: how many times in a row this call needed its login.
   let logins = 0;
+  // A call a person approved runs the approved arguments only (docs/approvals.md).
+  let approved: Approved | undefined;
   for (;;) {
     if (!wait) {
       const outcome = await activity({
         server: input.server,
         tool: input.tool,
-        arguments: input.arguments,
+        arguments: approved ? approved.args : input.arguments,
+        ...(approved ? { approval: { approved: approved.approved } } : input.approval === 'always' ? { approval: { ask: 'always' } } : {}),
         callId: call.callId,
         recorded: host.requests.recordedFor(call.callId),
         toolTimeoutMs,
@@ -145,9 +154,23 @@ async function callLoop(
       });
       if (outcome.status === 'completed') {
         host.finishCall(call.callId);
-        return outcome.result;
+        return withApproval(outcome.result, approved);
       }
       host.useWorkerFeatures(outcome);
+      if (outcome.status === 'approval_required') {
+        // A person approves the call first: nothing ran, nothing is held while they decide.
+        const id = recordApproval(host, call.callId, outcome);
+        host.requests.setWaiting(call.callId, id);
+        await condition(() => host.requests.isResolved(id));
+        host.requests.setWaiting(call.callId, undefined);
+        const decided = approvalDecision(host, input, outcome);
+        if ('result' in decided) {
+          host.finishCall(call.callId);
+          return decided.result;
+        }
+        approved = decided.approved;
+        continue;
+      }
       if (outcome.status === 'login_required') {
         // A server behind OAuth needs a (new) token: ask its login (one per server and principal), wait for it to
         // settle (a refresh, or a person signing in: nothing is held meanwhile), then run the call again.

@@ -10,3 +10,5 @@ export type CallOutcome = Awaited<ReturnType<Activities['callMcpTool']>>;
 export type ReleasedOutcome = Extract<CallOutcome, { status: 'released' }>;
 /** The server needs input first (a modern-era round, or the legacy `-32042` form): the round's requests. */
 export type InputRequiredOutcome = Extract<CallOutcome, { status: 'input_required' }>;
+/** The policy (or the call) wants a person's approval first: nothing ran. */
+export type ApprovalRequiredOutcome = Extract<CallOutcome, { status: 'approval_required' }>;

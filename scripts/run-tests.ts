@@ -31,7 +31,9 @@ if (files.length === 0) {
 // Off a terminal, TAP on every Node line (Node 20 and 22 print it there by default, 24 prints spec): CI's log
 // and the fault suite's F5, which reads the counts and the failing titles, see one format.
 const reporter = process.stdout.isTTY ? [] : ['--test-reporter=tap'];
-const child = spawn(process.execPath, ['--test', ...reporter, '--test-concurrency=2', '--test-timeout=480000', ...files], {
+// The timeout bounds each file too: the newcomer's first hour (a fresh clone, two npm ci, npm start, the README's
+// walkthrough, both example projects) takes 6-9 minutes on 2 busy cores.
+const child = spawn(process.execPath, ['--test', ...reporter, '--test-concurrency=2', '--test-timeout=900000', ...files], {
   stdio: ['inherit', 'pipe', 'inherit'],
 });
 // The output passes through as it comes; each failing test's TAP entry (its title and its YAML block) is kept and

@@ -279,6 +279,7 @@ describe('approvals: expiry and a killed worker', () => {
       });
       const watch = watchPending(handle);
       const [request] = await waitForPending(handle);
+      watch.seen.set(request.id, request); // the watch polls: it may miss the request before the answer
       await first.kill('SIGKILL');
       await handle.signal(answerSignal, { id: request.id, ok: true }, { by: 'nina' });
       const second = spawnNode([workerEntry, '--mcp-config', configPath], workerEnv);

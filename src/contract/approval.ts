@@ -5,6 +5,7 @@
  * answer approves, and the result a caller gets when the tool did not run.
  */
 import { checkRequestedSchema } from './admit-schema.js';
+import { assigneesProblem, normalizeAssignees, type Assignees } from './assignees.js';
 import { canonicalJson, fnv1a64 } from './id.js';
 import { isPlainObject, preview } from './json.js';
 import type { Answer, Request, ToolResult } from './schemas.js';
@@ -20,6 +21,8 @@ export interface ApprovalPolicyObject {
   annotations?: 'trust' | 'ignore';
   /** How long an approval may wait before it expires (ms, or a Duration string like "1h", resolved at config load). */
   expiresIn?: number | string;
+  /** Who may answer the approvals this policy asks for (docs/people.md); default: the call's assignees, else anyone. */
+  assignees?: Assignees;
 }
 
 /** The policy, normalized (what the worker checks a call against). */
@@ -29,13 +32,14 @@ export interface ApprovalPolicy {
   except?: string[];
   annotations: 'trust' | 'ignore';
   expiresInMs?: number;
+  assignees?: Assignees;
 }
 
 /** What a call may ask for beyond the policy (never less). */
 export type ApprovalAsk = 'always';
 
 export const NO_APPROVAL: ApprovalPolicy = { gate: 'never', annotations: 'ignore' };
-const POLICY_KEYS = ['tools', 'except', 'annotations', 'expiresIn'];
+const POLICY_KEYS = ['tools', 'except', 'annotations', 'expiresIn', 'assignees'];
 
 /** A wrong policy: the field (below `approval`) and what is wrong with it. */
 export interface PolicyProblem {
@@ -77,6 +81,10 @@ export function parseApprovalPolicy(raw: unknown, toMs: (v: string) => number): 
     }
     policy.expiresInMs = ms;
   }
+  const who = assigneesProblem(raw.assignees, 'approval.assignees');
+  if (who) return { field: who.field, problem: `${who.problem}, got ${preview(who.value, { max: 40 })}` };
+  const assignees = normalizeAssignees(raw.assignees as Assignees | undefined);
+  if (assignees) policy.assignees = assignees;
   return policy;
 }
 
@@ -163,6 +171,8 @@ export interface ApprovalContext {
   editable: boolean;
   /** The digest of the proposed arguments. */
   digest: string;
+  /** Who may answer it, when the policy names them (else the call's assignees). */
+  assignees?: Assignees;
 }
 
 /** The approval a person answers: a Request of the seed contract, and its context. */
@@ -183,6 +193,7 @@ export function approvalRequest(
   if (tool.title !== undefined) context.title = tool.title;
   if (tool.description !== undefined) context.description = cutText(tool.description, 500);
   if (tool.annotations !== undefined) context.annotations = tool.annotations;
+  if (policy.assignees !== undefined) context.assignees = policy.assignees;
   return { request, context };
 }
 

@@ -16,6 +16,7 @@ import {
   LOGOUT_UPDATE,
 } from '../contract/message-names.js';
 import type { ApprovalContext } from '../contract/approval.js';
+import type { Assignees } from '../contract/assignees.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 import type { LoginStatus } from '../contract/login.js';
 
@@ -77,6 +78,8 @@ export interface PendingContext {
    * and whether the form edits the arguments.
    */
   approval?: ApprovalContext;
+  /** Who may answer (docs/people.md): absent, anyone allowed into the inbox. An approval's come from the policy when it names them. */
+  assignees?: Assignees;
 }
 /** At most this many characters of a call's arguments (as JSON) go with its pending requests. */
 export const ARGUMENTS_SHOWN = 1_000;

@@ -122,6 +122,7 @@ export class RequestRegistry {
       ...(context.step !== undefined ? { step: context.step } : {}),
       ...(context.login !== undefined ? { login: context.login } : {}),
       ...(context.arguments !== undefined ? { arguments: argumentsShown(context.arguments) } : {}),
+      ...(context.assignees !== undefined ? { assignees: context.assignees } : {}),
       expiresInMs: durationOption('elicitation.expiresIn', context.expiresInMs, DEFAULT_EXPIRES_IN_MS),
       holdForMs: durationOption('elicitation.holdFor', context.holdForMs, DEFAULT_HOLD_FOR_MS),
     };
@@ -215,6 +216,9 @@ export class RequestRegistry {
     if (e.since !== undefined) context.askedAt = new Date(e.since).toISOString();
     if (call?.arguments !== undefined) context.arguments = call.arguments;
     if (e.approval !== undefined) context.approval = e.approval;
+    // An approval goes to the policy's assignees when it names them, else to the call's.
+    const assignees = e.approval?.assignees ?? call?.assignees;
+    if (assignees !== undefined) context.assignees = assignees;
     // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
     const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
     if (host !== undefined) context.host = host;

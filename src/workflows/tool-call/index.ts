@@ -6,6 +6,7 @@
  * the `-32042` form) and modern.ts (`input_required` rounds).
  */
 import { condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { normalizeAssignees, type Assignees } from '../../contract/assignees.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
@@ -50,6 +51,11 @@ export interface ExecuteMcpToolInput {
    * than the policy, never less; docs/approvals.md).
    */
   approval?: 'always';
+  /**
+   * Who may answer this call's requests (docs/people.md): users (emails or subjects) and roles. Default: the login's
+   * principal (`auth.principal`) when there is one, else anyone allowed into the inbox.
+   */
+  assignees?: Assignees;
 }
 
 export interface CallOptions {
@@ -59,6 +65,12 @@ export interface CallOptions {
   callId?: string;
   /** Resume a released call (after continue-as-new): wait for this request's resolution before the first attempt. */
   resumeAfter?: string;
+}
+
+/** The assignees of a call's requests: its own, else its login's principal (absent: anyone). */
+export function assigneesOf(input: Pick<ExecuteMcpToolInput, 'assignees' | 'auth'>): { assignees?: Assignees } {
+  const assignees = normalizeAssignees(input.assignees ?? (input.auth?.principal ? { users: [input.auth.principal] } : undefined));
+  return assignees ? { assignees } : {};
 }
 
 /** Default `maxAttempts`. */
@@ -88,6 +100,7 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
       arguments: input.arguments,
       expiresInMs: input.elicitation?.expiresIn,
       holdForMs: input.elicitation?.holdFor,
+      ...assigneesOf(input),
     },
     options.callId,
   );

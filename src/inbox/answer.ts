@@ -8,7 +8,15 @@ import type { Answer } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
 import type { LiveHub, RecentlyAnswered } from './live.js';
 import { ACTION_FIELD, pageHtml, viewQuery } from './page.js';
-import { viewOf, type PageStates } from './view.js';
+import { signedInPerson, viewOf, type PageStates } from './view.js';
+import { isAssignee, type Person } from '../contract/assignees.js';
+import type { PendingRequest } from '../workflows/messages.js';
+
+/** Why `person` may not answer this request (undefined: they may; a token's holder is not checked). */
+export function notAddressedTo(person: Person | undefined, pending: PendingRequest): string | undefined {
+  if (!person || isAssignee(pending.context.assignees, person)) return undefined;
+  return `request ${pending.request.id} is not addressed to you (${person.email ?? person.subject}): ask one of its assignees to answer it`;
+}
 
 /** What answering needs of the inbox: its client, its page states, who answers, and whom to tell of an answer. */
 export interface Answering {
@@ -55,13 +63,14 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
     if (action !== 'accept' && action !== 'decline' && action !== 'cancel')
       return c.text(`field "${ACTION_FIELD}" must be accept, decline or cancel, got ${JSON.stringify(action ?? null)}`, 400);
     // The form again, with what was typed and why it was not taken.
-    const formAgain = async (status: 422 | 503, fields: ReturnType<typeof rejectionByField>['fields'], general?: string) =>
+    const formAgain = async (status: 403 | 422 | 503, fields: ReturnType<typeof rejectionByField>['fields'], general?: string) =>
       c.html(pageHtml(await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields, ...(general ? { general } : {}) } })), status);
     let answer: Answer;
     let fieldKeys: string[] = [];
-    if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
-    else if (action === 'cancel') answer = { id: requestId, ok: false, reason: 'cancelled' };
-    else {
+    const person = signedInPerson(c);
+    // The request is read to build an accepted answer, and to check that a signed-in person is one of its assignees.
+    let pending: PendingRequest | undefined;
+    if (action === 'accept' || person) {
       let details;
       try {
         details = await dmc.pendingDetails(workflowId);
@@ -70,8 +79,16 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
         // The request could not be read (no worker answered in time, ...): not "no longer pending"; what was typed stays.
         return formAgain(503, {}, `Your answer was not sent: ${(err as Error).message}`);
       }
-      const request = details.find((d) => d.request.id === requestId)?.request;
-      if (!request) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or withdrawn).`);
+      pending = details.find((d) => d.request.id === requestId);
+      if (!pending) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or withdrawn).`);
+      // Not theirs: refused, with what they typed kept.
+      const refusal = notAddressedTo(person, pending);
+      if (refusal) return formAgain(403, {}, `Your answer was not sent: ${refusal}.`);
+    }
+    if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
+    else if (action === 'cancel') answer = { id: requestId, ok: false, reason: 'cancelled' };
+    else {
+      const request = pending!.request;
       if (request.kind === 'input') {
         const fields = schemaFields((request.data as { schema?: unknown } | undefined)?.schema);
         fieldKeys = fields.map((f) => f.key);
@@ -98,6 +115,20 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
       return c.json({ error: 'body must be JSON: {"workflowId":"…","answer":{"id":"…","ok":true,"data":{…}}}' }, 400);
     }
     if (typeof body?.workflowId !== 'string' || !body.workflowId) return c.json({ error: 'field "workflowId" must be a non-empty string' }, 400);
+    const person = signedInPerson(c);
+    if (person) {
+      const id = (body.answer as { id?: unknown } | undefined)?.id;
+      let details: PendingRequest[];
+      try {
+        details = await dmc.pendingDetails(body.workflowId);
+      } catch (err) {
+        if (isClientError(err, 'UnknownWorkflow')) return c.json({ error: err.message }, 404);
+        return c.json({ error: `the answer was not sent: ${(err as Error).message}` }, 503);
+      }
+      const pending = details.find((d) => d.request.id === id);
+      const refusal = pending && notAddressedTo(person, pending);
+      if (refusal) return c.json({ error: refusal }, 403);
+    }
     const verdict = await submit(c, body.workflowId, body.answer as Answer);
     return verdict.ok ? c.json(verdict.result) : c.json({ error: verdict.reason }, verdict.status);
   });

@@ -12,7 +12,8 @@ import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
 import { DurableMcpClient } from '../client/index.js';
 import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
-import { accessGuard, isLoopback } from '../codec/access.js';
+import { accessGuard, isLoopback, sameOriginPath } from '../codec/access.js';
+import { personLabel } from '../contract/assignees.js';
 import { clientAddress, ConnectionCap, postBodyLimit, type RateOptions } from '../codec/limits.js';
 import { listen } from '../codec/listen.js';
 import type { StateMac } from '../codec/state-mac.js';
@@ -24,7 +25,8 @@ import { installHistory } from './history.js';
 import { LiveHub, RecentlyAnswered } from './live.js';
 import { callbackWarning, installOAuthCallback, type CodeSealer } from './oauth-callback.js';
 import { noticeOf, pageHtml, rowsHtml } from './page.js';
-import { pageStates, viewOf } from './view.js';
+import { installSignOut, oidcSignIn, SIGN_IN_PATH, type OidcSignInOptions } from './sign-in.js';
+import { pageStates, setPerson, signedInPerson, viewOf } from './view.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
 export const DEFAULT_INBOX_PORT = 8787;
@@ -93,6 +95,11 @@ export interface InboxOptions {
    * the session cookie `Secure` (behind a TLS proxy); its path scopes the cookie.
    */
   publicUrl?: string;
+  /**
+   * Sign-in with OpenID Connect (docs/people.md): people sign in at the issuer, see the requests they may answer, and are
+   * refused (403) on a request not addressed to them. The token (when set) still lets machines in, answering as `user`.
+   */
+  signIn?: OidcSignInOptions;
 }
 
 export interface InboxHandle {
@@ -113,7 +120,11 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   const queryTimeoutMs = options.queryTimeoutMs ?? LIST_QUERY_TIMEOUT_MS;
   const user = options.user ?? (process.env[INBOX_USER_ENV] || 'inbox');
   const userHeader = options.userHeader ?? (process.env[INBOX_USER_HEADER_ENV] || undefined);
+  const signIn = options.signIn ? oidcSignIn(options.signIn, options.publicUrl) : undefined;
+  /** Who answers: the signed-in person (their label says oidc), else the proxy's header, else the token's holder. */
   const whoAnswers = (c: Context): string => {
+    const person = signIn?.personOf(c);
+    if (person) return personLabel(person);
     const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
     return fromProxy ? fromProxy.slice(0, 200) : user;
   };
@@ -158,18 +169,45 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     ...(options.callbackRate ? { rate: options.callbackRate } : {}),
   });
   installClientMetadata(app, published);
-  app.use(
-    '*',
-    accessGuard({
-      token,
-      cookie: COOKIE,
-      realm: 'durable-mcp inbox',
-      what: 'inbox',
-      ...(published ? { publicUrl: published.base } : {}),
-      needsToken: `this inbox needs its token: open it once as /?token=… or send "Authorization: Bearer …" (${INBOX_TOKEN_ENV})`,
-      refuse: (c, status, message) => c.text(message, status),
-    }),
-  );
+  signIn?.install(app);
+  // Who a request comes from: a valid session of the sign-in, or a proxy's header (checked against assignees); the
+  // token's holder is the operator or a machine (not checked). With sign-in, a page without either goes to sign in.
+  app.use('*', async (c, next) => {
+    const person = signIn?.personOf(c);
+    if (person) {
+      setPerson(c, person);
+      return next();
+    }
+    const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
+    if (fromProxy) setPerson(c, { subject: fromProxy.slice(0, 200), source: 'proxy' });
+    if (signIn && !token && !fromProxy) {
+      const url = new URL(c.req.url);
+      if (c.req.method === 'GET' && !url.pathname.startsWith('/api/') && url.pathname !== '/events')
+        return c.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(sameOriginPath(url))}`, 303);
+      c.header('WWW-Authenticate', 'Bearer realm="durable-mcp inbox"');
+      return c.text('sign in to this inbox first', 401);
+    }
+    return next();
+  });
+  const guard = accessGuard({
+    token,
+    cookie: COOKIE,
+    realm: 'durable-mcp inbox',
+    what: 'inbox',
+    ...(published ? { publicUrl: published.base } : {}),
+    needsToken: `this inbox needs its token: open it once as /?token=… or send "Authorization: Bearer …" (${INBOX_TOKEN_ENV})`,
+    refuse: (c, status, message) => {
+      // With sign-in, a page sends a person to sign in rather than asking for the token.
+      if (signIn && status === 401) {
+        const url = new URL(c.req.url);
+        if (c.req.method === 'GET' && !url.pathname.startsWith('/api/') && url.pathname !== '/events')
+          return c.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(sameOriginPath(url))}`, 303);
+      }
+      return c.text(message, status);
+    },
+  });
+  // A signed-in person is in; anyone else needs the token (or loopback without one), as before.
+  app.use('*', (c, next) => (signedInPerson(c)?.source === 'oidc' ? next() : guard(c, next)));
   // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
   app.use('*', csrf());
 
@@ -205,6 +243,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   });
   installHistory(app, client, dmc, options.temporalUi);
   installAnswer(app, { dmc, state, whoAnswers, answered, live });
+  if (signIn) installSignOut(app, options.publicUrl);
   return Object.assign(app, { closeLive: () => live.close() });
 }
 
@@ -239,7 +278,7 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new InboxError(InboxErrorCodes.InvalidOption, `port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   const token = options.token ?? (process.env[INBOX_TOKEN_ENV] || undefined);
-  if (!isLoopback(host) && !token) throw tokenRequired(host);
+  if (!isLoopback(host) && !token && !options.signIn) throw tokenRequired(host);
   const published = inboxPublication(options.publicUrl);
   const app = createInboxApp({ ...options, token }) as ReturnType<typeof createInboxApp> & { closeLive(): void };
   const listening = await listen(app.fetch, host, port);

@@ -3,6 +3,7 @@
  * pending request, as a durable-mcp JSON body or a Slack message.
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import { ANSWER_LINK_PATH, linkTargets, signAnswerLink } from '../codec/answer-link.js';
 import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
 import type { NotifyPendingInput } from '../workflows/internal-messages.js';
@@ -20,10 +21,11 @@ const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, 
  * message, its `data` with the `requestedSchema`, and the URL-mode link) only with `includePrompt: true`, since a
  * webhook's receiver (a chat channel, a ticket system) is rarely as private as the encrypted history.
  */
-export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig): Record<string, unknown> {
+export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig, linkKey?: string): Record<string, unknown> {
   const inboxUrl = notify.inboxUrl;
   const withPrompt = notify.includePrompt === true;
   const { request, context } = input;
+  const links = inboxUrl && linkKey ? answerLinks(input, inboxUrl, linkKey) : [];
   if (notify.format === 'slack') {
     const where = `${context.server}/${context.tool}${context.step !== undefined ? ` (step ${context.step})` : ''}`;
     const lines = [
@@ -33,6 +35,8 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
         : [`request \`${slackText(request.id)}\` (${slackText(request.kind)})`]),
       ...(request.expiresAt ? [`expires ${slackText(request.expiresAt)}`] : []),
       ...(inboxUrl ? [`answer it in the inbox: ${slackText(inboxUrl)}`] : [`answer it: durable-mcp pending ${slackText(input.workflowId)}`]),
+      // The links are the inbox's own URL and a base64url token: nothing in them needs escaping but the label.
+      ...links.map((l) => `<${l.url}|answer${l.to === '*' ? '' : ` as ${slackText(l.to)}`}>`),
     ];
     return { text: lines.join('\n') };
   }
@@ -42,7 +46,18 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
     request: withPrompt ? request : { id: request.id, kind: request.kind, ...(request.expiresAt !== undefined ? { expiresAt: request.expiresAt } : {}) },
     context,
     ...(inboxUrl ? { inboxUrl } : {}),
+    ...(links.length > 0 ? { links } : {}),
   };
+}
+
+/** One signed answer link per assignee of the request (src/codec/answer-link.ts), expiring with it. */
+export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: string): Array<{ to: string; url: string }> {
+  const exp = input.request.expiresAt ? Date.parse(input.request.expiresAt) : Date.now() + 24 * 60 * 60_000;
+  const base = new URL(ANSWER_LINK_PATH.slice(1), inboxUrl.endsWith('/') ? inboxUrl : `${inboxUrl}/`).href;
+  return linkTargets(input.context.assignees).map((to) => ({
+    to,
+    url: `${base}${signAnswerLink(key, { workflowId: input.workflowId, requestId: input.request.id, to, exp })}`,
+  }));
 }
 
 /**
@@ -55,17 +70,21 @@ export function notifyPendingActivity(deps: ActivityDeps) {
     if (!notify) return { sent: false };
     const ctx = Context.current();
     const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': `${input.workflowId}/${input.request.id}` };
+    let linkKey: string | undefined;
     try {
       for (const [k, v] of Object.entries(notify.headers ?? {})) headers[k.toLowerCase()] = expandEnv(v, { server: 'notify', field: `headers.${k}` });
+      if (notify.linkKey !== undefined) linkKey = expandEnv(notify.linkKey, { server: 'notify', field: 'linkKey' });
     } catch (err) {
       throw ApplicationFailure.retryable((err as Error).message, (err as Error).name);
     }
+    if (linkKey !== undefined && linkKey.length < 32)
+      throw ApplicationFailure.retryable('field "notify.linkKey" must be at least 32 characters (a random secret the inbox shares)', FailureTypes.NotifyFailed);
     let status: number;
     try {
       const res = await fetch(notify.url, {
         method: 'POST',
         headers,
-        body: JSON.stringify(notificationBody(input, notify)),
+        body: JSON.stringify(notificationBody(input, notify, linkKey)),
         signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)]),
         redirect: 'error',
       });

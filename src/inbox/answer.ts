@@ -4,7 +4,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { isAnswerRejectedFailure, isClientError, type DurableMcpClient } from '../client/index.js';
-import type { Answer } from '../contract/index.js';
+import type { Answer, Request } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
 import type { LiveHub, RecentlyAnswered } from './live.js';
 import { ACTION_FIELD, pageHtml, viewQuery } from './page.js';
@@ -27,12 +27,32 @@ export interface Answering {
   live: LiveHub;
 }
 
-/** `POST /answer` (the page's forms) and `POST /api/answer` (JSON). */
-export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, live }: Answering): void {
-  /** Submit an answer; the workflow's verdict as an HTTP status and message. */
-  const submit = async (c: Context, workflowId: string, answer: Answer) => {
+/** The answer a form post makes (the form's fields by the request's schema), and the fields it has. */
+export function answerFromForm(request: Request, action: 'accept' | 'decline' | 'cancel', posted: Posted): { answer: Answer; fieldKeys: string[] } {
+  if (action === 'decline') return { answer: { id: request.id, ok: false, reason: 'declined' }, fieldKeys: [] };
+  if (action === 'cancel') return { answer: { id: request.id, ok: false, reason: 'cancelled' }, fieldKeys: [] };
+  if (request.kind !== 'input') return { answer: { id: request.id, ok: true }, fieldKeys: [] };
+  const fields = schemaFields((request.data as { schema?: unknown } | undefined)?.schema);
+  return { answer: { id: request.id, ok: true, data: postedToContent(fields, posted) }, fieldKeys: fields.map((f) => f.key) };
+}
+
+/** A form's fields, and its action (`__action`), or undefined when the action is not one of the three. */
+export async function postedForm(c: Context): Promise<{ posted: Posted; action: 'accept' | 'decline' | 'cancel' | undefined; raw?: string }> {
+  const form = await c.req.formData();
+  const posted: Posted = {};
+  for (const [k, v] of form.entries()) if (typeof v === 'string') (posted[k] ??= []).push(v);
+  const raw = posted[ACTION_FIELD]?.[0];
+  delete posted[ACTION_FIELD];
+  return { posted, action: raw === 'accept' || raw === 'decline' || raw === 'cancel' ? raw : undefined, ...(raw !== undefined ? { raw } : {}) };
+}
+
+export type Verdict = { ok: true; result: { id: string; action: string } } | { ok: false; status: 404 | 409 | 422 | 503; reason: string };
+
+/** Submit an answer as `by`; the workflow's verdict as an HTTP status and message. */
+export function submitter({ dmc, answered, live }: Pick<Answering, 'dmc' | 'answered' | 'live'>) {
+  return async (by: string, workflowId: string, answer: Answer): Promise<Verdict> => {
     try {
-      const result = await dmc.submit(workflowId, answer, { by: whoAnswers(c) });
+      const result = await dmc.submit(workflowId, answer, { by });
       // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once.
       answered.add(workflowId, answer.id);
       live.poke();
@@ -50,6 +70,12 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
       throw err;
     }
   };
+}
+
+/** `POST /answer` (the page's forms) and `POST /api/answer` (JSON). */
+export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, live }: Answering): void {
+  const submitAs = submitter({ dmc, answered, live });
+  const submit = (c: Context, workflowId: string, answer: Answer) => submitAs(whoAnswers(c), workflowId, answer);
 
   app.post('/answer', async (c) => {
     const workflowId = c.req.query('workflow');

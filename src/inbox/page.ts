@@ -69,6 +69,8 @@ export interface PageState {
   problem?: string;
   /** A rejected submit: the form shows what was typed and the rejection next to its field. */
   rejected?: { workflowId: string; requestId: string; posted: Posted; fields: Record<string, string>; general?: string };
+  /** Where the forms post (a page of one request opened by an answer link); default `/answer?workflow=…&request=…`. */
+  formAction?: string;
 }
 
 /** The key that identifies a row across refreshes (live updates keep rows whose key stays). */
@@ -218,7 +220,8 @@ function buttons(kind: 'input' | 'authorization' | 'approval'): H {
 function pendingRow(row: PendingRow, state: PageState): H {
   const { request, context } = row;
   const rejected = state.rejected && state.rejected.workflowId === row.workflowId && state.rejected.requestId === request.id ? state.rejected : undefined;
-  const action = `/answer?workflow=${encodeURIComponent(row.workflowId)}&request=${encodeURIComponent(request.id)}${viewQuery(state.view, '&')}`;
+  const action =
+    state.formAction ?? `/answer?workflow=${encodeURIComponent(row.workflowId)}&request=${encodeURIComponent(request.id)}${viewQuery(state.view, '&')}`;
   const meta = html`<header class="meta">
     <span class="tool"><span class="server">${context.server}</span> / <span class="toolname">${context.tool}</span></span
     >${context.step !== undefined ? html` <span class="step">step ${context.step}</span>` : ''} <span class="wf">${workflowLink(row.workflowId, state)}</span>
@@ -376,6 +379,18 @@ function personHtml(state: PageState): H | string {
     ${f.show === 'answerable' ? html`<strong>all I may answer</strong>` : html`<a id="show-answerable" href="/${q('answerable')}">all I may answer</a>`}
     ${f.person.source === 'oidc' ? html`<form method="post" action="/auth/logout" class="signout"><button type="submit">sign out</button></form>` : ''}</span
   >`;
+}
+
+/** The page of one request opened by an answer link (docs/people.md): its form only, no list, no live updates. */
+export function linkPageHtml(state: PageState, heading: string): H {
+  return documentHtml({
+    title: 'durable-mcp: a request for you',
+    heading,
+    namespace: state.namespace,
+    top: html``,
+    body: html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+      <main>${rowsHtml(state)}</main>`,
+  });
 }
 
 export function pageHtml(state: PageState): H {

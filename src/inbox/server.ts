@@ -25,6 +25,8 @@ import { installHistory } from './history.js';
 import { LiveHub, RecentlyAnswered } from './live.js';
 import { callbackWarning, installOAuthCallback, type CodeSealer } from './oauth-callback.js';
 import { noticeOf, pageHtml, rowsHtml } from './page.js';
+import { ANSWER_LINK_KEY_ENV, ANSWER_LINK_PATH } from '../codec/answer-link.js';
+import { installAnswerLinks } from './answer-link.js';
 import { installSignOut, oidcSignIn, SIGN_IN_PATH, type OidcSignInOptions } from './sign-in.js';
 import { pageStates, setPerson, signedInPerson, viewOf } from './view.js';
 
@@ -100,6 +102,11 @@ export interface InboxOptions {
    * refused (403) on a request not addressed to them. The token (when set) still lets machines in, answering as `user`.
    */
   signIn?: OidcSignInOptions;
+  /**
+   * The key of the signed answer links that notifications carry (docs/people.md; at least 32 characters; default:
+   * $DURABLE_MCP_ANSWER_LINK_KEY): the worker's `notify.linkKey` must be the same. Unset: links are refused.
+   */
+  answerLinkKey?: string;
 }
 
 export interface InboxHandle {
@@ -128,7 +135,6 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
     return fromProxy ? fromProxy.slice(0, 200) : user;
   };
-  const answered = new RecentlyAnswered();
   const published = inboxPublication(options.publicUrl);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_INBOX_MAX_BODY_BYTES;
   const streams = new ConnectionCap(options.maxEventStreamsPerClient ?? DEFAULT_EVENT_STREAMS_PER_CLIENT);
@@ -170,6 +176,18 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   });
   installClientMetadata(app, published);
   signIn?.install(app);
+  // Before the access check too: a signed answer link is its own credential (one request, one assignee, once).
+  const answerLinkKey = options.answerLinkKey ?? (process.env[ANSWER_LINK_KEY_ENV] || undefined);
+  if (answerLinkKey !== undefined && answerLinkKey.length < 32)
+    throw new InboxError(InboxErrorCodes.InvalidOption, `answerLinkKey (${ANSWER_LINK_KEY_ENV}) must be at least 32 characters`);
+  const answered = new RecentlyAnswered();
+  const state = pageStates(dmc, answered, queryTimeoutMs, options.temporalUi);
+  /** The one refresh loop of this inbox: it reads each open view's first page and pushes changes to every tab showing it. */
+  const live = new LiveHub(async (view) => String(await rowsHtml(await state(view))), options.refreshMs ?? 1_500);
+  if (answerLinkKey !== undefined) {
+    app.use(`${ANSWER_LINK_PATH}*`, csrf());
+    installAnswerLinks(app, answerLinkKey, { dmc, answered, live });
+  }
   // Who a request comes from: a valid session of the sign-in, or a proxy's header (checked against assignees); the
   // token's holder is the operator or a machine (not checked). With sign-in, a page without either goes to sign in.
   app.use('*', async (c, next) => {
@@ -210,10 +228,6 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   app.use('*', (c, next) => (signedInPerson(c)?.source === 'oidc' ? next() : guard(c, next)));
   // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
   app.use('*', csrf());
-
-  const state = pageStates(dmc, answered, queryTimeoutMs, options.temporalUi);
-  /** The one refresh loop of this inbox: it reads each open view's first page and pushes changes to every tab showing it. */
-  const live = new LiveHub(async (view) => String(await rowsHtml(await state(view))), options.refreshMs ?? 1_500);
 
   app.get('/static/inbox.js', (c) => c.body(INBOX_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
   app.get('/static/inbox.css', (c) => c.body(INBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }));

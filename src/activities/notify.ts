@@ -12,6 +12,11 @@ import type { ActivityDeps } from './deps.js';
 /** Longest wait for the webhook's answer, per attempt. */
 export const NOTIFY_TIMEOUT_MS = 10_000;
 
+/** The first line of a Slack message, by what it tells. */
+const SLACK_HEADING = { pending: 'input requested', reminder: 'reminder: input still requested', escalation: 'escalated: input still requested' } as const;
+/** "ana@example.com, role finance". */
+const assigneesLine = (a: { users?: string[]; roles?: string[] }): string => [...(a.users ?? []), ...(a.roles ?? []).map((r) => `role ${r}`)].join(', ');
+
 /** Slack's mrkdwn: &, < and > are escaped, so untrusted text cannot make links or mentions. */
 const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -29,7 +34,8 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
   if (notify.format === 'slack') {
     const where = `${context.server}/${context.tool}${context.step !== undefined ? ` (step ${context.step})` : ''}`;
     const lines = [
-      `*durable-mcp: input requested* by ${slackText(where)} in workflow \`${slackText(input.workflowId)}\``,
+      `*durable-mcp: ${SLACK_HEADING[input.event ?? 'pending']}* by ${slackText(where)} in workflow \`${slackText(input.workflowId)}\``,
+      ...(input.event === 'escalation' && context.escalated ? [`escalated to ${slackText(assigneesLine(context.escalated))}`] : []),
       ...(withPrompt
         ? [`> ${slackText(request.prompt)}`, ...(request.url ? [`link: \`${slackText(request.url)}\``] : [])]
         : [`request \`${slackText(request.id)}\` (${slackText(request.kind)})`]),
@@ -41,7 +47,7 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
     return { text: lines.join('\n') };
   }
   return {
-    type: 'durable-mcp.request.pending',
+    type: `durable-mcp.request.${input.event === 'reminder' ? 'reminder' : input.event === 'escalation' ? 'escalated' : 'pending'}`,
     workflowId: input.workflowId,
     request: withPrompt ? request : { id: request.id, kind: request.kind, ...(request.expiresAt !== undefined ? { expiresAt: request.expiresAt } : {}) },
     context,
@@ -69,7 +75,10 @@ export function notifyPendingActivity(deps: ActivityDeps) {
     const notify = deps.notify;
     if (!notify) return { sent: false };
     const ctx = Context.current();
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': `${input.workflowId}/${input.request.id}` };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'idempotency-key': `${input.workflowId}/${input.request.id}${input.event ? `/${input.event}` : ''}`,
+    };
     let linkKey: string | undefined;
     try {
       for (const [k, v] of Object.entries(notify.headers ?? {})) headers[k.toLowerCase()] = expandEnv(v, { server: 'notify', field: `headers.${k}` });

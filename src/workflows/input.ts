@@ -53,6 +53,9 @@ export const FIELD_CHECKS = {
   maxRounds: wholeNumber(1, MAX_ROUNDS),
   'elicitation.expiresIn': duration(true),
   'elicitation.holdFor': duration(true),
+  'elicitation.remindAfter': duration(false),
+  'elicitation.escalateAfter': duration(false),
+  'elicitation.escalateTo': (v) => assigneesProblem(v, 'elicitation.escalateTo')?.problem,
   // a server behind OAuth with per-call principals: whose login the call uses
   auth: object,
   'auth.principal': (v) => (v === undefined ? undefined : principalProblem(v)),
@@ -78,8 +81,12 @@ function assigneesPart(v: unknown): InputProblem | undefined {
   return assigneesProblem(v);
 }
 /** Fields whose problem names the part of them that is wrong. */
-const FIELD_PARTS: Partial<Record<InputField, (v: unknown) => InputProblem | undefined>> = { assignees: assigneesPart };
-export type DurationField = 'toolTimeout' | 'heartbeatTimeout' | 'elicitation.expiresIn' | 'elicitation.holdFor';
+const FIELD_PARTS: Partial<Record<InputField, (v: unknown) => InputProblem | undefined>> = {
+  assignees: assigneesPart,
+  'elicitation.escalateTo': (v) => assigneesProblem(v, 'elicitation.escalateTo'),
+};
+export type DurationField =
+  'toolTimeout' | 'heartbeatTimeout' | 'elicitation.expiresIn' | 'elicitation.holdFor' | 'elicitation.remindAfter' | 'elicitation.escalateAfter';
 
 /** The fields of a tool call's input that `mcpToolCall` checks before it starts, in this order (the host checks `elicitation`). */
 export const TOOL_CALL_FIELDS = [
@@ -94,6 +101,9 @@ export const TOOL_CALL_FIELDS = [
   'auth.principal',
   'approval',
   'assignees',
+  'elicitation.remindAfter',
+  'elicitation.escalateAfter',
+  'elicitation.escalateTo',
 ] as const satisfies readonly InputField[];
 /** The fields of a listing of a server's tools that `mcpListTools` checks. */
 export const LIST_TOOLS_FIELDS = ['server', 'elicitation.expiresIn', 'auth', 'auth.principal'] as const satisfies readonly InputField[];
@@ -114,6 +124,9 @@ export const STEP_FIELDS = [
   'auth.principal',
   'approval',
   'assignees',
+  'elicitation.remindAfter',
+  'elicitation.escalateAfter',
+  'elicitation.escalateTo',
 ] as const satisfies readonly InputField[];
 
 /** A field that is wrong: which, what is wrong with it, and the value given. */

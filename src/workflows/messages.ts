@@ -80,6 +80,10 @@ export interface PendingContext {
   approval?: ApprovalContext;
   /** Who may answer (docs/people.md): absent, anyone allowed into the inbox. An approval's come from the policy when it names them. */
   assignees?: Assignees;
+  /** A reminder was sent (`elicitation.remindAfter`). */
+  reminded?: true;
+  /** It was escalated (`elicitation.escalateAfter`): who was added to the assignees. */
+  escalated?: Assignees;
 }
 /** At most this many characters of a call's arguments (as JSON) go with its pending requests. */
 export const ARGUMENTS_SHOWN = 1_000;

@@ -84,7 +84,22 @@ describe('the shared input check (src/workflows/input.ts)', () => {
     it('names the first bad field in the order the call checks them', () => {
       assert.deepEqual(
         [...TOOL_CALL_FIELDS],
-        ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds', 'auth', 'auth.principal', 'approval', 'assignees'],
+        [
+          'server',
+          'tool',
+          'arguments',
+          'toolTimeout',
+          'heartbeatTimeout',
+          'maxAttempts',
+          'maxRounds',
+          'auth',
+          'auth.principal',
+          'approval',
+          'assignees',
+          'elicitation.remindAfter',
+          'elicitation.escalateAfter',
+          'elicitation.escalateTo',
+        ],
       );
       // A call may ask for an approval ("always"), never waive one.
       assert.equal(toolCallInputProblem({ ...ok, approval: 'always' }), undefined);
@@ -147,6 +162,9 @@ describe('the shared input check (src/workflows/input.ts)', () => {
           'auth.principal',
           'approval',
           'assignees',
+          'elicitation.remindAfter',
+          'elicitation.escalateAfter',
+          'elicitation.escalateTo',
         ],
       );
       assert.match(stepInputProblem({ ...step, approval: 'destructive' }) ?? '', /^step "a": field "approval" must be "always"/);

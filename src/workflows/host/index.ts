@@ -26,6 +26,7 @@ import { installHandlers, PendingWatch, RunState } from './handlers.js';
 import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
 import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
 import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
+import { since, Versions } from '../versions.js';
 
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
 export type { RoundRequest, RoundWait } from './rounds.js';
@@ -82,6 +83,7 @@ export class ElicitationHost {
       this.children.restore(snapshot);
       this.requests.restore(snapshot);
       for (const e of snapshot.pending) this.expiry.watch(e.request.id, expiresAtOf(e.request));
+      for (const e of this.requests.pendingRecords()) this.followUp(e);
     }
   }
 
@@ -102,6 +104,7 @@ export class ElicitationHost {
     if (!deferExpiry) this.expiry.watch(stored.id, expiresAtOf(stored));
     this.changed('pending', entry);
     this.notify(entry);
+    this.followUp(entry);
     return stored;
   }
 
@@ -262,15 +265,53 @@ export class ElicitationHost {
     return this.visibility.enabled && !this.children.reportTo;
   }
 
-  /** Run the `notifyPending` activity for a newly recorded request (the webhook's receiver learns of it). */
-  private notify(entry: PendingRecord): void {
+  /**
+   * Reminders and escalation (docs/people.md): a timer per follow-up of a request whose call asks for them, from when it
+   * was recorded (carried across continue-as-new: a follow-up already done is not done again). A reminder notifies the
+   * assignees again; an escalation adds the call's `escalateTo` to them, lists the request again and notifies.
+   */
+  private followUp(entry: PendingRecord): void {
+    const call = this.requests.call(entry.callId);
+    if (!call || (call.remindAfterMs === undefined && call.escalateAfterMs === undefined)) return;
+    if (!since(Versions.followUps)) return;
+    const id = entry.request.id;
+    const from = entry.since ?? Date.now();
+    const after = (ms: number, fire: () => void) =>
+      void (async () => {
+        try {
+          if (!(await condition(() => !this.requests.isPending(id), Math.max(1, from + ms - Date.now())))) fire();
+        } catch (err) {
+          if (!isCancellation(err)) throw err;
+        }
+      })();
+    if (call.remindAfterMs !== undefined && !entry.reminded)
+      after(call.remindAfterMs, () => {
+        log.info('request reminder', { id });
+        entry.reminded = true;
+        this.visibility.write(this.pendingDetails());
+        this.notify(entry, 'reminder');
+      });
+    if (call.escalateAfterMs !== undefined && call.escalateTo && !entry.escalated) {
+      const to = call.escalateTo;
+      after(call.escalateAfterMs, () => {
+        log.info('request escalated', { id });
+        entry.escalated = to;
+        this.visibility.write(this.pendingDetails());
+        this.children.report('pending', entry);
+        this.notify(entry, 'escalation');
+      });
+    }
+  }
+
+  /** Run the `notifyPending` activity for a newly recorded request (the webhook's receiver learns of it), or a follow-up. */
+  private notify(entry: PendingRecord, event?: 'reminder' | 'escalation'): void {
     if (!this.notifyEnabled) return;
     const workflowId = this.children.reportTo?.parent ?? workflowInfo().workflowId;
     // The webhook gets the context it always got: never the call's arguments (a receiver is rarely as private as the history).
     const { arguments: _args, askedAt: _asked, ...context } = this.requests.contextOf(entry, this.children.reportTo?.step);
     // An approval's form holds the argument values (its defaults): a notification never carries them.
     const { data: _form, ...bare } = entry.request;
-    notifyPending({ workflowId, request: entry.approval ? bare : entry.request, context }).catch((err) => {
+    notifyPending({ workflowId, request: entry.approval ? bare : entry.request, context, ...(event ? { event } : {}) }).catch((err) => {
       if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
     });
   }

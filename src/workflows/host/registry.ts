@@ -7,6 +7,7 @@
  */
 import { urlHost } from '../../contract/admit.js';
 import type { ApprovalContext } from '../../contract/approval.js';
+import { widenAssignees, type Assignees } from '../../contract/assignees.js';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
@@ -25,6 +26,10 @@ export const FINISHED_REMEMBERED = 32;
 export interface CallRecord extends Omit<PendingContext, 'askedAt'> {
   expiresInMs: number;
   holdForMs: number;
+  /** Reminders and escalation of the call's requests (docs/people.md). */
+  remindAfterMs?: number;
+  escalateAfterMs?: number;
+  escalateTo?: Assignees;
 }
 
 /** A pending request, with the call that asked it. */
@@ -35,6 +40,10 @@ export interface PendingRecord {
   since?: number;
   /** An approval (docs/approvals.md): the tool as a person sees it beside the request. */
   approval?: ApprovalContext;
+  /** A reminder was sent (docs/people.md). */
+  reminded?: true;
+  /** It was escalated: who was added to its assignees. */
+  escalated?: Assignees;
 }
 
 /** A resolved request: its answer, its call, and who resolved it when (workflow time, ISO 8601). */
@@ -62,6 +71,9 @@ export type NewCall = Omit<PendingContext, 'callId' | 'arguments' | 'askedAt'> &
   arguments?: Record<string, unknown>;
   expiresInMs?: Duration;
   holdForMs?: Duration;
+  remindAfterMs?: number;
+  escalateAfterMs?: number;
+  escalateTo?: Assignees;
 };
 
 /** The id an answer names, if it names one. */
@@ -123,6 +135,9 @@ export class RequestRegistry {
       ...(context.login !== undefined ? { login: context.login } : {}),
       ...(context.arguments !== undefined ? { arguments: argumentsShown(context.arguments) } : {}),
       ...(context.assignees !== undefined ? { assignees: context.assignees } : {}),
+      ...(context.remindAfterMs !== undefined ? { remindAfterMs: context.remindAfterMs } : {}),
+      ...(context.escalateAfterMs !== undefined ? { escalateAfterMs: context.escalateAfterMs } : {}),
+      ...(context.escalateTo !== undefined ? { escalateTo: context.escalateTo } : {}),
       expiresInMs: durationOption('elicitation.expiresIn', context.expiresInMs, DEFAULT_EXPIRES_IN_MS),
       holdForMs: durationOption('elicitation.holdFor', context.holdForMs, DEFAULT_HOLD_FOR_MS),
     };
@@ -217,8 +232,11 @@ export class RequestRegistry {
     if (call?.arguments !== undefined) context.arguments = call.arguments;
     if (e.approval !== undefined) context.approval = e.approval;
     // An approval goes to the policy's assignees when it names them, else to the call's.
-    const assignees = e.approval?.assignees ?? call?.assignees;
+    // An escalation widens them.
+    const assignees = widenAssignees(e.approval?.assignees ?? call?.assignees, e.escalated);
     if (assignees !== undefined) context.assignees = assignees;
+    if (e.reminded) context.reminded = true;
+    if (e.escalated) context.escalated = e.escalated;
     // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
     const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
     if (host !== undefined) context.host = host;

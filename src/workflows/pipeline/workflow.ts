@@ -22,7 +22,7 @@ import { installElicitationHost, type ElicitationHost, type HostSnapshot } from 
 import { continueAsNewWhenIdle, untilIdle } from '../idle.js';
 import { mcpToolCall } from '../mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from '../internal-messages.js';
-import { assigneesOf, executeMcpTool, type ExecuteMcpToolInput } from '../tool-call/index.js';
+import { assigneesOf, executeMcpTool, followUpsOf, type ExecuteMcpToolInput } from '../tool-call/index.js';
 import { boundedNext, MAX_CARRY_BYTES } from './carry.js';
 import { validatePipelineInput } from './input-check.js';
 import { resolveArguments } from './templating.js';
@@ -207,6 +207,7 @@ class PipelineRun {
           expiresInMs: step.elicitation?.expiresIn,
           holdForMs: step.elicitation?.holdFor,
           ...assigneesOf(step),
+          ...followUpsOf(step.elicitation),
         },
         callId,
       ).callId;

@@ -22,6 +22,12 @@ export interface ElicitationOptions {
   expiresIn?: Duration;
   /** How long a waiting tool call holds its MCP session and worker slot before it is released (a Duration; default 3 min). */
   holdFor?: Duration;
+  /** Notify the assignees again when a request is still unanswered after this long (a Duration; docs/people.md). */
+  remindAfter?: Duration;
+  /** When a request is still unanswered after this long (a Duration), add `escalateTo` to its assignees and notify them. */
+  escalateAfter?: Duration;
+  /** Who is added at `escalateAfter` (users, roles). */
+  escalateTo?: Assignees;
 }
 
 /** The input of `executeMcpTool` (and of the workflow `mcpToolCall`, which adds its own fields). */
@@ -73,6 +79,18 @@ export function assigneesOf(input: Pick<ExecuteMcpToolInput, 'assignees' | 'auth
   return assignees ? { assignees } : {};
 }
 
+/** A call's reminder and escalation (checked: a Duration each, and whom to escalate to). */
+export function followUpsOf(e: ElicitationOptions | undefined): { remindAfterMs?: number; escalateAfterMs?: number; escalateTo?: Assignees } {
+  const remindAfterMs = durationOption('elicitation.remindAfter', e?.remindAfter);
+  const escalateAfterMs = durationOption('elicitation.escalateAfter', e?.escalateAfter);
+  const escalateTo = normalizeAssignees(e?.escalateTo);
+  return {
+    ...(remindAfterMs !== undefined ? { remindAfterMs } : {}),
+    ...(escalateAfterMs !== undefined ? { escalateAfterMs } : {}),
+    ...(escalateTo ? { escalateTo } : {}),
+  };
+}
+
 /** Default `maxAttempts`. */
 export const DEFAULT_MAX_ATTEMPTS = 10;
 
@@ -101,6 +119,7 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
       expiresInMs: input.elicitation?.expiresIn,
       holdForMs: input.elicitation?.holdFor,
       ...assigneesOf(input),
+      ...followUpsOf(input.elicitation),
     },
     options.callId,
   );

@@ -23,6 +23,8 @@ export interface ApprovalPolicyObject {
   expiresIn?: number | string;
   /** Who may answer the approvals this policy asks for (docs/people.md); default: the call's assignees, else anyone. */
   assignees?: Assignees;
+  /** N of M: how many distinct people must approve (default 1); one decline declines. */
+  approvals?: number;
 }
 
 /** The policy, normalized (what the worker checks a call against). */
@@ -33,13 +35,14 @@ export interface ApprovalPolicy {
   annotations: 'trust' | 'ignore';
   expiresInMs?: number;
   assignees?: Assignees;
+  approvals?: number;
 }
 
 /** What a call may ask for beyond the policy (never less). */
 export type ApprovalAsk = 'always';
 
 export const NO_APPROVAL: ApprovalPolicy = { gate: 'never', annotations: 'ignore' };
-const POLICY_KEYS = ['tools', 'except', 'annotations', 'expiresIn', 'assignees'];
+const POLICY_KEYS = ['tools', 'except', 'annotations', 'expiresIn', 'assignees', 'approvals'];
 
 /** A wrong policy: the field (below `approval`) and what is wrong with it. */
 export interface PolicyProblem {
@@ -85,6 +88,10 @@ export function parseApprovalPolicy(raw: unknown, toMs: (v: string) => number): 
   if (who) return { field: who.field, problem: `${who.problem}, got ${preview(who.value, { max: 40 })}` };
   const assignees = normalizeAssignees(raw.assignees as Assignees | undefined);
   if (assignees) policy.assignees = assignees;
+  const n = raw.approvals;
+  if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 20))
+    return { field: 'approval.approvals', problem: `must be a whole number from 1 to 20, got ${preview(n, { max: 40 })}` };
+  if (typeof n === 'number' && n > 1) policy.approvals = n;
   return policy;
 }
 
@@ -173,6 +180,8 @@ export interface ApprovalContext {
   digest: string;
   /** Who may answer it, when the policy names them (else the call's assignees). */
   assignees?: Assignees;
+  /** N of M, when the policy asks for more than one person. */
+  approvals?: number;
 }
 
 /** The approval a person answers: a Request of the seed contract, and its context. */
@@ -194,6 +203,7 @@ export function approvalRequest(
   if (tool.description !== undefined) context.description = cutText(tool.description, 500);
   if (tool.annotations !== undefined) context.annotations = tool.annotations;
   if (policy.assignees !== undefined) context.assignees = policy.assignees;
+  if (policy.approvals !== undefined) context.approvals = policy.approvals;
   return { request, context };
 }
 

@@ -53,8 +53,9 @@ export function submitter({ dmc, answered, live }: Pick<Answering, 'dmc' | 'answ
   return async (by: string, workflowId: string, answer: Answer): Promise<Verdict> => {
     try {
       const result = await dmc.submit(workflowId, answer, { by });
-      // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once.
-      answered.add(workflowId, answer.id);
+      // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once (unless
+      // it waits for more people to accept: N of M).
+      if (!result.awaiting) answered.add(workflowId, answer.id);
       live.poke();
       return { ok: true as const, result };
     } catch (err) {

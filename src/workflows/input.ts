@@ -18,6 +18,8 @@ export const MAX_ATTEMPTS = 100;
 export const MAX_ROUNDS = 100;
 /** Most re-runs of a step with onFailure "retry" (each re-run is a whole tool call with its own attempts). */
 export const MAX_STEP_RETRIES = 100;
+/** Upper bound of `approvals` (N of M). */
+export const MAX_APPROVALS = 20;
 /** Longest wait of one `waitForPending` update. */
 export const MAX_WATCH_MS = 10 * 60_000;
 
@@ -61,6 +63,8 @@ export const FIELD_CHECKS = {
   'auth.principal': (v) => (v === undefined ? undefined : principalProblem(v)),
   // a call asks for a person's approval whatever the policy (never for less than the policy)
   approval: oneOf(['always'], '"always" (a call may ask for an approval the policy does not, never waive one)'),
+  // N distinct people must accept each of the call's requests (docs/people.md)
+  approvals: wholeNumber(1, MAX_APPROVALS),
   // who may answer the call's requests (docs/people.md)
   assignees: (v) => assigneesPart(v)?.problem,
   // pipeline steps (and the pipeline's own default onFailure)
@@ -104,6 +108,7 @@ export const TOOL_CALL_FIELDS = [
   'elicitation.remindAfter',
   'elicitation.escalateAfter',
   'elicitation.escalateTo',
+  'approvals',
 ] as const satisfies readonly InputField[];
 /** The fields of a listing of a server's tools that `mcpListTools` checks. */
 export const LIST_TOOLS_FIELDS = ['server', 'elicitation.expiresIn', 'auth', 'auth.principal'] as const satisfies readonly InputField[];
@@ -127,6 +132,7 @@ export const STEP_FIELDS = [
   'elicitation.remindAfter',
   'elicitation.escalateAfter',
   'elicitation.escalateTo',
+  'approvals',
 ] as const satisfies readonly InputField[];
 
 /** A field that is wrong: which, what is wrong with it, and the value given. */

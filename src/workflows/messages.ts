@@ -36,6 +36,8 @@ export interface SubmitAnswerResult {
   id: string;
   /** What the MCP server will see. */
   action: ElicitResult['action'];
+  /** N of M: the accept was counted, and this many more people must accept before it is taken. */
+  awaiting?: number;
 }
 /** Answer a pending request and learn whether it was accepted: a bad answer rejects the update with the reason. */
 export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer, AnswerBy?]>(SUBMIT_ANSWER_UPDATE);
@@ -80,6 +82,8 @@ export interface PendingContext {
   approval?: ApprovalContext;
   /** Who may answer (docs/people.md): absent, anyone allowed into the inbox. An approval's come from the policy when it names them. */
   assignees?: Assignees;
+  /** N of M (docs/people.md): how many distinct people must accept, and who has. */
+  approvals?: { required: number; accepted: string[] };
   /** A reminder was sent (`elicitation.remindAfter`). */
   reminded?: true;
   /** It was escalated (`elicitation.escalateAfter`): who was added to the assignees. */

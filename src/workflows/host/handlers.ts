@@ -89,8 +89,11 @@ export function installHandlers(host: ElicitationHost): void {
       host.updatesHandled++;
       const check = host.check(raw);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
-      const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
+      const result: SubmitAnswerResult = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
       const forwarding = host.accept(check.answer, { sender: senderOf(sender), via: 'update' });
+      // N of M: counted, not yet taken.
+      const entry = host.requests.pendingRecords().find((e) => e.request.id === check.answer.id);
+      if (!forwarding && entry) result.awaiting = host.requests.requiredAccepts(entry) - (entry.accepts?.by.length ?? 0);
       return forwarding ? forwarding.then(() => result) : result;
     },
     {

@@ -167,7 +167,14 @@ export class ElicitationHost {
   accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update' }): Promise<void> | undefined {
     const forwarding = this.children.forward(answer, by.sender);
     if (forwarding) return forwarding;
-    this.resolve(answer, { answered: true, by: byOf(by.sender?.by, by.via) });
+    const who = byOf(by.sender?.by, by.via);
+    // N of M: an accept is counted; the request is taken once enough distinct people accepted.
+    if (this.requests.countAccept(answer, who)) {
+      this.visibility.write(this.pendingDetails());
+      return undefined;
+    }
+    const accepted = this.requests.acceptedBy(answer.id);
+    this.resolve(answer, { answered: true, by: answer.ok && accepted.length > 1 ? cutBy(accepted.join(', ')) : who });
     return undefined;
   }
 
@@ -331,6 +338,11 @@ export class ElicitationHost {
     for (const id of this.children.ids()) if (!seen.has(id)) return true;
     return false;
   }
+}
+
+/** Several people, as one `by` (at most 200 characters, as every `by`). */
+function cutBy(text: string): string {
+  return text.length <= 200 ? text : `${text.slice(0, 199)}…`;
 }
 
 let host: ElicitationHost | undefined;

@@ -9,6 +9,7 @@ import { urlHost } from '../../contract/admit.js';
 import type { ApprovalContext } from '../../contract/approval.js';
 import { widenAssignees, type Assignees } from '../../contract/assignees.js';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
+import { canonicalJson } from '../../contract/id.js';
 import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
@@ -30,6 +31,8 @@ export interface CallRecord extends Omit<PendingContext, 'askedAt'> {
   remindAfterMs?: number;
   escalateAfterMs?: number;
   escalateTo?: Assignees;
+  /** N of M: distinct people who must accept each request. */
+  requiredApprovals?: number;
 }
 
 /** A pending request, with the call that asked it. */
@@ -44,6 +47,8 @@ export interface PendingRecord {
   reminded?: true;
   /** It was escalated: who was added to its assignees. */
   escalated?: Assignees;
+  /** N of M: who accepted so far, and the answer they accepted (canonical JSON of its data). */
+  accepts?: { by: string[]; data: string };
 }
 
 /** A resolved request: its answer, its call, and who resolved it when (workflow time, ISO 8601). */
@@ -74,6 +79,7 @@ export type NewCall = Omit<PendingContext, 'callId' | 'arguments' | 'askedAt'> &
   remindAfterMs?: number;
   escalateAfterMs?: number;
   escalateTo?: Assignees;
+  requiredApprovals?: number;
 };
 
 /** The id an answer names, if it names one. */
@@ -138,6 +144,7 @@ export class RequestRegistry {
       ...(context.remindAfterMs !== undefined ? { remindAfterMs: context.remindAfterMs } : {}),
       ...(context.escalateAfterMs !== undefined ? { escalateAfterMs: context.escalateAfterMs } : {}),
       ...(context.escalateTo !== undefined ? { escalateTo: context.escalateTo } : {}),
+      ...(context.requiredApprovals !== undefined ? { requiredApprovals: context.requiredApprovals } : {}),
       expiresInMs: durationOption('elicitation.expiresIn', context.expiresInMs, DEFAULT_EXPIRES_IN_MS),
       holdForMs: durationOption('elicitation.holdFor', context.holdForMs, DEFAULT_HOLD_FOR_MS),
     };
@@ -236,11 +243,35 @@ export class RequestRegistry {
     const assignees = widenAssignees(e.approval?.assignees ?? call?.assignees, e.escalated);
     if (assignees !== undefined) context.assignees = assignees;
     if (e.reminded) context.reminded = true;
+    const required = this.requiredAccepts(e);
+    if (required > 1) context.approvals = { required, accepted: e.accepts?.by ?? [] };
     if (e.escalated) context.escalated = e.escalated;
     // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
     const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
     if (host !== undefined) context.host = host;
     return context;
+  }
+
+  /** N of M: how many distinct people must accept this request (the policy's for an approval, else the call's). */
+  requiredAccepts(e: PendingRecord): number {
+    return e.approval?.approvals ?? this.calls.get(e.callId)?.requiredApprovals ?? 1;
+  }
+
+  /**
+   * N of M: count an accept of `who` (once per person). True while more people must accept (the request stays pending);
+   * false when this accept completes it (resolve it, as by `acceptedBy`), or it needs one accept.
+   */
+  countAccept(answer: Answer, who: string): boolean {
+    const e = this.pending.get(answer.id);
+    if (!e || !answer.ok || this.requiredAccepts(e) <= 1) return false;
+    e.accepts ??= { by: [], data: canonicalJson(answer.data ?? null) };
+    if (!e.accepts.by.includes(who)) e.accepts.by.push(who);
+    return e.accepts.by.length < this.requiredAccepts(e);
+  }
+
+  /** N of M: who accepted a pending request so far. */
+  acceptedBy(id: string): string[] {
+    return this.pending.get(id)?.accepts?.by ?? [];
   }
 
   /** Validate an answer against the pending request it names, without changing any state. */
@@ -253,7 +284,16 @@ export class RequestRegistry {
         return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}`, type: how === 'expired' ? 'Expired' : 'AlreadyResolved' };
       }
     }
-    return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);
+    const entry = typeof id === 'string' ? this.pending.get(id) : undefined;
+    const checked = checkAnswer(raw, entry?.request);
+    // N of M: every accept must accept the same answer as the first.
+    if (checked.ok && checked.answer.ok && entry?.accepts && canonicalJson(checked.answer.data ?? null) !== entry.accepts.data)
+      return {
+        ok: false,
+        reason: `request "${entry.request.id}" needs the same answer from each person who accepts: this one differs from the first accept`,
+        type: 'InvalidAnswer',
+      };
+    return checked;
   }
 
   /** The calls that have a pending request. */

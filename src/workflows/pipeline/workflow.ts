@@ -74,6 +74,7 @@ function stepCall(step: PipelineStep, args: Record<string, unknown>): ExecuteMcp
     ...(step.approval !== undefined ? { approval: step.approval } : {}),
     // Who may answer the step's requests (docs/people.md).
     ...(step.assignees !== undefined ? { assignees: step.assignees } : {}),
+    ...(step.approvals !== undefined ? { approvals: step.approvals } : {}),
   };
 }
 
@@ -208,6 +209,7 @@ class PipelineRun {
           holdForMs: step.elicitation?.holdFor,
           ...assigneesOf(step),
           ...followUpsOf(step.elicitation),
+          ...(step.approvals !== undefined && step.approvals > 1 ? { requiredApprovals: step.approvals } : {}),
         },
         callId,
       ).callId;

@@ -62,6 +62,11 @@ export interface ExecuteMcpToolInput {
    * principal (`auth.principal`) when there is one, else anyone allowed into the inbox.
    */
   assignees?: Assignees;
+  /**
+   * N of M (docs/people.md): each of the call's requests (its approval, its yes/no forms) needs this many distinct people
+   * to accept, with the same answer; one decline declines (default 1).
+   */
+  approvals?: number;
 }
 
 export interface CallOptions {
@@ -120,6 +125,7 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
       holdForMs: input.elicitation?.holdFor,
       ...assigneesOf(input),
       ...followUpsOf(input.elicitation),
+      ...(input.approvals !== undefined && input.approvals > 1 ? { requiredApprovals: input.approvals } : {}),
     },
     options.callId,
   );

@@ -33,6 +33,27 @@ export interface OidcSignInOptions {
   sessionTtlMs?: number;
 }
 
+/** The sign-in from the environment (docs/people.md): set when DURABLE_MCP_INBOX_OIDC_ISSUER is. */
+export function signInFromEnv(env: NodeJS.ProcessEnv = process.env): OidcSignInOptions | undefined {
+  const issuer = env.DURABLE_MCP_INBOX_OIDC_ISSUER;
+  if (!issuer) return undefined;
+  const clientId = env.DURABLE_MCP_INBOX_OIDC_CLIENT_ID;
+  if (!clientId) throw new Error('DURABLE_MCP_INBOX_OIDC_CLIENT_ID must be set with DURABLE_MCP_INBOX_OIDC_ISSUER');
+  const opt = (name: string) => (env[name] ? env[name] : undefined);
+  const o: OidcSignInOptions = { issuer, clientId };
+  const secret = opt('DURABLE_MCP_INBOX_OIDC_CLIENT_SECRET');
+  if (secret) o.clientSecret = secret;
+  const email = opt('DURABLE_MCP_INBOX_OIDC_EMAIL_CLAIM');
+  if (email) o.emailClaim = email;
+  const roles = opt('DURABLE_MCP_INBOX_OIDC_ROLES_CLAIM');
+  if (roles) o.rolesClaim = roles;
+  const scopes = opt('DURABLE_MCP_INBOX_OIDC_SCOPES');
+  if (scopes) o.scopes = scopes;
+  const key = opt('DURABLE_MCP_INBOX_SESSION_KEY');
+  if (key) o.sessionSecret = key;
+  return o;
+}
+
 export const SIGN_IN_PATH = '/auth/login';
 export const SIGN_IN_CALLBACK_PATH = '/auth/callback';
 export const SIGN_OUT_PATH = '/auth/logout';

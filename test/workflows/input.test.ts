@@ -99,6 +99,7 @@ describe('the shared input check (src/workflows/input.ts)', () => {
           'elicitation.remindAfter',
           'elicitation.escalateAfter',
           'elicitation.escalateTo',
+          'approvals',
         ],
       );
       // A call may ask for an approval ("always"), never waive one.
@@ -165,6 +166,7 @@ describe('the shared input check (src/workflows/input.ts)', () => {
           'elicitation.remindAfter',
           'elicitation.escalateAfter',
           'elicitation.escalateTo',
+          'approvals',
         ],
       );
       assert.match(stepInputProblem({ ...step, approval: 'destructive' }) ?? '', /^step "a": field "approval" must be "always"/);

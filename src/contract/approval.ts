@@ -234,6 +234,8 @@ export interface ApprovalAnswered {
   id: string;
   by?: string;
   at?: string;
+  /** Where `by` comes from (oidc, link, proxy, token, cli; docs/people.md). */
+  source?: string;
 }
 
 /** The metadata fields an approval adds to a call's result (docs/approvals.md). */
@@ -242,6 +244,7 @@ export function approvalMetadata(status: ApprovalStatus, answered: ApprovalAnswe
     approval: status,
     approvalId: answered.id,
     ...(answered.by !== undefined ? { answeredBy: answered.by } : {}),
+    ...(answered.source !== undefined ? { answeredVia: answered.source } : {}),
     ...(answered.at !== undefined ? { answeredAt: answered.at } : {}),
     ...(approved ? { approvedArguments: approved, approvedDigest: argumentsDigest(approved) } : {}),
   };

@@ -77,7 +77,7 @@ export function installAnswerLinks(app: Hono, key: string, deps: Pick<Answering,
       return page(c, found, { rejected: { ...rejected, ...(general ? { general } : {}) } }, status);
     };
     const by = `${found.link.to === '*' ? 'answer link' : found.link.to} (link)`;
-    const verdict = await submit(by, found.link.workflowId, answer);
+    const verdict = await submit({ by, source: 'link' }, found.link.workflowId, answer);
     if (verdict.ok)
       return c.html(linkPageHtml({ rows: [], namespace: dmc.namespace, notice: `Thank you: your answer (${verdict.result.action}) was taken.` }, 'Answered'));
     if (verdict.status === 503) return again(503, {}, verdict.reason);

@@ -10,7 +10,7 @@ import type { LiveHub, RecentlyAnswered } from './live.js';
 import { ACTION_FIELD, pageHtml, viewQuery } from './page.js';
 import { signedInPerson, viewOf, type PageStates } from './view.js';
 import { isAssignee, type Person } from '../contract/assignees.js';
-import type { PendingRequest } from '../workflows/messages.js';
+import type { AnswerSource, PendingRequest } from '../workflows/messages.js';
 
 /** Why `person` may not answer this request (undefined: they may; a token's holder is not checked). */
 export function notAddressedTo(person: Person | undefined, pending: PendingRequest): string | undefined {
@@ -22,7 +22,7 @@ export function notAddressedTo(person: Person | undefined, pending: PendingReque
 export interface Answering {
   dmc: DurableMcpClient;
   state: PageStates;
-  whoAnswers: (c: Context) => string;
+  whoAnswers: (c: Context) => { by: string; source: AnswerSource };
   answered: RecentlyAnswered;
   live: LiveHub;
 }
@@ -50,9 +50,9 @@ export type Verdict = { ok: true; result: { id: string; action: string } } | { o
 
 /** Submit an answer as `by`; the workflow's verdict as an HTTP status and message. */
 export function submitter({ dmc, answered, live }: Pick<Answering, 'dmc' | 'answered' | 'live'>) {
-  return async (by: string, workflowId: string, answer: Answer): Promise<Verdict> => {
+  return async (who: { by: string; source: AnswerSource }, workflowId: string, answer: Answer): Promise<Verdict> => {
     try {
-      const result = await dmc.submit(workflowId, answer, { by });
+      const result = await dmc.submit(workflowId, answer, who);
       // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once (unless
       // it waits for more people to accept: N of M).
       if (!result.awaiting) answered.add(workflowId, answer.id);

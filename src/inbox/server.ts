@@ -14,6 +14,7 @@ import { DurableMcpClient } from '../client/index.js';
 import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
 import { accessGuard, isLoopback, sameOriginPath } from '../codec/access.js';
 import { personLabel } from '../contract/assignees.js';
+import type { AnswerSource } from '../workflows/messages.js';
 import { clientAddress, ConnectionCap, postBodyLimit, type RateOptions } from '../codec/limits.js';
 import { listen } from '../codec/listen.js';
 import type { StateMac } from '../codec/state-mac.js';
@@ -129,11 +130,11 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   const userHeader = options.userHeader ?? (process.env[INBOX_USER_HEADER_ENV] || undefined);
   const signIn = options.signIn ? oidcSignIn(options.signIn, options.publicUrl) : undefined;
   /** Who answers: the signed-in person (their label says oidc), else the proxy's header, else the token's holder. */
-  const whoAnswers = (c: Context): string => {
+  const whoAnswers = (c: Context): { by: string; source: AnswerSource } => {
     const person = signIn?.personOf(c);
-    if (person) return personLabel(person);
+    if (person) return { by: personLabel(person), source: 'oidc' };
     const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
-    return fromProxy ? fromProxy.slice(0, 200) : user;
+    return fromProxy ? { by: fromProxy.slice(0, 200), source: 'proxy' } : { by: user, source: 'token' };
   };
   const published = inboxPublication(options.publicUrl);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_INBOX_MAX_BODY_BYTES;

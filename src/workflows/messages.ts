@@ -27,7 +27,12 @@ import type { LoginStatus } from '../contract/login.js';
 export interface AnswerBy {
   /** The person or program (the inbox's person, the CLI's user or `--as`); at most 200 characters are kept. */
   by?: string;
+  /** Where `by` comes from (docs/people.md): a verified sign-in, an answer link, the inbox's token, a proxy's header, the CLI. */
+  source?: AnswerSource;
 }
+/** Where who answered comes from, strongest first. */
+export const ANSWER_SOURCES = ['oidc', 'link', 'proxy', 'token', 'cli'] as const;
+export type AnswerSource = (typeof ANSWER_SOURCES)[number];
 
 /** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */
 export const answerSignal = defineSignal<[Answer, AnswerBy?]>(ANSWER_SIGNAL);

@@ -119,10 +119,10 @@ describe('sign-in to the inbox and addressed requests', () => {
     const history = await eventually(
       async () => {
         const res = await ana.evaluate(async () => (await fetch('/api/history')).json());
-        const rows = (res as { rows: Array<{ workflowId: string; by: string }> }).rows;
+        const rows = (res as { rows: Array<{ workflowId: string; by: string; source?: string }> }).rows;
         const a = rows.find((r) => r.workflowId === forAna);
         const b = rows.find((r) => r.workflowId === forFinance);
-        return a && b ? { a: a.by, b: b.by } : undefined;
+        return a && b ? { a: a.by, b: b.by, source: [a.source, b.source] } : undefined;
       },
       'both answers in the history',
       60_000,
@@ -130,6 +130,7 @@ describe('sign-in to the inbox and addressed requests', () => {
     );
     assert.equal(history.a, `ana@example.com (oidc ${issuer.issuer} sub=ana)`);
     assert.equal(history.b, `bob@example.com (oidc ${issuer.issuer} sub=bob)`);
+    assert.deepEqual(history.source, ['oidc', 'oidc'], 'the record says where who answered comes from');
   });
 
   it('the token still lets a machine in; without a session or the token a page goes to sign in; a forged session is refused', async () => {

@@ -17,7 +17,9 @@ import {
   progressQuery,
   submitAnswerUpdate,
   waitForPendingUpdate,
+  ANSWER_SOURCES,
   type AnswerBy,
+  type AnswerSource,
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from '../messages.js';
@@ -149,5 +151,7 @@ export function installHandlers(host: ElicitationHost): void {
 
 /** Who sent an answer, as its second argument says (untrusted: anything but `{ by: string }` counts as nothing). */
 function senderOf(sender: unknown): AnswerBy | undefined {
-  return sender && typeof sender === 'object' && typeof (sender as AnswerBy).by === 'string' ? { by: (sender as AnswerBy).by } : undefined;
+  if (!sender || typeof sender !== 'object' || typeof (sender as AnswerBy).by !== 'string') return undefined;
+  const source = (sender as AnswerBy).source;
+  return { by: (sender as AnswerBy).by, ...(ANSWER_SOURCES.includes(source as AnswerSource) ? { source } : {}) };
 }

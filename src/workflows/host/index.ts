@@ -122,14 +122,14 @@ export class ElicitationHost {
   }
 
   /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
-  resolve(answer: Answer, { answered = false, by = 'workflow' }: { answered?: boolean; by?: string } = {}): boolean {
+  resolve(answer: Answer, { answered = false, by = 'workflow', source }: { answered?: boolean; by?: string; source?: string } = {}): boolean {
     const at = new Date(Date.now()).toISOString();
-    const entry = this.requests.resolve(answer, { by, at });
+    const entry = this.requests.resolve(answer, { by, at, ...(source ? { source } : {}) });
     if (!entry) return false;
     // A person's answer (not an expiry or a withdrawal) also records how long it took.
     const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
     requestResolved(this.requests.call(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
-    this.changed('resolved', entry, { answer, by, at });
+    this.changed('resolved', entry, { answer, by, at, ...(source ? { source } : {}) });
     return true;
   }
 
@@ -174,7 +174,8 @@ export class ElicitationHost {
       return undefined;
     }
     const accepted = this.requests.acceptedBy(answer.id);
-    this.resolve(answer, { answered: true, by: answer.ok && accepted.length > 1 ? cutBy(accepted.join(', ')) : who });
+    const source = by.sender?.source;
+    this.resolve(answer, { answered: true, by: answer.ok && accepted.length > 1 ? cutBy(accepted.join(', ')) : who, ...(source ? { source } : {}) });
     return undefined;
   }
 
@@ -256,11 +257,11 @@ export class ElicitationHost {
   // ---- private ----
 
   /** A request was recorded as pending, or resolved: visibility is written again and the parent told. */
-  private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string }): void {
+  private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string; source?: string }): void {
     // How it ended: for this workflow's memo when it is listed, and for the parent a child reports to (which lists it).
     const resolution =
       resolved && (this.children.reportTo || this.listed())
-        ? resolutionOf({ request: entry.request, context: this.requests.contextOf(entry) }, resolved.answer, resolved.by, resolved.at)
+        ? resolutionOf({ request: entry.request, context: this.requests.contextOf(entry) }, resolved.answer, resolved.by, resolved.at, resolved.source)
         : undefined;
     if (resolution && this.listed()) this.visibility.addResolution(resolution, { resolvedAt: true });
     this.visibility.write(this.pendingDetails());

@@ -57,6 +57,8 @@ export interface ResolvedRecord {
   callId: string;
   by?: string;
   at?: string;
+  /** Where `by` comes from (docs/people.md). */
+  source?: string;
 }
 
 /** What the registry carries across continue-as-new (part of the host's snapshot). */
@@ -184,7 +186,7 @@ export class RequestRegistry {
   }
 
   /** Record the first resolution of a pending request: returns its entry, or undefined if it was not pending. */
-  resolve(answer: Answer, who: { by?: string; at?: string } = {}): PendingRecord | undefined {
+  resolve(answer: Answer, who: { by?: string; at?: string; source?: string } = {}): PendingRecord | undefined {
     const entry = this.pending.get(answer.id);
     if (!entry) return undefined;
     this.pending.delete(answer.id);
@@ -193,6 +195,7 @@ export class RequestRegistry {
       callId: entry.callId,
       ...(who.by !== undefined ? { by: who.by } : {}),
       ...(who.at !== undefined ? { at: who.at } : {}),
+      ...(who.source !== undefined ? { source: who.source } : {}),
     });
     return entry;
   }
@@ -252,9 +255,10 @@ export class RequestRegistry {
     return context;
   }
 
-  /** N of M: how many distinct people must accept this request (the policy's for an approval, else the call's). */
+  /** N of M: how many distinct people must accept this request (the call's, or the policy's for an approval if more). */
   requiredAccepts(e: PendingRecord): number {
-    return e.approval?.approvals ?? this.calls.get(e.callId)?.requiredApprovals ?? 1;
+    // A call may ask for more people than the policy, never fewer.
+    return Math.max(e.approval?.approvals ?? 1, this.calls.get(e.callId)?.requiredApprovals ?? 1);
   }
 
   /**

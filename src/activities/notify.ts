@@ -4,6 +4,7 @@
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { ANSWER_LINK_PATH, linkTargets, signAnswerLink } from '../codec/answer-link.js';
+import { assigneesLine } from '../contract/assignees.js';
 import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
 import type { NotifyPendingInput } from '../workflows/internal-messages.js';
@@ -14,8 +15,6 @@ export const NOTIFY_TIMEOUT_MS = 10_000;
 
 /** The first line of a Slack message, by what it tells. */
 const SLACK_HEADING = { pending: 'input requested', reminder: 'reminder: input still requested', escalation: 'escalated: input still requested' } as const;
-/** "ana@example.com, role finance". */
-const assigneesLine = (a: { users?: string[]; roles?: string[] }): string => [...(a.users ?? []), ...(a.roles ?? []).map((r) => `role ${r}`)].join(', ');
 
 /** Slack's mrkdwn: &, < and > are escaped, so untrusted text cannot make links or mentions. */
 const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -83,6 +83,11 @@ function dedupe(list: string[], key: (s: string) => string): string[] {
   });
 }
 
+/** Who may answer, as one line: "ana@example.com, role finance". */
+export function assigneesLine(a: Assignees): string {
+  return [...(a.users ?? []), ...(a.roles ?? []).map((r) => `role ${r}`)].join(', ');
+}
+
 /** Where the inbox learned who a person is: a verified sign-in, the token (or the CLI's `--as`), or a proxy's header. */
 export type PersonSource = 'oidc' | 'token' | 'proxy' | 'link';
 

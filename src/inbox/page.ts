@@ -5,7 +5,8 @@
  */
 import { html } from 'hono/html';
 import { checkElicitationUrl } from '../contract/admit.js';
-import type { Assignees } from '../contract/assignees.js';
+import { assigneesLine } from '../contract/assignees.js';
+import { personHtml } from './person-view.js';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { approvalHtml } from './approval-view.js';
 import { initialValues, schemaFields, type Field, type Posted } from './form.js';
@@ -225,7 +226,7 @@ function pendingRow(row: PendingRow, state: PageState): H {
   const meta = html`<header class="meta">
     <span class="tool"><span class="server">${context.server}</span> / <span class="toolname">${context.tool}</span></span
     >${context.step !== undefined ? html` <span class="step">step ${context.step}</span>` : ''} <span class="wf">${workflowLink(row.workflowId, state)}</span>
-    ${context.assignees ? html`<span class="assignees">for ${assigneesShown(context.assignees)}</span>` : ''}
+    ${context.assignees ? html`<span class="assignees">for ${assigneesLine(context.assignees)}</span>` : ''}
     ${context.askedAt ? html`<span class="asked">asked <time datetime="${context.askedAt}">${shownTime(context.askedAt)}</time></span>` : ''}
     <span class="left"
       >expires in
@@ -361,52 +362,22 @@ export function historyHtml(state: { namespace: string; temporalUi?: string; row
   });
 }
 
-/** Who may answer a request, as one line: "ana@example.com, role finance". */
-function assigneesShown(a: Assignees): string {
-  return [...(a.users ?? []), ...(a.roles ?? []).map((r) => `role ${r}`)].join(', ');
-}
-
-/** The signed-in person, their two views and sign-out (docs/people.md). */
-function personHtml(state: PageState): H | string {
-  const f = state.view?.for;
-  if (!f) return '';
-  const { for: _for, cursor: _cursor, ...rest } = state.view!;
-  const q = (show: 'mine' | 'answerable') => viewQuery({ ...rest, for: { ...f, show } });
-  return html`<span class="person"
-    >signed in as
-    <strong id="person">${f.person.email ?? f.person.subject}</strong>
-    ${f.show === 'mine' ? html`<strong>mine</strong>` : html`<a id="show-mine" href="/${q('mine')}">mine</a>`}
-    ${f.show === 'answerable' ? html`<strong>all I may answer</strong>` : html`<a id="show-answerable" href="/${q('answerable')}">all I may answer</a>`}
-    ${f.person.source === 'oidc' ? html`<form method="post" action="/auth/logout" class="signout"><button type="submit">sign out</button></form>` : ''}</span
-  >`;
-}
-
-/** The page of one request opened by an answer link (docs/people.md): its form only, no list, no live updates. */
-export function linkPageHtml(state: PageState, heading: string): H {
-  return documentHtml({
-    title: 'durable-mcp: a request for you',
-    heading,
-    namespace: state.namespace,
-    top: html``,
-    body: html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
-      <main>${rowsHtml(state)}</main>`,
-  });
-}
-
 export function pageHtml(state: PageState): H {
   return documentHtml({
     title: 'durable-mcp inbox',
     heading: 'durable-mcp inbox',
     namespace: state.namespace,
     script: true,
-    top: html`<span id="live" class="live">live updates need JavaScript; reload to refresh</span> <a href="/history">history</a> ${personHtml(state)}`,
+    top: html`<span id="live" class="live">live updates need JavaScript; reload to refresh</span>
+      <a href="/history">history</a>
+      ${personHtml(state.view?.for, (show) => `/${viewQuery({ ...state.view!, cursor: undefined, for: { ...state.view!.for!, show } })}`)}`,
     body: html`${filtersHtml(state)} ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
       <main>${rowsHtml(state)}</main>`,
   });
 }
 
 /** The one frame of every inbox page: its head (the stylesheet, and the script when `script`), then a top bar and `body`. */
-function documentHtml(p: { title: string; heading: string; namespace: string; script?: boolean; top: H; body: H }): H {
+export function documentHtml(p: { title: string; heading: string; namespace: string; script?: boolean; top: H; body: H }): H {
   return html`<!doctype html>
     <html lang="en">
       <head>

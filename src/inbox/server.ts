@@ -28,7 +28,7 @@ import { callbackWarning, installOAuthCallback, type CodeSealer } from './oauth-
 import { noticeOf, pageHtml, rowsHtml } from './page.js';
 import { ANSWER_LINK_KEY_ENV, ANSWER_LINK_PATH } from '../codec/answer-link.js';
 import { installAnswerLinks } from './answer-link.js';
-import { installSignOut, oidcSignIn, SIGN_IN_PATH, type OidcSignInOptions } from './sign-in.js';
+import { installSignOut, oidcSignIn, SIGN_IN_PATH, type OidcSignInOptions, type SignIn } from './sign-in.js';
 import { pageStates, setPerson, signedInPerson, viewOf } from './view.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
@@ -189,44 +189,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     app.use(`${ANSWER_LINK_PATH}*`, csrf());
     installAnswerLinks(app, answerLinkKey, { dmc, answered, live });
   }
-  // Who a request comes from: a valid session of the sign-in, or a proxy's header (checked against assignees); the
-  // token's holder is the operator or a machine (not checked). With sign-in, a page without either goes to sign in.
-  app.use('*', async (c, next) => {
-    const person = signIn?.personOf(c);
-    if (person) {
-      setPerson(c, person);
-      return next();
-    }
-    const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
-    if (fromProxy) setPerson(c, { subject: fromProxy.slice(0, 200), source: 'proxy' });
-    if (signIn && !token && !fromProxy) {
-      const url = new URL(c.req.url);
-      if (c.req.method === 'GET' && !url.pathname.startsWith('/api/') && url.pathname !== '/events')
-        return c.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(sameOriginPath(url))}`, 303);
-      c.header('WWW-Authenticate', 'Bearer realm="durable-mcp inbox"');
-      return c.text('sign in to this inbox first', 401);
-    }
-    return next();
-  });
-  const guard = accessGuard({
-    token,
-    cookie: COOKIE,
-    realm: 'durable-mcp inbox',
-    what: 'inbox',
-    ...(published ? { publicUrl: published.base } : {}),
-    needsToken: `this inbox needs its token: open it once as /?token=… or send "Authorization: Bearer …" (${INBOX_TOKEN_ENV})`,
-    refuse: (c, status, message) => {
-      // With sign-in, a page sends a person to sign in rather than asking for the token.
-      if (signIn && status === 401) {
-        const url = new URL(c.req.url);
-        if (c.req.method === 'GET' && !url.pathname.startsWith('/api/') && url.pathname !== '/events')
-          return c.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(sameOriginPath(url))}`, 303);
-      }
-      return c.text(message, status);
-    },
-  });
-  // A signed-in person is in; anyone else needs the token (or loopback without one), as before.
-  app.use('*', (c, next) => (signedInPerson(c)?.source === 'oidc' ? next() : guard(c, next)));
+  installAccess(app, { signIn, token, userHeader, ...(published ? { publicUrl: published.base } : {}) });
   // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
   app.use('*', csrf());
 
@@ -309,4 +272,43 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
       return listening.close();
     },
   };
+}
+
+/**
+ * Who may use the inbox, and who a request comes from: a valid session of the sign-in, or a proxy's header (both checked
+ * against assignees); the token's holder is the operator or a machine (not checked). With sign-in, a page opened with
+ * neither a session nor the token goes to sign in; without it, the token (or loopback without one), as before.
+ */
+function installAccess(app: Hono, o: { signIn: SignIn | undefined; token: string | undefined; userHeader: string | undefined; publicUrl?: string }): void {
+  const toSignIn = (c: Context): Response | undefined => {
+    const url = new URL(c.req.url);
+    if (c.req.method !== 'GET' || url.pathname.startsWith('/api/') || url.pathname === '/events') return undefined;
+    return c.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(sameOriginPath(url))}`, 303);
+  };
+  app.use('*', async (c, next) => {
+    const person = o.signIn?.personOf(c);
+    if (person) {
+      setPerson(c, person);
+      return next();
+    }
+    const fromProxy = o.userHeader ? c.req.header(o.userHeader)?.trim() : undefined;
+    if (fromProxy) setPerson(c, { subject: fromProxy.slice(0, 200), source: 'proxy' });
+    if (o.signIn && !o.token && !fromProxy) {
+      c.header('WWW-Authenticate', 'Bearer realm="durable-mcp inbox"');
+      return toSignIn(c) ?? c.text('sign in to this inbox first', 401);
+    }
+    return next();
+  });
+  const guard = accessGuard({
+    token: o.token,
+    cookie: COOKIE,
+    realm: 'durable-mcp inbox',
+    what: 'inbox',
+    ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
+    needsToken: `this inbox needs its token: open it once as /?token=… or send "Authorization: Bearer …" (${INBOX_TOKEN_ENV})`,
+    // With sign-in, a page sends a person to sign in rather than asking for the token.
+    refuse: (c, status, message) => (o.signIn && status === 401 ? toSignIn(c) : undefined) ?? c.text(message, status),
+  });
+  // A signed-in person is in; anyone else needs the token (or loopback without one), as before.
+  app.use('*', (c, next) => (signedInPerson(c)?.source === 'oidc' ? next() : guard(c, next)));
 }

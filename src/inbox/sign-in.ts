@@ -109,6 +109,30 @@ function rolesOf(v: unknown): string[] {
   return list.filter((r): r is string => typeof r === 'string' && r !== '' && r.length <= 200).slice(0, MAX_ROLES);
 }
 
+/** JSON values sealed with an HMAC (each purpose its own), opened only when the MAC holds and `exp` has not passed. */
+function sealer(key: string) {
+  const mac = (purpose: string, body: string) => createHmac('sha256', key).update(`durable-mcp inbox ${purpose} v1 ${body}`).digest('base64url');
+  return {
+    seal(purpose: string, value: unknown): string {
+      const body = b64(Buffer.from(JSON.stringify(value)));
+      return `${body}.${mac(purpose, body)}`;
+    },
+    open<T>(purpose: string, sealed: string | undefined): T | undefined {
+      const [body, tag] = (sealed ?? '').split('.');
+      if (!body || !tag) return undefined;
+      const want = Buffer.from(mac(purpose, body));
+      const got = Buffer.from(tag);
+      if (want.length !== got.length || !timingSafeEqual(want, got)) return undefined;
+      try {
+        const v = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T & { exp?: number };
+        return typeof v.exp === 'number' && v.exp > Date.now() ? v : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
 export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined): SignIn {
   const issuer = new URL(o.issuer);
   if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && isLoopback(issuer.hostname)))
@@ -116,25 +140,7 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
   if (!o.clientId) throw new Error('signIn.clientId must be a non-empty string');
   const key = o.sessionSecret ?? b64(randomBytes(32));
   const ttl = o.sessionTtlMs ?? 12 * 60 * 60_000;
-  const mac = (purpose: string, body: string) => createHmac('sha256', key).update(`durable-mcp inbox ${purpose} v1 ${body}`).digest('base64url');
-  const seal = (purpose: string, value: unknown) => {
-    const body = b64(Buffer.from(JSON.stringify(value)));
-    return `${body}.${mac(purpose, body)}`;
-  };
-  const open = <T>(purpose: string, sealed: string | undefined): T | undefined => {
-    if (!sealed) return undefined;
-    const [body, tag] = sealed.split('.');
-    if (!body || !tag) return undefined;
-    const want = Buffer.from(mac(purpose, body));
-    const got = Buffer.from(tag);
-    if (want.length !== got.length || !timingSafeEqual(want, got)) return undefined;
-    try {
-      const v = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T & { exp?: number };
-      return typeof v.exp === 'number' && v.exp > Date.now() ? v : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  const { seal, open } = sealer(key);
   let discovery: Promise<Discovery> | undefined;
   const discover = () =>
     (discovery ??= (async () => {
@@ -211,33 +217,8 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
         let payload: JWTPayload;
         try {
           const d = await discover();
-          const res = await fetch(d.token_endpoint, {
-            method: 'POST',
-            redirect: 'error',
-            signal: AbortSignal.timeout(10_000),
-            headers: {
-              'content-type': 'application/x-www-form-urlencoded',
-              accept: 'application/json',
-              // The secret goes to the configured issuer's token endpoint only.
-              ...(o.clientSecret
-                ? { authorization: `Basic ${Buffer.from(`${encodeURIComponent(o.clientId)}:${encodeURIComponent(o.clientSecret)}`).toString('base64')}` }
-                : {}),
-            },
-            body: new URLSearchParams({
-              grant_type: 'authorization_code',
-              code,
-              redirect_uri: redirectUri(c),
-              code_verifier: flow.verifier,
-              ...(o.clientSecret ? {} : { client_id: o.clientId }),
-            }),
-          });
-          if (!res.ok) throw new Error(`the token endpoint answered HTTP ${res.status}`);
-          const tokens = await boundedJson(res, 'the token endpoint');
-          if (typeof tokens.id_token !== 'string') throw new Error('the token endpoint sent no id_token');
           jwks ??= createRemoteJWKSet(new URL(d.jwks_uri), { timeoutDuration: 10_000 });
-          ({ payload } = await jwtVerify(tokens.id_token, jwks, { issuer: o.issuer, audience: o.clientId, maxTokenAge: '10m' }));
-          if (payload.nonce !== flow.nonce) throw new Error('the ID token is not for this sign-in (nonce)');
-          if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255) throw new Error('the ID token has no subject');
+          payload = await verifiedIdToken(o, d.token_endpoint, jwks, { code, redirectUri: redirectUri(c), verifier: flow.verifier, nonce: flow.nonce });
         } catch (err) {
           return c.text(`sign-in failed: ${(err as Error).message}`, 403);
         }
@@ -259,6 +240,39 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
       });
     },
   };
+}
+
+/**
+ * The code exchanged at the token endpoint (the client's secret as HTTP Basic, to the configured issuer only), and the ID
+ * token it returns verified: signature against the issuer's JWKS, issuer, audience, age, this sign-in's nonce, a subject.
+ */
+async function verifiedIdToken(
+  o: OidcSignInOptions,
+  tokenEndpoint: string,
+  jwks: ReturnType<typeof createRemoteJWKSet>,
+  flow: { code: string; redirectUri: string; verifier: string; nonce: string },
+): Promise<JWTPayload> {
+  const basic = o.clientSecret ? Buffer.from(`${encodeURIComponent(o.clientId)}:${encodeURIComponent(o.clientSecret)}`).toString('base64') : undefined;
+  const res = await fetch(tokenEndpoint, {
+    method: 'POST',
+    redirect: 'error',
+    signal: AbortSignal.timeout(10_000),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...(basic ? { authorization: `Basic ${basic}` } : {}) },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: flow.code,
+      redirect_uri: flow.redirectUri,
+      code_verifier: flow.verifier,
+      ...(basic ? {} : { client_id: o.clientId }),
+    }),
+  });
+  if (!res.ok) throw new Error(`the token endpoint answered HTTP ${res.status}`);
+  const tokens = await boundedJson(res, 'the token endpoint');
+  if (typeof tokens.id_token !== 'string') throw new Error('the token endpoint sent no id_token');
+  const { payload } = await jwtVerify(tokens.id_token, jwks, { issuer: o.issuer, audience: o.clientId, maxTokenAge: '10m' });
+  if (payload.nonce !== flow.nonce) throw new Error('the ID token is not for this sign-in (nonce)');
+  if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255) throw new Error('the ID token has no subject');
+  return payload;
 }
 
 /** `POST /auth/logout` (after the CSRF check): the session cookie goes. */

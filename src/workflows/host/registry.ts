@@ -9,12 +9,12 @@ import { urlHost } from '../../contract/admit.js';
 import type { ApprovalContext } from '../../contract/approval.js';
 import { widenAssignees, type Assignees } from '../../contract/assignees.js';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
-import { canonicalJson } from '../../contract/id.js';
 import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
 import { ARGUMENTS_SHOWN, type CallProgress, type PendingContext } from '../messages.js';
 import { outcomeOf } from '../outcome.js';
+import { countAccept, requiredAccepts, sameAnswer } from './accepts.js';
 import { RoundWaits, type RoundWait } from './rounds.js';
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
@@ -255,22 +255,15 @@ export class RequestRegistry {
     return context;
   }
 
-  /** N of M: how many distinct people must accept this request (the call's, or the policy's for an approval if more). */
+  /** N of M (./accepts.ts): how many distinct people must accept this request. */
   requiredAccepts(e: PendingRecord): number {
-    // A call may ask for more people than the policy, never fewer.
-    return Math.max(e.approval?.approvals ?? 1, this.calls.get(e.callId)?.requiredApprovals ?? 1);
+    return requiredAccepts(e.approval?.approvals, this.calls.get(e.callId)?.requiredApprovals);
   }
 
-  /**
-   * N of M: count an accept of `who` (once per person). True while more people must accept (the request stays pending);
-   * false when this accept completes it (resolve it, as by `acceptedBy`), or it needs one accept.
-   */
+  /** N of M: count an accept of `who`; true while more people must accept (else resolve it, as by `acceptedBy`). */
   countAccept(answer: Answer, who: string): boolean {
     const e = this.pending.get(answer.id);
-    if (!e || !answer.ok || this.requiredAccepts(e) <= 1) return false;
-    e.accepts ??= { by: [], data: canonicalJson(answer.data ?? null) };
-    if (!e.accepts.by.includes(who)) e.accepts.by.push(who);
-    return e.accepts.by.length < this.requiredAccepts(e);
+    return e !== undefined && countAccept(e, this.requiredAccepts(e), answer, who);
   }
 
   /** N of M: who accepted a pending request so far. */
@@ -289,15 +282,8 @@ export class RequestRegistry {
       }
     }
     const entry = typeof id === 'string' ? this.pending.get(id) : undefined;
-    const checked = checkAnswer(raw, entry?.request);
-    // N of M: every accept must accept the same answer as the first.
-    if (checked.ok && checked.answer.ok && entry?.accepts && canonicalJson(checked.answer.data ?? null) !== entry.accepts.data)
-      return {
-        ok: false,
-        reason: `request "${entry.request.id}" needs the same answer from each person who accepts: this one differs from the first accept`,
-        type: 'InvalidAnswer',
-      };
-    return checked;
+    // N of M: every accept must give the same answer as the first.
+    return sameAnswer(entry, checkAnswer(raw, entry?.request));
   }
 
   /** The calls that have a pending request. */

@@ -25,6 +25,18 @@ export interface ApprovalPolicyObject {
   assignees?: Assignees;
   /** N of M: how many distinct people must approve (default 1); one decline declines. */
   approvals?: number;
+  /** Notify the assignees again when an approval still waits after this long (ms, or a Duration string). */
+  remindAfter?: number | string;
+  /** Add `escalateTo` to an approval's assignees, and notify them, when it still waits after this long. */
+  escalateAfter?: number | string;
+  escalateTo?: Assignees;
+}
+
+/** Reminders and escalation of a request (docs/people.md), in ms. */
+export interface FollowUps {
+  remindAfterMs?: number;
+  escalateAfterMs?: number;
+  escalateTo?: Assignees;
 }
 
 /** The policy, normalized (what the worker checks a call against). */
@@ -36,13 +48,14 @@ export interface ApprovalPolicy {
   expiresInMs?: number;
   assignees?: Assignees;
   approvals?: number;
+  followUps?: FollowUps;
 }
 
 /** What a call may ask for beyond the policy (never less). */
 export type ApprovalAsk = 'always';
 
 export const NO_APPROVAL: ApprovalPolicy = { gate: 'never', annotations: 'ignore' };
-const POLICY_KEYS = ['tools', 'except', 'annotations', 'expiresIn', 'assignees', 'approvals'];
+const POLICY_KEYS = ['tools', 'except', 'annotations', 'expiresIn', 'assignees', 'approvals', 'remindAfter', 'escalateAfter', 'escalateTo'];
 
 /** A wrong policy: the field (below `approval`) and what is wrong with it. */
 export interface PolicyProblem {
@@ -92,6 +105,23 @@ export function parseApprovalPolicy(raw: unknown, toMs: (v: string) => number): 
   if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 20))
     return { field: 'approval.approvals', problem: `must be a whole number from 1 to 20, got ${preview(n, { max: 40 })}` };
   if (typeof n === 'number' && n > 1) policy.approvals = n;
+  const followUps: FollowUps = {};
+  for (const key of ['remindAfter', 'escalateAfter'] as const) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    const ms = typeof v === 'string' ? toMs(v) : v;
+    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms <= 0 || ms > 2 ** 31 - 1)
+      return {
+        field: `approval.${key}`,
+        problem: `must be a Duration ("1h", "30m") or a positive whole number of milliseconds, got ${preview(v, { max: 40 })}`,
+      };
+    followUps[`${key}Ms`] = ms;
+  }
+  const to = assigneesProblem(raw.escalateTo, 'approval.escalateTo');
+  if (to) return { field: to.field, problem: `${to.problem}, got ${preview(to.value, { max: 40 })}` };
+  const escalateTo = normalizeAssignees(raw.escalateTo as Assignees | undefined);
+  if (escalateTo) followUps.escalateTo = escalateTo;
+  if (Object.keys(followUps).length > 0) policy.followUps = followUps;
   return policy;
 }
 
@@ -182,6 +212,8 @@ export interface ApprovalContext {
   assignees?: Assignees;
   /** N of M, when the policy asks for more than one person. */
   approvals?: number;
+  /** The policy's reminders and escalation (instead of the call's). */
+  followUps?: FollowUps;
 }
 
 /** The approval a person answers: a Request of the seed contract, and its context. */
@@ -204,6 +236,7 @@ export function approvalRequest(
   if (tool.annotations !== undefined) context.annotations = tool.annotations;
   if (policy.assignees !== undefined) context.assignees = policy.assignees;
   if (policy.approvals !== undefined) context.approvals = policy.approvals;
+  if (policy.followUps !== undefined) context.followUps = policy.followUps;
   return { request, context };
 }
 

@@ -64,6 +64,12 @@ describe('addressed requests: assignees', () => {
     assert.deepEqual(policy.assignees, { roles: ['finance'] });
     const { context } = approvalRequest({ callId: 'c1', server: 'fx', arguments: {} }, { name: 'transfer' }, policy);
     assert.deepEqual(context.assignees, { roles: ['finance'] });
+    const timed = parseApprovalPolicy({ remindAfter: 3_600_000, escalateAfter: 7_200_000, escalateTo: { roles: ['lead'] }, approvals: 2 }, toMs);
+    assert.ok(!isPolicyProblem(timed));
+    assert.deepEqual(timed.followUps, { remindAfterMs: 3_600_000, escalateAfterMs: 7_200_000, escalateTo: { roles: ['lead'] } });
+    assert.equal(timed.approvals, 2);
+    assert.deepEqual(parseApprovalPolicy({ approvals: 0 }, toMs), { field: 'approval.approvals', problem: 'must be a whole number from 1 to 20, got 0' });
+    assert.equal((parseApprovalPolicy({ remindAfter: 'soon' }, toMs) as { field: string }).field, 'approval.remindAfter');
     assert.deepEqual(parseApprovalPolicy({ assignees: { roles: 'finance' } }, toMs), {
       field: 'approval.assignees.roles',
       problem: 'must be an array of strings, got "finance"',

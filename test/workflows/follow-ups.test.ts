@@ -107,4 +107,44 @@ describe('reminders and escalation', () => {
       await new Promise<void>((r) => hook.close(() => r()));
     }
   });
+
+  it("time-skipping: the approval policy's reminder and escalation (not the call's)", async () => {
+    const bodies: Array<{ type: string; context: { escalated?: unknown; approval?: unknown } }> = [];
+    const hook: Server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      req.on('end', () => {
+        bodies.push(JSON.parse(text) as (typeof bodies)[number]);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
+    const t = await testEnvironment({
+      timeSkipping: true,
+      name: 'follow-ups-policy',
+      fx: { approval: { tools: ['transfer'], remindAfter: '1h', escalateAfter: '2h', escalateTo: { users: ['boss@example.com'] } } },
+      configFields: { notify: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` } },
+    });
+    try {
+      const handle = await t.client.workflow.start(mcpToolCall, {
+        taskQueue: t.taskQueue,
+        workflowId: `follow-ups-policy-${Date.now()}`,
+        args: [{ server: 'fx', tool: 'transfer', arguments: { to: 'bob', amount: 3 }, elicitation: { holdFor: 200 } }],
+      });
+      await waitForPending(handle);
+      await eventually(() => (bodies.length >= 1 ? true : undefined), 'the first notification', 60_000, 100);
+      await t.env.sleep(2 * HOUR + 60_000);
+      await eventually(() => (bodies.length >= 3 ? true : undefined), 'the reminder and the escalation', 60_000, 100);
+      assert.deepEqual(
+        bodies.map((b) => b.type),
+        ['durable-mcp.request.pending', 'durable-mcp.request.reminder', 'durable-mcp.request.escalated'],
+      );
+      const [pending] = await handle.query(pendingDetailsQuery);
+      assert.deepEqual(pending!.context.assignees, { users: ['boss@example.com'] });
+      await handle.cancel();
+    } finally {
+      await t.teardown();
+      await new Promise<void>((r) => hook.close(() => r()));
+    }
+  });
 });

@@ -279,7 +279,8 @@ export class ElicitationHost {
    * assignees again; an escalation adds the call's `escalateTo` to them, lists the request again and notifies.
    */
   private followUp(entry: PendingRecord): void {
-    const call = this.requests.call(entry.callId);
+    // An approval follows its policy's reminders and escalation when the policy names them, else the call's.
+    const call = entry.approval?.followUps ?? this.requests.call(entry.callId);
     if (!call || (call.remindAfterMs === undefined && call.escalateAfterMs === undefined)) return;
     if (!since(Versions.followUps)) return;
     const id = entry.request.id;

@@ -3,6 +3,8 @@
  * pending request, as a durable-mcp JSON body or a Slack message.
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import { ANSWER_LINK_PATH, linkTargets, signAnswerLink } from '../codec/answer-link.js';
+import { assigneesLine } from '../contract/assignees.js';
 import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
 import type { NotifyPendingInput } from '../workflows/internal-messages.js';
@@ -10,6 +12,9 @@ import type { ActivityDeps } from './deps.js';
 
 /** Longest wait for the webhook's answer, per attempt. */
 export const NOTIFY_TIMEOUT_MS = 10_000;
+
+/** The first line of a Slack message, by what it tells. */
+const SLACK_HEADING = { pending: 'input requested', reminder: 'reminder: input still requested', escalation: 'escalated: input still requested' } as const;
 
 /** Slack's mrkdwn: &, < and > are escaped, so untrusted text cannot make links or mentions. */
 const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -20,29 +25,44 @@ const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, 
  * message, its `data` with the `requestedSchema`, and the URL-mode link) only with `includePrompt: true`, since a
  * webhook's receiver (a chat channel, a ticket system) is rarely as private as the encrypted history.
  */
-export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig): Record<string, unknown> {
+export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig, linkKey?: string): Record<string, unknown> {
   const inboxUrl = notify.inboxUrl;
   const withPrompt = notify.includePrompt === true;
   const { request, context } = input;
+  const links = inboxUrl && linkKey ? answerLinks(input, inboxUrl, linkKey) : [];
   if (notify.format === 'slack') {
     const where = `${context.server}/${context.tool}${context.step !== undefined ? ` (step ${context.step})` : ''}`;
     const lines = [
-      `*durable-mcp: input requested* by ${slackText(where)} in workflow \`${slackText(input.workflowId)}\``,
+      `*durable-mcp: ${SLACK_HEADING[input.event ?? 'pending']}* by ${slackText(where)} in workflow \`${slackText(input.workflowId)}\``,
+      ...(input.event === 'escalation' && context.escalated ? [`escalated to ${slackText(assigneesLine(context.escalated))}`] : []),
       ...(withPrompt
         ? [`> ${slackText(request.prompt)}`, ...(request.url ? [`link: \`${slackText(request.url)}\``] : [])]
         : [`request \`${slackText(request.id)}\` (${slackText(request.kind)})`]),
       ...(request.expiresAt ? [`expires ${slackText(request.expiresAt)}`] : []),
       ...(inboxUrl ? [`answer it in the inbox: ${slackText(inboxUrl)}`] : [`answer it: durable-mcp pending ${slackText(input.workflowId)}`]),
+      // The links are the inbox's own URL and a base64url token: nothing in them needs escaping but the label.
+      ...links.map((l) => `<${l.url}|answer${l.to === '*' ? '' : ` as ${slackText(l.to)}`}>`),
     ];
     return { text: lines.join('\n') };
   }
   return {
-    type: 'durable-mcp.request.pending',
+    type: `durable-mcp.request.${input.event === 'reminder' ? 'reminder' : input.event === 'escalation' ? 'escalated' : 'pending'}`,
     workflowId: input.workflowId,
     request: withPrompt ? request : { id: request.id, kind: request.kind, ...(request.expiresAt !== undefined ? { expiresAt: request.expiresAt } : {}) },
     context,
     ...(inboxUrl ? { inboxUrl } : {}),
+    ...(links.length > 0 ? { links } : {}),
   };
+}
+
+/** One signed answer link per assignee of the request (src/codec/answer-link.ts), expiring with it. */
+export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: string): Array<{ to: string; url: string }> {
+  const exp = input.request.expiresAt ? Date.parse(input.request.expiresAt) : Date.now() + 24 * 60 * 60_000;
+  const base = new URL(ANSWER_LINK_PATH.slice(1), inboxUrl.endsWith('/') ? inboxUrl : `${inboxUrl}/`).href;
+  return linkTargets(input.context.assignees).map((to) => ({
+    to,
+    url: `${base}${signAnswerLink(key, { workflowId: input.workflowId, requestId: input.request.id, to, exp })}`,
+  }));
 }
 
 /**
@@ -54,18 +74,25 @@ export function notifyPendingActivity(deps: ActivityDeps) {
     const notify = deps.notify;
     if (!notify) return { sent: false };
     const ctx = Context.current();
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': `${input.workflowId}/${input.request.id}` };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'idempotency-key': `${input.workflowId}/${input.request.id}${input.event ? `/${input.event}` : ''}`,
+    };
+    let linkKey: string | undefined;
     try {
       for (const [k, v] of Object.entries(notify.headers ?? {})) headers[k.toLowerCase()] = expandEnv(v, { server: 'notify', field: `headers.${k}` });
+      if (notify.linkKey !== undefined) linkKey = expandEnv(notify.linkKey, { server: 'notify', field: 'linkKey' });
     } catch (err) {
       throw ApplicationFailure.retryable((err as Error).message, (err as Error).name);
     }
+    if (linkKey !== undefined && linkKey.length < 32)
+      throw ApplicationFailure.retryable('field "notify.linkKey" must be at least 32 characters (a random secret the inbox shares)', FailureTypes.NotifyFailed);
     let status: number;
     try {
       const res = await fetch(notify.url, {
         method: 'POST',
         headers,
-        body: JSON.stringify(notificationBody(input, notify)),
+        body: JSON.stringify(notificationBody(input, notify, linkKey)),
         signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)]),
         redirect: 'error',
       });

@@ -4,6 +4,7 @@ import { resolveEncryption } from '../codec/index.js';
 import { StateMac } from '../codec/state-mac.js';
 import { inboxPublication } from '../inbox/client-metadata.js';
 import { startInbox } from '../inbox/server.js';
+import { signInFromEnv } from '../inbox/sign-in.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
 
 export async function runInboxCommand(
@@ -21,6 +22,7 @@ export async function runInboxCommand(
   const seal = codec ? new CredentialSeal(codec.deriveKeys(SEAL_KEY_LABEL)) : undefined;
   // The sign-ins' states are checked with the key the workers sign them with ($DURABLE_MCP_OAUTH_STATE_KEYS, else the seal's).
   const stateMac = seal?.stateMac() ?? StateMac.resolve(undefined);
+  const signIn = signInFromEnv();
   const inbox = await startInbox({
     ...(seal ? { sealCode: (code: string) => seal.seal({ code }) } : {}),
     ...(stateMac ? { stateMac } : {}),
@@ -30,6 +32,8 @@ export async function runInboxCommand(
     temporalUi: opts.temporalUi ?? process.env.TEMPORAL_UI_URL,
     taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
     ...(opts.publicUrl !== undefined ? { publicUrl: opts.publicUrl } : {}),
+    // Sign-in with OpenID Connect ($DURABLE_MCP_INBOX_OIDC_*; docs/people.md); answer links read $DURABLE_MCP_ANSWER_LINK_KEY.
+    ...(signIn ? { signIn } : {}),
   });
   say(`durable-mcp inbox: ${inbox.url} (Temporal ${address}, namespace ${namespace})`, {
     event: 'ready',

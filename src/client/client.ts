@@ -20,6 +20,7 @@ import { FIELD_CHECKS, valueAt, type DurationField } from '../workflows/input.js
 import {
   pendingDetailsQuery,
   type AnswerBy,
+  type AnswerSource,
   answerSignal,
   progressQuery,
   submitAnswerUpdate,
@@ -295,7 +296,7 @@ export class DurableMcpClient {
    * at once when no worker has polled the task queue recently. `by`: who answers (recorded beside the answer, shown in
    * the inbox's history; without it the workflow records "update").
    */
-  async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number; by?: string } = {}): Promise<SubmitAnswerResult> {
+  async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number; by?: string; source?: AnswerSource } = {}): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw workflowClosed(workflowId, status);
     try {
@@ -305,7 +306,10 @@ export class DurableMcpClient {
         taskQueue,
         'take the answer',
         options.timeoutMs ?? WORKER_WAIT_MS,
-        () => handle.executeUpdate(submitAnswerUpdate, { args: options.by !== undefined ? [answer, { by: options.by } satisfies AnswerBy] : [answer] }),
+        () =>
+          handle.executeUpdate(submitAnswerUpdate, {
+            args: options.by !== undefined ? [answer, { by: options.by, ...(options.source ? { source: options.source } : {}) } satisfies AnswerBy] : [answer],
+          }),
         SIGNAL_HINT,
         ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)',
       );
@@ -319,10 +323,10 @@ export class DurableMcpClient {
    * Send an answer as the durable `answer` signal: accepted by Temporal even while no worker runs, and
    * validated when a worker picks it up (a bad one is logged and dropped; the request stays pending).
    */
-  async signalAnswer(workflowId: string, answer: Answer, options: { by?: string } = {}): Promise<void> {
+  async signalAnswer(workflowId: string, answer: Answer, options: { by?: string; source?: AnswerSource } = {}): Promise<void> {
     const { handle, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw workflowClosed(workflowId, status);
-    if (options.by !== undefined) await handle.signal(answerSignal, answer, { by: options.by });
+    if (options.by !== undefined) await handle.signal(answerSignal, answer, { by: options.by, ...(options.source ? { source: options.source } : {}) });
     else await handle.signal(answerSignal, answer);
   }
 

@@ -5,6 +5,7 @@
  * answer approves, and the result a caller gets when the tool did not run.
  */
 import { checkRequestedSchema } from './admit-schema.js';
+import { assigneesProblem, normalizeAssignees, type Assignees } from './assignees.js';
 import { canonicalJson, fnv1a64 } from './id.js';
 import { isPlainObject, preview } from './json.js';
 import type { Answer, Request, ToolResult } from './schemas.js';
@@ -20,6 +21,22 @@ export interface ApprovalPolicyObject {
   annotations?: 'trust' | 'ignore';
   /** How long an approval may wait before it expires (ms, or a Duration string like "1h", resolved at config load). */
   expiresIn?: number | string;
+  /** Who may answer the approvals this policy asks for (docs/people.md); default: the call's assignees, else anyone. */
+  assignees?: Assignees;
+  /** N of M: how many distinct people must approve (default 1); one decline declines. */
+  approvals?: number;
+  /** Notify the assignees again when an approval still waits after this long (ms, or a Duration string). */
+  remindAfter?: number | string;
+  /** Add `escalateTo` to an approval's assignees, and notify them, when it still waits after this long. */
+  escalateAfter?: number | string;
+  escalateTo?: Assignees;
+}
+
+/** Reminders and escalation of a request (docs/people.md), in ms. */
+export interface FollowUps {
+  remindAfterMs?: number;
+  escalateAfterMs?: number;
+  escalateTo?: Assignees;
 }
 
 /** The policy, normalized (what the worker checks a call against). */
@@ -29,13 +46,16 @@ export interface ApprovalPolicy {
   except?: string[];
   annotations: 'trust' | 'ignore';
   expiresInMs?: number;
+  assignees?: Assignees;
+  approvals?: number;
+  followUps?: FollowUps;
 }
 
 /** What a call may ask for beyond the policy (never less). */
 export type ApprovalAsk = 'always';
 
 export const NO_APPROVAL: ApprovalPolicy = { gate: 'never', annotations: 'ignore' };
-const POLICY_KEYS = ['tools', 'except', 'annotations', 'expiresIn'];
+const POLICY_KEYS = ['tools', 'except', 'annotations', 'expiresIn', 'assignees', 'approvals', 'remindAfter', 'escalateAfter', 'escalateTo'];
 
 /** A wrong policy: the field (below `approval`) and what is wrong with it. */
 export interface PolicyProblem {
@@ -77,6 +97,31 @@ export function parseApprovalPolicy(raw: unknown, toMs: (v: string) => number): 
     }
     policy.expiresInMs = ms;
   }
+  const who = assigneesProblem(raw.assignees, 'approval.assignees');
+  if (who) return { field: who.field, problem: `${who.problem}, got ${preview(who.value, { max: 40 })}` };
+  const assignees = normalizeAssignees(raw.assignees as Assignees | undefined);
+  if (assignees) policy.assignees = assignees;
+  const n = raw.approvals;
+  if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 20))
+    return { field: 'approval.approvals', problem: `must be a whole number from 1 to 20, got ${preview(n, { max: 40 })}` };
+  if (typeof n === 'number' && n > 1) policy.approvals = n;
+  const followUps: FollowUps = {};
+  for (const key of ['remindAfter', 'escalateAfter'] as const) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    const ms = typeof v === 'string' ? toMs(v) : v;
+    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms <= 0 || ms > 2 ** 31 - 1)
+      return {
+        field: `approval.${key}`,
+        problem: `must be a Duration ("1h", "30m") or a positive whole number of milliseconds, got ${preview(v, { max: 40 })}`,
+      };
+    followUps[`${key}Ms`] = ms;
+  }
+  const to = assigneesProblem(raw.escalateTo, 'approval.escalateTo');
+  if (to) return { field: to.field, problem: `${to.problem}, got ${preview(to.value, { max: 40 })}` };
+  const escalateTo = normalizeAssignees(raw.escalateTo as Assignees | undefined);
+  if (escalateTo) followUps.escalateTo = escalateTo;
+  if (Object.keys(followUps).length > 0) policy.followUps = followUps;
   return policy;
 }
 
@@ -163,6 +208,12 @@ export interface ApprovalContext {
   editable: boolean;
   /** The digest of the proposed arguments. */
   digest: string;
+  /** Who may answer it, when the policy names them (else the call's assignees). */
+  assignees?: Assignees;
+  /** N of M, when the policy asks for more than one person. */
+  approvals?: number;
+  /** The policy's reminders and escalation (instead of the call's). */
+  followUps?: FollowUps;
 }
 
 /** The approval a person answers: a Request of the seed contract, and its context. */
@@ -183,6 +234,9 @@ export function approvalRequest(
   if (tool.title !== undefined) context.title = tool.title;
   if (tool.description !== undefined) context.description = cutText(tool.description, 500);
   if (tool.annotations !== undefined) context.annotations = tool.annotations;
+  if (policy.assignees !== undefined) context.assignees = policy.assignees;
+  if (policy.approvals !== undefined) context.approvals = policy.approvals;
+  if (policy.followUps !== undefined) context.followUps = policy.followUps;
   return { request, context };
 }
 
@@ -213,6 +267,8 @@ export interface ApprovalAnswered {
   id: string;
   by?: string;
   at?: string;
+  /** Where `by` comes from (oidc, link, proxy, token, cli; docs/people.md). */
+  source?: string;
 }
 
 /** The metadata fields an approval adds to a call's result (docs/approvals.md). */
@@ -221,6 +277,7 @@ export function approvalMetadata(status: ApprovalStatus, answered: ApprovalAnswe
     approval: status,
     approvalId: answered.id,
     ...(answered.by !== undefined ? { answeredBy: answered.by } : {}),
+    ...(answered.source !== undefined ? { answeredVia: answered.source } : {}),
     ...(answered.at !== undefined ? { answeredAt: answered.at } : {}),
     ...(approved ? { approvedArguments: approved, approvedDigest: argumentsDigest(approved) } : {}),
   };

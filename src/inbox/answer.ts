@@ -4,29 +4,58 @@
  */
 import type { Context, Hono } from 'hono';
 import { isAnswerRejectedFailure, isClientError, type DurableMcpClient } from '../client/index.js';
-import type { Answer } from '../contract/index.js';
+import type { Answer, Request } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
 import type { LiveHub, RecentlyAnswered } from './live.js';
 import { ACTION_FIELD, pageHtml, viewQuery } from './page.js';
-import { viewOf, type PageStates } from './view.js';
+import { signedInPerson, viewOf, type PageStates } from './view.js';
+import { isAssignee, type Person } from '../contract/assignees.js';
+import type { AnswerSource, PendingRequest } from '../workflows/messages.js';
+
+/** Why `person` may not answer this request (undefined: they may; a token's holder is not checked). */
+export function notAddressedTo(person: Person | undefined, pending: PendingRequest): string | undefined {
+  if (!person || isAssignee(pending.context.assignees, person)) return undefined;
+  return `request ${pending.request.id} is not addressed to you (${person.email ?? person.subject}): ask one of its assignees to answer it`;
+}
 
 /** What answering needs of the inbox: its client, its page states, who answers, and whom to tell of an answer. */
 export interface Answering {
   dmc: DurableMcpClient;
   state: PageStates;
-  whoAnswers: (c: Context) => string;
+  whoAnswers: (c: Context) => { by: string; source: AnswerSource };
   answered: RecentlyAnswered;
   live: LiveHub;
 }
 
-/** `POST /answer` (the page's forms) and `POST /api/answer` (JSON). */
-export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, live }: Answering): void {
-  /** Submit an answer; the workflow's verdict as an HTTP status and message. */
-  const submit = async (c: Context, workflowId: string, answer: Answer) => {
+/** The answer a form post makes (the form's fields by the request's schema), and the fields it has. */
+export function answerFromForm(request: Request, action: 'accept' | 'decline' | 'cancel', posted: Posted): { answer: Answer; fieldKeys: string[] } {
+  if (action === 'decline') return { answer: { id: request.id, ok: false, reason: 'declined' }, fieldKeys: [] };
+  if (action === 'cancel') return { answer: { id: request.id, ok: false, reason: 'cancelled' }, fieldKeys: [] };
+  if (request.kind !== 'input') return { answer: { id: request.id, ok: true }, fieldKeys: [] };
+  const fields = schemaFields((request.data as { schema?: unknown } | undefined)?.schema);
+  return { answer: { id: request.id, ok: true, data: postedToContent(fields, posted) }, fieldKeys: fields.map((f) => f.key) };
+}
+
+/** A form's fields, and its action (`__action`), or undefined when the action is not one of the three. */
+export async function postedForm(c: Context): Promise<{ posted: Posted; action: 'accept' | 'decline' | 'cancel' | undefined; raw?: string }> {
+  const form = await c.req.formData();
+  const posted: Posted = {};
+  for (const [k, v] of form.entries()) if (typeof v === 'string') (posted[k] ??= []).push(v);
+  const raw = posted[ACTION_FIELD]?.[0];
+  delete posted[ACTION_FIELD];
+  return { posted, action: raw === 'accept' || raw === 'decline' || raw === 'cancel' ? raw : undefined, ...(raw !== undefined ? { raw } : {}) };
+}
+
+export type Verdict = { ok: true; result: { id: string; action: string } } | { ok: false; status: 404 | 409 | 422 | 503; reason: string };
+
+/** Submit an answer as `by`; the workflow's verdict as an HTTP status and message. */
+export function submitter({ dmc, answered, live }: Pick<Answering, 'dmc' | 'answered' | 'live'>) {
+  return async (who: { by: string; source: AnswerSource }, workflowId: string, answer: Answer): Promise<Verdict> => {
     try {
-      const result = await dmc.submit(workflowId, answer, { by: whoAnswers(c) });
-      // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once.
-      answered.add(workflowId, answer.id);
+      const result = await dmc.submit(workflowId, answer, who);
+      // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once (unless
+      // it waits for more people to accept: N of M).
+      if (!result.awaiting) answered.add(workflowId, answer.id);
       live.poke();
       return { ok: true as const, result };
     } catch (err) {
@@ -42,6 +71,12 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
       throw err;
     }
   };
+}
+
+/** `POST /answer` (the page's forms) and `POST /api/answer` (JSON). */
+export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, live }: Answering): void {
+  const submitAs = submitter({ dmc, answered, live });
+  const submit = (c: Context, workflowId: string, answer: Answer) => submitAs(whoAnswers(c), workflowId, answer);
 
   app.post('/answer', async (c) => {
     const workflowId = c.req.query('workflow');
@@ -55,13 +90,14 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
     if (action !== 'accept' && action !== 'decline' && action !== 'cancel')
       return c.text(`field "${ACTION_FIELD}" must be accept, decline or cancel, got ${JSON.stringify(action ?? null)}`, 400);
     // The form again, with what was typed and why it was not taken.
-    const formAgain = async (status: 422 | 503, fields: ReturnType<typeof rejectionByField>['fields'], general?: string) =>
+    const formAgain = async (status: 403 | 422 | 503, fields: ReturnType<typeof rejectionByField>['fields'], general?: string) =>
       c.html(pageHtml(await state(viewOf(c), { rejected: { workflowId, requestId, posted, fields, ...(general ? { general } : {}) } })), status);
     let answer: Answer;
     let fieldKeys: string[] = [];
-    if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
-    else if (action === 'cancel') answer = { id: requestId, ok: false, reason: 'cancelled' };
-    else {
+    const person = signedInPerson(c);
+    // The request is read to build an accepted answer, and to check that a signed-in person is one of its assignees.
+    let pending: PendingRequest | undefined;
+    if (action === 'accept' || person) {
       let details;
       try {
         details = await dmc.pendingDetails(workflowId);
@@ -70,8 +106,16 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
         // The request could not be read (no worker answered in time, ...): not "no longer pending"; what was typed stays.
         return formAgain(503, {}, `Your answer was not sent: ${(err as Error).message}`);
       }
-      const request = details.find((d) => d.request.id === requestId)?.request;
-      if (!request) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or withdrawn).`);
+      pending = details.find((d) => d.request.id === requestId);
+      if (!pending) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or withdrawn).`);
+      // Not theirs: refused, with what they typed kept.
+      const refusal = notAddressedTo(person, pending);
+      if (refusal) return formAgain(403, {}, `Your answer was not sent: ${refusal}.`);
+    }
+    if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
+    else if (action === 'cancel') answer = { id: requestId, ok: false, reason: 'cancelled' };
+    else {
+      const request = pending!.request;
       if (request.kind === 'input') {
         const fields = schemaFields((request.data as { schema?: unknown } | undefined)?.schema);
         fieldKeys = fields.map((f) => f.key);
@@ -98,6 +142,20 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
       return c.json({ error: 'body must be JSON: {"workflowId":"…","answer":{"id":"…","ok":true,"data":{…}}}' }, 400);
     }
     if (typeof body?.workflowId !== 'string' || !body.workflowId) return c.json({ error: 'field "workflowId" must be a non-empty string' }, 400);
+    const person = signedInPerson(c);
+    if (person) {
+      const id = (body.answer as { id?: unknown } | undefined)?.id;
+      let details: PendingRequest[];
+      try {
+        details = await dmc.pendingDetails(body.workflowId);
+      } catch (err) {
+        if (isClientError(err, 'UnknownWorkflow')) return c.json({ error: err.message }, 404);
+        return c.json({ error: `the answer was not sent: ${(err as Error).message}` }, 503);
+      }
+      const pending = details.find((d) => d.request.id === id);
+      const refusal = pending && notAddressedTo(person, pending);
+      if (refusal) return c.json({ error: refusal }, 403);
+    }
     const verdict = await submit(c, body.workflowId, body.answer as Answer);
     return verdict.ok ? c.json(verdict.result) : c.json({ error: verdict.reason }, verdict.status);
   });

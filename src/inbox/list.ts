@@ -4,6 +4,7 @@
  * never dropped. Requests this inbox's people just answered are hidden until visibility catches up.
  */
 import type { DurableMcpClient, ListedRequest, ListFilter, ListPage } from '../client/index.js';
+import { isAddressedTo, isAssignee, type Person } from '../contract/assignees.js';
 
 /** A pending request of the page: the listing's row (a PendingRequest with its workflow), without its start time. */
 export type PendingRow = { kind: 'pending' } & Omit<ListedRequest, 'startTime' | 'queried'>;
@@ -39,13 +40,30 @@ export interface InboxView {
   filter: ListFilter;
   cursor?: string;
   limit?: number;
+  /**
+   * A signed-in person's view (docs/people.md): `answerable`, the requests they may answer (addressed to them or to
+   * anyone); `mine`, those addressed to them or their roles.
+   */
+  for?: { person: Person; show: 'mine' | 'answerable' };
+}
+
+/** Whether a row belongs in a person's view (an unreachable workflow is shown to everyone: nobody knows whose it is). */
+export function rowFor(row: InboxRow, view: InboxView): boolean {
+  if (!view.for || row.kind !== 'pending') return true;
+  const { person, show } = view.for;
+  return show === 'mine' ? isAddressedTo(row.context.assignees, person) : isAssignee(row.context.assignees, person);
 }
 
 /** One page of the inbox (a SearchAttributeNotRegistered ClientError when the namespace cannot list workflows awaiting input). */
 export async function listInbox(
   client: DurableMcpClient,
   view: InboxView,
-  options: { queryTimeoutMs?: number; hidden?: (workflowId: string, requestId: string) => boolean } = {},
+  options: {
+    queryTimeoutMs?: number;
+    hidden?: (workflowId: string, requestId: string) => boolean;
+    /** Shown even outside the person's view (a refused answer's form, with what was typed). */
+    kept?: { workflowId: string; requestId: string };
+  } = {},
 ): Promise<{ rows: InboxRow[]; page: ListPage }> {
   const page = await client.listPending({
     filter: view.filter,
@@ -54,5 +72,6 @@ export async function listInbox(
     ...(view.limit !== undefined ? { limit: view.limit } : {}),
     ...(options.queryTimeoutMs !== undefined ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
   });
-  return { rows: inboxRows(page, options.hidden), page };
+  const kept = (r: InboxRow) => r.kind === 'pending' && r.workflowId === options.kept?.workflowId && r.request.id === options.kept.requestId;
+  return { rows: inboxRows(page, options.hidden).filter((r) => rowFor(r, view) || kept(r)), page };
 }

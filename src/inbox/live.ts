@@ -29,10 +29,13 @@ export class LiveHub {
 
   /** A tab opens this view: it gets the current rows at once, then every change. Returns its leave(). */
   join(view: InboxView, send: Send): () => void {
-    const key = JSON.stringify(Object.entries(view.filter).sort());
+    const key = JSON.stringify([Object.entries(view.filter).sort(), view.for ?? null]);
     let state = this.views.get(key);
     if (!state) {
-      state = { view: { filter: view.filter, ...(view.limit !== undefined ? { limit: view.limit } : {}) }, tabs: new Set() };
+      state = {
+        view: { filter: view.filter, ...(view.limit !== undefined ? { limit: view.limit } : {}), ...(view.for ? { for: view.for } : {}) },
+        tabs: new Set(),
+      };
       this.views.set(key, state);
     }
     state.tabs.add(send);

@@ -5,6 +5,8 @@
  */
 import { html } from 'hono/html';
 import { checkElicitationUrl } from '../contract/admit.js';
+import { assigneesLine } from '../contract/assignees.js';
+import { personHtml } from './person-view.js';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { approvalHtml } from './approval-view.js';
 import { initialValues, schemaFields, type Field, type Posted } from './form.js';
@@ -68,6 +70,8 @@ export interface PageState {
   problem?: string;
   /** A rejected submit: the form shows what was typed and the rejection next to its field. */
   rejected?: { workflowId: string; requestId: string; posted: Posted; fields: Record<string, string>; general?: string };
+  /** Where the forms post (a page of one request opened by an answer link); default `/answer?workflow=…&request=…`. */
+  formAction?: string;
 }
 
 /** The key that identifies a row across refreshes (live updates keep rows whose key stays). */
@@ -95,6 +99,7 @@ export function viewQuery(view: InboxView | undefined, prefix: '?' | '&' = '?', 
   ] as const)
     if (value !== undefined) p.set(param, value);
   if (view?.limit !== undefined) p.set('limit', String(view.limit));
+  if (view?.for?.show === 'mine') p.set('show', 'mine');
   if (cursor) p.set('cursor', cursor);
   const q = p.toString();
   return q ? `${prefix}${q}` : '';
@@ -216,10 +221,12 @@ function buttons(kind: 'input' | 'authorization' | 'approval'): H {
 function pendingRow(row: PendingRow, state: PageState): H {
   const { request, context } = row;
   const rejected = state.rejected && state.rejected.workflowId === row.workflowId && state.rejected.requestId === request.id ? state.rejected : undefined;
-  const action = `/answer?workflow=${encodeURIComponent(row.workflowId)}&request=${encodeURIComponent(request.id)}${viewQuery(state.view, '&')}`;
+  const action =
+    state.formAction ?? `/answer?workflow=${encodeURIComponent(row.workflowId)}&request=${encodeURIComponent(request.id)}${viewQuery(state.view, '&')}`;
   const meta = html`<header class="meta">
     <span class="tool"><span class="server">${context.server}</span> / <span class="toolname">${context.tool}</span></span
     >${context.step !== undefined ? html` <span class="step">step ${context.step}</span>` : ''} <span class="wf">${workflowLink(row.workflowId, state)}</span>
+    ${context.assignees ? html`<span class="assignees">for ${assigneesLine(context.assignees)}</span>` : ''}
     ${context.askedAt ? html`<span class="asked">asked <time datetime="${context.askedAt}">${shownTime(context.askedAt)}</time></span>` : ''}
     <span class="left"
       >expires in
@@ -361,14 +368,16 @@ export function pageHtml(state: PageState): H {
     heading: 'durable-mcp inbox',
     namespace: state.namespace,
     script: true,
-    top: html`<span id="live" class="live">live updates need JavaScript; reload to refresh</span> <a href="/history">history</a>`,
+    top: html`<span id="live" class="live">live updates need JavaScript; reload to refresh</span>
+      <a href="/history">history</a>
+      ${personHtml(state.view?.for, (show) => `/${viewQuery({ ...state.view!, cursor: undefined, for: { ...state.view!.for!, show } })}`)}`,
     body: html`${filtersHtml(state)} ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
       <main>${rowsHtml(state)}</main>`,
   });
 }
 
 /** The one frame of every inbox page: its head (the stylesheet, and the script when `script`), then a top bar and `body`. */
-function documentHtml(p: { title: string; heading: string; namespace: string; script?: boolean; top: H; body: H }): H {
+export function documentHtml(p: { title: string; heading: string; namespace: string; script?: boolean; top: H; body: H }): H {
   return html`<!doctype html>
     <html lang="en">
       <head>

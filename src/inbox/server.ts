@@ -12,7 +12,9 @@ import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
 import { DurableMcpClient } from '../client/index.js';
 import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
-import { accessGuard, isLoopback } from '../codec/access.js';
+import { accessGuard, isLoopback, sameOriginPath } from '../codec/access.js';
+import { personLabel } from '../contract/assignees.js';
+import type { AnswerSource } from '../workflows/messages.js';
 import { clientAddress, ConnectionCap, postBodyLimit, type RateOptions } from '../codec/limits.js';
 import { listen } from '../codec/listen.js';
 import type { StateMac } from '../codec/state-mac.js';
@@ -24,7 +26,10 @@ import { installHistory } from './history.js';
 import { LiveHub, RecentlyAnswered } from './live.js';
 import { callbackWarning, installOAuthCallback, type CodeSealer } from './oauth-callback.js';
 import { noticeOf, pageHtml, rowsHtml } from './page.js';
-import { pageStates, viewOf } from './view.js';
+import { ANSWER_LINK_KEY_ENV, ANSWER_LINK_PATH } from '../codec/answer-link.js';
+import { installAnswerLinks } from './answer-link.js';
+import { installSignOut, oidcSignIn, SIGN_IN_PATH, type OidcSignInOptions, type SignIn } from './sign-in.js';
+import { pageStates, setPerson, signedInPerson, viewOf } from './view.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
 export const DEFAULT_INBOX_PORT = 8787;
@@ -93,6 +98,16 @@ export interface InboxOptions {
    * the session cookie `Secure` (behind a TLS proxy); its path scopes the cookie.
    */
   publicUrl?: string;
+  /**
+   * Sign-in with OpenID Connect (docs/people.md): people sign in at the issuer, see the requests they may answer, and are
+   * refused (403) on a request not addressed to them. The token (when set) still lets machines in, answering as `user`.
+   */
+  signIn?: OidcSignInOptions;
+  /**
+   * The key of the signed answer links that notifications carry (docs/people.md; at least 32 characters; default:
+   * $DURABLE_MCP_ANSWER_LINK_KEY): the worker's `notify.linkKey` must be the same. Unset: links are refused.
+   */
+  answerLinkKey?: string;
 }
 
 export interface InboxHandle {
@@ -113,11 +128,14 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   const queryTimeoutMs = options.queryTimeoutMs ?? LIST_QUERY_TIMEOUT_MS;
   const user = options.user ?? (process.env[INBOX_USER_ENV] || 'inbox');
   const userHeader = options.userHeader ?? (process.env[INBOX_USER_HEADER_ENV] || undefined);
-  const whoAnswers = (c: Context): string => {
+  const signIn = options.signIn ? oidcSignIn(options.signIn, options.publicUrl) : undefined;
+  /** Who answers: the signed-in person (their label says oidc), else the proxy's header, else the token's holder. */
+  const whoAnswers = (c: Context): { by: string; source: AnswerSource } => {
+    const person = signIn?.personOf(c);
+    if (person) return { by: personLabel(person), source: 'oidc' };
     const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
-    return fromProxy ? fromProxy.slice(0, 200) : user;
+    return fromProxy ? { by: fromProxy.slice(0, 200), source: 'proxy' } : { by: user, source: 'token' };
   };
-  const answered = new RecentlyAnswered();
   const published = inboxPublication(options.publicUrl);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_INBOX_MAX_BODY_BYTES;
   const streams = new ConnectionCap(options.maxEventStreamsPerClient ?? DEFAULT_EVENT_STREAMS_PER_CLIENT);
@@ -158,24 +176,22 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     ...(options.callbackRate ? { rate: options.callbackRate } : {}),
   });
   installClientMetadata(app, published);
-  app.use(
-    '*',
-    accessGuard({
-      token,
-      cookie: COOKIE,
-      realm: 'durable-mcp inbox',
-      what: 'inbox',
-      ...(published ? { publicUrl: published.base } : {}),
-      needsToken: `this inbox needs its token: open it once as /?token=… or send "Authorization: Bearer …" (${INBOX_TOKEN_ENV})`,
-      refuse: (c, status, message) => c.text(message, status),
-    }),
-  );
-  // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
-  app.use('*', csrf());
-
+  signIn?.install(app);
+  // Before the access check too: a signed answer link is its own credential (one request, one assignee, once).
+  const answerLinkKey = options.answerLinkKey ?? (process.env[ANSWER_LINK_KEY_ENV] || undefined);
+  if (answerLinkKey !== undefined && answerLinkKey.length < 32)
+    throw new InboxError(InboxErrorCodes.InvalidOption, `answerLinkKey (${ANSWER_LINK_KEY_ENV}) must be at least 32 characters`);
+  const answered = new RecentlyAnswered();
   const state = pageStates(dmc, answered, queryTimeoutMs, options.temporalUi);
   /** The one refresh loop of this inbox: it reads each open view's first page and pushes changes to every tab showing it. */
   const live = new LiveHub(async (view) => String(await rowsHtml(await state(view))), options.refreshMs ?? 1_500);
+  if (answerLinkKey !== undefined) {
+    app.use(`${ANSWER_LINK_PATH}*`, csrf());
+    installAnswerLinks(app, answerLinkKey, { dmc, answered, live });
+  }
+  installAccess(app, { signIn, token, userHeader, ...(published ? { publicUrl: published.base } : {}) });
+  // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
+  app.use('*', csrf());
 
   app.get('/static/inbox.js', (c) => c.body(INBOX_JS, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
   app.get('/static/inbox.css', (c) => c.body(INBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
@@ -205,6 +221,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   });
   installHistory(app, client, dmc, options.temporalUi);
   installAnswer(app, { dmc, state, whoAnswers, answered, live });
+  if (signIn) installSignOut(app, options.publicUrl);
   return Object.assign(app, { closeLive: () => live.close() });
 }
 
@@ -239,7 +256,7 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new InboxError(InboxErrorCodes.InvalidOption, `port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   const token = options.token ?? (process.env[INBOX_TOKEN_ENV] || undefined);
-  if (!isLoopback(host) && !token) throw tokenRequired(host);
+  if (!isLoopback(host) && !token && !options.signIn) throw tokenRequired(host);
   const published = inboxPublication(options.publicUrl);
   const app = createInboxApp({ ...options, token }) as ReturnType<typeof createInboxApp> & { closeLive(): void };
   const listening = await listen(app.fetch, host, port);
@@ -255,4 +272,43 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
       return listening.close();
     },
   };
+}
+
+/**
+ * Who may use the inbox, and who a request comes from: a valid session of the sign-in, or a proxy's header (both checked
+ * against assignees); the token's holder is the operator or a machine (not checked). With sign-in, a page opened with
+ * neither a session nor the token goes to sign in; without it, the token (or loopback without one), as before.
+ */
+function installAccess(app: Hono, o: { signIn: SignIn | undefined; token: string | undefined; userHeader: string | undefined; publicUrl?: string }): void {
+  const toSignIn = (c: Context): Response | undefined => {
+    const url = new URL(c.req.url);
+    if (c.req.method !== 'GET' || url.pathname.startsWith('/api/') || url.pathname === '/events') return undefined;
+    return c.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(sameOriginPath(url))}`, 303);
+  };
+  app.use('*', async (c, next) => {
+    const person = o.signIn?.personOf(c);
+    if (person) {
+      setPerson(c, person);
+      return next();
+    }
+    const fromProxy = o.userHeader ? c.req.header(o.userHeader)?.trim() : undefined;
+    if (fromProxy) setPerson(c, { subject: fromProxy.slice(0, 200), source: 'proxy' });
+    if (o.signIn && !o.token && !fromProxy) {
+      c.header('WWW-Authenticate', 'Bearer realm="durable-mcp inbox"');
+      return toSignIn(c) ?? c.text('sign in to this inbox first', 401);
+    }
+    return next();
+  });
+  const guard = accessGuard({
+    token: o.token,
+    cookie: COOKIE,
+    realm: 'durable-mcp inbox',
+    what: 'inbox',
+    ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
+    needsToken: `this inbox needs its token: open it once as /?token=… or send "Authorization: Bearer …" (${INBOX_TOKEN_ENV})`,
+    // With sign-in, a page sends a person to sign in rather than asking for the token.
+    refuse: (c, status, message) => (o.signIn && status === 401 ? toSignIn(c) : undefined) ?? c.text(message, status),
+  });
+  // A signed-in person is in; anyone else needs the token (or loopback without one), as before.
+  app.use('*', (c, next) => (signedInPerson(c)?.source === 'oidc' ? next() : guard(c, next)));
 }

@@ -3,6 +3,7 @@
  * the page that shows it: one page of the listing, without what this inbox's people just answered.
  */
 import type { Context } from 'hono';
+import type { Person } from '../contract/assignees.js';
 import type { DurableMcpClient, ListFilter } from '../client/index.js';
 import { listInbox, type InboxRow, type InboxView } from './list.js';
 import type { RecentlyAnswered } from './live.js';
@@ -27,7 +28,24 @@ export function viewOf(c: Context): InboxView {
     if (v !== undefined) (filter as Record<string, string>)[key] = v;
   }
   const limit = q('limit');
-  return { filter, ...(q('cursor') ? { cursor: q('cursor') } : {}), ...(limit !== undefined ? { limit: Number(limit) } : {}) };
+  // A signed-in person sees what they may answer, or only what is addressed to them (`?show=mine`).
+  const person = signedInPerson(c);
+  return {
+    filter,
+    ...(q('cursor') ? { cursor: q('cursor') } : {}),
+    ...(limit !== undefined ? { limit: Number(limit) } : {}),
+    ...(person ? { for: { person, show: q('show') === 'mine' ? ('mine' as const) : ('answerable' as const) } } : {}),
+  };
+}
+
+/** The person each request of the inbox comes from, as the access check found them (a verified sign-in or a proxy's header). */
+const people = new WeakMap<Request, Person>();
+export function setPerson(c: Context, person: Person): void {
+  people.set(c.req.raw, person);
+}
+/** The person of a request who is checked against assignees (a token holder is not: the operator or a machine). */
+export function signedInPerson(c: Context): Person | undefined {
+  return people.get(c.req.raw);
 }
 
 /** The page state of a view (`extra`: a notice, a rejected form); a listing that fails is a problem shown, not an error. */
@@ -41,7 +59,11 @@ export function pageStates(dmc: DurableMcpClient, answered: RecentlyAnswered, qu
     let nextCursor: string | undefined;
     let order: string | undefined;
     try {
-      const listed = await listInbox(dmc, view, { queryTimeoutMs, hidden: (w, r) => answered.has(w, r) });
+      const listed = await listInbox(dmc, view, {
+        queryTimeoutMs,
+        hidden: (w, r) => answered.has(w, r),
+        ...(extra.rejected ? { kept: { workflowId: extra.rejected.workflowId, requestId: extra.rejected.requestId } } : {}),
+      });
       rows = listed.rows;
       nextCursor = listed.page.nextCursor;
       order = listed.page.order;

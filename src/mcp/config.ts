@@ -127,6 +127,11 @@ export const NotifyConfigSchema = z
     inboxUrl: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
     /** Send the request's prompt, schema and link too (default false: the receiver learns only that something waits). */
     includePrompt: z.boolean({ error: 'must be true or false' }).optional(),
+    /**
+     * The key of the signed answer links (docs/people.md), usually "${DURABLE_MCP_ANSWER_LINK_KEY}": with `inboxUrl`, each
+     * notification carries a single-use link per assignee that answers that one request in the inbox without its token.
+     */
+    linkKey: z.string({ error: 'must be a string (e.g. "${DURABLE_MCP_ANSWER_LINK_KEY}")' }).optional(),
   })
   .strict();
 export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
@@ -141,7 +146,7 @@ function parseNotify(raw: unknown, source: string): NotifyConfig {
   const key = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
     throw configError(
-      `${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl, includePrompt`,
+      `${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl, includePrompt, linkKey`,
       undefined,
       'notify',
     );

@@ -8,6 +8,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../contract/failures.js';
 import { preview } from '../contract/json.js';
+import { assigneesProblem } from '../contract/assignees.js';
 import { principalProblem } from '../contract/login.js';
 import { durationProblem } from './duration.js';
 
@@ -17,6 +18,8 @@ export const MAX_ATTEMPTS = 100;
 export const MAX_ROUNDS = 100;
 /** Most re-runs of a step with onFailure "retry" (each re-run is a whole tool call with its own attempts). */
 export const MAX_STEP_RETRIES = 100;
+/** Upper bound of `approvals` (N of M). */
+export const MAX_APPROVALS = 20;
 /** Longest wait of one `waitForPending` update. */
 export const MAX_WATCH_MS = 10 * 60_000;
 
@@ -52,11 +55,18 @@ export const FIELD_CHECKS = {
   maxRounds: wholeNumber(1, MAX_ROUNDS),
   'elicitation.expiresIn': duration(true),
   'elicitation.holdFor': duration(true),
+  'elicitation.remindAfter': duration(false),
+  'elicitation.escalateAfter': duration(false),
+  'elicitation.escalateTo': (v) => assigneesProblem(v, 'elicitation.escalateTo')?.problem,
   // a server behind OAuth with per-call principals: whose login the call uses
   auth: object,
   'auth.principal': (v) => (v === undefined ? undefined : principalProblem(v)),
   // a call asks for a person's approval whatever the policy (never for less than the policy)
   approval: oneOf(['always'], '"always" (a call may ask for an approval the policy does not, never waive one)'),
+  // N distinct people must accept each of the call's requests (docs/people.md)
+  approvals: wholeNumber(1, MAX_APPROVALS),
+  // who may answer the call's requests (docs/people.md)
+  assignees: (v) => assigneesPart(v)?.problem,
   // pipeline steps (and the pipeline's own default onFailure)
   retries: wholeNumber(0, MAX_STEP_RETRIES),
   onFailure: oneOf(['stop', 'continue', 'retry'], 'stop, continue or retry'),
@@ -69,7 +79,18 @@ export const FIELD_CHECKS = {
 } satisfies Record<string, Check>;
 
 export type InputField = keyof typeof FIELD_CHECKS;
-export type DurationField = 'toolTimeout' | 'heartbeatTimeout' | 'elicitation.expiresIn' | 'elicitation.holdFor';
+
+/** The part of `assignees` that is wrong (`assignees.users[1]`), its problem and its value. */
+function assigneesPart(v: unknown): InputProblem | undefined {
+  return assigneesProblem(v);
+}
+/** Fields whose problem names the part of them that is wrong. */
+const FIELD_PARTS: Partial<Record<InputField, (v: unknown) => InputProblem | undefined>> = {
+  assignees: assigneesPart,
+  'elicitation.escalateTo': (v) => assigneesProblem(v, 'elicitation.escalateTo'),
+};
+export type DurationField =
+  'toolTimeout' | 'heartbeatTimeout' | 'elicitation.expiresIn' | 'elicitation.holdFor' | 'elicitation.remindAfter' | 'elicitation.escalateAfter';
 
 /** The fields of a tool call's input that `mcpToolCall` checks before it starts, in this order (the host checks `elicitation`). */
 export const TOOL_CALL_FIELDS = [
@@ -83,6 +104,11 @@ export const TOOL_CALL_FIELDS = [
   'auth',
   'auth.principal',
   'approval',
+  'assignees',
+  'elicitation.remindAfter',
+  'elicitation.escalateAfter',
+  'elicitation.escalateTo',
+  'approvals',
 ] as const satisfies readonly InputField[];
 /** The fields of a listing of a server's tools that `mcpListTools` checks. */
 export const LIST_TOOLS_FIELDS = ['server', 'elicitation.expiresIn', 'auth', 'auth.principal'] as const satisfies readonly InputField[];
@@ -102,6 +128,11 @@ export const STEP_FIELDS = [
   'auth',
   'auth.principal',
   'approval',
+  'assignees',
+  'elicitation.remindAfter',
+  'elicitation.escalateAfter',
+  'elicitation.escalateTo',
+  'approvals',
 ] as const satisfies readonly InputField[];
 
 /** A field that is wrong: which, what is wrong with it, and the value given. */
@@ -125,6 +156,8 @@ export function valueAt(input: unknown, field: string): unknown {
 export function inputProblem(input: unknown, fields: readonly InputField[]): InputProblem | undefined {
   for (const field of fields) {
     const value = valueAt(input, field);
+    const part = FIELD_PARTS[field]?.(value);
+    if (part) return part;
     const problem = FIELD_CHECKS[field](value);
     if (problem !== undefined) return { field, problem, value };
   }

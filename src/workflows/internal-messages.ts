@@ -49,6 +49,8 @@ export interface ElicitInput extends WorkerFeatures {
 export interface NotifyPendingInput extends PendingRequest {
   /** The workflow to answer it through (a pipeline's, for a request of one of its steps). */
   workflowId: string;
+  /** A follow-up of a request still waiting (docs/people.md); absent: the first notification. */
+  event?: 'reminder' | 'escalation';
 }
 export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: 'released'; request: Request };
 /** Internal: the activity hands an elicitation to its workflow. The update id is the request id. */

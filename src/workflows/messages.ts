@@ -16,6 +16,7 @@ import {
   LOGOUT_UPDATE,
 } from '../contract/message-names.js';
 import type { ApprovalContext } from '../contract/approval.js';
+import type { Assignees } from '../contract/assignees.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 import type { LoginStatus } from '../contract/login.js';
 
@@ -26,7 +27,12 @@ import type { LoginStatus } from '../contract/login.js';
 export interface AnswerBy {
   /** The person or program (the inbox's person, the CLI's user or `--as`); at most 200 characters are kept. */
   by?: string;
+  /** Where `by` comes from (docs/people.md): a verified sign-in, an answer link, the inbox's token, a proxy's header, the CLI. */
+  source?: AnswerSource;
 }
+/** Where who answered comes from, strongest first. */
+export const ANSWER_SOURCES = ['oidc', 'link', 'proxy', 'token', 'cli'] as const;
+export type AnswerSource = (typeof ANSWER_SOURCES)[number];
 
 /** Answer a pending request. A bad answer is logged and dropped; the request stays pending. */
 export const answerSignal = defineSignal<[Answer, AnswerBy?]>(ANSWER_SIGNAL);
@@ -35,6 +41,8 @@ export interface SubmitAnswerResult {
   id: string;
   /** What the MCP server will see. */
   action: ElicitResult['action'];
+  /** N of M: the accept was counted, and this many more people must accept before it is taken. */
+  awaiting?: number;
 }
 /** Answer a pending request and learn whether it was accepted: a bad answer rejects the update with the reason. */
 export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer, AnswerBy?]>(SUBMIT_ANSWER_UPDATE);
@@ -77,6 +85,14 @@ export interface PendingContext {
    * and whether the form edits the arguments.
    */
   approval?: ApprovalContext;
+  /** Who may answer (docs/people.md): absent, anyone allowed into the inbox. An approval's come from the policy when it names them. */
+  assignees?: Assignees;
+  /** N of M (docs/people.md): how many distinct people must accept, and who has. */
+  approvals?: { required: number; accepted: string[] };
+  /** A reminder was sent (`elicitation.remindAfter`). */
+  reminded?: true;
+  /** It was escalated (`elicitation.escalateAfter`): who was added to the assignees. */
+  escalated?: Assignees;
 }
 /** At most this many characters of a call's arguments (as JSON) go with its pending requests. */
 export const ARGUMENTS_SHOWN = 1_000;

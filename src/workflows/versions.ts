@@ -26,7 +26,14 @@ export interface WorkflowVersion {
 }
 
 /** Every version in force, by name. Add one entry per change to workflow commands (see the rule above). */
-export const Versions = {} as const satisfies Record<string, WorkflowVersion>;
+export const Versions = {
+  /** Reminders and escalation of a request (a call's `elicitation.remindAfter` / `escalateAfter`; issue 35). */
+  followUps: {
+    id: 'durable-mcp:request-follow-ups',
+    since: '2026-12-04, issue 35 (reminders and escalation)',
+    before: 'no timer and no notification after the first one (the option did not exist, so no older history asks)',
+  },
+} as const satisfies Record<string, WorkflowVersion>;
 
 /**
  * Ids dropped when the histories that needed them were re-recorded (2026-12-02, issue 30): a new entry takes a new

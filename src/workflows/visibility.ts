@@ -59,6 +59,8 @@ export interface Resolution {
   prompt: string;
   outcome: RequestOutcome;
   by: string;
+  /** Where `by` comes from: oidc, link, proxy, token, cli (docs/people.md); absent: a bare signal or update, or older. */
+  source?: string;
   /** Workflow time, ISO 8601. */
   at: string;
 }

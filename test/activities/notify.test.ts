@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { notificationBody } from '../../src/activities/notify.js';
+import { openAnswerLink } from '../../src/codec/answer-link.js';
 import { parseMcpConfig } from '../../src/mcp/config.js';
 import { isMcpSourceError } from '../../src/mcp/errors.js';
 
@@ -87,5 +88,38 @@ describe('notify: the webhook config and what it is sent', () => {
     assert.match(body.text, /Who &lt;@U123&gt; &amp; &lt;!channel&gt;\?/);
     assert.doesNotMatch(body.text, /<@U123>|<!channel>/);
     assert.match(body.text, /durable-mcp pending wf-1/);
+  });
+});
+
+describe('notify: answer links and follow-ups (docs/people.md)', () => {
+  const key = 'a-link-key-of-at-least-32-characters!!';
+  const addressed = { ...input, context: { ...input.context, assignees: { users: ['ana@example.com'], roles: ['ops'] } } };
+
+  it('JSON: one signed link per assignee, expiring with the request; none without the key or the inbox URL', () => {
+    const body = notificationBody(addressed, { url: 'https://hooks.example.test/x', inboxUrl: 'https://inbox.example/' }, key) as {
+      links: Array<{ to: string; url: string }>;
+    };
+    assert.deepEqual(
+      body.links.map((l) => l.to),
+      ['ana@example.com', 'role:ops'],
+    );
+    for (const l of body.links) {
+      const opened = openAnswerLink(key, l.url.slice('https://inbox.example/a/'.length), Date.parse('2025-12-31T00:00:00Z'));
+      assert.deepEqual(opened, { workflowId: 'wf-1', requestId: 'c1.1.abc', to: l.to, exp: Date.parse('2026-01-01T00:00:00.000Z') });
+    }
+    assert.equal('links' in notificationBody(addressed, { url: 'https://hooks.example.test/x' }, key), false);
+    assert.equal('links' in notificationBody(addressed, { url: 'https://hooks.example.test/x', inboxUrl: 'https://inbox.example/' }), false);
+  });
+
+  it('Slack: the follow-up says what it is; an escalation names who was added; labels are escaped', () => {
+    const escalated = { ...addressed, event: 'escalation' as const, context: { ...addressed.context, escalated: { users: ['<@U1>'] } } };
+    const { text } = notificationBody(escalated, { url: 'https://hooks.example.test/x', format: 'slack', inboxUrl: 'https://inbox.example/' }, key) as {
+      text: string;
+    };
+    assert.match(text, /^\*durable-mcp: escalated: input still requested\* by fx\/ask/);
+    assert.match(text, /escalated to &lt;@U1&gt;/);
+    assert.match(text, /<https:\/\/inbox\.example\/a\/[\w-]+\.[\w-]+\|answer as ana@example\.com>/);
+    const json = notificationBody({ ...addressed, event: 'reminder' }, { url: 'https://hooks.example.test/x' }) as { type: string };
+    assert.equal(json.type, 'durable-mcp.request.reminder');
   });
 });

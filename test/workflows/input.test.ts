@@ -84,7 +84,23 @@ describe('the shared input check (src/workflows/input.ts)', () => {
     it('names the first bad field in the order the call checks them', () => {
       assert.deepEqual(
         [...TOOL_CALL_FIELDS],
-        ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds', 'auth', 'auth.principal', 'approval'],
+        [
+          'server',
+          'tool',
+          'arguments',
+          'toolTimeout',
+          'heartbeatTimeout',
+          'maxAttempts',
+          'maxRounds',
+          'auth',
+          'auth.principal',
+          'approval',
+          'assignees',
+          'elicitation.remindAfter',
+          'elicitation.escalateAfter',
+          'elicitation.escalateTo',
+          'approvals',
+        ],
       );
       // A call may ask for an approval ("always"), never waive one.
       assert.equal(toolCallInputProblem({ ...ok, approval: 'always' }), undefined);
@@ -146,6 +162,11 @@ describe('the shared input check (src/workflows/input.ts)', () => {
           'auth',
           'auth.principal',
           'approval',
+          'assignees',
+          'elicitation.remindAfter',
+          'elicitation.escalateAfter',
+          'elicitation.escalateTo',
+          'approvals',
         ],
       );
       assert.match(stepInputProblem({ ...step, approval: 'destructive' }) ?? '', /^step "a": field "approval" must be "always"/);

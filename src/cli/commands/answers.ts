@@ -58,7 +58,7 @@ export function answerCommands(program: Command): void {
           ? { id: requestId, ok: true, ...(opts.data !== undefined ? { data: opts.data } : {}) }
           : { id: requestId, ok: false, reason: name === 'decline' ? 'declined' : 'cancelled' };
       if (opts.signal) {
-        await c.signalAnswer(workflowId, answer, { by: answerer(opts.as) });
+        await c.signalAnswer(workflowId, answer, { by: answerer(opts.as), source: 'cli' });
         return print(
           !!opts.json,
           { id: requestId, sent: 'signal' },
@@ -74,7 +74,7 @@ export function answerCommands(program: Command): void {
               ` once the person has completed ${request.url ?? 'the link'}`,
           );
       }
-      const res = await c.submit(workflowId, answer, { by: answerer(opts.as) });
+      const res = await c.submit(workflowId, answer, { by: answerer(opts.as), source: 'cli' });
       print(!!opts.json, res, () => terminalSafe(`${requestId}: ${res.action}`));
     });
   }

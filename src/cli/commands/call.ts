@@ -54,6 +54,9 @@ export function callCommand(program: Command): void {
     .option('--heartbeat-timeout <duration>', 'how fast a dead worker is noticed (default 30s)', duration('--heartbeat-timeout', 'heartbeatTimeout'))
     .option('--max-attempts <n>', 'attempts before the call fails (default 10)', positiveInt('--max-attempts'))
     .option('--ask-approval', 'a person approves this call before the tool runs, whatever the policy (docs/approvals.md)')
+    .option('--assignee <user>', "who may answer the call's requests: a user's email or subject; repeat for more (docs/people.md)", collect, [])
+    .option('--role <role>', "a role that may answer the call's requests; repeat for more (docs/people.md)", collect, [])
+    .option('--approvals <n>', 'N of M: how many distinct people must accept each request (docs/people.md)', positiveInt('--approvals'))
     .option('--wait', 'wait for the result and print it (a progress bar on a terminal)')
     .option('--no-wait-start', "print the workflow id at once, without waiting (up to 2 s) for the first attempt's outcome")
     .option('--json', 'machine-readable output')
@@ -70,6 +73,9 @@ export function callCommand(program: Command): void {
           heartbeatTimeout?: number | string;
           maxAttempts?: number;
           askApproval?: boolean;
+          assignee: string[];
+          role: string[];
+          approvals?: number;
           wait?: boolean;
           waitStart: boolean;
           json?: boolean;
@@ -88,6 +94,10 @@ export function callCommand(program: Command): void {
           ...(opts.heartbeatTimeout !== undefined ? { heartbeatTimeout: opts.heartbeatTimeout as any } : {}),
           ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
           ...(opts.askApproval ? { approval: 'always' as const } : {}),
+          ...(opts.assignee.length > 0 || opts.role.length > 0
+            ? { assignees: { ...(opts.assignee.length > 0 ? { users: opts.assignee } : {}), ...(opts.role.length > 0 ? { roles: opts.role } : {}) } }
+            : {}),
+          ...(opts.approvals !== undefined ? { approvals: opts.approvals } : {}),
         });
         const id = handle.workflowId;
         if (!opts.wait && !opts.waitStart) return print(!!opts.json, { workflowId: id }, () => id);
@@ -131,4 +141,9 @@ export function resultCommand(program: Command): void {
       print(!!opts.json, result, () => terminalText(result.output));
       if (result.isError) process.exitCode = EXIT.CALL_FAILED;
     });
+}
+
+/** A repeatable option's values, in order. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }

@@ -17,7 +17,9 @@ import {
   progressQuery,
   submitAnswerUpdate,
   waitForPendingUpdate,
+  ANSWER_SOURCES,
   type AnswerBy,
+  type AnswerSource,
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from '../messages.js';
@@ -89,8 +91,11 @@ export function installHandlers(host: ElicitationHost): void {
       host.updatesHandled++;
       const check = host.check(raw);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
-      const result = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
+      const result: SubmitAnswerResult = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
       const forwarding = host.accept(check.answer, { sender: senderOf(sender), via: 'update' });
+      // N of M: counted, not yet taken.
+      const entry = host.requests.pendingRecords().find((e) => e.request.id === check.answer.id);
+      if (!forwarding && entry) result.awaiting = host.requests.requiredAccepts(entry) - (entry.accepts?.by.length ?? 0);
       return forwarding ? forwarding.then(() => result) : result;
     },
     {
@@ -146,5 +151,7 @@ export function installHandlers(host: ElicitationHost): void {
 
 /** Who sent an answer, as its second argument says (untrusted: anything but `{ by: string }` counts as nothing). */
 function senderOf(sender: unknown): AnswerBy | undefined {
-  return sender && typeof sender === 'object' && typeof (sender as AnswerBy).by === 'string' ? { by: (sender as AnswerBy).by } : undefined;
+  if (!sender || typeof sender !== 'object' || typeof (sender as AnswerBy).by !== 'string') return undefined;
+  const source = (sender as AnswerBy).source;
+  return { by: (sender as AnswerBy).by, ...(ANSWER_SOURCES.includes(source as AnswerSource) ? { source } : {}) };
 }

@@ -26,6 +26,7 @@ import { installHandlers, PendingWatch, RunState } from './handlers.js';
 import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
 import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
 import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
+import { since, Versions } from '../versions.js';
 
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
 export type { RoundRequest, RoundWait } from './rounds.js';
@@ -82,6 +83,7 @@ export class ElicitationHost {
       this.children.restore(snapshot);
       this.requests.restore(snapshot);
       for (const e of snapshot.pending) this.expiry.watch(e.request.id, expiresAtOf(e.request));
+      for (const e of this.requests.pendingRecords()) this.followUp(e);
     }
   }
 
@@ -102,6 +104,7 @@ export class ElicitationHost {
     if (!deferExpiry) this.expiry.watch(stored.id, expiresAtOf(stored));
     this.changed('pending', entry);
     this.notify(entry);
+    this.followUp(entry);
     return stored;
   }
 
@@ -119,14 +122,14 @@ export class ElicitationHost {
   }
 
   /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
-  resolve(answer: Answer, { answered = false, by = 'workflow' }: { answered?: boolean; by?: string } = {}): boolean {
+  resolve(answer: Answer, { answered = false, by = 'workflow', source }: { answered?: boolean; by?: string; source?: string } = {}): boolean {
     const at = new Date(Date.now()).toISOString();
-    const entry = this.requests.resolve(answer, { by, at });
+    const entry = this.requests.resolve(answer, { by, at, ...(source ? { source } : {}) });
     if (!entry) return false;
     // A person's answer (not an expiry or a withdrawal) also records how long it took.
     const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
     requestResolved(this.requests.call(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
-    this.changed('resolved', entry, { answer, by, at });
+    this.changed('resolved', entry, { answer, by, at, ...(source ? { source } : {}) });
     return true;
   }
 
@@ -164,7 +167,15 @@ export class ElicitationHost {
   accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update' }): Promise<void> | undefined {
     const forwarding = this.children.forward(answer, by.sender);
     if (forwarding) return forwarding;
-    this.resolve(answer, { answered: true, by: byOf(by.sender?.by, by.via) });
+    const who = byOf(by.sender?.by, by.via);
+    // N of M: an accept is counted; the request is taken once enough distinct people accepted.
+    if (this.requests.countAccept(answer, who)) {
+      this.visibility.write(this.pendingDetails());
+      return undefined;
+    }
+    const accepted = this.requests.acceptedBy(answer.id);
+    const source = by.sender?.source;
+    this.resolve(answer, { answered: true, by: answer.ok && accepted.length > 1 ? cutBy(accepted.join(', ')) : who, ...(source ? { source } : {}) });
     return undefined;
   }
 
@@ -246,11 +257,11 @@ export class ElicitationHost {
   // ---- private ----
 
   /** A request was recorded as pending, or resolved: visibility is written again and the parent told. */
-  private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string }): void {
+  private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string; source?: string }): void {
     // How it ended: for this workflow's memo when it is listed, and for the parent a child reports to (which lists it).
     const resolution =
       resolved && (this.children.reportTo || this.listed())
-        ? resolutionOf({ request: entry.request, context: this.requests.contextOf(entry) }, resolved.answer, resolved.by, resolved.at)
+        ? resolutionOf({ request: entry.request, context: this.requests.contextOf(entry) }, resolved.answer, resolved.by, resolved.at, resolved.source)
         : undefined;
     if (resolution && this.listed()) this.visibility.addResolution(resolution, { resolvedAt: true });
     this.visibility.write(this.pendingDetails());
@@ -262,15 +273,54 @@ export class ElicitationHost {
     return this.visibility.enabled && !this.children.reportTo;
   }
 
-  /** Run the `notifyPending` activity for a newly recorded request (the webhook's receiver learns of it). */
-  private notify(entry: PendingRecord): void {
+  /**
+   * Reminders and escalation (docs/people.md): a timer per follow-up of a request whose call asks for them, from when it
+   * was recorded (carried across continue-as-new: a follow-up already done is not done again). A reminder notifies the
+   * assignees again; an escalation adds the call's `escalateTo` to them, lists the request again and notifies.
+   */
+  private followUp(entry: PendingRecord): void {
+    // An approval follows its policy's reminders and escalation when the policy names them, else the call's.
+    const call = entry.approval?.followUps ?? this.requests.call(entry.callId);
+    if (!call || (call.remindAfterMs === undefined && call.escalateAfterMs === undefined)) return;
+    if (!since(Versions.followUps)) return;
+    const id = entry.request.id;
+    const from = entry.since ?? Date.now();
+    const after = (ms: number, fire: () => void) =>
+      void (async () => {
+        try {
+          if (!(await condition(() => !this.requests.isPending(id), Math.max(1, from + ms - Date.now())))) fire();
+        } catch (err) {
+          if (!isCancellation(err)) throw err;
+        }
+      })();
+    if (call.remindAfterMs !== undefined && !entry.reminded)
+      after(call.remindAfterMs, () => {
+        log.info('request reminder', { id });
+        entry.reminded = true;
+        this.visibility.write(this.pendingDetails());
+        this.notify(entry, 'reminder');
+      });
+    if (call.escalateAfterMs !== undefined && call.escalateTo && !entry.escalated) {
+      const to = call.escalateTo;
+      after(call.escalateAfterMs, () => {
+        log.info('request escalated', { id });
+        entry.escalated = to;
+        this.visibility.write(this.pendingDetails());
+        this.children.report('pending', entry);
+        this.notify(entry, 'escalation');
+      });
+    }
+  }
+
+  /** Run the `notifyPending` activity for a newly recorded request (the webhook's receiver learns of it), or a follow-up. */
+  private notify(entry: PendingRecord, event?: 'reminder' | 'escalation'): void {
     if (!this.notifyEnabled) return;
     const workflowId = this.children.reportTo?.parent ?? workflowInfo().workflowId;
     // The webhook gets the context it always got: never the call's arguments (a receiver is rarely as private as the history).
     const { arguments: _args, askedAt: _asked, ...context } = this.requests.contextOf(entry, this.children.reportTo?.step);
     // An approval's form holds the argument values (its defaults): a notification never carries them.
     const { data: _form, ...bare } = entry.request;
-    notifyPending({ workflowId, request: entry.approval ? bare : entry.request, context }).catch((err) => {
+    notifyPending({ workflowId, request: entry.approval ? bare : entry.request, context, ...(event ? { event } : {}) }).catch((err) => {
       if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
     });
   }
@@ -290,6 +340,11 @@ export class ElicitationHost {
     for (const id of this.children.ids()) if (!seen.has(id)) return true;
     return false;
   }
+}
+
+/** Several people, as one `by` (at most 200 characters, as every `by`). */
+function cutBy(text: string): string {
+  return text.length <= 200 ? text : `${text.slice(0, 199)}…`;
 }
 
 let host: ElicitationHost | undefined;

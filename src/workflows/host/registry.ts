@@ -7,12 +7,14 @@
  */
 import { urlHost } from '../../contract/admit.js';
 import type { ApprovalContext } from '../../contract/approval.js';
+import { widenAssignees, type Assignees } from '../../contract/assignees.js';
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
 import { ARGUMENTS_SHOWN, type CallProgress, type PendingContext } from '../messages.js';
 import { outcomeOf } from '../outcome.js';
+import { countAccept, requiredAccepts, sameAnswer } from './accepts.js';
 import { RoundWaits, type RoundWait } from './rounds.js';
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
@@ -25,6 +27,12 @@ export const FINISHED_REMEMBERED = 32;
 export interface CallRecord extends Omit<PendingContext, 'askedAt'> {
   expiresInMs: number;
   holdForMs: number;
+  /** Reminders and escalation of the call's requests (docs/people.md). */
+  remindAfterMs?: number;
+  escalateAfterMs?: number;
+  escalateTo?: Assignees;
+  /** N of M: distinct people who must accept each request. */
+  requiredApprovals?: number;
 }
 
 /** A pending request, with the call that asked it. */
@@ -35,6 +43,12 @@ export interface PendingRecord {
   since?: number;
   /** An approval (docs/approvals.md): the tool as a person sees it beside the request. */
   approval?: ApprovalContext;
+  /** A reminder was sent (docs/people.md). */
+  reminded?: true;
+  /** It was escalated: who was added to its assignees. */
+  escalated?: Assignees;
+  /** N of M: who accepted so far, and the answer they accepted (canonical JSON of its data). */
+  accepts?: { by: string[]; data: string };
 }
 
 /** A resolved request: its answer, its call, and who resolved it when (workflow time, ISO 8601). */
@@ -43,6 +57,8 @@ export interface ResolvedRecord {
   callId: string;
   by?: string;
   at?: string;
+  /** Where `by` comes from (docs/people.md). */
+  source?: string;
 }
 
 /** What the registry carries across continue-as-new (part of the host's snapshot). */
@@ -62,6 +78,10 @@ export type NewCall = Omit<PendingContext, 'callId' | 'arguments' | 'askedAt'> &
   arguments?: Record<string, unknown>;
   expiresInMs?: Duration;
   holdForMs?: Duration;
+  remindAfterMs?: number;
+  escalateAfterMs?: number;
+  escalateTo?: Assignees;
+  requiredApprovals?: number;
 };
 
 /** The id an answer names, if it names one. */
@@ -122,6 +142,11 @@ export class RequestRegistry {
       ...(context.step !== undefined ? { step: context.step } : {}),
       ...(context.login !== undefined ? { login: context.login } : {}),
       ...(context.arguments !== undefined ? { arguments: argumentsShown(context.arguments) } : {}),
+      ...(context.assignees !== undefined ? { assignees: context.assignees } : {}),
+      ...(context.remindAfterMs !== undefined ? { remindAfterMs: context.remindAfterMs } : {}),
+      ...(context.escalateAfterMs !== undefined ? { escalateAfterMs: context.escalateAfterMs } : {}),
+      ...(context.escalateTo !== undefined ? { escalateTo: context.escalateTo } : {}),
+      ...(context.requiredApprovals !== undefined ? { requiredApprovals: context.requiredApprovals } : {}),
       expiresInMs: durationOption('elicitation.expiresIn', context.expiresInMs, DEFAULT_EXPIRES_IN_MS),
       holdForMs: durationOption('elicitation.holdFor', context.holdForMs, DEFAULT_HOLD_FOR_MS),
     };
@@ -161,7 +186,7 @@ export class RequestRegistry {
   }
 
   /** Record the first resolution of a pending request: returns its entry, or undefined if it was not pending. */
-  resolve(answer: Answer, who: { by?: string; at?: string } = {}): PendingRecord | undefined {
+  resolve(answer: Answer, who: { by?: string; at?: string; source?: string } = {}): PendingRecord | undefined {
     const entry = this.pending.get(answer.id);
     if (!entry) return undefined;
     this.pending.delete(answer.id);
@@ -170,6 +195,7 @@ export class RequestRegistry {
       callId: entry.callId,
       ...(who.by !== undefined ? { by: who.by } : {}),
       ...(who.at !== undefined ? { at: who.at } : {}),
+      ...(who.source !== undefined ? { source: who.source } : {}),
     });
     return entry;
   }
@@ -215,10 +241,34 @@ export class RequestRegistry {
     if (e.since !== undefined) context.askedAt = new Date(e.since).toISOString();
     if (call?.arguments !== undefined) context.arguments = call.arguments;
     if (e.approval !== undefined) context.approval = e.approval;
+    // An approval goes to the policy's assignees when it names them, else to the call's.
+    // An escalation widens them.
+    const assignees = widenAssignees(e.approval?.assignees ?? call?.assignees, e.escalated);
+    if (assignees !== undefined) context.assignees = assignees;
+    if (e.reminded) context.reminded = true;
+    const required = this.requiredAccepts(e);
+    if (required > 1) context.approvals = { required, accepted: e.accepts?.by ?? [] };
+    if (e.escalated) context.escalated = e.escalated;
     // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
     const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
     if (host !== undefined) context.host = host;
     return context;
+  }
+
+  /** N of M (./accepts.ts): how many distinct people must accept this request. */
+  requiredAccepts(e: PendingRecord): number {
+    return requiredAccepts(e.approval?.approvals, this.calls.get(e.callId)?.requiredApprovals);
+  }
+
+  /** N of M: count an accept of `who`; true while more people must accept (else resolve it, as by `acceptedBy`). */
+  countAccept(answer: Answer, who: string): boolean {
+    const e = this.pending.get(answer.id);
+    return e !== undefined && countAccept(e, this.requiredAccepts(e), answer, who);
+  }
+
+  /** N of M: who accepted a pending request so far. */
+  acceptedBy(id: string): string[] {
+    return this.pending.get(id)?.accepts?.by ?? [];
   }
 
   /** Validate an answer against the pending request it names, without changing any state. */
@@ -231,7 +281,9 @@ export class RequestRegistry {
         return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}`, type: how === 'expired' ? 'Expired' : 'AlreadyResolved' };
       }
     }
-    return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);
+    const entry = typeof id === 'string' ? this.pending.get(id) : undefined;
+    // N of M: every accept must give the same answer as the first.
+    return sameAnswer(entry, checkAnswer(raw, entry?.request));
   }
 
   /** The calls that have a pending request. */

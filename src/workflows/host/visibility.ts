@@ -172,7 +172,7 @@ export function byOf(by: unknown, fallback: string): string {
 }
 
 /** The resolution of a pending request. */
-export function resolutionOf(d: PendingRequest, answer: Answer, by: string, at: string): Resolution {
+export function resolutionOf(d: PendingRequest, answer: Answer, by: string, at: string, source?: string): Resolution {
   return {
     id: d.request.id,
     kind: d.request.kind,
@@ -182,6 +182,7 @@ export function resolutionOf(d: PendingRequest, answer: Answer, by: string, at: 
     prompt: cut(d.request.prompt, 200),
     outcome: outcomeOf(answer),
     by,
+    ...(source !== undefined ? { source } : {}),
     at,
   };
 }

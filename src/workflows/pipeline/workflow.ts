@@ -22,7 +22,7 @@ import { installElicitationHost, type ElicitationHost, type HostSnapshot } from 
 import { continueAsNewWhenIdle, untilIdle } from '../idle.js';
 import { mcpToolCall } from '../mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from '../internal-messages.js';
-import { executeMcpTool, type ExecuteMcpToolInput } from '../tool-call/index.js';
+import { assigneesOf, executeMcpTool, followUpsOf, type ExecuteMcpToolInput } from '../tool-call/index.js';
 import { boundedNext, MAX_CARRY_BYTES } from './carry.js';
 import { validatePipelineInput } from './input-check.js';
 import { resolveArguments } from './templating.js';
@@ -72,6 +72,9 @@ function stepCall(step: PipelineStep, args: Record<string, unknown>): ExecuteMcp
     ...(step.auth !== undefined ? { auth: step.auth } : {}),
     // A step that asks for a person's approval whatever the policy (docs/approvals.md).
     ...(step.approval !== undefined ? { approval: step.approval } : {}),
+    // Who may answer the step's requests (docs/people.md).
+    ...(step.assignees !== undefined ? { assignees: step.assignees } : {}),
+    ...(step.approvals !== undefined ? { approvals: step.approvals } : {}),
   };
 }
 
@@ -198,7 +201,16 @@ class PipelineRun {
     const { state, host } = this;
     const callFor = (callId?: string) =>
       host.requests.newCall(
-        { server: step.server, tool: step.tool, step: step.name, expiresInMs: step.elicitation?.expiresIn, holdForMs: step.elicitation?.holdFor },
+        {
+          server: step.server,
+          tool: step.tool,
+          step: step.name,
+          expiresInMs: step.elicitation?.expiresIn,
+          holdForMs: step.elicitation?.holdFor,
+          ...assigneesOf(step),
+          ...followUpsOf(step.elicitation),
+          ...(step.approvals !== undefined && step.approvals > 1 ? { requiredApprovals: step.approvals } : {}),
+        },
         callId,
       ).callId;
     let flight = state.inflight[step.name];

@@ -39,6 +39,7 @@ export function approvalDecision(
     id,
     ...(resolved?.by !== undefined ? { by: resolved.by } : {}),
     ...(resolved?.at !== undefined ? { at: resolved.at } : {}),
+    ...(resolved?.source !== undefined ? { source: resolved.source } : {}),
   };
   const status = approvalStatusOf(answer);
   approvalResolved(call.server, call.tool, status);

@@ -6,6 +6,7 @@
  * the `-32042` form) and modern.ts (`input_required` rounds).
  */
 import { condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { normalizeAssignees, type Assignees } from '../../contract/assignees.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
@@ -21,6 +22,12 @@ export interface ElicitationOptions {
   expiresIn?: Duration;
   /** How long a waiting tool call holds its MCP session and worker slot before it is released (a Duration; default 3 min). */
   holdFor?: Duration;
+  /** Notify the assignees again when a request is still unanswered after this long (a Duration; docs/people.md). */
+  remindAfter?: Duration;
+  /** When a request is still unanswered after this long (a Duration), add `escalateTo` to its assignees and notify them. */
+  escalateAfter?: Duration;
+  /** Who is added at `escalateAfter` (users, roles). */
+  escalateTo?: Assignees;
 }
 
 /** The input of `executeMcpTool` (and of the workflow `mcpToolCall`, which adds its own fields). */
@@ -50,6 +57,16 @@ export interface ExecuteMcpToolInput {
    * than the policy, never less; docs/approvals.md).
    */
   approval?: 'always';
+  /**
+   * Who may answer this call's requests (docs/people.md): users (emails or subjects) and roles. Default: the login's
+   * principal (`auth.principal`) when there is one, else anyone allowed into the inbox.
+   */
+  assignees?: Assignees;
+  /**
+   * N of M (docs/people.md): each of the call's requests (its approval, its yes/no forms) needs this many distinct people
+   * to accept, with the same answer; one decline declines (default 1).
+   */
+  approvals?: number;
 }
 
 export interface CallOptions {
@@ -59,6 +76,24 @@ export interface CallOptions {
   callId?: string;
   /** Resume a released call (after continue-as-new): wait for this request's resolution before the first attempt. */
   resumeAfter?: string;
+}
+
+/** The assignees of a call's requests: its own, else its login's principal (absent: anyone). */
+export function assigneesOf(input: Pick<ExecuteMcpToolInput, 'assignees' | 'auth'>): { assignees?: Assignees } {
+  const assignees = normalizeAssignees(input.assignees ?? (input.auth?.principal ? { users: [input.auth.principal] } : undefined));
+  return assignees ? { assignees } : {};
+}
+
+/** A call's reminder and escalation (checked: a Duration each, and whom to escalate to). */
+export function followUpsOf(e: ElicitationOptions | undefined): { remindAfterMs?: number; escalateAfterMs?: number; escalateTo?: Assignees } {
+  const remindAfterMs = durationOption('elicitation.remindAfter', e?.remindAfter);
+  const escalateAfterMs = durationOption('elicitation.escalateAfter', e?.escalateAfter);
+  const escalateTo = normalizeAssignees(e?.escalateTo);
+  return {
+    ...(remindAfterMs !== undefined ? { remindAfterMs } : {}),
+    ...(escalateAfterMs !== undefined ? { escalateAfterMs } : {}),
+    ...(escalateTo ? { escalateTo } : {}),
+  };
 }
 
 /** Default `maxAttempts`. */
@@ -88,6 +123,9 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
       arguments: input.arguments,
       expiresInMs: input.elicitation?.expiresIn,
       holdForMs: input.elicitation?.holdFor,
+      ...assigneesOf(input),
+      ...followUpsOf(input.elicitation),
+      ...(input.approvals !== undefined && input.approvals > 1 ? { requiredApprovals: input.approvals } : {}),
     },
     options.callId,
   );

@@ -1,0 +1,66 @@
+/**
+ * Signed answer links (docs/people.md "Answer from the notification"): a notification carries, per assignee, a link that
+ * opens that one request's form for that one assignee in the inbox, without the inbox's token. The worker's
+ * `notifyPending` signs it; the inbox checks it before anything reaches Temporal.
+ *
+ * Link: `<inboxUrl>/a/<body>.<mac>`, body = base64url(JSON {w: workflowId, r: requestId, to: assignee, exp: ms}),
+ * mac = base64url(HMAC-SHA256(key, "durable-mcp answer link v1 " + body)). `to` is a user (`ana@example.com`), a role
+ * (`role:finance`) or `*` (an unaddressed request); `exp` is the request's expiry. Single use: the inbox takes one
+ * answer per link (and a request is answered once anyway).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The key both sides need (at least 32 characters): the config's `notify.linkKey` and the inbox's `answerLinkKey`. */
+export const ANSWER_LINK_KEY_ENV = 'DURABLE_MCP_ANSWER_LINK_KEY';
+export const ANSWER_LINK_PATH = '/a/';
+
+export interface AnswerLink {
+  workflowId: string;
+  requestId: string;
+  /** The assignee it is for: a user, `role:<name>`, or `*`. */
+  to: string;
+  /** When it stops working (the request's expiry), ms since the epoch. */
+  exp: number;
+}
+
+function mac(key: string, body: string): string {
+  return createHmac('sha256', key).update(`durable-mcp answer link v1 ${body}`).digest('base64url');
+}
+
+/** The link's token (the part after `/a/`). */
+export function signAnswerLink(key: string, link: AnswerLink): string {
+  const body = Buffer.from(JSON.stringify({ w: link.workflowId, r: link.requestId, to: link.to, exp: link.exp })).toString('base64url');
+  return `${body}.${mac(key, body)}`;
+}
+
+/** The link a token carries, when this key signed it and it has not expired; else why not. */
+export function openAnswerLink(key: string, token: string, now = Date.now()): AnswerLink | 'forged' | 'expired' {
+  if (token.length > 4096) return 'forged';
+  const [body, tag, extra] = token.split('.');
+  if (!body || !tag || extra !== undefined) return 'forged';
+  const want = Buffer.from(mac(key, body));
+  const got = Buffer.from(tag);
+  if (want.length !== got.length || !timingSafeEqual(want, got)) return 'forged';
+  let v: { w?: unknown; r?: unknown; to?: unknown; exp?: unknown };
+  try {
+    v = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof v;
+  } catch {
+    return 'forged';
+  }
+  if (typeof v.w !== 'string' || typeof v.r !== 'string' || typeof v.to !== 'string' || typeof v.exp !== 'number') return 'forged';
+  if (v.exp <= now) return 'expired';
+  return { workflowId: v.w, requestId: v.r, to: v.to, exp: v.exp };
+}
+
+/** The assignees a request's links go to: each user, each role (`role:<name>`), or `*` for an unaddressed request. */
+export function linkTargets(assignees: { users?: string[]; roles?: string[] } | undefined): string[] {
+  if (!assignees) return ['*'];
+  return [...(assignees.users ?? []), ...(assignees.roles ?? []).map((r) => `role:${r}`)];
+}
+
+/** Whether a link's assignee is still one of the request's (an escalation may have widened them; never narrowed). */
+export function linkStillFor(to: string, assignees: { users?: string[]; roles?: string[] } | undefined): boolean {
+  if (to === '*') return assignees === undefined;
+  if (to.startsWith('role:')) return assignees?.roles?.includes(to.slice(5)) ?? false;
+  return assignees?.users?.some((u) => u.toLowerCase() === to.toLowerCase()) ?? false;
+}

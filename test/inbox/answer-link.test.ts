@@ -1,0 +1,138 @@
+/**
+ * Answering from a notification (docs/people.md): the webhook gets a Slack-formatted body with one signed link per
+ * assignee; the link answers its request in a fresh browser with no inbox token; a second use is refused; a link for
+ * another request or another person, a tampered one, and a link for an assignee the request no longer has are refused.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { openAnswerLink, signAnswerLink } from '../../src/codec/answer-link.js';
+import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
+import { eventually, fixtureConfig, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
+import { freePort } from '../helpers/ports.js';
+import { waitForPending } from '../helpers/watch.js';
+
+const KEY = 'answer-link-key-for-tests-0123456789abcdef';
+
+/** A webhook receiver: every body it got. */
+const bodies: Array<{ text: string }> = [];
+const hook: Server = createServer((req, res) => {
+  let text = '';
+  req.on('data', (d: Buffer) => (text += d.toString('utf8')));
+  req.on('end', () => {
+    bodies.push(JSON.parse(text) as { text: string });
+    res.writeHead(204).end();
+  });
+});
+await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
+const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+const inboxPort = await freePort();
+const inboxUrl = `http://127.0.0.1:${inboxPort}/`;
+
+describe('answer links in notifications', () => {
+  let inbox: InboxHandle;
+  let browser: Browser;
+  const dir = tempDir();
+  after(async () => {
+    await browser?.close();
+    await inbox?.close();
+    await new Promise<void>((r) => hook.close(() => r()));
+  });
+  const suite = suiteEnvironment({
+    taskQueue: uniqueTaskQueue('answer-link'),
+    searchAttributes: true,
+    logPath: join(dir, 'fx.jsonl'),
+    mcpConfig: { ...fixtureConfig(join(dir, 'fx.jsonl')), notify: { url: hookUrl, format: 'slack', inboxUrl, linkKey: KEY } },
+  });
+  before(async () => {
+    // A token the browser never gets: the link is all it has.
+    inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: inboxPort, token: 'inbox-token-never-shown', answerLinkKey: KEY });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  const linksOf = (workflowId: string) =>
+    bodies
+      .filter((b) => b.text.includes(workflowId))
+      .flatMap((b) => [...b.text.matchAll(/<(http[^|>]+)\|answer as ([^>]+)>/g)].map((m) => ({ url: m[1]!, to: m[2]! })));
+
+  it('a Slack body with a link per assignee; the link answers once in a fresh browser; other links are refused', async () => {
+    const prefix = `link-${process.pid}-${Date.now()}`;
+    const a = await suite.durable.startToolCall({
+      server: 'fx',
+      tool: 'ask_name',
+      workflowId: `${prefix}-a`,
+      elicitation: { holdFor: 1 },
+      assignees: { users: ['ana@example.com', 'bob@example.com'] },
+    });
+    const b = await suite.durable.startToolCall({
+      server: 'fx',
+      tool: 'ask_name',
+      workflowId: `${prefix}-b`,
+      elicitation: { holdFor: 1 },
+      assignees: { users: ['carl@example.com'] },
+    });
+    await waitForPending(suite.env.client.workflow.getHandle(a.workflowId), 1, 300_000);
+    await waitForPending(suite.env.client.workflow.getHandle(b.workflowId), 1, 300_000);
+    const links = await eventually(() => (linksOf(a.workflowId).length === 2 ? linksOf(a.workflowId) : undefined), 'the notification of a', 120_000, 200);
+    // The Slack body: mrkdwn text naming the call and the workflow, the inbox, and the links.
+    const body = bodies.find((x) => x.text.includes(a.workflowId))!;
+    assert.deepEqual(Object.keys(body), ['text']);
+    assert.match(body.text, /^\*durable-mcp: input requested\* by fx\/ask_name in workflow `/);
+    assert.match(body.text, new RegExp(`answer it in the inbox: ${inboxUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.deepEqual(
+      links.map((l) => l.to),
+      ['ana@example.com', 'bob@example.com'],
+    );
+    const ana = links[0]!.url;
+    assert.ok(ana.startsWith(`${inboxUrl}a/`));
+    const opened = openAnswerLink(KEY, ana.slice(`${inboxUrl}a/`.length));
+    assert.ok(typeof opened === 'object' && opened.workflowId === a.workflowId && opened.to === 'ana@example.com');
+
+    // A fresh browser, no token, no session: the link opens the one form and answers it.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const res = await page.goto(ana);
+    assert.equal(res?.status(), 200);
+    assert.match(await page.locator('h1').innerText(), /A request for ana@example\.com/);
+    await page.locator('[name=name]').fill('Ana by link');
+    await Promise.all([page.waitForLoadState('load'), page.locator('button[value=accept]').click()]);
+    await page.waitForSelector('.notice');
+    assert.match(await page.locator('.notice').innerText(), /your answer \(accept\) was taken/);
+    assert.equal((await suite.durable.result(a.workflowId)).output, 'hello Ana by link');
+    // The token's page itself stays closed to this browser.
+    assert.equal((await page.goto(inboxUrl))?.status(), 401);
+
+    // A second use: refused.
+    const again = await fetch(ana);
+    assert.equal(again.status, 410);
+    // Bob's link of the same (answered) request: no longer pending.
+    assert.equal((await fetch(links[1]!.url)).status, 409);
+    // A tampered link (Ana's token, another request's id): refused before Temporal.
+    const token = ana.slice(`${inboxUrl}a/`.length);
+    const [bodyPart, mac] = token.split('.');
+    const tampered = JSON.parse(Buffer.from(bodyPart!, 'base64url').toString());
+    tampered.w = b.workflowId;
+    assert.equal((await fetch(`${inboxUrl}a/${Buffer.from(JSON.stringify(tampered)).toString('base64url')}.${mac}`)).status, 403);
+    // A genuine link for a person the request is not addressed to: refused.
+    const requestB = (await suite.durable.pendingDetails(b.workflowId))[0]!.request;
+    const wrongPerson = signAnswerLink(KEY, { workflowId: b.workflowId, requestId: requestB.id, to: 'ana@example.com', exp: Date.now() + 60_000 });
+    assert.equal((await fetch(`${inboxUrl}a/${wrongPerson}`)).status, 403);
+    const post = await fetch(`${inboxUrl}a/${wrongPerson}`, {
+      method: 'POST',
+      headers: { origin: inboxUrl.slice(0, -1), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ name: 'x', __action: 'accept' }),
+    });
+    assert.equal(post.status, 403);
+    // An expired one: refused.
+    const expired = signAnswerLink(KEY, { workflowId: b.workflowId, requestId: requestB.id, to: 'carl@example.com', exp: Date.now() - 1 });
+    assert.equal((await fetch(`${inboxUrl}a/${expired}`)).status, 410);
+    // Carl's own link opens his.
+    const carl = await eventually(() => linksOf(b.workflowId)[0], 'the notification of b', 120_000, 200);
+    assert.equal((await fetch(carl.url)).status, 200);
+    await context.close();
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Addressed requests and sign-in to the inbox (docs/people.md), in headless Chromium with oidc-provider as the issuer:
+ * two people sign in; each sees the requests addressed to them (by email, or by role) and "all I may answer"; one
+ * answers theirs; an answer to a request not addressed to them is refused (403, the typed text kept); the history
+ * records the signed-in email with its source (oidc); the token still lets a machine in; a forged session is refused.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
+import { eventually, startWaitingCalls, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
+import { waitForPending } from '../helpers/watch.js';
+import { signInToInbox, startOidcIssuer, type OidcIssuer } from '../helpers/oidc-issuer.js';
+
+const SETUP_MS = 300_000;
+const TOKEN = 'machine-token-for-tests';
+
+describe('sign-in to the inbox and addressed requests', () => {
+  let inbox: InboxHandle;
+  let issuer: OidcIssuer;
+  let browser: Browser;
+  const dir = tempDir();
+  after(async () => {
+    await browser?.close();
+    await inbox?.close();
+    await issuer?.close();
+  });
+  const suite = suiteEnvironment({ taskQueue: uniqueTaskQueue('inbox-sign-in'), searchAttributes: true, logPath: join(dir, 'fx.jsonl') });
+  before(async () => {
+    issuer = await startOidcIssuer({ bob: ['finance'] });
+    inbox = await startInbox({
+      client: suite.env.client,
+      host: '127.0.0.1',
+      port: 0,
+      refreshMs: 300,
+      token: TOKEN,
+      signIn: { issuer: issuer.issuer, clientId: issuer.clientId, clientSecret: issuer.clientSecret, scopes: 'openid email roles' },
+    });
+    issuer.start(new URL('auth/callback', inbox.url).href);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  const row = (page: Page, workflowId: string) => page.locator(`#rows article[data-workflow-id="${workflowId}"]`);
+  const shown = async (page: Page, ids: string[]) => {
+    const out: string[] = [];
+    for (const id of ids) if ((await row(page, id).count()) > 0) out.push(id);
+    return out;
+  };
+
+  it("two people sign in, each sees theirs, one answers; the other's answer to a request not theirs is refused", async () => {
+    const prefix = `signin-${process.pid}-${Date.now()}`;
+    const [forAna, forFinance, forAnyone] = await startWaitingCalls(suite.durable, [
+      { server: 'fx', tool: 'ask_name', workflowId: `${prefix}-ana`, assignees: { users: ['ana@example.com'] } },
+      { server: 'fx', tool: 'ask_name', workflowId: `${prefix}-finance`, assignees: { roles: ['finance'] } },
+      { server: 'fx', tool: 'ask_name', workflowId: `${prefix}-anyone` },
+    ]);
+    const ids = [forAna!, forFinance!, forAnyone!];
+    await Promise.all(ids.map((id) => waitForPending(suite.env.client.workflow.getHandle(id), 1, SETUP_MS)));
+    // The request's context carries its assignees (pendingDetails, the listing's memo).
+    const [detail] = await suite.durable.pendingDetails(forAna!);
+    assert.deepEqual(detail!.context.assignees, { users: ['ana@example.com'] });
+
+    const ana = await (await browser.newContext()).newPage();
+    const bob = await (await browser.newContext()).newPage();
+    await signInToInbox(ana, inbox.url, 'ana');
+    await signInToInbox(bob, inbox.url, 'bob');
+    assert.equal(await ana.locator('#person').innerText(), 'ana@example.com');
+    assert.equal(await bob.locator('#person').innerText(), 'bob@example.com');
+    // "All I may answer": theirs and the unaddressed one; never the other's.
+    await row(ana, forAnyone!).waitFor({ timeout: SETUP_MS });
+    await row(ana, forAna!).waitFor({ timeout: SETUP_MS });
+    assert.deepEqual(await shown(ana, ids), [forAna, forAnyone]);
+    await row(bob, forFinance!).waitFor({ timeout: SETUP_MS });
+    await row(bob, forAnyone!).waitFor({ timeout: SETUP_MS });
+    assert.deepEqual(await shown(bob, ids), [forFinance, forAnyone]);
+    assert.match(await row(bob, forFinance!).locator('.assignees').innerText(), /for role finance/);
+    // "Mine": only what is addressed to them.
+    await Promise.all([ana.waitForURL(/show=mine/), ana.click('#show-mine')]);
+    await row(ana, forAna!).waitFor({ timeout: SETUP_MS });
+    assert.deepEqual(await shown(ana, ids), [forAna]);
+
+    // Ana answers hers.
+    await row(ana, forAna!).locator('[name=name]').fill('Ana');
+    await Promise.all([ana.waitForURL(/answered=/), row(ana, forAna!).locator('button[value=accept]').click()]);
+    assert.equal((await suite.durable.result(forAna!)).output, 'hello Ana');
+
+    // Ana's answer to finance's request: refused, what she typed kept.
+    const refused = await ana.evaluate(
+      async (wf) => {
+        const [id] = wf.split('|');
+        const body = new URLSearchParams({ name: 'typed by Ana', __action: 'accept' });
+        const res = await fetch(`/answer?workflow=${encodeURIComponent(id!)}&request=${encodeURIComponent(wf.split('|')[1]!)}`, { method: 'POST', body });
+        return { status: res.status, text: await res.text() };
+      },
+      `${forFinance}|${(await suite.durable.pendingDetails(forFinance!))[0]!.request.id}`,
+    );
+    assert.equal(refused.status, 403);
+    assert.match(refused.text, /is not addressed to you \(ana@example\.com\)/);
+    assert.match(refused.text, /value="typed by Ana"/);
+    assert.equal((await suite.durable.pendingDetails(forFinance!)).length, 1, 'still pending');
+    // The JSON API refuses it too.
+    const api = await ana.evaluate(async (wf) => {
+      const res = await fetch('/api/answer', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowId: wf, answer: { id: 'x', ok: false, reason: 'declined' } }),
+      });
+      return res.status;
+    }, forFinance!);
+    assert.ok(api === 403 || api === 409, `the API refuses (got ${api})`);
+
+    // Bob (role finance) answers his.
+    await row(bob, forFinance!).locator('[name=name]').fill('Bob');
+    await Promise.all([bob.waitForURL(/answered=/), row(bob, forFinance!).locator('button[value=accept]').click()]);
+    assert.equal((await suite.durable.result(forFinance!)).output, 'hello Bob');
+
+    // The history records the signed-in email, the issuer and the subject, with the source.
+    const history = await eventually(
+      async () => {
+        const res = await ana.evaluate(async () => (await fetch('/api/history')).json());
+        const rows = (res as { rows: Array<{ workflowId: string; by: string; source?: string }> }).rows;
+        const a = rows.find((r) => r.workflowId === forAna);
+        const b = rows.find((r) => r.workflowId === forFinance);
+        return a && b ? { a: a.by, b: b.by, source: [a.source, b.source] } : undefined;
+      },
+      'both answers in the history',
+      60_000,
+      500,
+    );
+    assert.equal(history.a, `ana@example.com (oidc ${issuer.issuer} sub=ana)`);
+    assert.equal(history.b, `bob@example.com (oidc ${issuer.issuer} sub=bob)`);
+    assert.deepEqual(history.source, ['oidc', 'oidc'], 'the record says where who answered comes from');
+  });
+
+  it('the token still lets a machine in; without a session or the token a page goes to sign in; a forged session is refused', async () => {
+    const ok = await fetch(new URL('api/requests', inbox.url), { headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.equal(ok.status, 200);
+    const none = await fetch(inbox.url, { redirect: 'manual' });
+    assert.equal(none.status, 303);
+    assert.match(none.headers.get('location') ?? '', /^\/auth\/login\?next=/);
+    const forged = Buffer.from(JSON.stringify({ sub: 'eve', iss: issuer.issuer, roles: ['finance'], exp: Date.now() + 60_000 })).toString('base64url');
+    const res = await fetch(new URL('api/requests', inbox.url), { headers: { cookie: `durable_mcp_inbox_person=${forged}.AAAA` } });
+    assert.equal(res.status, 401);
+    // A callback this inbox did not start is refused before any token request.
+    const stray = await fetch(new URL('auth/callback?code=x&state=y', inbox.url));
+    assert.equal(stray.status, 400);
+  });
+});

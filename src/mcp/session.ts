@@ -33,6 +33,7 @@ import {
 import { uniqueJsonRpcIds } from './jsonrpc-ids.js';
 import { paramHeaders, scanParamHeaders, type ParamHeader } from './param-headers.js';
 import { toToolResult } from './result.js';
+import { callAsLegacyTask, requiresTask, serverRunsToolTasks } from './tasks-legacy.js';
 import { isWrongListing, listAllTools, type McpToolInfo } from './tool-list.js';
 import { httpHeaders, sseTransport, stdioTransport, streamableHttpTransport, terminateHttpSession, transportPid, type TransportKind } from './transports.js';
 
@@ -331,19 +332,34 @@ export class McpSession {
     // Streamable HTTP in the modern era: the tool's `x-mcp-header` arguments as `Mcp-Param-*` headers (SEP-2243).
     const declared = this.transportKind === 'streamable-http' && this.era === 'modern' ? this.paramHeaderDeclarations.get(tool) : undefined;
     const headers = declared ? paramHeaders(declared, args) : undefined;
+    // 2025-11-25 Tasks (SEP-1686): a tool that can only run as a task is called as one (./tasks-legacy.ts).
+    const asTask =
+      this.era === 'legacy' &&
+      requiresTask(this.tools.find((t) => t.name === tool) as { execution?: unknown } | undefined) &&
+      serverRunsToolTasks(this.client.getServerCapabilities());
     let raw: unknown;
     try {
-      raw = await this.client.request(
-        { method: 'tools/call', params },
-        {
-          timeout: timeoutMs,
-          signal: options.signal,
-          maxTotalTimeout: timeoutMs,
-          ...MODERN_REQUEST_OPTIONS,
-          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-          ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
-        },
-      );
+      raw = asTask
+        ? await callAsLegacyTask({
+            client: this.client,
+            server: this.server.name,
+            tool,
+            params,
+            timeoutMs,
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          })
+        : await this.client.request(
+            { method: 'tools/call', params },
+            {
+              timeout: timeoutMs,
+              signal: options.signal,
+              maxTotalTimeout: timeoutMs,
+              ...MODERN_REQUEST_OPTIONS,
+              ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+              ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
+            },
+          );
     } catch (err) {
       const urlRequired = readUrlElicitationRequired(err);
       if (urlRequired) return urlRequired;

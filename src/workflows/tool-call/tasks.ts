@@ -80,10 +80,11 @@ export async function followTask(
         continue;
       }
       for (const key of Object.keys(fresh)) asked.add(key);
+      // Not `setWaiting`: a call marked waiting may continue as new and then run `callMcpTool` again (a second
+      // tools/call); a task's wait stays in this run (its history: a few events per question and per watch cap).
       const requests = host.registerRound(callId, ++round, fresh);
       for (const r of requests) {
         if (host.requests.isResolved(r.id)) continue;
-        host.requests.setWaiting(callId, r.id);
         const remaining = left();
         const resolved =
           remaining === undefined
@@ -91,7 +92,6 @@ export async function followTask(
             : await condition(() => host.requests.isResolved(r.id), remaining);
         if (!resolved) throw expired();
       }
-      host.requests.setWaiting(callId, undefined);
       responses = host.roundResponses(requests);
     }
   } catch (err) {

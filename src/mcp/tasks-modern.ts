@@ -110,20 +110,17 @@ export function acceptTaskResults(transport: Transport): { take(): unknown } {
   };
 }
 
-/** A `-32021` error of the server, as a non-retryable MissingClientCapability naming the capability; else undefined. */
+/** A `-32021` error naming the tasks extension, as a non-retryable MissingClientCapability naming the capability; else undefined. */
 export function missingCapability(err: unknown, server: string, tool: string, tasks: 'auto' | 'off'): McpSourceError | undefined {
   if (!(err instanceof ProtocolError) || (err.code as number) !== MISSING_CLIENT_CAPABILITY) return undefined;
   const data = (err as { data?: unknown }).data;
   const required = isPlainObject(data) ? data.requiredCapabilities : undefined;
   const extensions = isPlainObject(required) && isPlainObject(required.extensions) ? Object.keys(required.extensions) : [];
   const others = isPlainObject(required) ? Object.keys(required).filter((k) => k !== 'extensions') : [];
-  const names = [...extensions, ...others].map((n) => n.slice(0, 200));
-  const capability = names.length > 0 ? names.join(', ') : 'unnamed';
-  const hint = extensions.includes(TASKS_EXTENSION)
-    ? tasks === 'off'
-      ? `; the server's config says "tasks": "off": set "tasks": "auto" to let it run the tool as a task`
-      : ''
-    : '; durable-mcp does not declare it';
+  // Only the tasks extension is this module's: another capability's -32021 keeps its own handling (and message).
+  if (!extensions.includes(TASKS_EXTENSION)) return undefined;
+  const capability = [...extensions, ...others].map((n) => n.slice(0, 200)).join(', ');
+  const hint = tasks === 'off' ? `; the server's config says "tasks": "off": set "tasks": "auto" to let it run the tool as a task` : '';
   return new McpSourceError(
     McpSourceErrorCodes.MissingClientCapability,
     `server "${server}": tool "${tool}" needs the client capability ${capability} (-32021)${hint}`,

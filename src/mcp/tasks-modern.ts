@@ -20,6 +20,8 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export const MISSING_CLIENT_CAPABILITY = -32021;
 /** The longest task id accepted (logged, sent back, a header value: outside input, DESIGN §14). */
 export const MAX_TASK_ID_LENGTH = 256;
+/** Largest `data` of a failed task's error kept in the call's failure (JSON characters). */
+export const MAX_ERROR_DATA_CHARS = 8 * 1024;
 const TASK_ID = /^[\x21-\x7e]{1,256}$/;
 
 /** A task as the server reports it (the fields the worker reads, checked). */
@@ -67,7 +69,8 @@ export function readModernTask(value: unknown, server: string, where: string): M
     task.error = {
       ...(typeof error.code === 'number' ? { code: error.code } : {}),
       ...(typeof error.message === 'string' ? { message: error.message.slice(0, 2000) } : {}),
-      ...(error.data !== undefined ? { data: error.data } : {}),
+      // The error's `data` rides the call's failure (a Temporal payload): kept only while small.
+      ...(error.data !== undefined && (JSON.stringify(error.data)?.length ?? 0) <= MAX_ERROR_DATA_CHARS ? { data: error.data } : {}),
     };
   }
   return task;

@@ -38,6 +38,13 @@ describe('readModernTask', () => {
     violation({ taskId: 't', status: 'completed' }, /must carry "result"/);
     violation('nope', /must be an object/);
   });
+
+  it("keeps a failed task's error, its message bounded and its data only while small", () => {
+    const small = readModernTask({ taskId: 't', status: 'failed', error: { code: -32000, message: 'm'.repeat(3000), data: { why: 'x' } } }, 'srv', 'x');
+    assert.deepEqual({ ...small.error, message: small.error?.message?.length }, { code: -32000, message: 2000, data: { why: 'x' } });
+    const big = readModernTask({ taskId: 't', status: 'failed', error: { code: 1, message: 'm', data: 'd'.repeat(10_000) } }, 'srv', 'x');
+    assert.deepEqual(big.error, { code: 1, message: 'm' });
+  });
 });
 
 describe('the 2025-11-25 form: which calls are tasks', () => {

@@ -6,6 +6,7 @@
  *   legacy era's `elicitation/create` on the live session (at most ./update-slots.ts's number of a run's elicit
  *   updates in flight); ./failures.ts maps errors to failure types, ./progress.ts relays progress;
  * - ./list-tools.ts `listMcpTools`;
+ * - ./task-watch.ts `watchMcpTask`, `cancelMcpTask` (MCP Tasks, 2026-07-28 extension);
  * - ./notify.ts `notifyPending` (the webhook);
  * - ./oauth.ts `oauthAuthorize`, `oauthExchange` (a login's steps) and `requestLogin` (a call asks its login).
  * The names are the activity types recorded in histories: they never change.
@@ -15,6 +16,7 @@ import type { ActivityDeps } from './deps.js';
 import { listMcpToolsActivity } from './list-tools.js';
 import { notifyPendingActivity } from './notify.js';
 import { oauthAuthorizeActivity, oauthExchangeActivity, requestLoginActivity } from './oauth.js';
+import { cancelMcpTaskActivity, watchMcpTaskActivity } from './task-watch.js';
 import { callMcpToolActivity } from './tool-call.js';
 
 export type { ActivityDeps } from './deps.js';
@@ -39,6 +41,8 @@ export function createActivities(deps: ActivityDeps) {
     oauthAuthorize: oauthAuthorizeActivity(deps),
     oauthExchange: oauthExchangeActivity(deps),
     requestLogin: requestLoginActivity(deps),
+    watchMcpTask: watchMcpTaskActivity(deps),
+    cancelMcpTask: cancelMcpTaskActivity(deps),
   };
 }
 

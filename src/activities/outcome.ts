@@ -16,6 +16,7 @@ import {
   urlInputRequests,
   type InputRequiredRound,
   type LoginRequired,
+  type ModernTask,
   type RoundOutcome,
   type ServerConfig,
   type UrlRequiredRound,
@@ -32,6 +33,7 @@ import {
   type CallMcpToolUrlRequired,
   type ElicitationRequests,
   type ReleaseReason,
+  type TaskHandle,
 } from './types.js';
 
 /** A legacy-era call given up while a person is asked: the request that waits on, and why. */
@@ -44,7 +46,11 @@ export interface Release {
 export const MAX_REQUEST_STATE_BYTES = 64 * 1024;
 
 /** A round's input requests go back to the workflow, checked: only elicitations, and a bounded state. */
-export function inputRequiredOutcome(input: CallMcpToolInput, round: InputRequiredRound, features: WorkerFeatures): CallMcpToolInputRequired {
+export function inputRequiredOutcome(
+  input: Pick<CallMcpToolInput, 'server' | 'tool'>,
+  round: InputRequiredRound,
+  features: WorkerFeatures,
+): CallMcpToolInputRequired {
   const where = `tool "${input.tool}" of server "${input.server}"`;
   if (round.requestState !== undefined) {
     const size = jsonByteLength(round.requestState);
@@ -94,7 +100,7 @@ export function urlRequiredOutcome(input: CallMcpToolInput, round: UrlRequiredRo
 }
 
 /** The tool's result, within the size of a Temporal payload. */
-export function completedOutcome(input: CallMcpToolInput, result: ToolResult): CallMcpToolCompleted {
+export function completedOutcome(input: Pick<CallMcpToolInput, 'server' | 'tool'>, result: ToolResult): CallMcpToolCompleted {
   const size = jsonByteLength(result);
   if (size > MAX_RESULT_BYTES) {
     throw ApplicationFailure.nonRetryable(
@@ -105,9 +111,21 @@ export function completedOutcome(input: CallMcpToolInput, result: ToolResult): C
   return { status: 'completed', result };
 }
 
+/** A server's task as the workflow keeps it (the bounded fields of tasks-modern.ts's reading). */
+export function taskHandle(task: ModernTask): TaskHandle {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
+    ttlMs: task.ttlMs,
+    ...(task.pollIntervalMs !== undefined ? { pollIntervalMs: task.pollIntervalMs } : {}),
+  };
+}
+
 /** A round that ended: complete, or the input one era or the other asks for. */
 export function roundOutcome(input: CallMcpToolInput, round: RoundOutcome, features: WorkerFeatures): CallMcpToolOutcome {
   if (round.kind === 'complete') return completedOutcome(input, round.result);
+  if (round.kind === 'task') return { status: 'task', task: taskHandle(round.task), ...features };
   return round.kind === 'url_required' ? urlRequiredOutcome(input, round, features) : inputRequiredOutcome(input, round, features);
 }
 

@@ -100,8 +100,55 @@ export interface CallMcpToolApprovalRequired extends WorkerFeatures {
   expiresInMs?: number;
 }
 
+/** A server's task (MCP Tasks, 2026-07-28 extension) as the workflow keeps it: its id first (docs/tasks.md). */
+export interface TaskHandle {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  /** Ms from the task's creation the server keeps it; null: unlimited. */
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+}
+
+/** The server runs the call as a task (2026-07-28 extension): the workflow records its id and watches it (`watchMcpTask`). */
+export interface CallMcpToolTask extends WorkerFeatures {
+  status: 'task';
+  task: TaskHandle;
+}
+
 export type CallMcpToolOutcome =
-  CallMcpToolCompleted | CallMcpToolReleased | CallMcpToolInputRequired | CallMcpToolUrlRequired | CallMcpToolLoginRequired | CallMcpToolApprovalRequired;
+  | CallMcpToolCompleted
+  | CallMcpToolReleased
+  | CallMcpToolInputRequired
+  | CallMcpToolUrlRequired
+  | CallMcpToolLoginRequired
+  | CallMcpToolApprovalRequired
+  | CallMcpToolTask;
+
+/** The input of `watchMcpTask`: poll one task until it asks, ends, or `capMs` passed. */
+export interface WatchMcpTaskInput {
+  server: string;
+  tool: string;
+  callId: string;
+  taskId: string;
+  pollIntervalMs?: number;
+  /** Answers to the task's input requests (key → ElicitResult), sent first with `tasks/update`. */
+  inputResponses?: Record<string, unknown>;
+  /** The activity returns `working` after this long (ms), so a long task's history stays bounded. */
+  capMs: number;
+  principal?: string;
+}
+
+/** What one `watchMcpTask` returns (a failed or cancelled task fails it, typed). */
+export type WatchMcpTaskOutcome =
+  { status: 'working'; task: TaskHandle } | { status: 'input_required'; task: TaskHandle; inputRequests: ElicitationRequests } | CallMcpToolCompleted;
+
+/** The input of `cancelMcpTask`. */
+export interface CancelMcpTaskInput {
+  server: string;
+  taskId: string;
+  principal?: string;
+}
 
 /** The input of `listMcpTools` (the workflow `mcpListTools` passes its server on). */
 export interface ListMcpToolsInput {

@@ -52,6 +52,15 @@ export const FAILURES = {
     retryable: false,
     description: 'a modern-era input request broke the arrival rules (size, schema, URL); a legacy one gets -32602 instead',
   },
+  // ---- MCP Tasks (docs/tasks.md) ----
+  MissingClientCapability: {
+    plane: 'call',
+    retryable: false,
+    description: 'the server needs a client capability the call did not declare (-32021, e.g. the tasks extension with `tasks: "off"`)',
+  },
+  TaskFailed: { plane: 'call', retryable: false, description: "the server's task ended failed (the failure carries the server's error)" },
+  TaskCancelled: { plane: 'call', retryable: false, description: 'the server cancelled the task' },
+  TaskExpired: { plane: 'call', retryable: false, description: "the task's ttlMs passed before it ended (the server may have discarded it)" },
   // ---- a server behind OAuth (MCP authorization; docs/oauth.md) ----
   AuthorizationRequired: {
     plane: 'call',

@@ -49,6 +49,11 @@ interface CommonServerConfig {
   era: EraSetting;
   /** A pinned protocol version (the only one offered); absent: negotiated. */
   protocolVersion?: string;
+  /**
+   * MCP Tasks, 2026-07-28 extension `io.modelcontextprotocol/tasks` (docs/tasks.md): `auto` (default) declares it, so
+   * the server may answer a `tools/call` with a task; `off` does not (a server that needs it fails the call, typed).
+   */
+  tasks: 'auto' | 'off';
   /** Which calls a person approves before the tool runs (its own `approval`, else the config's; absent: never). */
   approval?: ApprovalPolicy;
 }
@@ -182,6 +187,7 @@ const RawServerSchema = z
     tools: z.array(z.string().min(1)).optional(),
     maxSessions: z.number().int().positive().optional(),
     era: z.enum(['auto', 'legacy', 'modern']).optional(),
+    tasks: z.enum(['auto', 'off']).optional(),
     protocolVersion: z
       .string()
       .refine((v) => PINNABLE_PROTOCOL_VERSIONS.includes(v))
@@ -214,6 +220,7 @@ function fieldProblem(issue: z.core.$ZodIssue, raw: Record<string, unknown>): { 
     cwd: 'must be a non-empty path',
     type: 'must be one of stdio, local, http, streamable-http, sse, remote',
     era: 'must be "auto", "legacy" or "modern"',
+    tasks: 'must be "auto" or "off"',
     protocolVersion: `must be a protocol version the worker speaks: ${PINNABLE_PROTOCOL_VERSIONS.join(', ')}`,
   };
   const problem = (top !== undefined && hints[String(top)]) || issue.message;
@@ -289,6 +296,7 @@ function parseServer(name: string, value: unknown, source: string, defaultApprov
     tools: s.tools,
     maxSessions: s.maxSessions ?? 32,
     era: pinnedEra ?? s.era ?? 'auto',
+    tasks: s.tasks ?? 'auto',
     ...(s.protocolVersion !== undefined ? { protocolVersion: s.protocolVersion } : {}),
   };
   const approval = s.approval !== undefined ? approvalPolicy(s.approval, fail) : defaultApproval;

@@ -28,6 +28,8 @@ export const McpSourceErrorCodes = {
   ToolCallFailed: FailureTypes.ToolCallFailed,
   /** The server sent what the protocol does not allow (a malformed result or tool list, an invalid tool definition). */
   ProtocolViolation: FailureTypes.ProtocolViolation,
+  /** The server answered -32021: it needs a client capability this call did not declare (`data.requiredCapabilities`). */
+  MissingClientCapability: FailureTypes.MissingClientCapability,
   /** The session pool is closed (the worker shuts down): no new lease. */
   WorkerShuttingDown: FailureTypes.WorkerShuttingDown,
   /** A modern-era tool still required input after `maxRounds` rounds. */
@@ -76,6 +78,8 @@ export interface McpSourceErrorFields {
   generation?: number;
   /** What the server's challenge asked for (AuthorizationRequired). */
   challenge?: LoginChallenge;
+  /** The client capability the server needs (MissingClientCapability). */
+  capability?: string;
 }
 
 /** What a server's `WWW-Authenticate` challenge asks for. */

@@ -18,6 +18,7 @@ export { McpSession, type CallOptions, type ConnectOptions, type RoundOutcome } 
 export { MAX_TOOL_PAGES, type McpToolInfo } from './tool-list.js';
 export { URL_ELICITATION_REQUIRED, urlInputRequests, type ElicitationHandler, type UrlRequiredRound } from './legacy.js';
 export { type InputRequiredRound, type RoundInput } from './modern.js';
+export { TASKS_EXTENSION, type ModernTask } from './tasks-modern.js';
 export { SessionPool, type Lease, type PoolOptions } from './pool.js';
 export {
   isMcpSourceError,

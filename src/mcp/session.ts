@@ -33,6 +33,8 @@ import {
 import { uniqueJsonRpcIds } from './jsonrpc-ids.js';
 import { paramHeaders, scanParamHeaders, type ParamHeader } from './param-headers.js';
 import { toToolResult } from './result.js';
+import { callAsLegacyTask, requiresTask, serverRunsToolTasks } from './tasks-legacy.js';
+import { acceptTaskResults, missingCapability, readModernTask, TASKS_EXTENSION, TaskRequests, type ModernTask } from './tasks-modern.js';
 import { isWrongListing, listAllTools, type McpToolInfo } from './tool-list.js';
 import { httpHeaders, sseTransport, stdioTransport, streamableHttpTransport, terminateHttpSession, transportPid, type TransportKind } from './transports.js';
 
@@ -64,7 +66,7 @@ export interface CallOptions {
 }
 
 /** The outcome of one `tools/call` round trip: complete, or the input one era or the other asks for. */
-export type RoundOutcome = { kind: 'complete'; result: ToolResult } | InputRequiredRound | UrlRequiredRound;
+export type RoundOutcome = { kind: 'complete'; result: ToolResult } | InputRequiredRound | UrlRequiredRound | { kind: 'task'; task: ModernTask };
 
 export interface ConnectOptions {
   /** Advertise `elicitation: { form: {}, url: {} }` and route `elicitation/create` to the session's handler. */
@@ -106,6 +108,8 @@ export class McpSession {
   /** Fires once when the transport closes or errors (the session is then broken). */
   onBroken: (() => void) | undefined;
   readonly transportKind: TransportKind;
+  /** Modern era, tasks extension: the `resultType: "task"` results the transport took out of the SDK's way. */
+  private taskResults: { take(): unknown } | undefined;
 
   private constructor(
     readonly server: ServerConfig,
@@ -194,8 +198,10 @@ export class McpSession {
         : server.era === 'modern'
           ? { versionNegotiation: { mode: { pin: pinned ?? MODERN_PROTOCOL_VERSION } } }
           : { versionNegotiation: { mode: 'auto' as const } };
+    // The tasks extension (2026-07-28, ./tasks-modern.ts) rides the per-request capabilities unless the config says `tasks: "off"`.
+    const extensions = server.tasks === 'off' ? {} : { extensions: { [TASKS_EXTENSION]: {} } };
     return new Client(CLIENT_INFO, {
-      capabilities: options.elicitation ? { elicitation: { form: {}, url: {} } } : {},
+      capabilities: { ...(options.elicitation ? { elicitation: { form: {}, url: {} } } : {}), ...extensions },
       ...negotiation,
       ...MODERN_CLIENT_OPTIONS,
     });
@@ -223,6 +229,8 @@ export class McpSession {
     uniqueJsonRpcIds(this.transport);
     // Modern era: a result without `resultType` is complete (the SDK would reject it; see modern.ts).
     assumeCompleteWhenUnspecified(this.transport);
+    // Modern era, tasks extension: a `resultType: "task"` result the SDK would reject (./tasks-modern.ts).
+    this.taskResults = acceptTaskResults(this.transport);
     try {
       await withTimeout(this.client.connect(this.transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) }), timeoutMs, () =>
         connectError(`server "${name}": connect and initialize timed out after ${timeoutMs} ms`, name, 'initialize'),
@@ -331,29 +339,65 @@ export class McpSession {
     // Streamable HTTP in the modern era: the tool's `x-mcp-header` arguments as `Mcp-Param-*` headers (SEP-2243).
     const declared = this.transportKind === 'streamable-http' && this.era === 'modern' ? this.paramHeaderDeclarations.get(tool) : undefined;
     const headers = declared ? paramHeaders(declared, args) : undefined;
+    // 2025-11-25 Tasks (SEP-1686): a tool that can only run as a task is called as one (./tasks-legacy.ts).
+    const asTask =
+      this.era === 'legacy' &&
+      requiresTask(this.tools.find((t) => t.name === tool) as { execution?: unknown } | undefined) &&
+      serverRunsToolTasks(this.client.getServerCapabilities());
     let raw: unknown;
     try {
-      raw = await this.client.request(
-        { method: 'tools/call', params },
-        {
-          timeout: timeoutMs,
-          signal: options.signal,
-          maxTotalTimeout: timeoutMs,
-          ...MODERN_REQUEST_OPTIONS,
-          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-          ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
-        },
-      );
+      raw = asTask
+        ? await callAsLegacyTask({
+            client: this.client,
+            server: this.server.name,
+            tool,
+            params,
+            timeoutMs,
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          })
+        : await this.client.request(
+            { method: 'tools/call', params },
+            {
+              timeout: timeoutMs,
+              signal: options.signal,
+              maxTotalTimeout: timeoutMs,
+              ...MODERN_REQUEST_OPTIONS,
+              ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+              ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
+            },
+          );
     } catch (err) {
       const urlRequired = readUrlElicitationRequired(err);
       if (urlRequired) return urlRequired;
-      throw protocolViolation(err, this.server.name, tool) ?? backChannelRefusal(err, this.server.name, tool, this.era) ?? err;
+      throw (
+        protocolViolation(err, this.server.name, tool) ??
+        missingCapability(err, this.server.name, tool, this.server.tasks) ??
+        backChannelRefusal(err, this.server.name, tool, this.era) ??
+        err
+      );
+    }
+    // Modern era, tasks extension: the server runs the call as a task (its id goes to the workflow before anything else).
+    const task = this.taskResults?.take();
+    if (task !== undefined) {
+      if (this.era !== 'modern' || this.server.tasks === 'off')
+        throw new McpSourceError(
+          McpSourceErrorCodes.ProtocolViolation,
+          `server "${this.server.name}": tool "${tool}" answered resultType "task" to a call that did not declare the tasks extension`,
+          { server: this.server.name, tool },
+        );
+      return { kind: 'task', task: readModernTask(task, this.server.name, 'CreateTaskResult') };
     }
     // In `era: "auto"`, a modern-era error result that is the SDK's refusal of a server-initiated request (modern.ts):
     // the call runs again in the legacy era.
     const refusal = this.era === 'modern' && this.server.era === 'auto' ? refusedResult(raw, this.server.name, tool) : undefined;
     if (refusal) throw refusal;
     return readInputRequired(raw) ?? { kind: 'complete', result: toToolResult(raw as any) };
+  }
+
+  /** The requests on a task of this server (2026-07-28 extension): `tasks/get`, `tasks/update`, `tasks/cancel`. */
+  get tasks(): TaskRequests {
+    return new TaskRequests(this.client, this.server.name, this.transportKind === 'streamable-http');
   }
 
   /** Close the session; a stdio server process is ended (stdin closed, then SIGTERM, then SIGKILL). */

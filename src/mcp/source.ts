@@ -129,6 +129,13 @@ export class McpSource implements AsyncDisposable {
       if (outcome.kind === 'complete') return outcome.result;
       const where = `tool "${tool.originalName}" of server "${tool.server}"`;
       const fields = { server: tool.server, tool: tool.originalName };
+      if (outcome.kind === 'task')
+        throw new McpSourceError(
+          McpSourceErrorCodes.ToolCallFailed,
+          `${where} runs as an MCP task (${outcome.task.taskId}), which McpSource does not poll:` +
+            ' call it through the worker, or set "tasks": "off" for the server',
+          fields,
+        );
       if (n >= maxRounds)
         throw new McpSourceError(McpSourceErrorCodes.RoundLimitExceeded, `${where} still required input after ${n} rounds (maxRounds ${maxRounds})`, fields);
       // Legacy era: the URLs of a -32042 error (keys url1, url2, …); modern era: the round's input requests.

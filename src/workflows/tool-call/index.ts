@@ -14,6 +14,7 @@ import { durationOption, invalidInput, toolCallInputProblem } from '../input.js'
 import { approvalDecision, recordApproval, withApproval, type Approved } from './approval.js';
 import { recordRelease, retryAfterUrls } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
+import { followTask } from './tasks.js';
 import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
 import type { Activities } from '../../activities/index.js';
 
@@ -223,6 +224,12 @@ async function callLoop(
           if (failure) throw loginFailure(failure);
         }
         continue;
+      }
+      if (outcome.status === 'task') {
+        // MCP Tasks (2026-07-28 extension): the task id is in history; the task is watched, never called again (./tasks.ts).
+        const result = await followTask(host, call.callId, input, outcome);
+        host.finishCall(call.callId);
+        return withApproval(result, approved);
       }
       if (outcome.status !== 'input_required') {
         // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.

@@ -1,0 +1,85 @@
+/**
+ * MCP Tasks in the 2025-11-25 form (SEP-1686) through the worker: server-everything's `simulate-research-query`
+ * (`execution.taskSupport: "required"`), started over streamable HTTP as its own process. The tool is called as a
+ * task (`tools/call` with `task`), its status is the call's progress, its question (`ambiguous: true`) arrives as
+ * `elicitation/create` while `tasks/result` waits and is a durable Request, asked once; the result comes from
+ * `tasks/result`. See docs/tasks.md.
+ */
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { mcpToolCall } from '../../src/workflows/index.js';
+import { progressQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
+import { freePort } from '../helpers/ports.js';
+import { eventually, suiteEnvironment } from '../helpers/temporal.js';
+import { waitForPending } from '../helpers/watch.js';
+
+const require = createRequire(import.meta.url);
+const everything = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+
+/** server-everything over streamable HTTP, its own process (started in `before`). */
+const extraServers: Record<string, unknown> = {};
+const httpServer: { child?: ChildProcess } = {};
+before(async () => {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everything, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  httpServer.child = child;
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (/listening on port/.test(err)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${err}`)));
+  });
+  extraServers.research = { url: `http://127.0.0.1:${port}/mcp` };
+});
+after(async () => {
+  const child = httpServer.child;
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
+
+describe('MCP Tasks, 2025-11-25 form: server-everything simulate-research-query over streamable HTTP', () => {
+  const suite = suiteEnvironment({ name: 'tasks-everything', extraServers });
+
+  it('a taskSupport "required" tool is called as a task: the result arrives through tasks/result, its status was the progress', async () => {
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue: suite.taskQueue,
+      workflowId: `tasks-everything-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'research', tool: 'simulate-research-query', arguments: { topic: 'durable execution' } }],
+    });
+    const seen = new Set<string>();
+    await eventually(async () => {
+      for (const p of await handle.query(progressQuery)) if (p.message) seen.add(p.message);
+      return [...seen].some((m) => /^working: (Analyzing|Synthesizing|Generating)/.test(m));
+    }, 'a task status as progress');
+    const result = await handle.result();
+    assert.equal(result.isError, false, result.output);
+    assert.match(result.output, /# Research Report: durable execution\n/);
+    assert.doesNotMatch(result.output, /requires task augmentation/);
+  });
+
+  it('ambiguous: true: the person is asked once (a durable input Request), and the answer reaches the task', async () => {
+    const handle = await suite.env.client.workflow.start(mcpToolCall, {
+      taskQueue: suite.taskQueue,
+      workflowId: `tasks-everything-ask-${Math.random().toString(36).slice(2)}`,
+      args: [{ server: 'research', tool: 'simulate-research-query', arguments: { topic: 'python', ambiguous: true } }],
+    });
+    const pending = await waitForPending(handle);
+    assert.equal(pending.length, 1);
+    const [request] = pending;
+    assert.equal(request.kind, 'input');
+    assert.match(request.prompt, /The research query "python" could have multiple interpretations/);
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request.id, ok: true, data: { interpretation: 'snake' } }] });
+    const result = await handle.result();
+    assert.equal(result.isError, false, result.output);
+    assert.match(result.output, /# Research Report: python \(snake\)/);
+    assert.match(result.output, /\*\*Clarification\*\*: snake/);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Agents (DESIGN §11, docs/agents.md): `mcpAgent` in a user's worker with `DurableMcpPlugin` beside `@temporalio/ai-sdk`'s
+ * `AiSdkPlugin` in one `Worker.create`, a real dev server, the fixture MCP server over stdio, and the AI SDK's scripted
+ * model (`MockLanguageModelV4` as the plugin's model provider). A tool that asks a person: the request is pending in
+ * the agent's workflow, answered through DurableMcpClient, and the model reads the answer in the tool result. A
+ * declined approval reaches the model as a tool result and the agent goes on to its final text. A long agent continues
+ * as new carrying its conversation.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { AiSdkPlugin } from '@temporalio/ai-sdk';
+import { Client, WorkflowFailedError } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { McpAgentInput, McpAgentResult } from '../../src/ai-sdk/index.js';
+import { DurableMcpClient } from '../../src/client/index.js';
+import { DurableMcpPlugin } from '../../src/worker.js';
+import { createLocalEnv, fixtureConfig, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { scriptedModel, type ScriptStep } from './scripted-model.js';
+
+const workflowsPath = fileURLToPath(new URL('./agent-workflows.js', import.meta.url));
+
+describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
+  let env: TestWorkflowEnvironment;
+
+  before(async () => {
+    env = await createLocalEnv({ searchAttributes: true, encryption: false });
+  });
+  after(async () => {
+    await env?.teardown();
+  });
+
+  /** A worker with both plugins running `body`, the scripted model answering its model calls. */
+  async function withAgentWorker<T>(
+    script: ScriptStep[] | ((n: number) => ScriptStep),
+    body: (ctx: { client: Client; durable: DurableMcpClient; taskQueue: string; seen: string[][] }) => Promise<T>,
+  ): Promise<T> {
+    const taskQueue = uniqueTaskQueue('agent');
+    const namespace = env.namespace ?? 'default';
+    const scripted = scriptedModel(script);
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      namespace,
+      taskQueue,
+      workflowsPath,
+      plugins: [
+        new DurableMcpPlugin({ mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')), encryption: false }),
+        new AiSdkPlugin({ modelProvider: scripted.provider() }),
+      ],
+    });
+    const client = new Client({ connection: env.connection, namespace });
+    const durable = new DurableMcpClient(client, { taskQueue });
+    return worker.runUntil(body({ client, durable, taskQueue, seen: scripted.seen }));
+  }
+
+  function start(client: Client, taskQueue: string, input: McpAgentInput) {
+    return client.workflow.start('mcpAgent', { taskQueue, workflowId: `agent-${randomUUID().slice(0, 8)}`, args: [input] });
+  }
+
+  it('asks a person through a tool, and the model gets the answer in the tool result', async () => {
+    const script: ScriptStep[] = [{ tool: 'fx_ask_name' }, { text: (results) => `The tool said: ${results.join(' | ')}` }];
+    await withAgentWorker(script, async ({ client, durable, taskQueue, seen }) => {
+      const handle = await start(client, taskQueue, { prompt: 'Greet the guest', servers: ['fx'], model: 'scripted', tools: ['fx_ask_name', 'fx_echo'] });
+      const [request] = await durable.waitForPending(handle.workflowId, { timeoutMs: 60_000 });
+      assert.equal(request?.kind, 'input');
+      assert.equal(request?.prompt, 'What is your name?');
+      assert.equal((await durable.submit(handle.workflowId, { id: request!.id, ok: true, data: { name: 'Ada' } })).action, 'accept');
+      const result = (await handle.result()) as McpAgentResult;
+      assert.equal(result.text, 'The tool said: hello Ada');
+      assert.equal(result.finishReason, 'stop');
+      assert.equal(result.steps, 2);
+      assert.deepEqual(
+        result.toolCalls.map((c) => [c.name, c.server, c.tool, c.outcome, c.result.output]),
+        [['fx_ask_name', 'fx', 'ask_name', 'ok', 'hello Ada']],
+      );
+      // The model saw the answer in the tool result (its second call).
+      assert.deepEqual(seen.at(-1), ['hello Ada']);
+    });
+  });
+
+  it('a declined approval reaches the model as a tool result, and the agent goes on to its final text', async () => {
+    const script: ScriptStep[] = [{ tool: 'fx_echo', input: { text: 'launch' } }, { text: (results) => `I could not: ${results.join(' | ')}` }];
+    await withAgentWorker(script, async ({ client, durable, taskQueue, seen }) => {
+      const handle = await start(client, taskQueue, {
+        prompt: 'Echo launch',
+        servers: ['fx'],
+        model: 'scripted',
+        tools: ['fx_echo'],
+        needsApproval: ['fx_echo'],
+      });
+      const [request] = await durable.waitForPending(handle.workflowId, { timeoutMs: 60_000 });
+      assert.match(request!.prompt, /echo/);
+      await durable.submit(handle.workflowId, { id: request!.id, ok: false, reason: 'declined' }, { by: 'alice' });
+      const result = (await handle.result()) as McpAgentResult;
+      assert.match(result.text, /^I could not: error: Tool "echo" of server "fx" did not run: a person \(alice\) declined to approve it\.$/);
+      assert.equal(result.toolCalls[0]?.outcome, 'not-approved');
+      assert.equal(result.toolCalls[0]?.result.metadata?.approval, 'declined');
+      assert.equal(result.toolCalls[0]?.result.metadata?.answeredBy, 'alice');
+      assert.match(seen.at(-1)![0]!, /declined/);
+    });
+  });
+
+  it('a long agent continues as new carrying its conversation, and finishes', async () => {
+    const steps = 9;
+    const script = (n: number): ScriptStep =>
+      n < steps - 1 ? { tool: 'fx_echo', input: { text: `step ${n}` } } : { text: (results) => `done after ${results.join('')}` };
+    await withAgentWorker(script, async ({ client, taskQueue }) => {
+      const handle = await start(client, taskQueue, { prompt: 'Count', servers: ['fx'], model: 'scripted', tools: ['fx_echo'], stepsPerRun: 3, maxSteps: 50 });
+      const result = (await handle.result()) as McpAgentResult;
+      assert.equal(result.text, `done after echo: step ${steps - 2}`);
+      assert.equal(result.steps, steps);
+      assert.equal(result.runs, 3);
+      assert.equal(result.toolCalls.length, steps - 1);
+      assert.deepEqual(
+        result.toolCalls.map((c) => c.result.output),
+        Array.from({ length: steps - 1 }, (_, i) => `echo: step ${i}`),
+      );
+      // Each run's history stays small: the first run's ended in continue-as-new.
+      const first = await client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
+      assert.equal(first.status.name, 'CONTINUED_AS_NEW');
+    });
+  });
+
+  it('an invalid input fails the agent naming the field', async () => {
+    await withAgentWorker([{ text: () => 'never' }], async ({ client, taskQueue }) => {
+      const handle = await start(client, taskQueue, { prompt: 'x', servers: [], model: 'scripted' });
+      await assert.rejects(handle.result(), (err: unknown) => err instanceof WorkflowFailedError && /field "servers"/.test(String(err.cause?.message)));
+    });
+  });
+});

@@ -12,13 +12,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { AiSdkPlugin } from '@temporalio/ai-sdk';
-import { Client, WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure, Client, WorkflowFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { McpAgentInput, McpAgentResult } from '../../src/ai-sdk/index.js';
 import { DurableMcpClient } from '../../src/client/index.js';
 import { DurableMcpPlugin } from '../../src/worker.js';
-import { createLocalEnv, fixtureConfig, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { pendingQuery } from '../../src/workflows/messages.js';
+import { readFixtureLog } from '../fixtures/paths.js';
+import { createLocalEnv, eventually, fixtureConfig, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { scriptedModel, type ScriptStep } from './scripted-model.js';
 
 const workflowsPath = fileURLToPath(new URL('./agent-workflows.js', import.meta.url));
@@ -36,24 +38,22 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
   /** A worker with both plugins running `body`, the scripted model answering its model calls. */
   async function withAgentWorker<T>(
     script: ScriptStep[] | ((n: number) => ScriptStep),
-    body: (ctx: { client: Client; durable: DurableMcpClient; taskQueue: string; seen: string[][] }) => Promise<T>,
+    body: (ctx: { client: Client; durable: DurableMcpClient; taskQueue: string; seen: string[][]; logPath: string }) => Promise<T>,
   ): Promise<T> {
     const taskQueue = uniqueTaskQueue('agent');
     const namespace = env.namespace ?? 'default';
     const scripted = scriptedModel(script);
+    const logPath = join(tempDir(), 'log.jsonl');
     const worker = await Worker.create({
       connection: env.nativeConnection,
       namespace,
       taskQueue,
       workflowsPath,
-      plugins: [
-        new DurableMcpPlugin({ mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')), encryption: false }),
-        new AiSdkPlugin({ modelProvider: scripted.provider() }),
-      ],
+      plugins: [new DurableMcpPlugin({ mcpConfig: fixtureConfig(logPath), encryption: false }), new AiSdkPlugin({ modelProvider: scripted.provider() })],
     });
     const client = new Client({ connection: env.connection, namespace });
     const durable = new DurableMcpClient(client, { taskQueue });
-    return worker.runUntil(body({ client, durable, taskQueue, seen: scripted.seen }));
+    return worker.runUntil(body({ client, durable, taskQueue, seen: scripted.seen, logPath }));
   }
 
   function start(client: Client, taskQueue: string, input: McpAgentInput) {
@@ -100,6 +100,60 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
       assert.equal(result.toolCalls[0]?.result.metadata?.approval, 'declined');
       assert.equal(result.toolCalls[0]?.result.metadata?.answeredBy, 'alice');
       assert.match(seen.at(-1)![0]!, /declined/);
+    });
+  });
+
+  it('an approval nobody answers expires, and the model reads that as the tool result', async () => {
+    const script: ScriptStep[] = [{ tool: 'fx_echo', input: { text: 'launch' } }, { text: (results) => `Noted: ${results.join(' | ')}` }];
+    await withAgentWorker(script, async ({ client, durable, taskQueue, logPath }) => {
+      const handle = await start(client, taskQueue, {
+        prompt: 'Echo launch',
+        servers: ['fx'],
+        model: 'scripted',
+        tools: ['fx_echo'],
+        needsApproval: true,
+        expiresIn: '2s',
+      });
+      const [request] = await durable.waitForPending(handle.workflowId, { timeoutMs: 60_000 });
+      assert.ok(request);
+      const result = (await handle.result()) as McpAgentResult;
+      assert.equal(result.text, 'Noted: error: Tool "echo" of server "fx" did not run: nobody approved it in time (the approval expired).');
+      assert.equal(result.toolCalls[0]?.result.metadata?.approval, 'expired');
+      assert.equal(readFixtureLog(logPath).filter((e) => e.event === 'call' && e.tool === 'echo').length, 0, 'the tool never ran');
+    });
+  });
+
+  it('cancelling the agent stops the loop and the tool that waits for a person, and withdraws its request', async () => {
+    const script: ScriptStep[] = [{ tool: 'fx_ask_name' }, { text: () => 'never reached' }];
+    await withAgentWorker(script, async ({ client, durable, taskQueue, seen }) => {
+      const handle = await start(client, taskQueue, { prompt: 'Greet', servers: ['fx'], model: 'scripted', tools: ['fx_ask_name'] });
+      const [request] = await durable.waitForPending(handle.workflowId, { timeoutMs: 60_000 });
+      assert.ok(request);
+      await handle.cancel();
+      await assert.rejects(handle.result(), (err: unknown) => err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure);
+      assert.deepEqual(await handle.query(pendingQuery), []);
+      assert.equal(seen.length, 1, 'the model was not called again');
+    });
+  });
+
+  it('ten agents in parallel: their requests in one listing, each tool run once', async () => {
+    const script: ScriptStep[] = [{ tool: 'fx_ask_name' }, { text: (results) => results.join('') }];
+    await withAgentWorker(script, async ({ client, durable, taskQueue, logPath }) => {
+      const handles = await Promise.all(
+        Array.from({ length: 10 }, () => start(client, taskQueue, { prompt: 'Greet', servers: ['fx'], model: 'scripted', tools: ['fx_ask_name'] })),
+      );
+      const ids = new Set(handles.map((h) => h.workflowId));
+      const listed = await eventually(async () => {
+        const all = (await durable.listAwaitingInput()).filter((w) => ids.has(w.workflowId) && w.pending.length > 0);
+        return all.length === 10 ? all : undefined;
+      }, 'ten agents listed as awaiting input');
+      await Promise.all(listed.map((w) => durable.submit(w.workflowId, { id: w.pending[0]!.request.id, ok: true, data: { name: w.workflowId } })));
+      const results = (await Promise.all(handles.map((h) => h.result()))) as McpAgentResult[];
+      assert.deepEqual(
+        results.map((r) => r.text),
+        handles.map((h) => `hello ${h.workflowId}`),
+      );
+      assert.equal(readFixtureLog(logPath).filter((e) => e.event === 'call' && e.tool === 'ask_name').length, 10, 'each tool ran once');
     });
   });
 

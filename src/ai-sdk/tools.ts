@@ -10,6 +10,7 @@ import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import { dynamicTool, jsonSchema, type JSONSchema7, type ToolSet } from 'ai';
 import type { ToolResult } from '../contract/schemas.js';
 import type { Duration } from '../workflows/duration.js';
+import { useElicitationHost } from '../workflows/host/index.js';
 import { mcpListTools, type McpToolInfo } from '../workflows/mcp-list-tools.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 
@@ -96,6 +97,8 @@ export async function durableMcpTools(servers: string[], options: DurableMcpTool
   if (!Array.isArray(servers) || servers.length === 0 || servers.some((s) => typeof s !== 'string' || s === '')) {
     throw ApplicationFailure.nonRetryable('durableMcpTools: field "servers" must be a non-empty array of server names', 'InvalidInput');
   }
+  // The workflow's requests are answerable (its handlers installed) from now on, before the first tool asks anything.
+  useElicitationHost();
   const only = options.tools ? new Set(options.tools) : undefined;
   const listed = await Promise.all(
     servers.map((server) => mcpListTools({ server, ...(options.expiresIn !== undefined ? { elicitation: { expiresIn: options.expiresIn } } : {}) })),

@@ -35,8 +35,8 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  // examples/testing and examples/testing-vitest are user projects of their own (own package.json, dependencies and tests).
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**', 'examples/testing/**', 'examples/testing-vitest/**'] },
+  // examples/testing, examples/testing-vitest and examples/agent are user projects of their own (own package.json, dependencies and tests).
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**', 'examples/testing/**', 'examples/testing-vitest/**', 'examples/agent/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -20,6 +20,7 @@ import { DurableMcpClient } from '../../src/client/index.js';
 import { DurableMcpPlugin } from '../../src/worker.js';
 import { pendingQuery } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
+import { run } from '../helpers/cli.js';
 import { createLocalEnv, eventually, fixtureConfig, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { scriptedModel, type ScriptStep } from './scripted-model.js';
 
@@ -175,6 +176,26 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
       // Each run's history stays small: the first run's ended in continue-as-new.
       const first = await client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
       assert.equal(first.status.name, 'CONTINUED_AS_NEW');
+    });
+  });
+
+  it('durable-mcp agent starts one and follows it: the request with its answer command, then the final text', async () => {
+    const script: ScriptStep[] = [{ tool: 'fx_ask_name' }, { text: (results) => `final: ${results.join('')}` }];
+    await withAgentWorker(script, async ({ durable, taskQueue }) => {
+      const workflowId = `agent-cli-${randomUUID().slice(0, 8)}`;
+      const cliEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_MCP_TASK_QUEUE: taskQueue, DURABLE_MCP_ENCRYPTION_KEYS: '' };
+      const following = run(['agent', 'scripted', '--server', 'fx', '--tools', 'fx_ask_name', '--prompt', 'Greet', '--workflow-id', workflowId], cliEnv);
+      // The CLI starts the workflow (a process of its own): wait for it, then for its request.
+      const [request] = await eventually(async () => {
+        const r = await durable.waitForPending(workflowId, { timeoutMs: 30_000 }).catch(() => undefined);
+        return r?.length ? r : undefined;
+      }, 'the request');
+      await durable.submit(workflowId, { id: request!.id, ok: true, data: { name: 'Grace' } });
+      const { code, stdout, stderr } = await following;
+      assert.equal(code, 0, stderr);
+      assert.equal(stdout.trim(), 'final: hello Grace');
+      assert.match(stderr, /asks \(input\): What is your name\?/);
+      assert.ok(stderr.includes(`npx durable-mcp answer ${workflowId} ${request!.id}`), stderr);
     });
   });
 

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -18,9 +19,10 @@ import { Worker } from '@temporalio/worker';
 import type { McpAgentInput, McpAgentResult } from '../../src/ai-sdk/index.js';
 import { DurableMcpClient } from '../../src/client/index.js';
 import { DurableMcpPlugin } from '../../src/worker.js';
-import { pendingQuery } from '../../src/workflows/messages.js';
+import { answerSignal, pendingQuery } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { run } from '../helpers/cli.js';
+import { spawnNode } from '../../scripts/processes.js';
 import { createLocalEnv, eventually, fixtureConfig, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { scriptedModel, type ScriptStep } from './scripted-model.js';
 
@@ -197,6 +199,36 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
       assert.match(stderr, /asks \(input\): What is your name\?/);
       assert.ok(stderr.includes(`npx durable-mcp answer ${workflowId} ${request!.id}`), stderr);
     });
+  });
+
+  it('a worker SIGKILLed while the agent waits for a person: answered meanwhile, a new worker finishes, and the model saw the answer', async () => {
+    const taskQueue = uniqueTaskQueue('agent-kill');
+    const dir = tempDir();
+    const configPath = join(dir, 'mcp.json');
+    writeFileSync(configPath, JSON.stringify(fixtureConfig(join(dir, 'log.jsonl'))));
+    const procEnv = { TEMPORAL_ADDRESS: env.address, TASK_QUEUE: taskQueue, MCP_CONFIG: configPath, DURABLE_MCP_ENCRYPTION_KEYS: '' };
+    const entry = fileURLToPath(new URL('./agent-worker-process.js', import.meta.url));
+    const first = spawnNode([entry], procEnv);
+    const client = new Client({ connection: env.connection, namespace: env.namespace ?? 'default' });
+    const durable = new DurableMcpClient(client, { taskQueue });
+    try {
+      await first.waitFor(/agent worker: ready/, 120_000);
+      const handle = await start(client, taskQueue, { prompt: 'Greet the guest', servers: ['fx'], model: 'scripted', tools: ['fx_ask_name'] });
+      const [request] = await durable.waitForPending(handle.workflowId, { timeoutMs: 60_000 });
+      await first.kill('SIGKILL');
+      // The person answers while no worker runs (the `answer` signal, durable): a new worker takes it up.
+      await handle.signal(answerSignal, { id: request!.id, ok: true, data: { name: 'Lin' } });
+      const second = spawnNode([entry], procEnv);
+      try {
+        const result = (await handle.result()) as McpAgentResult;
+        assert.equal(result.text, 'The tool said: hello Lin');
+        assert.match(second.stdout(), /model saw: \["hello Lin"\]/);
+      } finally {
+        await second.kill('SIGTERM');
+      }
+    } finally {
+      await first.kill('SIGKILL').catch(() => undefined);
+    }
   });
 
   it('an invalid input fails the agent naming the field', async () => {

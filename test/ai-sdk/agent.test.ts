@@ -160,16 +160,16 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
     });
   });
 
-  it('a long agent continues as new carrying its conversation, and finishes', async () => {
-    const steps = 9;
+  it('a long agent (200 steps) continues as new carrying its conversation, and finishes', async () => {
+    const steps = 200;
     const script = (n: number): ScriptStep =>
       n < steps - 1 ? { tool: 'fx_echo', input: { text: `step ${n}` } } : { text: (results) => `done after ${results.join('')}` };
     await withAgentWorker(script, async ({ client, taskQueue }) => {
-      const handle = await start(client, taskQueue, { prompt: 'Count', servers: ['fx'], model: 'scripted', tools: ['fx_echo'], stepsPerRun: 3, maxSteps: 50 });
+      const handle = await start(client, taskQueue, { prompt: 'Count', servers: ['fx'], model: 'scripted', tools: ['fx_echo'], maxSteps: 500 });
       const result = (await handle.result()) as McpAgentResult;
       assert.equal(result.text, `done after echo: step ${steps - 2}`);
       assert.equal(result.steps, steps);
-      assert.equal(result.runs, 3);
+      assert.equal(result.runs, 4, 'every 50 steps (the default stepsPerRun) a new run');
       assert.equal(result.toolCalls.length, steps - 1);
       assert.deepEqual(
         result.toolCalls.map((c) => c.result.output),

@@ -35,8 +35,8 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  // examples/testing and examples/testing-vitest are user projects of their own (own package.json, dependencies and tests).
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**', 'examples/testing/**', 'examples/testing-vitest/**'] },
+  // examples/testing, examples/testing-vitest and examples/agent are user projects of their own (own package.json, dependencies and tests).
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scratch/**', 'examples/testing/**', 'examples/testing-vitest/**', 'examples/agent/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -53,7 +53,7 @@ export default tseslint.config(
   {
     // The workflow plane is deterministic: no Node builtins, no MCP SDK, no activity code (types only).
     // The workflow side of telemetry (metric names, the workflow metric meter and sinks) is bundled with it.
-    files: ['src/workflows/**/*.ts', 'src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
+    files: ['src/workflows/**/*.ts', 'src/ai-sdk/**/*.ts', 'src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -8,8 +8,9 @@ import { b6 } from './b6-mrtr-round.js';
 import { b3m } from './b3m-idle-cost-modern.js';
 import { b8 } from './b8-encryption.js';
 import { b9 } from './b9-approval.js';
+import { b10 } from './b10-agent-step.js';
 import { b7 } from './b7-inbox-scale.js';
 import { b11 } from './b11-tasks.js';
 import type { Benchmark } from './setup.js';
 
-export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5, b6, b3m, b8, b9, b7, b11];
+export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5, b6, b3m, b8, b9, b7, b10, b11];

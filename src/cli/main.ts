@@ -11,6 +11,7 @@ import { causeMessages } from '../contract/causes.js';
 import { isInboxError } from '../inbox/errors.js';
 import { answerCommands } from './commands/answers.js';
 import { authCommands } from './commands/auth.js';
+import { agentCommand } from './commands/agent.js';
 import { callCommand, resultCommand } from './commands/call.js';
 import { EXIT, EXIT_OF, UsageError } from './commands/common.js';
 import { operationCommands } from './commands/operations.js';
@@ -36,6 +37,7 @@ answerCommands(program);
 resultCommand(program);
 operationCommands(program);
 authCommands(program);
+agentCommand(program);
 
 /**
  * The exit code and the JSON error object of a failure: a tool call's failure, a usage error, the client's own errors by

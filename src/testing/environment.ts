@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, ClientInterceptors } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, type BundlerPlugin } from '@temporalio/worker';
 import { encodedFailureConverterPath, type EncryptionCodec, resolveEncryption } from '../codec/index.js';
 import { DurableMcpClient } from '../client/index.js';
 import type { McpConfig, PoolOptions } from '../mcp/index.js';
@@ -117,6 +117,8 @@ export async function createTestEnvironment(options: TestEnvironmentOptions = {}
         // With a codec, the workflows' failures are encoded too (as the worker's data converter says: dataConverterOf).
         ...(encryption ? { failureConverterPath: encodedFailureConverterPath } : {}),
         logger: new DefaultLogger('WARN'),
+        // Your worker's plugins that prepare the bundle (e.g. @temporalio/ai-sdk's AiSdkPlugin and its polyfills), as Worker.create would.
+        plugins: (options.workerOptions?.plugins ?? []).filter((p): p is BundlerPlugin => typeof (p as Partial<BundlerPlugin>).configureBundler === 'function'),
       });
     } catch (err) {
       await env.teardown();

@@ -1,0 +1,155 @@
+/**
+ * `durableMcpTools(servers, options?)`: an AI SDK `ToolSet` whose tools are MCP tools run durably (DESIGN §11).
+ * Workflow code: the tool list comes from `mcpListTools` (its activity, so a server behind OAuth gets its login) and
+ * each tool's `execute` runs `executeMcpTool` in the calling workflow, so a tool's elicitations and approvals are this
+ * workflow's requests (the one inbox, the CLI's `pending`/`answer`). Whatever a person or the clock decides (declined,
+ * expired, cancelled) comes back as a tool result the model reads; a tool that cannot run at all (a server down, a
+ * login that expired) does too. Only the workflow's own cancellation ends a tool with an error.
+ */
+import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import { dynamicTool, jsonSchema, type JSONSchema7, type ToolSet } from 'ai';
+import type { ToolResult } from '../contract/schemas.js';
+import type { Duration } from '../workflows/duration.js';
+import { useElicitationHost } from '../workflows/host/index.js';
+import { mcpListTools, type McpToolInfo } from '../workflows/mcp-list-tools.js';
+import { executeMcpTool, type ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
+
+/** One tool call the model asked for, as the agent records it. */
+export interface AgentToolCall {
+  /** The name the model saw (`server_tool`). */
+  name: string;
+  server: string;
+  tool: string;
+  /** The AI SDK's id of the call (the model's). */
+  toolCallId?: string;
+  input: unknown;
+  /** The tool's result as durable-mcp returns it (approval metadata included: who approved or declined, when). */
+  result: ToolResult;
+  /** How it ended: the tool ran (`ok`), returned an error, was not approved, or could not run. */
+  outcome: 'ok' | 'tool-error' | 'not-approved' | 'failed';
+}
+
+/** What decides that a call needs a person's approval first, beyond the worker's policy (never less). */
+export type NeedsApproval = boolean | string[] | ((call: { name: string; server: string; tool: string; input: unknown }) => boolean);
+
+export interface DurableMcpToolsOptions {
+  /** Only these tools: exposed names (`server_tool`) or `server/tool`; default every tool of every server. */
+  tools?: string[];
+  /**
+   * A call that needs a person's approval before it runs, whatever the worker's policy says (it can ask for more,
+   * never less): `true` for every tool, a list of names, or a function of the call. The AI SDK's own `needsApproval`
+   * would end the loop and hand the approval to the caller; here it is a durable request of this workflow instead.
+   */
+  needsApproval?: NeedsApproval;
+  /** How long a tool's elicitations and approvals wait for a person before they expire (a Duration; default 24 h). */
+  expiresIn?: Duration;
+  /** How long a waiting tool call holds its MCP session before it is released (a Duration; default 3 min). */
+  holdFor?: Duration;
+  /** Timeout of one `tools/call` (a Duration; default 1 h). */
+  toolTimeout?: Duration;
+  /** Attempts of a tool call's activity (default 10). */
+  maxAttempts?: number;
+  /** Each finished call, as it finishes (the agent records its steps with it). */
+  onCall?: (call: AgentToolCall) => void;
+}
+
+/** Exposed tool name, as McpSource names them (DESIGN §1). */
+export function exposedToolName(server: string, tool: string): string {
+  const sanitize = (x: string) => x.replace(/[^a-zA-Z0-9_-]/g, '_');
+  return `${sanitize(server)}_${sanitize(tool)}`;
+}
+
+/** A server's tool input schema for the model: an object schema whatever the server sent (hostile input, §14). */
+function inputSchemaOf(info: McpToolInfo): JSONSchema7 {
+  const s = info.inputSchema;
+  if (s && typeof s === 'object' && !Array.isArray(s) && s.type === 'object') return s as JSONSchema7;
+  return { type: 'object', properties: {} };
+}
+
+function wantsApproval(setting: NeedsApproval | undefined, call: { name: string; server: string; tool: string; input: unknown }): boolean {
+  if (setting === undefined || setting === false) return false;
+  if (setting === true) return true;
+  if (Array.isArray(setting)) return setting.includes(call.name) || setting.includes(`${call.server}/${call.tool}`);
+  return setting(call) === true;
+}
+
+/** The outcome of a finished call, from durable-mcp's result. */
+function outcomeOf(result: ToolResult): AgentToolCall['outcome'] {
+  const approval = result.metadata?.approval;
+  if (typeof approval === 'string' && approval !== 'approved') return 'not-approved';
+  return result.isError ? 'tool-error' : 'ok';
+}
+
+/** A failure that means the tool could not run (not this workflow's cancellation), as a result the model reads. */
+function failedResult(name: string, err: unknown): ToolResult {
+  const type = err instanceof ApplicationFailure && err.type ? `${err.type}: ` : '';
+  const cause = err instanceof ApplicationFailure ? undefined : (err as { cause?: unknown })?.cause;
+  const causeType = cause instanceof ApplicationFailure && cause.type ? `${cause.type}: ` : '';
+  const message = cause instanceof Error ? cause.message : err instanceof Error ? err.message : String(err);
+  return { output: `Tool "${name}" could not run: ${type || causeType}${message}`, isError: true, metadata: { failed: true } };
+}
+
+/**
+ * The tools of `servers` (names in the worker's MCP config) as an AI SDK ToolSet, each run durably by this workflow.
+ * Call it in workflow code, once per agent run (it lists each server's tools through an activity).
+ */
+export async function durableMcpTools(servers: string[], options: DurableMcpToolsOptions = {}): Promise<ToolSet> {
+  if (!Array.isArray(servers) || servers.length === 0 || servers.some((s) => typeof s !== 'string' || s === '')) {
+    throw ApplicationFailure.nonRetryable('durableMcpTools: field "servers" must be a non-empty array of server names', 'InvalidInput');
+  }
+  // The workflow's requests are answerable (its handlers installed) from now on, before the first tool asks anything.
+  useElicitationHost();
+  const only = options.tools ? new Set(options.tools) : undefined;
+  const listed = await Promise.all(
+    servers.map((server) => mcpListTools({ server, ...(options.expiresIn !== undefined ? { elicitation: { expiresIn: options.expiresIn } } : {}) })),
+  );
+  const tools: ToolSet = {};
+  servers.forEach((server, i) => {
+    for (const info of listed[i]!) {
+      const name = exposedToolName(server, info.name);
+      if (only && !only.has(name) && !only.has(`${server}/${info.name}`)) continue;
+      if (name in tools) continue;
+      tools[name] = dynamicTool({
+        description: info.description ?? info.title ?? '',
+        inputSchema: jsonSchema(inputSchemaOf(info)),
+        execute: async (input: unknown, execution) => {
+          const args = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+          const call: ExecuteMcpToolInput = {
+            server,
+            tool: info.name,
+            arguments: args,
+            ...(options.expiresIn !== undefined || options.holdFor !== undefined
+              ? {
+                  elicitation: {
+                    ...(options.expiresIn !== undefined ? { expiresIn: options.expiresIn } : {}),
+                    ...(options.holdFor !== undefined ? { holdFor: options.holdFor } : {}),
+                  },
+                }
+              : {}),
+            ...(options.toolTimeout !== undefined ? { toolTimeout: options.toolTimeout } : {}),
+            ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+            ...(wantsApproval(options.needsApproval, { name, server, tool: info.name, input }) ? { approval: 'always' as const } : {}),
+          };
+          let result: ToolResult;
+          let outcome: AgentToolCall['outcome'];
+          try {
+            result = await executeMcpTool(call, { step: name });
+            outcome = outcomeOf(result);
+          } catch (err) {
+            if (isCancellation(err)) throw err;
+            result = failedResult(name, err);
+            outcome = 'failed';
+          }
+          options.onCall?.({ name, server, tool: info.name, toolCallId: execution?.toolCallId, input, result, outcome });
+          return result;
+        },
+        // The model reads the tool's output (text, or the JSON of structured content), marked as an error when it is one.
+        toModelOutput: ({ output }) => {
+          const r = output as ToolResult;
+          return r.isError ? { type: 'error-text', value: r.output } : { type: 'text', value: r.output };
+        },
+      });
+    }
+  });
+  return tools;
+}

@@ -13,7 +13,10 @@ import type { ProtocolEra } from '../contract/era.js';
 import { parseAuth } from './auth-config.js';
 import { isLoopbackHost } from './auth/outbound.js';
 import { describe } from './config-values.js';
+import { parseNotify, type NotifyConfig } from './notify-config.js';
 import { McpSourceError, McpSourceErrorCodes } from './errors.js';
+
+export { NotifyConfigSchema, type NotifyConfig } from './notify-config.js';
 
 /** An ms-format duration string in ms (NaN when it is not one: the schema then names the field). */
 function durationToMs(v: string): number {
@@ -115,50 +118,6 @@ export interface McpConfig {
   requireEncryption?: boolean;
   /** The worker-wide approval policy (the top-level `approval`), for servers without their own. */
   approval?: ApprovalPolicy;
-}
-
-/**
- * The `notify` key of the config: a webhook told of every new pending request. `headers` values may
- * contain `${ENV_VAR}` (expanded when sending, never logged); `inboxUrl` (the inbox's address) puts a link
- * in each notification. A notification names the request (workflow id, request id, kind, server/tool, expiry)
- * and never carries an answer or a `requestState`; the request's prompt (its message, `requestedSchema` and
- * URL-mode link) only with `includePrompt: true`.
- */
-export const NotifyConfigSchema = z
-  .object({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
-    headers: z.record(z.string(), z.string(), { error: 'must map header names to string values' }).optional(),
-    format: z.enum(['json', 'slack'], { error: 'must be "json" or "slack"' }).optional(),
-    inboxUrl: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
-    /** Send the request's prompt, schema and link too (default false: the receiver learns only that something waits). */
-    includePrompt: z.boolean({ error: 'must be true or false' }).optional(),
-    /**
-     * The key of the signed answer links (docs/people.md), usually "${DURABLE_MCP_ANSWER_LINK_KEY}": with `inboxUrl`, each
-     * notification carries a single-use link per assignee that answers that one request in the inbox without its token.
-     */
-    linkKey: z.string({ error: 'must be a string (e.g. "${DURABLE_MCP_ANSWER_LINK_KEY}")' }).optional(),
-  })
-  .strict();
-export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
-
-function parseNotify(raw: unknown, source: string): NotifyConfig {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw configError(`${source}: "notify" must be an object like {"url":"https://…","format":"json"}, got ${describe(raw)}`, undefined, 'notify');
-  }
-  const parsed = NotifyConfigSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const key = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') {
-    throw configError(
-      `${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl, includePrompt, linkKey`,
-      undefined,
-      'notify',
-    );
-  }
-  const top = String(issue.path[0] ?? '');
-  const value = (raw as Record<string, unknown>)[top];
-  throw configError(`${source}: field "notify.${key}" ${issue.message}, got ${describe(value, top === 'headers')}`, undefined, `notify.${key}`);
 }
 
 /** The longest delay Node's timers honour (2^31-1 ms, about 24.8 days); longer ones fire at once. */

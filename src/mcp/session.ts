@@ -20,8 +20,6 @@ import {
   assumeCompleteWhenUnspecified,
   discoveryVerdict,
   backChannelRefusal,
-  MODERN_CLIENT_OPTIONS,
-  MODERN_PROTOCOL_VERSION,
   MODERN_REQUEST_OPTIONS,
   protocolViolation,
   refusedResult,
@@ -32,13 +30,14 @@ import {
 } from './modern.js';
 import { uniqueJsonRpcIds } from './jsonrpc-ids.js';
 import { paramHeaders, scanParamHeaders, type ParamHeader } from './param-headers.js';
+import { newMcpClient } from './new-client.js';
 import { toToolResult } from './result.js';
 import { callAsLegacyTask, requiresTask, serverRunsToolTasks } from './tasks-legacy.js';
-import { acceptTaskResults, missingCapability, readModernTask, TASKS_EXTENSION, TaskRequests, type ModernTask } from './tasks-modern.js';
+import { acceptTaskResults, missingCapability, readModernTask, TaskRequests, type ModernTask } from './tasks-modern.js';
 import { isWrongListing, listAllTools, type McpToolInfo } from './tool-list.js';
 import { httpHeaders, sseTransport, stdioTransport, streamableHttpTransport, terminateHttpSession, transportPid, type TransportKind } from './transports.js';
 
-export const CLIENT_INFO = { name: 'durable-mcp', version: '0.1.0' };
+export { CLIENT_INFO } from './new-client.js';
 
 export type { McpToolInfo } from './tool-list.js';
 
@@ -145,7 +144,7 @@ export class McpSession {
         if (stderrTail.length > 20) stderrTail.shift();
         options.onStderr?.(line);
       });
-      const session = new McpSession(server, McpSession.newClient(server, options), transport, 'stdio', options.elicitation, stderrTail);
+      const session = new McpSession(server, newMcpClient(server, options.elicitation), transport, 'stdio', options.elicitation, stderrTail);
       await session.start(timeoutMs, options.prior);
       return session;
     }
@@ -154,7 +153,7 @@ export class McpSession {
     const auth = options.authProvider;
     const streamable = new McpSession(
       server,
-      McpSession.newClient(server, options),
+      newMcpClient(server, options.elicitation),
       streamableHttpTransport(url, headers, auth),
       'streamable-http',
       options.elicitation,
@@ -168,7 +167,7 @@ export class McpSession {
       // The server wants a sign-in: no other transport can do without it.
       if (isLoginRequired(err)) throw err;
       // Fall back to the legacy HTTP+SSE transport.
-      const sse = new McpSession(server, McpSession.newClient(server, options), sseTransport(url, headers, auth), 'sse', options.elicitation);
+      const sse = new McpSession(server, newMcpClient(server, options.elicitation), sseTransport(url, headers, auth), 'sse', options.elicitation);
       try {
         await sse.start(timeoutMs);
         return sse;
@@ -183,28 +182,6 @@ export class McpSession {
         );
       }
     }
-  }
-
-  /**
-   * The client for `server`, negotiating as its config says (DESIGN §6b): `auto` asks `server/discover` and speaks
-   * 2026-07-28 when the server offers it, else `initialize`; `legacy` only `initialize` (offering `protocolVersion`
-   * when one is pinned); `modern` only 2026-07-28 (or the pinned modern `protocolVersion`), never falling back.
-   */
-  private static newClient(server: ServerConfig, options: ConnectOptions): Client {
-    const pinned = server.protocolVersion;
-    const negotiation =
-      server.era === 'legacy'
-        ? { versionNegotiation: { mode: 'legacy' as const }, ...(pinned ? { supportedProtocolVersions: [pinned] } : {}) }
-        : server.era === 'modern'
-          ? { versionNegotiation: { mode: { pin: pinned ?? MODERN_PROTOCOL_VERSION } } }
-          : { versionNegotiation: { mode: 'auto' as const } };
-    // The tasks extension (2026-07-28, ./tasks-modern.ts) rides the per-request capabilities unless the config says `tasks: "off"`.
-    const extensions = server.tasks === 'off' ? {} : { extensions: { [TASKS_EXTENSION]: {} } };
-    return new Client(CLIENT_INFO, {
-      capabilities: { ...(options.elicitation ? { elicitation: { form: {}, url: {} } } : {}), ...extensions },
-      ...negotiation,
-      ...MODERN_CLIENT_OPTIONS,
-    });
   }
 
   /** The era this session negotiated: `modern` (2026-07-28, MRTR) or `legacy` (≤ 2025-11-25). */

@@ -55,8 +55,13 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
   };
 }
 
-/** One signed answer link per assignee of the request (src/codec/answer-link.ts), expiring with it. */
+/**
+ * One signed answer link per assignee of the request (src/codec/answer-link.ts), expiring with it. None for a request
+ * that needs several people (N of M): every link goes to the one webhook, so whoever reads it could answer as each
+ * assignee; those are answered signed in (docs/people.md).
+ */
 export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: string): Array<{ to: string; url: string }> {
+  if ((input.context.approvals?.required ?? 1) > 1) return [];
   const exp = input.request.expiresAt ? Date.parse(input.request.expiresAt) : Date.now() + 24 * 60 * 60_000;
   const base = new URL(ANSWER_LINK_PATH.slice(1), inboxUrl.endsWith('/') ? inboxUrl : `${inboxUrl}/`).href;
   return linkTargets(input.context.assignees).map((to) => ({

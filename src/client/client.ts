@@ -296,7 +296,11 @@ export class DurableMcpClient {
    * at once when no worker has polled the task queue recently. `by`: who answers (recorded beside the answer, shown in
    * the inbox's history; without it the workflow records "update").
    */
-  async submit(workflowId: string, answer: Answer, options: { timeoutMs?: number; by?: string; source?: AnswerSource } = {}): Promise<SubmitAnswerResult> {
+  async submit(
+    workflowId: string,
+    answer: Answer,
+    options: { timeoutMs?: number; by?: string; source?: AnswerSource; person?: string } = {},
+  ): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw workflowClosed(workflowId, status);
     try {
@@ -308,7 +312,7 @@ export class DurableMcpClient {
         options.timeoutMs ?? WORKER_WAIT_MS,
         () =>
           handle.executeUpdate(submitAnswerUpdate, {
-            args: options.by !== undefined ? [answer, { by: options.by, ...(options.source ? { source: options.source } : {}) } satisfies AnswerBy] : [answer],
+            args: options.by !== undefined ? [answer, senderOf(options.by, options)] : [answer],
           }),
         SIGNAL_HINT,
         ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)',
@@ -323,10 +327,10 @@ export class DurableMcpClient {
    * Send an answer as the durable `answer` signal: accepted by Temporal even while no worker runs, and
    * validated when a worker picks it up (a bad one is logged and dropped; the request stays pending).
    */
-  async signalAnswer(workflowId: string, answer: Answer, options: { by?: string; source?: AnswerSource } = {}): Promise<void> {
+  async signalAnswer(workflowId: string, answer: Answer, options: { by?: string; source?: AnswerSource; person?: string } = {}): Promise<void> {
     const { handle, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw workflowClosed(workflowId, status);
-    if (options.by !== undefined) await handle.signal(answerSignal, answer, { by: options.by, ...(options.source ? { source: options.source } : {}) });
+    if (options.by !== undefined) await handle.signal(answerSignal, answer, senderOf(options.by, options));
     else await handle.signal(answerSignal, answer);
   }
 
@@ -363,4 +367,9 @@ export class DurableMcpClient {
       throw err;
     }
   }
+}
+
+/** The sender of an answer: who (`by`), where that comes from, and the person it vouches for (N of M). */
+function senderOf(by: string, options: { source?: AnswerSource; person?: string }): AnswerBy {
+  return { by, ...(options.source ? { source: options.source } : {}), ...(options.person ? { person: options.person } : {}) };
 }

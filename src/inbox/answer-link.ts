@@ -43,6 +43,9 @@ export function installAnswerLinks(app: Hono, key: string, deps: Pick<Answering,
     const pending = details.find((d) => d.request.id === link.requestId);
     if (!pending) return c.text('the request of this link is no longer pending (answered, expired or withdrawn)', 409);
     if (!linkStillFor(link.to, pending.context.assignees)) return c.text('this answer link is not for one of the request\u2019s assignees', 403);
+    // N of M counts distinct people, which a link (read by whoever reads the notification) cannot tell apart.
+    const required = pending.context.approvals?.required ?? 1;
+    if (required > 1) return c.text(`this request needs ${required} people to accept: sign in to the inbox to answer it`, 403);
     return { link, pending, token };
   };
   const page = (
@@ -78,7 +81,7 @@ export function installAnswerLinks(app: Hono, key: string, deps: Pick<Answering,
       return page(c, found, { rejected: { ...rejected, ...(general ? { general } : {}) } }, status);
     };
     const by = `${found.link.to === '*' ? 'answer link' : found.link.to} (link)`;
-    const verdict = await submit({ by, source: 'link' }, found.link.workflowId, answer);
+    const verdict = await submit({ by, source: 'link', ...(found.link.to === '*' ? {} : { person: found.link.to }) }, found.link.workflowId, answer);
     if (verdict.ok)
       return c.html(linkPageHtml({ rows: [], namespace: dmc.namespace, notice: `Thank you: your answer (${verdict.result.action}) was taken.` }, 'Answered'));
     if (verdict.status === 503) return again(503, {}, verdict.reason);

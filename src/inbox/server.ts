@@ -130,9 +130,10 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   const userHeader = options.userHeader ?? (process.env[INBOX_USER_HEADER_ENV] || undefined);
   const signIn = options.signIn ? oidcSignIn(options.signIn, options.publicUrl) : undefined;
   /** Who answers: the signed-in person (their label says oidc), else the proxy's header, else the token's holder. */
-  const whoAnswers = (c: Context): { by: string; source: AnswerSource } => {
+  const whoAnswers = (c: Context): { by: string; source: AnswerSource; person?: string } => {
     const person = signIn?.personOf(c);
-    if (person) return { by: personLabel(person), source: 'oidc' };
+    // N of M counts the person (docs/people.md): the sign-in's email, else its issuer and subject.
+    if (person) return { by: personLabel(person), source: 'oidc', person: person.email ?? `${person.issuer ?? ''}#${person.subject}` };
     const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
     return fromProxy ? { by: fromProxy.slice(0, 200), source: 'proxy' } : { by: user, source: 'token' };
   };

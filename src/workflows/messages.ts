@@ -29,6 +29,11 @@ export interface AnswerBy {
   by?: string;
   /** Where `by` comes from (docs/people.md): a verified sign-in, an answer link, the inbox's token, a proxy's header, the CLI. */
   source?: AnswerSource;
+  /**
+   * Who the person is, for N of M (docs/people.md): a stable key the sender vouches for (the inbox: a sign-in's verified
+   * email, else its issuer and subject). Without it `by` is the key. Compared case- and width-insensitively (NFKC).
+   */
+  person?: string;
 }
 /** Where who answered comes from, strongest first. */
 export const ANSWER_SOURCES = ['oidc', 'link', 'proxy', 'token', 'cli'] as const;

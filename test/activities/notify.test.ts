@@ -111,6 +111,14 @@ describe('notify: answer links and follow-ups (docs/people.md)', () => {
     assert.equal('links' in notificationBody(addressed, { url: 'https://hooks.example.test/x', inboxUrl: 'https://inbox.example/' }), false);
   });
 
+  it('no links for a request that needs several people (N of M): whoever reads the webhook could answer as each of them', () => {
+    const nOfM = { ...addressed, context: { ...addressed.context, approvals: { required: 2, accepted: [] } } };
+    const opts = { url: 'https://hooks.example.test/x', inboxUrl: 'https://inbox.example/' };
+    assert.equal('links' in notificationBody(nOfM, opts, key), false);
+    const { text } = notificationBody(nOfM, { ...opts, format: 'slack' }, key) as { text: string };
+    assert.doesNotMatch(text, /\/a\//);
+  });
+
   it('Slack: the follow-up says what it is; an escalation names who was added; labels are escaped', () => {
     const escalated = { ...addressed, event: 'escalation' as const, context: { ...addressed.context, escalated: { users: ['<@U1>'] } } };
     const { text } = notificationBody(escalated, { url: 'https://hooks.example.test/x', format: 'slack', inboxUrl: 'https://inbox.example/' }, key) as {

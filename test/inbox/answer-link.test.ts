@@ -15,6 +15,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { eventually, fixtureConfig, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { freePort } from '../helpers/ports.js';
 import { waitForPending } from '../helpers/watch.js';
+import { pendingDetailsQuery } from '../../src/workflows/messages.js';
 
 const KEY = 'answer-link-key-for-tests-0123456789abcdef';
 
@@ -134,5 +135,34 @@ describe('answer links in notifications', () => {
     const carl = await eventually(() => linksOf(b.workflowId)[0], 'the notification of b', 120_000, 200);
     assert.equal((await fetch(carl.url)).status, 200);
     await context.close();
+  });
+  it('a request that needs several people (N of M) is not answered by a link: it says to sign in', async () => {
+    const call = await suite.durable.startToolCall({
+      server: 'fx',
+      tool: 'ask_name',
+      workflowId: `link-n-of-m-${process.pid}-${Date.now()}`,
+      elicitation: { holdFor: 1 },
+      assignees: { users: ['ana@example.com', 'bob@example.com'] },
+      approvals: 2,
+    });
+    const [request] = await waitForPending(suite.env.client.workflow.getHandle(call.workflowId), 1, 300_000);
+    // A genuine link, signed with the inbox's key (the worker sends none for such a request).
+    const link = signAnswerLink(KEY, { workflowId: call.workflowId, requestId: request!.id, to: 'ana@example.com', exp: Date.now() + 60_000 });
+    const page = await fetch(`${inboxUrl}a/${link}`);
+    assert.equal(page.status, 403);
+    assert.match(await page.text(), /needs 2 people to accept: sign in to the inbox/);
+    const post = await fetch(`${inboxUrl}a/${link}`, {
+      method: 'POST',
+      headers: { origin: inboxUrl.slice(0, -1), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ name: 'x', __action: 'accept' }),
+    });
+    assert.equal(post.status, 403);
+    assert.deepEqual(
+      (await suite.env.client.workflow.getHandle(call.workflowId).query(pendingDetailsQuery))[0]!.context.approvals,
+      { required: 2, accepted: [] },
+      'nothing was counted',
+    );
+    const note = await eventually(() => bodies.find((b) => b.text.includes(call.workflowId)), 'its notification', 120_000, 200);
+    assert.doesNotMatch(note.text, /\/a\//, 'its notification carries no link');
   });
 });

@@ -54,6 +54,30 @@ describe('N of M: a request that needs more than one person', () => {
     assert.equal(runs().length, 1, 'the tool ran once');
   });
 
+  it('one person counts once whatever the route: the person a sign-in vouches for, any case or width, and the CLI', async () => {
+    const handle = await start({ server: 'fx', tool: 'transfer', arguments: { to: 'eve', amount: 3 } });
+    const [request] = await waitForPending(handle);
+    const as = (by: string, person?: string) =>
+      handle.executeUpdate(submitAnswerUpdate, {
+        args: [
+          { id: request!.id, ok: true },
+          { by, source: person ? 'oidc' : 'cli', ...(person ? { person } : {}) },
+        ],
+      });
+    // Signed in: the label names the issuer and subject; the person is the email.
+    assert.equal((await as('ana@example.com (oidc https://issuer.example sub=ana-1)', 'ana@example.com')).awaiting, 1);
+    // The same person through the CLI, in capitals, and in full-width letters: still one.
+    assert.equal((await as('ANA@EXAMPLE.COM')).awaiting, 1);
+    assert.equal((await as('\uff41\uff4e\uff41@example.com')).awaiting, 1);
+    assert.deepEqual((await handle.query(pendingDetailsQuery))[0]!.context.approvals, {
+      required: 2,
+      accepted: ['ana@example.com (oidc https://issuer.example sub=ana-1)'],
+    });
+    assert.equal(runs().filter((r) => (r.args as { to?: string } | undefined)?.to === 'eve').length, 0, 'nothing ran');
+    assert.equal((await as('bob@example.com (oidc https://issuer.example sub=bob-2)', 'bob@example.com')).awaiting, undefined);
+    assert.equal((await handle.result()).output, 'sent 3 to eve');
+  });
+
   it('one decline declines: the tool never runs', async () => {
     const before = runs().length;
     const handle = await start({ server: 'fx', tool: 'transfer', arguments: { to: 'eve', amount: 9 } });

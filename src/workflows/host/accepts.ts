@@ -13,12 +13,26 @@ export function requiredAccepts(policy: number | undefined, call: number | undef
   return Math.max(policy ?? 1, call ?? 1);
 }
 
-/** Count an accept of `who` (once per person): true while more people must accept (the request stays pending). */
-export function countAccept(e: PendingRecord, required: number, answer: Answer, who: string): boolean {
+/** The key a person is counted by: case- and width-insensitive, so "ANA@x", "ana@x" and "ａｎａ@x" are one person. */
+export function personKey(person: string): string {
+  return person.normalize('NFKC').toLowerCase().trim();
+}
+
+/**
+ * Count an accept of `who` (shown) as the person `person` vouches for (counted once, by personKey): true while more
+ * people must accept (the request stays pending).
+ */
+export function countAccept(e: PendingRecord, required: number, answer: Answer, who: string, person: string = who): boolean {
   if (!answer.ok || required <= 1) return false;
   e.accepts ??= { by: [], data: canonicalJson(answer.data ?? null) };
-  if (!e.accepts.by.includes(who)) e.accepts.by.push(who);
-  return e.accepts.by.length < required;
+  // Records from before `people` was kept counted `by` alone.
+  const people = (e.accepts.people ??= e.accepts.by.map(personKey));
+  const key = personKey(person);
+  if (!people.includes(key)) {
+    people.push(key);
+    e.accepts.by.push(who);
+  }
+  return people.length < required;
 }
 
 /** An accept must give the same answer as the first accept of the request (else it is refused as InvalidAnswer). */

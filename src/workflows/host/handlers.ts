@@ -152,6 +152,10 @@ export function installHandlers(host: ElicitationHost): void {
 /** Who sent an answer, as its second argument says (untrusted: anything but `{ by: string }` counts as nothing). */
 function senderOf(sender: unknown): AnswerBy | undefined {
   if (!sender || typeof sender !== 'object' || typeof (sender as AnswerBy).by !== 'string') return undefined;
-  const source = (sender as AnswerBy).source;
-  return { by: (sender as AnswerBy).by, ...(ANSWER_SOURCES.includes(source as AnswerSource) ? { source } : {}) };
+  const { source, person } = sender as AnswerBy;
+  return {
+    by: (sender as AnswerBy).by,
+    ...(ANSWER_SOURCES.includes(source as AnswerSource) ? { source } : {}),
+    ...(typeof person === 'string' && person.trim() ? { person: person.slice(0, 200) } : {}),
+  };
 }

@@ -169,7 +169,7 @@ export class ElicitationHost {
     if (forwarding) return forwarding;
     const who = byOf(by.sender?.by, by.via);
     // N of M: an accept is counted; the request is taken once enough distinct people accepted.
-    if (this.requests.countAccept(answer, who)) {
+    if (this.requests.countAccept(answer, who, by.sender?.person ?? who)) {
       this.visibility.write(this.pendingDetails());
       return undefined;
     }

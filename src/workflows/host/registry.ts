@@ -48,7 +48,7 @@ export interface PendingRecord {
   /** It was escalated: who was added to its assignees. */
   escalated?: Assignees;
   /** N of M: who accepted so far, and the answer they accepted (canonical JSON of its data). */
-  accepts?: { by: string[]; data: string };
+  accepts?: { by: string[]; data: string; people?: string[] };
 }
 
 /** A resolved request: its answer, its call, and who resolved it when (workflow time, ISO 8601). */
@@ -261,9 +261,9 @@ export class RequestRegistry {
   }
 
   /** N of M: count an accept of `who`; true while more people must accept (else resolve it, as by `acceptedBy`). */
-  countAccept(answer: Answer, who: string): boolean {
+  countAccept(answer: Answer, who: string, person: string): boolean {
     const e = this.pending.get(answer.id);
-    return e !== undefined && countAccept(e, this.requiredAccepts(e), answer, who);
+    return e !== undefined && countAccept(e, this.requiredAccepts(e), answer, who, person);
   }
 
   /** N of M: who accepted a pending request so far. */

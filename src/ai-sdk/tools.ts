@@ -133,7 +133,7 @@ export async function durableMcpTools(servers: string[], options: DurableMcpTool
           let result: ToolResult;
           let outcome: AgentToolCall['outcome'];
           try {
-            result = await executeMcpTool(call, { step: name });
+            result = await executeMcpTool(call, { step: name, reportAnswers: true });
             outcome = outcomeOf(result);
           } catch (err) {
             if (isCancellation(err)) throw err;

@@ -70,9 +70,12 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
       const [request] = await durable.waitForPending(handle.workflowId, { timeoutMs: 60_000 });
       assert.equal(request?.kind, 'input');
       assert.equal(request?.prompt, 'What is your name?');
-      assert.equal((await durable.submit(handle.workflowId, { id: request!.id, ok: true, data: { name: 'Ada' } })).action, 'accept');
+      assert.equal((await durable.submit(handle.workflowId, { id: request!.id, ok: true, data: { name: 'Ada' } }, { by: 'ada@example.com' })).action, 'accept');
       const result = (await handle.result()) as McpAgentResult;
       assert.equal(result.text, 'The tool said: hello Ada');
+      // Who answered what: the step's tool result names the person and when, never the answer's data.
+      const [answered] = result.toolCalls[0]!.result.metadata!.answers as Array<Record<string, unknown>>;
+      assert.deepEqual({ ...answered, at: typeof answered!.at }, { id: request!.id, action: 'accept', by: 'ada@example.com', at: 'string' });
       assert.equal(result.finishReason, 'stop');
       assert.equal(result.steps, 2);
       assert.deepEqual(

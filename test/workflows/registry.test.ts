@@ -107,10 +107,19 @@ describe('the request registry (pure: no workflow API, no server)', () => {
     const { callId } = r.newCall({ server: 's', tool: 't' });
     r.record(input('q1'), callId);
     r.record(input('q2'), callId);
-    r.resolve({ id: 'q1', ok: true, data: { name: 'Ada' } });
+    r.resolve({ id: 'q1', ok: true, data: { name: 'Ada' } }, { by: 'ana@example.com', source: 'oidc', at: '2026-01-01T00:00:00.000Z' });
     assert.deepEqual(r.endCall(callId), ['q2']);
-    r.resolve({ id: 'q2', ok: false, reason: 'cancelled' });
-    assert.deepEqual(r.forgetCall(callId).sort(), ['q1', 'q2']);
+    r.resolve({ id: 'q2', ok: false, reason: 'cancelled' }, { by: 'withdrawn' });
+    const forgotten = r.forgetCall(callId);
+    assert.deepEqual(forgotten.dropped.sort(), ['q1', 'q2']);
+    // Who answered, never what: the result's metadata.answers.
+    assert.deepEqual(
+      forgotten.answers.sort((a, b) => a.id.localeCompare(b.id)),
+      [
+        { id: 'q1', action: 'accept', by: 'ana@example.com', via: 'oidc', at: '2026-01-01T00:00:00.000Z' },
+        { id: 'q2', action: 'cancel', reason: 'cancelled', by: 'withdrawn' },
+      ],
+    );
     assert.equal(r.call(callId), undefined);
     assert.deepEqual(r.recordedFor(callId), {});
     const late = r.check({ id: 'q1', ok: true, data: { name: 'Ada' } });

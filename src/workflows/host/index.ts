@@ -23,12 +23,14 @@ import type { ElicitOutcome, WorkerFeatures } from '../internal-messages.js';
 import { ChildLink, type ChildLinkSnapshot } from './children.js';
 import { ExpiryTimers } from './expiry.js';
 import { installHandlers, PendingWatch, RunState } from './handlers.js';
+import type { CallAnswer } from './answers.js';
 import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
 import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
 import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
 import { since, Versions } from '../versions.js';
 
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
+export type { CallAnswer } from './answers.js';
 export type { RoundRequest, RoundWait } from './rounds.js';
 
 /**
@@ -133,10 +135,15 @@ export class ElicitationHost {
     return true;
   }
 
-  /** A call finished: requests it no longer asks are withdrawn (cancelled), and the registry forgets the call. */
-  finishCall(callId: string): void {
+  /**
+   * A call finished: requests it no longer asks are withdrawn (cancelled), and the registry forgets the call. Returns
+   * who answered its requests (its result's `metadata.answers`).
+   */
+  finishCall(callId: string): CallAnswer[] {
     for (const id of this.requests.endCall(callId)) this.resolve({ id, ok: false, reason: 'cancelled' });
-    for (const id of this.requests.forgetCall(callId)) this.expiry.forget(id);
+    const { dropped, answers } = this.requests.forgetCall(callId);
+    for (const id of dropped) this.expiry.forget(id);
+    return answers;
   }
 
   /**

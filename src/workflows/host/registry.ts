@@ -15,6 +15,7 @@ import { durationOption } from '../input.js';
 import { ARGUMENTS_SHOWN, type CallProgress, type PendingContext } from '../messages.js';
 import { outcomeOf } from '../outcome.js';
 import { countAccept, requiredAccepts, sameAnswer } from './accepts.js';
+import { callAnswerOf, type CallAnswer } from './answers.js';
 import { RoundWaits, type RoundWait } from './rounds.js';
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
@@ -300,22 +301,22 @@ export class RequestRegistry {
 
   /**
    * Drop everything of an ended call (its record, answers, waits), remembering how its requests ended, so what a
-   * run carries into continue-as-new is bounded by what is still pending or running. Returns the dropped request ids.
+   * run carries into continue-as-new is bounded by what is still pending or running. Returns them and who answered.
    */
-  forgetCall(callId: string): string[] {
+  forgetCall(callId: string): { dropped: string[]; answers: CallAnswer[] } {
     this.calls.delete(callId);
     this.waiting.delete(callId);
     this.roundWaiting.delete(callId);
-    const dropped: string[] = [];
+    const answers: CallAnswer[] = [];
     for (const [id, r] of [...this.resolved]) {
       if (r.callId !== callId) continue;
+      answers.push(callAnswerOf(id, r));
       this.resolved.delete(id);
       this.released.delete(id);
       this.finished.push({ id, how: outcomeOf(r.answer) });
-      dropped.push(id);
     }
     if (this.finished.length > FINISHED_REMEMBERED) this.finished.splice(0, this.finished.length - FINISHED_REMEMBERED);
-    return dropped;
+    return { dropped: answers.map((a) => a.id), answers };
   }
 
   /** The `progress` signal of a running call's activity: keep its last progress notification. */

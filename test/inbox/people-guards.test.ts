@@ -2,7 +2,8 @@
  * The guards of the inbox's people features (docs/people.md), without Temporal: the ID token's algorithm must be an
  * asymmetric one the issuer lists and its `azp` this client's when it has several audiences; an email the issuer has not
  * verified is not kept; the session key is at least 32 characters; a proxy's header on a non-loopback address needs the
- * token; the history shows a signed-in person only what was addressed to them or to anyone. The issuer is a small fake
+ * token; the history shows a signed-in person only what was addressed to them or to anyone, and a refused form is kept on
+ * the page only when its request is one the person may answer. The issuer is a small fake
  * (discovery, JWKS, token endpoint) whose ID tokens each test signs as it likes.
  */
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { Hono } from 'hono';
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import type { ResolvedRow } from '../../src/client/resolved.js';
 import { historyFor } from '../../src/inbox/history.js';
+import { listInbox } from '../../src/inbox/list.js';
 import { startInbox } from '../../src/inbox/index.js';
 import { oidcSignIn } from '../../src/inbox/sign-in.js';
 
@@ -150,5 +152,31 @@ describe('the guards of sign-in, the proxy header and the history', () => {
     assert.deepEqual(ids({ subject: 'a', email: 'ana@example.com', source: 'oidc' }), ['for-ana', 'for-anyone']);
     assert.deepEqual(ids({ subject: 'b', email: 'bob@example.com', roles: ['finance'], source: 'oidc' }), ['for-finance', 'for-anyone']);
     assert.deepEqual(ids(undefined), ['for-ana', 'for-finance', 'for-anyone']);
+  });
+
+  it("keeps a rejected form's request on the page only when the person may answer it (never one addressed to others)", async () => {
+    const listed = (id: string, assignees?: { users?: string[]; roles?: string[] }) => ({
+      workflowId: id,
+      runId: 'r',
+      workflowType: 'w',
+      startTime: '2026-01-01T00:00:00Z',
+      request: { id: 'q', kind: 'input', prompt: `secret prompt of ${id}` },
+      context: { server: 'fx', tool: 'ask_name', ...(assignees ? { assignees } : {}) },
+    });
+    const page = {
+      rows: [listed('for-finance', { roles: ['finance'] }), listed('for-anyone')],
+      others: [],
+      order: 'expiry',
+      scanned: 2,
+      queried: 0,
+      filteredLocally: [],
+    };
+    const dmc = { listPending: async () => page } as never;
+    const ana = { subject: 'a', email: 'ana@example.com', source: 'oidc' as const };
+    const ids = async (show: 'mine' | 'answerable', kept: string) =>
+      (await listInbox(dmc, { filter: {}, for: { person: ana, show } }, { kept: { workflowId: kept, requestId: 'q' } })).rows.map((r) => r.workflowId);
+    assert.deepEqual(await ids('answerable', 'for-finance'), ['for-anyone'], "finance's request is not kept for Ana");
+    assert.deepEqual(await ids('mine', 'for-finance'), []);
+    assert.deepEqual(await ids('mine', 'for-anyone'), ['for-anyone'], 'one she may answer is kept outside "mine"');
   });
 });

@@ -130,11 +130,12 @@ describe('sign-in to the inbox and addressed requests', () => {
     await Promise.all([bob.waitForURL(/answered=/), row(bob, forFinance!).locator('button[value=accept]').click()]);
     assert.equal((await suite.durable.result(forFinance!)).output, 'hello Bob');
 
-    // The history records the signed-in email, the issuer and the subject, with the source.
+    // The history records the signed-in email, the issuer and the subject, with the source (the token's holder sees all).
+    type HistoryRows = { rows: Array<{ workflowId: string; by: string; source?: string }> };
     const history = await eventually(
       async () => {
-        const res = await ana.evaluate(async () => (await fetch('/api/history')).json());
-        const rows = (res as { rows: Array<{ workflowId: string; by: string; source?: string }> }).rows;
+        const res = await fetch(new URL('api/history', inbox.url), { headers: { authorization: `Bearer ${TOKEN}` } });
+        const { rows } = (await res.json()) as HistoryRows;
         const a = rows.find((r) => r.workflowId === forAna);
         const b = rows.find((r) => r.workflowId === forFinance);
         return a && b ? { a: a.by, b: b.by, source: [a.source, b.source] } : undefined;
@@ -146,6 +147,11 @@ describe('sign-in to the inbox and addressed requests', () => {
     assert.equal(history.a, `ana@example.com (oidc ${issuer.issuer} sub=ana)`);
     assert.equal(history.b, `bob@example.com (oidc ${issuer.issuer} sub=bob)`);
     assert.deepEqual(history.source, ['oidc', 'oidc'], 'the record says where who answered comes from');
+    // Each person's history has what was addressed to them.
+    const historyOf = async (page: Page) =>
+      ((await page.evaluate(async () => (await fetch('/api/history')).json())) as HistoryRows).rows.map((r) => r.workflowId);
+    assert.ok((await historyOf(ana)).includes(forAna!));
+    assert.ok((await historyOf(bob)).includes(forFinance!));
   });
 
   it('the token still lets a machine in; without a session or the token a page goes to sign in; a forged session is refused', async () => {

@@ -56,7 +56,7 @@ export function normalizeAssignees(v: Assignees | undefined): Assignees | undefi
   if (!v) return undefined;
   const users = dedupe(
     (v.users ?? []).map((s) => s.trim()),
-    (s) => s.toLowerCase(),
+    (s) => sameCase(s),
   );
   const roles = dedupe(
     (v.roles ?? []).map((s) => s.trim()),
@@ -101,11 +101,23 @@ export interface Person {
   source: PersonSource;
 }
 
-/** Whether `person` is one of `assignees` (by email or subject, case-insensitive; or by a role). No assignees: anyone. */
+/**
+ * A user id as compared: ASCII letters folded to lower case, nothing else changed. Full Unicode case folding or NFKC
+ * would make look-alikes equal (the Kelvin sign U+212A lowercases to "k", a full-width "ｋ" normalizes to it): an
+ * address someone else could register would then match an assignee.
+ */
+export function sameCase(s: string): string {
+  return s.replace(/[A-Z]/g, (ch) => ch.toLowerCase());
+}
+
+/**
+ * Whether `person` is one of `assignees` (by email or subject, ASCII letters compared without case; or by a role). No
+ * assignees: anyone. The email is a verified one only (the sign-in keeps no other: docs/people.md).
+ */
 export function isAssignee(assignees: Assignees | undefined, person: Pick<Person, 'subject' | 'email' | 'roles'>): boolean {
   if (!assignees) return true;
-  const ids = [person.subject, person.email].filter((s): s is string => typeof s === 'string' && s !== '').map((s) => s.toLowerCase());
-  if (assignees.users?.some((u) => ids.includes(u.toLowerCase()))) return true;
+  const ids = [person.subject, person.email].filter((s): s is string => typeof s === 'string' && s !== '').map(sameCase);
+  if (assignees.users?.some((u) => ids.includes(sameCase(u)))) return true;
   return assignees.roles?.some((r) => person.roles?.includes(r)) ?? false;
 }
 

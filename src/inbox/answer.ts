@@ -108,9 +108,9 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
       }
       pending = details.find((d) => d.request.id === requestId);
       if (!pending) return rejectedPage(c, 409, `Request ${requestId} is no longer pending (answered elsewhere, expired, or withdrawn).`);
-      // Not theirs: refused, with what they typed kept.
+      // Not theirs: refused, and the request is not shown (its prompt and arguments are for its assignees only).
       const refusal = notAddressedTo(person, pending);
-      if (refusal) return formAgain(403, {}, `Your answer was not sent: ${refusal}.`);
+      if (refusal) return rejectedPage(c, 403, `Your answer was not sent: ${refusal}.`);
     }
     if (action === 'decline') answer = { id: requestId, ok: false, reason: 'declined' };
     else if (action === 'cancel') answer = { id: requestId, ok: false, reason: 'cancelled' };
@@ -129,7 +129,7 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
     const split = rejectionByField(verdict.reason, fieldKeys);
     return formAgain(422, split.fields, split.general);
   });
-  const rejectedPage = async (c: Context, status: 404 | 409, notice: string) => c.html(pageHtml(await state(viewOf(c), { notice })), status);
+  const rejectedPage = async (c: Context, status: 403 | 404 | 409, notice: string) => c.html(pageHtml(await state(viewOf(c), { notice })), status);
 
   /** JSON API: `{ workflowId, answer }` → the `submitAnswer` result, or `{ error }` with 422 / 409 / 404. */
   app.post('/api/answer', async (c) => {
@@ -145,6 +145,7 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
     const person = signedInPerson(c);
     if (person) {
       const id = (body.answer as { id?: unknown } | undefined)?.id;
+      if (typeof id !== 'string' || !id) return c.json({ error: 'field "answer.id" must be a non-empty string' }, 400);
       let details: PendingRequest[];
       try {
         details = await dmc.pendingDetails(body.workflowId);
@@ -152,8 +153,10 @@ export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, liv
         if (isClientError(err, 'UnknownWorkflow')) return c.json({ error: err.message }, 404);
         return c.json({ error: `the answer was not sent: ${(err as Error).message}` }, 503);
       }
+      // As `/answer`: a request that is not pending is refused here, before anything is sent (nothing skips the check).
       const pending = details.find((d) => d.request.id === id);
-      const refusal = pending && notAddressedTo(person, pending);
+      if (!pending) return c.json({ error: `request ${JSON.stringify(id)} is not pending (answered elsewhere, expired, or withdrawn)` }, 409);
+      const refusal = notAddressedTo(person, pending);
       if (refusal) return c.json({ error: refusal }, 403);
     }
     const verdict = await submit(c, body.workflowId, body.answer as Answer);

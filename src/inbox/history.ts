@@ -3,7 +3,17 @@ import type { Client } from '@temporalio/client';
 import type { Hono } from 'hono';
 import type { DurableMcpClient } from '../client/index.js';
 import type { ResolvedRow } from '../client/resolved.js';
+import { isAssignee, type Person } from '../contract/assignees.js';
 import { historyHtml, type HistoryRow } from './page.js';
+import { signedInPerson } from './view.js';
+
+/**
+ * The resolved requests a person may see: those addressed to them (or their roles) and unaddressed ones, as the listing's
+ * "all I may answer" (a token's holder, no person: all of them).
+ */
+export function historyFor(rows: ResolvedRow[], person: Person | undefined): ResolvedRow[] {
+  return person ? rows.filter((r) => isAssignee(r.assignees, person)) : rows;
+}
 
 /** The history page (`/history`) and its JSON (`/api/history`). */
 export function installHistory(app: Hono, client: Client, dmc: DurableMcpClient, temporalUi: string | undefined): void {
@@ -27,19 +37,19 @@ export function installHistory(app: Hono, client: Client, dmc: DurableMcpClient,
       }),
     );
   /** The requests resolved in the last 24 h (who, when, the outcome; the call's result once it finished). */
-  const history = async (): Promise<{ rows: HistoryRow[]; problem?: string }> => {
+  const history = async (person: Person | undefined): Promise<{ rows: HistoryRow[]; problem?: string }> => {
     try {
       const { rows } = await dmc.listResolved({ limit: 50 });
-      return { rows: await withResults(rows.slice(0, 100)) };
+      return { rows: await withResults(historyFor(rows, person).slice(0, 100)) };
     } catch (err) {
       return { rows: [], problem: (err as Error).message };
     }
   };
   app.get('/history', async (c) => {
-    const h = await history();
+    const h = await history(signedInPerson(c));
     return c.html(historyHtml({ namespace: dmc.namespace, temporalUi, rows: h.rows, ...(h.problem ? { problem: h.problem } : {}) }));
   });
-  app.get('/api/history', async (c) => c.json(await history()));
+  app.get('/api/history', async (c) => c.json(await history(signedInPerson(c))));
 }
 
 /** A call's result as the history shows it: its output, and for an approved call the arguments a person approved. */

@@ -61,7 +61,7 @@ export async function listInbox(
   options: {
     queryTimeoutMs?: number;
     hidden?: (workflowId: string, requestId: string) => boolean;
-    /** Shown even outside the person's view (a refused answer's form, with what was typed). */
+    /** Shown even outside the view (a refused answer's form, with what was typed), when the person may answer it. */
     kept?: { workflowId: string; requestId: string };
   } = {},
 ): Promise<{ rows: InboxRow[]; page: ListPage }> {
@@ -72,6 +72,11 @@ export async function listInbox(
     ...(view.limit !== undefined ? { limit: view.limit } : {}),
     ...(options.queryTimeoutMs !== undefined ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
   });
-  const kept = (r: InboxRow) => r.kind === 'pending' && r.workflowId === options.kept?.workflowId && r.request.id === options.kept.requestId;
+  // Only a request the person may answer is kept: the form of one not addressed to them would show its prompt and arguments.
+  const kept = (r: InboxRow) =>
+    r.kind === 'pending' &&
+    r.workflowId === options.kept?.workflowId &&
+    r.request.id === options.kept.requestId &&
+    (!view.for || isAssignee(r.context.assignees, view.for.person));
   return { rows: inboxRows(page, options.hidden).filter((r) => rowFor(r, view) || kept(r)), page };
 }

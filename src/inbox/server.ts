@@ -52,6 +52,16 @@ function tokenRequired(host: string): InboxError {
   );
 }
 
+function proxyNeedsToken(host: string, header: string): InboxError {
+  return new InboxError(
+    InboxErrorCodes.TokenRequired,
+    `the inbox refuses to listen on ${host} with userHeader (${INBOX_USER_HEADER_ENV}=${header}) and no token: anyone reaching it ` +
+      `could send that header. Set ${INBOX_TOKEN_ENV} (the proxy then sends "Authorization: Bearer …" with the header), ` +
+      'or bind to 127.0.0.1 behind the proxy',
+    host,
+  );
+}
+
 export interface InboxOptions {
   /** A Temporal client of the namespace to list. */
   client: Client;
@@ -87,7 +97,8 @@ export interface InboxOptions {
   user?: string;
   /**
    * A request header a trusted reverse proxy sets to the signed-in person (default: $DURABLE_MCP_INBOX_USER_HEADER). Only
-   * set it behind such a proxy: anyone who reaches the inbox directly could send the header.
+   * set it behind such a proxy: anyone who reaches the inbox directly could send the header. On a non-loopback address it
+   * needs `token` too (the inbox refuses to start without it): the proxy sends both.
    */
   userHeader?: string;
   /** How often the one refresh loop of this inbox reads visibility while a page is open (default 1,500 ms). */
@@ -258,6 +269,9 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
     throw new InboxError(InboxErrorCodes.InvalidOption, `port must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`);
   const token = options.token ?? (process.env[INBOX_TOKEN_ENV] || undefined);
   if (!isLoopback(host) && !token && !options.signIn) throw tokenRequired(host);
+  // Anyone who reaches a non-loopback address could send the proxy's header (and any Host): it needs the token beside it.
+  const userHeader = options.userHeader ?? (process.env[INBOX_USER_HEADER_ENV] || undefined);
+  if (!isLoopback(host) && !token && userHeader) throw proxyNeedsToken(host, userHeader);
   const published = inboxPublication(options.publicUrl);
   const app = createInboxApp({ ...options, token }) as ReturnType<typeof createInboxApp> & { closeLive(): void };
   const listening = await listen(app.fetch, host, port);

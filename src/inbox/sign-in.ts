@@ -1,9 +1,10 @@
 /**
  * Sign-in to the inbox with OpenID Connect (DESIGN §13, docs/people.md): the authorization code flow with PKCE, a
  * `state` and a `nonce` (kept in a short-lived signed cookie of this origin), the ID token verified with `jose` against
- * the issuer's JWKS (signature, issuer, audience, expiry, nonce), then the person (subject, issuer, email and roles from
- * the claims the config names) in a session cookie: HMAC-signed, HttpOnly, SameSite=Lax (it must come back from the
- * issuer's redirect), `Secure` under an https public URL, scoped to the public URL's path.
+ * the issuer's JWKS (signature by an asymmetric algorithm the issuer lists, issuer, audience and `azp`, expiry, nonce),
+ * then the person (subject, issuer, the email when `email_verified` is true, roles) in a session cookie: HMAC-signed,
+ * HttpOnly, SameSite=Lax (it must come back from the issuer's redirect), `Secure` under an https public URL, scoped to
+ * the public URL's path.
  * Everything the issuer sends is untrusted: the discovery document must name the configured issuer exactly, its
  * endpoints must be https (http only to a loopback issuer), bodies are bounded, and no response body reaches a message.
  */
@@ -67,7 +68,23 @@ interface Discovery {
   authorization_endpoint: string;
   token_endpoint: string;
   jwks_uri: string;
+  /** The asymmetric algorithms an ID token may be signed with (the issuer's list; default RS256). */
+  algorithms: string[];
 }
+
+/** The algorithms an ID token may be signed with: asymmetric only (a MAC keyed by something public would be forgeable). */
+const ASYMMETRIC = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']);
+
+/** The issuer's `id_token_signing_alg_values_supported`, its asymmetric ones only; absent: RS256 (OpenID Connect's default). */
+function algorithmsOf(v: unknown): string[] {
+  if (v === undefined) return ['RS256'];
+  const algs = Array.isArray(v) ? v.filter((a): a is string => typeof a === 'string' && ASYMMETRIC.has(a)) : [];
+  if (algs.length === 0) throw new Error("the issuer's id_token_signing_alg_values_supported names no asymmetric algorithm (RS256, ES256, EdDSA, …)");
+  return algs;
+}
+
+/** The least length of the session cookie's key. */
+export const MIN_SESSION_SECRET_LENGTH = 32;
 
 /** The sign-in of one inbox: its routes, and who a request's session says it is. */
 export interface SignIn {
@@ -138,6 +155,8 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
   if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && isLoopback(issuer.hostname)))
     throw new Error(`signIn.issuer must be an https URL (http only on loopback), got ${JSON.stringify(o.issuer)}`);
   if (!o.clientId) throw new Error('signIn.clientId must be a non-empty string');
+  if (o.sessionSecret !== undefined && o.sessionSecret.length < MIN_SESSION_SECRET_LENGTH)
+    throw new Error(`signIn.sessionSecret (DURABLE_MCP_INBOX_SESSION_KEY) must be at least ${MIN_SESSION_SECRET_LENGTH} characters`);
   const key = o.sessionSecret ?? b64(randomBytes(32));
   const ttl = o.sessionTtlMs ?? 12 * 60 * 60_000;
   const { seal, open } = sealer(key);
@@ -155,6 +174,7 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
         authorization_endpoint: endpoint(issuer, doc.authorization_endpoint, 'authorization_endpoint'),
         token_endpoint: endpoint(issuer, doc.token_endpoint, 'token_endpoint'),
         jwks_uri: endpoint(issuer, doc.jwks_uri, 'jwks_uri'),
+        algorithms: algorithmsOf(doc.id_token_signing_alg_values_supported),
       };
     })().catch((err) => {
       discovery = undefined;
@@ -218,11 +238,12 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
         try {
           const d = await discover();
           jwks ??= createRemoteJWKSet(new URL(d.jwks_uri), { timeoutDuration: 10_000 });
-          payload = await verifiedIdToken(o, d.token_endpoint, jwks, { code, redirectUri: redirectUri(c), verifier: flow.verifier, nonce: flow.nonce });
+          payload = await verifiedIdToken(o, d, jwks, { code, redirectUri: redirectUri(c), verifier: flow.verifier, nonce: flow.nonce });
         } catch (err) {
           return c.text(`sign-in failed: ${(err as Error).message}`, 403);
         }
-        const email = payload[o.emailClaim ?? 'email'];
+        // An email the issuer has not verified is anyone's to claim: the person is then matched by subject only.
+        const email = payload.email_verified === true ? payload[o.emailClaim ?? 'email'] : undefined;
         const roles = rolesOf(payload[o.rolesClaim ?? 'roles']);
         setCookie(
           c,
@@ -244,11 +265,12 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
 
 /**
  * The code exchanged at the token endpoint (the client's secret as HTTP Basic, to the configured issuer only), and the ID
- * token it returns verified: signature against the issuer's JWKS, issuer, audience, age, this sign-in's nonce, a subject.
+ * token it returns verified: signature against the issuer's JWKS (an asymmetric algorithm the issuer lists), issuer,
+ * audience (and `azp` when there are several), age, this sign-in's nonce, a subject.
  */
 async function verifiedIdToken(
   o: OidcSignInOptions,
-  tokenEndpoint: string,
+  { token_endpoint: tokenEndpoint, algorithms }: Discovery,
   jwks: ReturnType<typeof createRemoteJWKSet>,
   flow: { code: string; redirectUri: string; verifier: string; nonce: string },
 ): Promise<JWTPayload> {
@@ -269,7 +291,11 @@ async function verifiedIdToken(
   if (!res.ok) throw new Error(`the token endpoint answered HTTP ${res.status}`);
   const tokens = await boundedJson(res, 'the token endpoint');
   if (typeof tokens.id_token !== 'string') throw new Error('the token endpoint sent no id_token');
-  const { payload } = await jwtVerify(tokens.id_token, jwks, { issuer: o.issuer, audience: o.clientId, maxTokenAge: '10m' });
+  const { payload } = await jwtVerify(tokens.id_token, jwks, { issuer: o.issuer, audience: o.clientId, maxTokenAge: '10m', algorithms });
+  // Several audiences: the token must say it was issued to this client (azp); one that names another party is refused.
+  if ((Array.isArray(payload.aud) && payload.aud.length > 1) || payload.azp !== undefined) {
+    if (payload.azp !== o.clientId) throw new Error('the ID token was issued to another client (azp)');
+  }
   if (payload.nonce !== flow.nonce) throw new Error('the ID token is not for this sign-in (nonce)');
   if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255) throw new Error('the ID token has no subject');
   return payload;

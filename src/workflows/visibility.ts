@@ -4,6 +4,7 @@
  * latest resolutions). Written by the elicitation host (host/visibility.ts); read by the client's listing and the inbox.
  */
 import { defineSearchAttributeKey } from '@temporalio/common';
+import type { Assignees } from '../contract/assignees.js';
 import type { Request } from '../contract/index.js';
 import type { PendingRequest } from './messages.js';
 import type { RequestOutcome } from './outcome.js';
@@ -61,6 +62,8 @@ export interface Resolution {
   by: string;
   /** Where `by` comes from: oidc, link, proxy, token, cli (docs/people.md); absent: a bare signal or update, or older. */
   source?: string;
+  /** Whom the request was addressed to (absent: anyone): the inbox's history shows it to them only (docs/people.md). */
+  assignees?: Assignees;
   /** Workflow time, ISO 8601. */
   at: string;
 }

@@ -51,6 +51,18 @@ describe('addressed requests: assignees', () => {
     );
   });
 
+  it('compares ASCII letters without case and nothing else: a look-alike (the Kelvin sign, full-width letters) is another person', () => {
+    const kate = normalizeAssignees({ users: ['kate@example.com'] })!;
+    assert.equal(isAssignee(kate, { subject: 's', email: 'KATE@Example.COM' }), true);
+    assert.equal(isAssignee(kate, { subject: 's', email: '\u212Aate@example.com' }), false, 'the Kelvin sign is not "k"');
+    assert.equal(isAssignee(kate, { subject: '\u212Aate@example.com' }), false);
+    assert.equal(isAssignee(kate, { subject: 's', email: '\uff4bate@example.com' }), false, 'a full-width "k" is not "k"');
+    assert.equal(isAssignee({ users: ['\u212Aate@example.com'] }, { subject: 's', email: 'kate@example.com' }), false);
+    // Listing the look-alike first does not drop the real address (the two are different users).
+    assert.deepEqual(normalizeAssignees({ users: ['\u212Aate@example.com', 'kate@example.com'] }), { users: ['\u212Aate@example.com', 'kate@example.com'] });
+    assert.equal(isAssignee(normalizeAssignees({ users: ['\u212Aate@example.com', 'kate@example.com'] }), { subject: 's', email: 'kate@example.com' }), true);
+  });
+
   it("a call's assignees, else its login's principal, else none", () => {
     assert.deepEqual(assigneesOf({ assignees: { roles: ['ops'] }, auth: { principal: 'ana' } }), { assignees: { roles: ['ops'] } });
     assert.deepEqual(assigneesOf({ auth: { principal: 'ana@example.com' } }), { assignees: { users: ['ana@example.com'] } });

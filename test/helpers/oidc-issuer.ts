@@ -1,6 +1,7 @@
 /**
  * An OpenID Connect issuer for the inbox's sign-in tests (docs/people.md): oidc-provider on loopback, with one web
- * client (a secret, one redirect URI) and people whose email is `<login>@example.com` and whose roles the test names.
+ * client (a secret, one redirect URI) and people whose email is `<login>@example.com` (verified) unless the test names
+ * another (and whether it is verified), and whose roles the test names.
  * Its own development pages sign in (any password) and consent.
  */
 import { createServer } from 'node:http';
@@ -17,8 +18,11 @@ export interface OidcIssuer {
   close(): Promise<void>;
 }
 
-/** An issuer whose people have the roles of `roles` (login → roles). */
-export async function startOidcIssuer(roles: Record<string, string[]> = {}): Promise<OidcIssuer> {
+/** An issuer whose people have the roles of `roles` (login → roles), and the emails of `emails` (login → its email claims). */
+export async function startOidcIssuer(
+  roles: Record<string, string[]> = {},
+  emails: Record<string, { email: string; verified: boolean }> = {},
+): Promise<OidcIssuer> {
   const http = createServer();
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -41,12 +45,17 @@ export async function startOidcIssuer(roles: Record<string, string[]> = {}): Pro
           },
         ],
         scopes: ['openid', 'email', 'roles'],
-        claims: { openid: ['sub'], email: ['email'], roles: ['roles'] },
+        claims: { openid: ['sub'], email: ['email', 'email_verified'], roles: ['roles'] },
         // The claims of the scopes in the ID token itself (the inbox reads no userinfo).
         conformIdTokenClaims: false,
         findAccount: async (_ctx: unknown, sub: string) => ({
           accountId: sub,
-          claims: async () => ({ sub, email: `${sub}@example.com`, roles: roles[sub] ?? [] }),
+          claims: async () => ({
+            sub,
+            email: emails[sub]?.email ?? `${sub}@example.com`,
+            email_verified: emails[sub]?.verified ?? true,
+            roles: roles[sub] ?? [],
+          }),
         }),
         features: { devInteractions: { enabled: true } },
         pkce: { required: () => true },

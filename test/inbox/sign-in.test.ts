@@ -1,8 +1,9 @@
 /**
  * Addressed requests and sign-in to the inbox (docs/people.md), in headless Chromium with oidc-provider as the issuer:
  * two people sign in; each sees the requests addressed to them (by email, or by role) and "all I may answer"; one
- * answers theirs; an answer to a request not addressed to them is refused (403, the typed text kept); the history
- * records the signed-in email with its source (oidc); the token still lets a machine in; a forged session is refused.
+ * answers theirs; an answer to a request not addressed to them is refused (403, and the request is not shown); an
+ * email the issuer has not verified is not theirs; the history records the signed-in email with its source (oidc); the
+ * token still lets a machine in; a forged session is refused.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -29,7 +30,8 @@ describe('sign-in to the inbox and addressed requests', () => {
   });
   const suite = suiteEnvironment({ taskQueue: uniqueTaskQueue('inbox-sign-in'), searchAttributes: true, logPath: join(dir, 'fx.jsonl') });
   before(async () => {
-    issuer = await startOidcIssuer({ bob: ['finance'] });
+    // Mallory's issuer lets her claim Ana's address without verifying it.
+    issuer = await startOidcIssuer({ bob: ['finance'] }, { mallory: { email: 'ana@example.com', verified: false } });
     inbox = await startInbox({
       client: suite.env.client,
       host: '127.0.0.1',
@@ -74,6 +76,12 @@ describe('sign-in to the inbox and addressed requests', () => {
     await row(bob, forFinance!).waitFor({ timeout: SETUP_MS });
     await row(bob, forAnyone!).waitFor({ timeout: SETUP_MS });
     assert.deepEqual(await shown(bob, ids), [forFinance, forAnyone]);
+    // An unverified email is not Mallory's: she is her subject only, and Ana's request is not hers to see.
+    const mallory = await (await browser.newContext()).newPage();
+    await signInToInbox(mallory, inbox.url, 'mallory');
+    assert.equal(await mallory.locator('#person').innerText(), 'mallory');
+    await row(mallory, forAnyone!).waitFor({ timeout: SETUP_MS });
+    assert.deepEqual(await shown(mallory, ids), [forAnyone]);
     assert.match(await row(bob, forFinance!).locator('.assignees').innerText(), /for role finance/);
     // "Mine": only what is addressed to them.
     await Promise.all([ana.waitForURL(/show=mine/), ana.click('#show-mine')]);
@@ -85,7 +93,7 @@ describe('sign-in to the inbox and addressed requests', () => {
     await Promise.all([ana.waitForURL(/answered=/), row(ana, forAna!).locator('button[value=accept]').click()]);
     assert.equal((await suite.durable.result(forAna!)).output, 'hello Ana');
 
-    // Ana's answer to finance's request: refused, what she typed kept.
+    // Ana's answer to finance's request: refused, and the request (its form, prompt, arguments) is not shown to her.
     const refused = await ana.evaluate(
       async (wf) => {
         const [id] = wf.split('|');
@@ -97,29 +105,37 @@ describe('sign-in to the inbox and addressed requests', () => {
     );
     assert.equal(refused.status, 403);
     assert.match(refused.text, /is not addressed to you \(ana@example\.com\)/);
-    assert.match(refused.text, /value="typed by Ana"/);
+    assert.doesNotMatch(refused.text, /typed by Ana/);
+    assert.ok(!refused.text.includes(`data-workflow-id="${forFinance}"`), "finance's request is not on Ana's page");
     assert.equal((await suite.durable.pendingDetails(forFinance!)).length, 1, 'still pending');
-    // The JSON API refuses it too.
-    const api = await ana.evaluate(async (wf) => {
-      const res = await fetch('/api/answer', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ workflowId: wf, answer: { id: 'x', ok: false, reason: 'declined' } }),
-      });
-      return res.status;
-    }, forFinance!);
-    assert.ok(api === 403 || api === 409, `the API refuses (got ${api})`);
+    // The JSON API refuses it too; and a request id that is not pending is refused before anything is sent (409).
+    const api = async (wf: string, id: string) =>
+      ana.evaluate(
+        async ([w, i]) => {
+          const res = await fetch('/api/answer', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ workflowId: w, answer: { id: i, ok: false, reason: 'declined' } }),
+          });
+          return { status: res.status, error: ((await res.json()) as { error?: string }).error };
+        },
+        [wf, id] as const,
+      );
+    const financeId = (await suite.durable.pendingDetails(forFinance!))[0]!.request.id;
+    assert.deepEqual((await api(forFinance!, financeId)).status, 403);
+    assert.deepEqual(await api(forFinance!, 'x'), { status: 409, error: 'request "x" is not pending (answered elsewhere, expired, or withdrawn)' });
 
     // Bob (role finance) answers his.
     await row(bob, forFinance!).locator('[name=name]').fill('Bob');
     await Promise.all([bob.waitForURL(/answered=/), row(bob, forFinance!).locator('button[value=accept]').click()]);
     assert.equal((await suite.durable.result(forFinance!)).output, 'hello Bob');
 
-    // The history records the signed-in email, the issuer and the subject, with the source.
+    // The history records the signed-in email, the issuer and the subject, with the source (the token's holder sees all).
+    type HistoryRows = { rows: Array<{ workflowId: string; by: string; source?: string }> };
     const history = await eventually(
       async () => {
-        const res = await ana.evaluate(async () => (await fetch('/api/history')).json());
-        const rows = (res as { rows: Array<{ workflowId: string; by: string; source?: string }> }).rows;
+        const res = await fetch(new URL('api/history', inbox.url), { headers: { authorization: `Bearer ${TOKEN}` } });
+        const { rows } = (await res.json()) as HistoryRows;
         const a = rows.find((r) => r.workflowId === forAna);
         const b = rows.find((r) => r.workflowId === forFinance);
         return a && b ? { a: a.by, b: b.by, source: [a.source, b.source] } : undefined;
@@ -131,6 +147,11 @@ describe('sign-in to the inbox and addressed requests', () => {
     assert.equal(history.a, `ana@example.com (oidc ${issuer.issuer} sub=ana)`);
     assert.equal(history.b, `bob@example.com (oidc ${issuer.issuer} sub=bob)`);
     assert.deepEqual(history.source, ['oidc', 'oidc'], 'the record says where who answered comes from');
+    // Each person's history has what was addressed to them.
+    const historyOf = async (page: Page) =>
+      ((await page.evaluate(async () => (await fetch('/api/history')).json())) as HistoryRows).rows.map((r) => r.workflowId);
+    assert.ok((await historyOf(ana)).includes(forAna!));
+    assert.ok((await historyOf(bob)).includes(forFinance!));
   });
 
   it('the token still lets a machine in; without a session or the token a page goes to sign in; a forged session is refused', async () => {

@@ -152,6 +152,9 @@ describe('sign-in to the inbox and addressed requests', () => {
       ((await page.evaluate(async () => (await fetch('/api/history')).json())) as HistoryRows).rows.map((r) => r.workflowId);
     assert.ok((await historyOf(ana)).includes(forAna!));
     assert.ok((await historyOf(bob)).includes(forFinance!));
+    // ... and nothing addressed to others (needs the resolution's assignees: src/workflows/host/visibility.ts resolutionOf).
+    assert.ok(!(await historyOf(ana)).includes(forFinance!), "finance's request is not in Ana's history");
+    assert.ok(!(await historyOf(bob)).includes(forAna!), "Ana's request is not in Bob's history");
   });
 
   it('the token still lets a machine in; without a session or the token a page goes to sign in; a forged session is refused', async () => {

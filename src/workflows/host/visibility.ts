@@ -183,6 +183,7 @@ export function resolutionOf(d: PendingRequest, answer: Answer, by: string, at: 
     outcome: outcomeOf(answer),
     by,
     ...(source !== undefined ? { source } : {}),
+    ...(d.context.assignees ? { assignees: d.context.assignees } : {}),
     at,
   };
 }

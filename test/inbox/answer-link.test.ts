@@ -4,8 +4,6 @@
  * another request or another person, a tampered one, and a link for an assignee the request no longer has are refused.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
@@ -14,23 +12,16 @@ import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { eventually, fixtureConfig, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { freePort } from '../helpers/ports.js';
+import { receiver } from '../helpers/webhook.js';
 import { waitForPending } from '../helpers/watch.js';
 import { pendingDetailsQuery } from '../../src/workflows/messages.js';
 
 const KEY = 'answer-link-key-for-tests-0123456789abcdef';
 
-/** A webhook receiver: every body it got. */
-const bodies: Array<{ text: string }> = [];
-const hook: Server = createServer((req, res) => {
-  let text = '';
-  req.on('data', (d: Buffer) => (text += d.toString('utf8')));
-  req.on('end', () => {
-    bodies.push(JSON.parse(text) as { text: string });
-    res.writeHead(204).end();
-  });
-});
-await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
-const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+/** The webhook's receiver: every body it got. */
+const hook = await receiver();
+const bodies = () => hook.received.map((r) => r.body as { text: string });
+const hookUrl = hook.url;
 const inboxPort = await freePort();
 const inboxUrl = `http://127.0.0.1:${inboxPort}/`;
 
@@ -41,7 +32,7 @@ describe('answer links in notifications', () => {
   after(async () => {
     await browser?.close();
     await inbox?.close();
-    await new Promise<void>((r) => hook.close(() => r()));
+    await hook.close();
   });
   const suite = suiteEnvironment({
     taskQueue: uniqueTaskQueue('answer-link'),
@@ -56,7 +47,7 @@ describe('answer links in notifications', () => {
   });
 
   const linksOf = (workflowId: string) =>
-    bodies
+    bodies()
       .filter((b) => b.text.includes(workflowId))
       .flatMap((b) => [...b.text.matchAll(/<(http[^|>]+)\|answer as ([^>]+)>/g)].map((m) => ({ url: m[1]!, to: m[2]! })));
 
@@ -80,7 +71,7 @@ describe('answer links in notifications', () => {
     await waitForPending(suite.env.client.workflow.getHandle(b.workflowId), 1, 300_000);
     const links = await eventually(() => (linksOf(a.workflowId).length === 2 ? linksOf(a.workflowId) : undefined), 'the notification of a', 120_000, 200);
     // The Slack body: mrkdwn text naming the call and the workflow, the inbox, and the links.
-    const body = bodies.find((x) => x.text.includes(a.workflowId))!;
+    const body = bodies().find((x) => x.text.includes(a.workflowId))!;
     assert.deepEqual(Object.keys(body), ['text']);
     assert.match(body.text, /^\*durable-mcp: input requested\* by fx\/ask_name in workflow `/);
     assert.match(body.text, new RegExp(`answer it in the inbox: ${inboxUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
@@ -162,7 +153,7 @@ describe('answer links in notifications', () => {
       { required: 2, accepted: [] },
       'nothing was counted',
     );
-    const note = await eventually(() => bodies.find((b) => b.text.includes(call.workflowId)), 'its notification', 120_000, 200);
+    const note = await eventually(() => bodies().find((b) => b.text.includes(call.workflowId)), 'its notification', 120_000, 200);
     assert.doesNotMatch(note.text, /\/a\//, 'its notification carries no link');
   });
 });

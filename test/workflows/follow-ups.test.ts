@@ -5,8 +5,6 @@
  * lead answers through that link. The options are checked (errors name the field).
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingDetailsQuery } from '../../src/workflows/messages.js';
@@ -15,6 +13,7 @@ import { startInbox } from '../../src/inbox/index.js';
 import { notAddressedTo } from '../../src/inbox/answer.js';
 import { eventually, testEnvironment } from '../helpers/temporal.js';
 import { freePort } from '../helpers/ports.js';
+import { receiver } from '../helpers/webhook.js';
 import { waitForPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
 
@@ -36,17 +35,9 @@ describe('reminders and escalation', () => {
   });
 
   it('time-skipping: the webhook gets the request, the reminder, then the escalation; the escalated role answers by its link', async () => {
-    const bodies: Array<{ text: string }> = [];
-    const hook: Server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (d: Buffer) => (text += d.toString('utf8')));
-      req.on('end', () => {
-        bodies.push(JSON.parse(text) as { text: string });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
-    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    const hook = await receiver();
+    const bodies = () => hook.received.map((r) => r.body as { text: string });
+    const hookUrl = hook.url;
     const inboxPort = await freePort();
     const inboxUrl = `http://127.0.0.1:${inboxPort}/`;
     const t = await testEnvironment({
@@ -69,7 +60,7 @@ describe('reminders and escalation', () => {
         ],
       });
       await waitForPending(handle);
-      const heads = () => bodies.map((b) => b.text.split('\n')[0]!.replace(/ by .*/, ''));
+      const heads = () => bodies().map((b) => b.text.split('\n')[0]!.replace(/ by .*/, ''));
       await eventually(() => (heads().length >= 1 ? true : undefined), 'the first notification', 60_000, 100);
       await t.env.sleep(HOUR + 60_000);
       await eventually(() => (heads().length >= 2 ? true : undefined), 'the reminder', 60_000, 100);
@@ -86,13 +77,13 @@ describe('reminders and escalation', () => {
       [pending] = await handle.query(pendingDetailsQuery);
       assert.deepEqual(pending!.context.assignees, { users: ['ana@example.com'], roles: ['lead'] });
       assert.deepEqual(pending!.context.escalated, { roles: ['lead'] });
-      assert.match(bodies[2]!.text, /escalated to role lead/);
+      assert.match(bodies()[2]!.text, /escalated to role lead/);
       // A signed-in lead may answer it now; someone else may not.
       assert.equal(notAddressedTo({ subject: 'lee', email: 'lee@example.com', roles: ['lead'], source: 'oidc' }, pending!), undefined);
       assert.match(notAddressedTo({ subject: 'eve', source: 'oidc' }, pending!) ?? '', /is not addressed to you/);
       // The lead answers by the escalation's link for the role.
-      const lead = [...bodies[2]!.text.matchAll(/<(http[^|>]+)\|answer as role:lead>/g)][0]?.[1];
-      assert.ok(lead, `a link for the role lead in ${bodies[2]!.text}`);
+      const lead = [...bodies()[2]!.text.matchAll(/<(http[^|>]+)\|answer as role:lead>/g)][0]?.[1];
+      assert.ok(lead, `a link for the role lead in ${bodies()[2]!.text}`);
       const res = await fetch(lead, {
         method: 'POST',
         headers: { origin: inboxUrl.slice(0, -1), 'content-type': 'application/x-www-form-urlencoded' },
@@ -104,26 +95,18 @@ describe('reminders and escalation', () => {
     } finally {
       await inbox.close();
       await t.teardown();
-      await new Promise<void>((r) => hook.close(() => r()));
+      await hook.close();
     }
   });
 
   it("time-skipping: the approval policy's reminder and escalation (not the call's)", async () => {
-    const bodies: Array<{ type: string; context: { escalated?: unknown; approval?: unknown } }> = [];
-    const hook: Server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (d: Buffer) => (text += d.toString('utf8')));
-      req.on('end', () => {
-        bodies.push(JSON.parse(text) as (typeof bodies)[number]);
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
+    const hook = await receiver();
+    const bodies = () => hook.received.map((r) => r.body as { type: string; context: { escalated?: unknown; approval?: unknown } });
     const t = await testEnvironment({
       timeSkipping: true,
       name: 'follow-ups-policy',
       fx: { approval: { tools: ['transfer'], remindAfter: '1h', escalateAfter: '2h', escalateTo: { users: ['boss@example.com'] } } },
-      configFields: { notify: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` } },
+      configFields: { notify: { url: hook.url } },
     });
     try {
       const handle = await t.client.workflow.start(mcpToolCall, {
@@ -132,11 +115,11 @@ describe('reminders and escalation', () => {
         args: [{ server: 'fx', tool: 'transfer', arguments: { to: 'bob', amount: 3 }, elicitation: { holdFor: 200 } }],
       });
       await waitForPending(handle);
-      await eventually(() => (bodies.length >= 1 ? true : undefined), 'the first notification', 60_000, 100);
+      await eventually(() => (bodies().length >= 1 ? true : undefined), 'the first notification', 60_000, 100);
       await t.env.sleep(2 * HOUR + 60_000);
-      await eventually(() => (bodies.length >= 3 ? true : undefined), 'the reminder and the escalation', 60_000, 100);
+      await eventually(() => (bodies().length >= 3 ? true : undefined), 'the reminder and the escalation', 60_000, 100);
       assert.deepEqual(
-        bodies.map((b) => b.type),
+        bodies().map((b) => b.type),
         ['durable-mcp.request.pending', 'durable-mcp.request.reminder', 'durable-mcp.request.escalated'],
       );
       const [pending] = await handle.query(pendingDetailsQuery);
@@ -144,7 +127,7 @@ describe('reminders and escalation', () => {
       await handle.cancel();
     } finally {
       await t.teardown();
-      await new Promise<void>((r) => hook.close(() => r()));
+      await hook.close();
     }
   });
 });

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
@@ -9,34 +7,12 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
 import { readFixtureLog, receivedAnswers } from '../fixtures/paths.js';
+import { receiver } from '../helpers/webhook.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { eventually, fixtureConfig, tempDir, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: any;
-  status: number;
-}
-
-/** A local webhook receiver: answers each POST with `statusFor(n)` (n counts from 1). */
-async function receiver(statusFor: (n: number) => number = () => 204): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (d: Buffer) => (text += d.toString('utf8')));
-    req.on('end', () => {
-      const status = statusFor(received.length + 1);
-      received.push({ headers: req.headers, body: JSON.parse(text), status });
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 /** The activity events of a workflow's history, by activity type. */
 async function activityEvents(handle: WorkflowHandle, type: string): Promise<{ scheduled: number; completed: number; attempts: number[] }> {

@@ -6,43 +6,22 @@
  * `tasks/result`. See docs/tasks.md.
  */
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { progressQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
-import { freePort } from '../helpers/ports.js';
+import { startEverythingHttp } from '../helpers/everything.js';
 import { eventually, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const require = createRequire(import.meta.url);
-const everything = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-
 /** server-everything over streamable HTTP, its own process (started in `before`). */
 const extraServers: Record<string, unknown> = {};
-const httpServer: { child?: ChildProcess } = {};
+let httpServer: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
 before(async () => {
-  const port = await freePort();
-  const child = spawn(process.execPath, [everything, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-  httpServer.child = child;
-  await new Promise<void>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      if (/listening on port/.test(err)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${err}`)));
-  });
-  extraServers.research = { url: `http://127.0.0.1:${port}/mcp` };
+  httpServer = await startEverythingHttp();
+  extraServers.research = { url: httpServer.url };
 });
 after(async () => {
-  const child = httpServer.child;
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await httpServer?.stop();
 });
 
 describe('MCP Tasks, 2025-11-25 form: server-everything simulate-research-query over streamable HTTP', () => {

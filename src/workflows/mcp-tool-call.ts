@@ -30,6 +30,7 @@ export async function mcpToolCall(input: McpToolCallInput): Promise<ToolResult> 
   try {
     const call = executeMcpTool(input, {
       step: reportTo?.step,
+      continueAsNew: () => nearLimits(host),
       ...(input?.continued ? { callId: input.continued.callId, resumeAfter: input.continued.waitingFor } : {}),
     });
     // A long wait for a person continues as new (bounded history and updates). A call waiting in a modern-era
@@ -51,6 +52,11 @@ export async function mcpToolCall(input: McpToolCallInput): Promise<ToolResult> 
   if (reportTo) await report(reportTo, { result });
   await untilIdle(host);
   return result;
+}
+
+/** The run nears Temporal's limits: history events or size as Temporal suggests, or the updates handled. */
+function nearLimits(host: ElicitationHost): boolean {
+  return workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= TOOL_CALL_MAX_HISTORY_EVENTS || host.updatesHandled >= TOOL_CALL_MAX_UPDATES;
 }
 
 async function report(to: { workflowId: string; step: string }, done: { result?: ToolResult; error?: string }): Promise<void> {
@@ -75,19 +81,18 @@ async function continueWhileWaiting(host: ElicitationHost, input: McpToolCallInp
   const callId = () => input.continued?.callId ?? host.requests.soleCallId();
   // Waiting for a person: a released legacy-era call (run again once its request is resolved), or a call in a
   // modern-era (MRTR) round, whose round (number, requestState, request ids) the host's snapshot carries: the
-  // next run resumes it at that round (executeMcpTool), not at round 1.
+  // next run resumes it at that round (executeMcpTool), not at round 1. Or a call following an MCP task, between
+  // two watches or waiting for its questions: the snapshot carries the task and the next run goes on watching it.
   const waiting = () => {
     const id = callId();
-    return id !== undefined && host.requests.waitingFor(id) !== undefined;
+    return id !== undefined && host.requests.isWaiting(id);
   };
-  const nearLimits = () =>
-    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= TOOL_CALL_MAX_HISTORY_EVENTS || host.updatesHandled >= TOOL_CALL_MAX_UPDATES;
   // Only the call ends the workflow (or this loop's continue-as-new): a cancellation reaches the call, which
   // withdraws its requests before the run ends, so this loop just stops waiting.
   const never = () => new Promise<never>(() => undefined);
   for (;;) {
     try {
-      await condition(() => done || (nearLimits() && waiting()));
+      await condition(() => done || (nearLimits(host) && waiting()));
       if (done) return never();
       // An answer may have arrived meanwhile (the call runs again): continue only while it still waits.
       await continueAsNewWhenIdle<typeof mcpToolCall>(host, () => {

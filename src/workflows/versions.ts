@@ -33,6 +33,12 @@ export const Versions = {
     since: '2026-12-04, issue 35 (reminders and escalation)',
     before: 'no timer and no notification after the first one (the option did not exist, so no older history asks)',
   },
+  /** A call following an MCP task may continue as new between watches and while its questions wait (issue 34). */
+  taskContinueAsNew: {
+    id: 'durable-mcp:task-continue-as-new',
+    since: '2026-12-04, issue 34 (a task carried across continue-as-new)',
+    before: 'a task was watched in one run to its end: no continue-as-new while it worked or its questions waited',
+  },
 } as const satisfies Record<string, WorkflowVersion>;
 
 /**

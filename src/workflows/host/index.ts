@@ -32,6 +32,7 @@ import { since, Versions } from '../versions.js';
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
 export type { CallAnswer } from './answers.js';
 export type { RoundRequest, RoundWait } from './rounds.js';
+export type { TaskWait } from './tasks.js';
 
 /**
  * At most this many activities wait inline (inside an `elicit` update) at once. Temporal allows about

@@ -12,55 +12,19 @@ import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
-import { ARGUMENTS_SHOWN, type CallProgress, type PendingContext } from '../messages.js';
+import type { CallProgress, PendingContext } from '../messages.js';
 import { outcomeOf } from '../outcome.js';
+import { answerId, argumentsShown, DEFAULT_EXPIRES_IN_MS, type CallRecord, type PendingRecord, type ResolvedRecord } from './records.js';
 import { countAccept, requiredAccepts, sameAnswer } from './accepts.js';
 import { callAnswerOf, type CallAnswer } from './answers.js';
-import { RoundWaits, type RoundWait } from './rounds.js';
+import { CallWaits } from './call-waits.js';
+import type { RoundWait } from './rounds.js';
+import type { TaskWait } from './tasks.js';
 
-/** Default time a request may stay unanswered before it expires into `cancel`. */
-export const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;
 /** Default time a tool call holds its MCP session and worker slot while it waits for a human. */
 export const DEFAULT_HOLD_FOR_MS = 3 * 60 * 1000;
 /** How many finished requests the registry remembers (and carries) to explain a late answer. */
 export const FINISHED_REMEMBERED = 32;
-
-export interface CallRecord extends Omit<PendingContext, 'askedAt'> {
-  expiresInMs: number;
-  holdForMs: number;
-  /** Reminders and escalation of the call's requests (docs/people.md). */
-  remindAfterMs?: number;
-  escalateAfterMs?: number;
-  escalateTo?: Assignees;
-  /** N of M: distinct people who must accept each request. */
-  requiredApprovals?: number;
-}
-
-/** A pending request, with the call that asked it. */
-export interface PendingRecord {
-  request: Request;
-  callId: string;
-  /** Workflow time (ms) when the request was recorded (for the time-to-answer metric). */
-  since?: number;
-  /** An approval (docs/approvals.md): the tool as a person sees it beside the request. */
-  approval?: ApprovalContext;
-  /** A reminder was sent (docs/people.md). */
-  reminded?: true;
-  /** It was escalated: who was added to its assignees. */
-  escalated?: Assignees;
-  /** N of M: who accepted so far, and the answer they accepted (canonical JSON of its data). */
-  accepts?: { by: string[]; data: string; people?: string[] };
-}
-
-/** A resolved request: its answer, its call, and who resolved it when (workflow time, ISO 8601). */
-export interface ResolvedRecord {
-  answer: Answer;
-  callId: string;
-  by?: string;
-  at?: string;
-  /** Where `by` comes from (docs/people.md). */
-  source?: string;
-}
 
 /** What the registry carries across continue-as-new (part of the host's snapshot). */
 export interface RegistrySnapshot {
@@ -72,6 +36,8 @@ export interface RegistrySnapshot {
   finished?: Array<{ id: string; how: string }>;
   /** Calls waiting in a modern-era round, with the round's state (the next run resumes them at that round). */
   rounds?: Array<{ callId: string } & RoundWait>;
+  /** Calls following an MCP task, with the task's state (the next run goes on watching it). */
+  tasks?: Array<{ callId: string } & TaskWait>;
 }
 
 /** The options of a new call, as `executeMcpTool` and the pipeline give them. */
@@ -85,20 +51,8 @@ export type NewCall = Omit<PendingContext, 'callId' | 'arguments' | 'askedAt'> &
   requiredApprovals?: number;
 };
 
-/** The id an answer names, if it names one. */
-export function answerId(raw: unknown): unknown {
-  return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
-}
-
-/** When a recorded request expires (workflow time, ms). */
-export function expiresAtOf(request: Request, now = Date.now()): number {
-  return request.expiresAt ? Date.parse(request.expiresAt) : now + DEFAULT_EXPIRES_IN_MS;
-}
-
-/** `text` cut to `max` characters, with "…" when it was longer. */
-export function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
+export { answerId, cut, DEFAULT_EXPIRES_IN_MS, expiresAtOf } from './records.js';
+export type { CallRecord, PendingRecord, ResolvedRecord } from './records.js';
 
 export class RequestRegistry {
   private readonly calls = new Map<string, CallRecord>();
@@ -109,7 +63,9 @@ export class RequestRegistry {
   /** Calls released and waiting for an answer (no activity running), by call id → request id. */
   private readonly waiting = new Map<string, string>();
   /** Calls of `waiting` that wait in a modern-era (MRTR) round, with the round's state. */
-  private readonly roundWaiting = new RoundWaits();
+  private readonly roundWaiting = new CallWaits<RoundWait>();
+  /** Calls following an MCP task, between two watches or waiting for its questions' answers. */
+  private readonly taskWaiting = new CallWaits<TaskWait>();
   private nextCall = 1;
   /** Prefixed to the call ids this registry assigns (a pipeline's child keeps its ids apart from the parent's). */
   private callIdPrefix = '';
@@ -307,6 +263,7 @@ export class RequestRegistry {
     this.calls.delete(callId);
     this.waiting.delete(callId);
     this.roundWaiting.delete(callId);
+    this.taskWaiting.delete(callId);
     const answers: CallAnswer[] = [];
     for (const [id, r] of [...this.resolved]) {
       if (r.callId !== callId) continue;
@@ -355,6 +312,25 @@ export class RequestRegistry {
     return this.roundWaiting.get(callId);
   }
 
+  /**
+   * Mark a call that follows an MCP task as waiting (between two watches, or for its questions' answers: no activity
+   * runs for it), with the task's state, carried across continue-as-new; or no longer waiting (undefined).
+   */
+  setTaskWaiting(callId: string, wait: TaskWait | undefined): void {
+    if (wait) this.taskWaiting.set(callId, wait);
+    else this.taskWaiting.delete(callId);
+  }
+
+  /** The task a call follows, while it waits (restored after continue-as-new: the call goes on watching it). */
+  taskWaitOf(callId: string): TaskWait | undefined {
+    return this.taskWaiting.get(callId);
+  }
+
+  /** Whether a call waits with no activity running: released for a request, or between the watches of its task. */
+  isWaiting(callId: string): boolean {
+    return this.waiting.has(callId) || this.taskWaiting.has(callId);
+  }
+
   /** The request a released call waits for, if it waits. */
   waitingFor(callId: string): string | undefined {
     return this.waiting.get(callId);
@@ -367,6 +343,7 @@ export class RequestRegistry {
 
   snapshot(): RegistrySnapshot {
     const rounds = this.roundWaiting.snapshot();
+    const tasks = this.taskWaiting.snapshot();
     return {
       calls: [...this.calls.values()],
       pending: [...this.pending.values()],
@@ -374,6 +351,7 @@ export class RequestRegistry {
       nextCall: this.nextCall,
       ...(this.finished.length > 0 ? { finished: [...this.finished] } : {}),
       ...(rounds ? { rounds } : {}),
+      ...(tasks ? { tasks } : {}),
     };
   }
 
@@ -382,19 +360,9 @@ export class RequestRegistry {
     this.nextCall = s.nextCall;
     this.finished = [...(s.finished ?? [])];
     this.roundWaiting.restore(s.rounds ?? []);
+    this.taskWaiting.restore(s.tasks ?? []);
     for (const c of s.calls) this.calls.set(c.callId, c);
     for (const r of s.resolved) this.resolved.set(r.answer.id, r);
     for (const e of s.pending) this.pending.set(e.request.id, e);
   }
-}
-
-/** A call's arguments as the memo shows them: JSON, cut to ARGUMENTS_SHOWN characters. */
-function argumentsShown(args: Record<string, unknown>): string {
-  let text: string;
-  try {
-    text = JSON.stringify(args) ?? '';
-  } catch {
-    text = '(arguments that are not JSON)';
-  }
-  return cut(text, ARGUMENTS_SHOWN);
 }

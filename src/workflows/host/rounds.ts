@@ -54,29 +54,3 @@ export function roundResponses(requests: RoundRequest[], answerFor: (id: string)
   for (const r of requests) out[r.key] = answerToElicitResult(answerFor(r.id) ?? { id: r.id, ok: false, reason: 'cancelled' }, { mode: r.mode });
   return out;
 }
-
-/** The calls that wait in a modern-era round, with the round's state, by call id. */
-export class RoundWaits {
-  private readonly waits = new Map<string, RoundWait>();
-
-  get(callId: string): RoundWait | undefined {
-    return this.waits.get(callId);
-  }
-
-  set(callId: string, wait: RoundWait): void {
-    this.waits.set(callId, wait);
-  }
-
-  delete(callId: string): void {
-    this.waits.delete(callId);
-  }
-
-  /** The snapshot's `rounds` (undefined when no call waits in a round, so the field is left out). */
-  snapshot(): Array<{ callId: string } & RoundWait> | undefined {
-    return this.waits.size > 0 ? [...this.waits].map(([callId, r]) => ({ callId, ...r })) : undefined;
-  }
-
-  restore(rounds: Array<{ callId: string } & RoundWait>): void {
-    for (const { callId, ...r } of rounds) this.waits.set(callId, r);
-  }
-}

@@ -14,7 +14,7 @@ import { durationOption, invalidInput, toolCallInputProblem } from '../input.js'
 import { approvalDecision, recordApproval, withApproval, type Approved } from './approval.js';
 import { recordRelease, retryAfterUrls } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
-import { followTask } from './tasks.js';
+import { followTask, newTaskWait } from './tasks.js';
 import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
 import type { Activities } from '../../activities/index.js';
 
@@ -79,6 +79,8 @@ export interface CallOptions {
   resumeAfter?: string;
   /** Report who answered the call's requests as the result's `metadata.answers` (docs/failures.md; agents do). */
   reportAnswers?: boolean;
+  /** Whether the run should continue as new now (`mcpToolCall`'s limits): a call following an MCP task parks for it. */
+  continueAsNew?: () => boolean;
 }
 
 /** The assignees of a call's requests: its own, else its login's principal (absent: anyone). */
@@ -142,15 +144,19 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
   // Resumed after continue-as-new: a call that waited in a modern-era round resumes at that round (its number,
   // requestState and request ids came with the host's snapshot); a released legacy call waits, then runs again.
   const resumeRound = options.resumeAfter ? host.requests.roundWaitOf(call.callId) : undefined;
-  if (options.resumeAfter && !resumeRound) {
+  if (options.resumeAfter && !resumeRound && !host.requests.taskWaitOf(call.callId)) {
     host.requests.setWaiting(call.callId, options.resumeAfter);
     await condition(() => host.requests.isResolved(options.resumeAfter!));
     host.requests.setWaiting(call.callId, undefined);
   }
+  // Resumed after continue-as-new while it followed an MCP task: go on watching that task (never a second tools/call).
+  const resumeTask = host.requests.taskWaitOf(call.callId);
+  const loop = { ...call, reportAnswers: options.reportAnswers === true, continueAsNew: options.continueAsNew };
   // A call that fails for good withdraws its pending requests.
   try {
+    if (resumeTask) return withAnswers(await followTask(host, call.callId, input, resumeTask, loop), host.finishCall(call.callId), loop.reportAnswers);
     // The `tools/call` also covers the inline wait for a human (up to holdFor): never cut that short.
-    return await callLoop(host, { ...call, reportAnswers: options.reportAnswers === true }, input, activity, toolTimeoutMs + call.holdForMs, resumeRound);
+    return await callLoop(host, loop, input, activity, toolTimeoutMs + call.holdForMs, resumeRound);
   } catch (err) {
     host.finishCall(call.callId);
     throw err;
@@ -164,7 +170,7 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
  */
 async function callLoop(
   host: ElicitationHost,
-  call: { callId: string; holdForMs: number; expiresInMs: number; reportAnswers: boolean },
+  call: { callId: string; holdForMs: number; expiresInMs: number; reportAnswers: boolean; continueAsNew?: () => boolean },
   input: ExecuteMcpToolInput,
   activity: Activities['callMcpTool'],
   toolTimeoutMs: number,
@@ -223,8 +229,8 @@ async function callLoop(
       }
       if (outcome.status === 'task') {
         // MCP Tasks (2026-07-28 extension): the task id is in history; the task is watched, never called again (./tasks.ts).
-        const result = await followTask(host, call.callId, input, outcome);
-        return withAnswers(withApproval(result, approved), host.finishCall(call.callId), call.reportAnswers);
+        const result = await followTask(host, call.callId, input, newTaskWait(outcome, approved?.metadata), call);
+        return withAnswers(result, host.finishCall(call.callId), call.reportAnswers);
       }
       if (outcome.status !== 'input_required') {
         // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.

@@ -7,15 +7,17 @@
  * the answers go out with the next watch (`tasks/update`). The task's `ttlMs` bounds the wait (workflow time): past
  * it the call fails `TaskExpired`. A cancelled workflow (or an expired task) sends `tasks/cancel`.
  *
- * No version entry: only a run whose `callMcpTool` returned `status: "task"` takes this path, and no history before
- * it has one (such a result failed the activity as a ProtocolViolation then). Deterministic: workflow APIs only.
+ * Continue-as-new: between two watches, and while its questions wait for answers, the call's task state (`TaskWait`:
+ * the task, its deadline, the keys asked, the round waited on) is in the host, so `mcpToolCall` may continue as new
+ * then; the next run goes on watching the same task (Versions.taskContinueAsNew). Deterministic: workflow APIs only.
  */
 import { ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import { FailureTypes } from '../../contract/failures.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Activities } from '../../activities/index.js';
-import type { ElicitationHost } from '../host/index.js';
+import type { ElicitationHost, TaskWait } from '../host/index.js';
 import { durationOption } from '../input.js';
+import { since, Versions } from '../versions.js';
 import type { CallOutcome } from './outcome.js';
 
 /** A `watchMcpTask` returns `working` after this long, so a task that works for days costs a few events an hour. */
@@ -25,15 +27,27 @@ const ANSWERED_PAUSE_MS = 1_000;
 
 export type TaskOutcome = Extract<CallOutcome, { status: 'task' }>;
 
-/** Follow the server's task to its end: its result, or a typed failure. */
+/** The state of a task the workflow just learned of (its `ttlMs` counts from now, workflow time). */
+export function newTaskWait(outcome: TaskOutcome, metadata?: Record<string, unknown>): TaskWait {
+  const { ttlMs } = outcome.task;
+  return { task: outcome.task, ...(ttlMs !== null ? { deadline: Date.now() + ttlMs } : {}), asked: [], round: 0, ...(metadata ? { metadata } : {}) };
+}
+
+/** How a call follows its task: `continueAsNew()` says the run should continue as new now (only `mcpToolCall` can). */
+export interface FollowOptions {
+  continueAsNew?: () => boolean;
+}
+
+/** Follow the server's task to its end: its result (with the state's metadata), or a typed failure. */
 export async function followTask(
   host: ElicitationHost,
   callId: string,
   input: { server: string; tool: string; heartbeatTimeout?: unknown; auth?: { principal?: string } },
-  outcome: TaskOutcome,
+  start: TaskWait,
+  options: FollowOptions = {},
 ): Promise<ToolResult> {
   const { server, tool } = input;
-  const { taskId } = outcome.task;
+  const { taskId } = start.task;
   const heartbeatTimeoutMs = durationOption('heartbeatTimeout', input.heartbeatTimeout) ?? 30_000;
   const { watchMcpTask } = proxyActivities<Activities>({
     startToCloseTimeout: TASK_WATCH_CAP_MS + 2 * 60_000,
@@ -42,59 +56,67 @@ export async function followTask(
   });
   const { cancelMcpTask } = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { maximumAttempts: 3 } });
   const principal = input.auth?.principal;
-  // The task's ttlMs, from when the workflow learned of it (workflow time: time-skipping moves it too).
-  const deadline = outcome.task.ttlMs === null ? undefined : Date.now() + outcome.task.ttlMs;
-  const left = () => (deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
+  // Older histories (before the version) never parked a task for continue-as-new.
+  const carried = since(Versions.taskContinueAsNew);
+  const left = () => (state.deadline === undefined ? undefined : Math.max(0, state.deadline - Date.now()));
   const expired = () =>
     ApplicationFailure.create({
-      message: `server "${server}": task ${taskId} of tool "${tool}" did not end within its ttlMs (${outcome.task.ttlMs} ms)`,
+      message: `server "${server}": task ${taskId} of tool "${tool}" did not end within its ttlMs (${state.task.ttlMs} ms)`,
       type: FailureTypes.TaskExpired,
       nonRetryable: true,
-      details: [{ taskId, ttlMs: outcome.task.ttlMs }],
+      details: [{ taskId, ttlMs: state.task.ttlMs }],
     });
-  /** Every input request key the task asked (keys are unique over a task's lifetime): each is asked once. */
-  const asked = new Set<string>();
-  let pollIntervalMs = outcome.task.pollIntervalMs;
-  let responses: Record<string, unknown> | undefined;
-  let round = 0;
+  const done = (result: ToolResult): ToolResult => (state.metadata ? { ...result, metadata: { ...result.metadata, ...state.metadata } } : result);
+  let state = start;
+  // A run parks only after a watch of its own: a run that continued as new always moves the task on first.
+  let watchedHere = false;
   try {
     for (;;) {
-      const watched = await watchMcpTask({
-        server,
-        tool,
-        callId,
-        taskId,
-        ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
-        ...(responses ? { inputResponses: responses } : {}),
-        capMs: TASK_WATCH_CAP_MS,
-        ...(principal !== undefined ? { principal } : {}),
-      });
-      responses = undefined;
-      if (watched.status === 'completed') return watched.result;
-      if (watched.task.pollIntervalMs !== undefined) pollIntervalMs = watched.task.pollIntervalMs;
-      if (left() === 0) throw expired();
-      if (watched.status === 'working') continue;
-      const fresh = Object.fromEntries(Object.entries(watched.inputRequests).filter(([key]) => !asked.has(key)));
-      if (Object.keys(fresh).length === 0) {
-        await sleep(Math.max(ANSWERED_PAUSE_MS, pollIntervalMs ?? 0));
-        continue;
-      }
-      for (const key of Object.keys(fresh)) asked.add(key);
-      // Not `setWaiting`: a call marked waiting may continue as new and then run `callMcpTool` again (a second
-      // tools/call); a task's wait stays in this run (its history: a few events per question and per watch cap).
-      const requests = host.registerRound(callId, ++round, fresh);
-      for (const r of requests) {
+      // The round's questions: wait for their answers (the task's state in the host meanwhile: the run may continue as new).
+      for (const r of state.requests ?? []) {
         if (host.requests.isResolved(r.id)) continue;
+        if (carried) host.requests.setTaskWaiting(callId, state);
         const remaining = left();
         const resolved =
           remaining === undefined
             ? await condition(() => host.requests.isResolved(r.id)).then(() => true)
             : await condition(() => host.requests.isResolved(r.id), remaining);
+        host.requests.setTaskWaiting(callId, undefined);
         if (!resolved) throw expired();
       }
-      responses = host.roundResponses(requests);
+      if (carried && watchedHere && options.continueAsNew?.()) {
+        // Between two watches, near the run's limits: park here; mcpToolCall continues as new with the task's state.
+        host.requests.setTaskWaiting(callId, state);
+        await condition(() => false);
+      }
+      const responses = state.requests ? host.roundResponses(state.requests) : undefined;
+      const watched = await watchMcpTask({
+        server,
+        tool,
+        callId,
+        taskId,
+        ...(state.task.pollIntervalMs !== undefined ? { pollIntervalMs: state.task.pollIntervalMs } : {}),
+        ...(responses ? { inputResponses: responses } : {}),
+        capMs: TASK_WATCH_CAP_MS,
+        ...(principal !== undefined ? { principal } : {}),
+      });
+      watchedHere = true;
+      if (watched.status === 'completed') return done(watched.result);
+      state = { ...state, task: { ...watched.task, pollIntervalMs: watched.task.pollIntervalMs ?? state.task.pollIntervalMs }, requests: undefined };
+      if (left() === 0) throw expired();
+      if (watched.status === 'working') continue;
+      const fresh = Object.fromEntries(Object.entries(watched.inputRequests).filter(([key]) => !state.asked.includes(key)));
+      if (Object.keys(fresh).length === 0) {
+        await sleep(Math.max(ANSWERED_PAUSE_MS, state.task.pollIntervalMs ?? 0));
+        continue;
+      }
+      const round = state.round + 1;
+      // Not `setWaiting`: a call marked released would run `callMcpTool` again (a second tools/call) after continue-as-new.
+      const requests = host.registerRound(callId, round, fresh);
+      state = { ...state, asked: [...state.asked, ...Object.keys(fresh)], round, requests };
     }
   } catch (err) {
+    host.requests.setTaskWaiting(callId, undefined);
     const typeOf = (err as { type?: unknown })?.type;
     if (isCancellation(err) || typeOf === FailureTypes.TaskExpired) {
       // The server should stop working for nobody (best effort: the call fails either way).

@@ -1,0 +1,22 @@
+/**
+ * A call that follows an MCP task (2026-07-28 extension, docs/tasks.md) in the host: the task's state between two
+ * watches, carried across continue-as-new so the next run goes on watching the same task (never a second
+ * `tools/call`) and waits for the same questions. Pure data: the workflow loop is tool-call/tasks.ts.
+ */
+import type { TaskHandle } from '../../activities/types.js';
+import type { RoundRequest } from './rounds.js';
+
+export interface TaskWait {
+  /** The server's task as the last watch saw it (its id first). */
+  task: TaskHandle;
+  /** Workflow time (ms) past which the task is expired: its `ttlMs` from when the workflow learned of it. Absent: none. */
+  deadline?: number;
+  /** Every input request key the task asked (keys are unique over a task's lifetime): each is asked once. */
+  asked: string[];
+  /** The number of the task's last round of questions (0: none yet). */
+  round: number;
+  /** The questions of that round while they wait for answers, or answered and not yet sent (`tasks/update`). */
+  requests?: RoundRequest[];
+  /** Metadata the result gets (who approved the call, with which arguments: docs/approvals.md). */
+  metadata?: Record<string, unknown>;
+}

@@ -160,6 +160,30 @@ describe('the request registry (pure: no workflow API, no server)', () => {
     assert.equal(r.waitingFor(callId), undefined);
   });
 
+  it('tracks a call that follows an MCP task while it waits, carries the task through a snapshot, and forgets it with the call', () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't' });
+    assert.equal(r.isWaiting(callId), false);
+    const wait = {
+      task: { taskId: 'task-1', status: 'input_required', ttlMs: 60_000 },
+      deadline: T0 + 60_000,
+      asked: ['name'],
+      round: 1,
+      requests: [{ key: 'name', id: 'q1', mode: 'form' as const }],
+    };
+    r.setTaskWaiting(callId, wait);
+    assert.equal(r.isWaiting(callId), true, 'a task wait is a wait (mcpToolCall may continue as new)');
+    assert.equal(r.waitingFor(callId), undefined, 'but not a released call: nothing runs tools/call again');
+    const next = new RequestRegistry(() => T0);
+    next.restore(JSON.parse(JSON.stringify(r.snapshot())));
+    assert.deepEqual(next.taskWaitOf(callId), wait);
+    r.setTaskWaiting(callId, undefined);
+    assert.equal(r.isWaiting(callId), false);
+    assert.equal(r.snapshot().tasks, undefined, 'no task field when no call follows one');
+    next.forgetCall(callId);
+    assert.equal(next.taskWaitOf(callId), undefined);
+  });
+
   it('carries its state through a snapshot into a new registry (as across continue-as-new)', () => {
     const { r } = registry();
     const { callId } = r.newCall({ server: 's', tool: 't', step: 'a' });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TASK_WATCH_CAP_MS } from '../src/workflows/tool-call/tasks.js';
 import { mcpToolCall } from '../src/workflows/index.js';
+import { TOOL_CALL_MAX_HISTORY_EVENTS } from '../src/workflows/mcp-tool-call.js';
 import { readFixtureLog } from '../scripts/fixture-log.js';
 import { startHttpFixture, taskServerPath } from '../test/fixtures/paths.js';
 import { now, p50, round, scaled, sleep, startWorkerProcess } from './lib.js';
@@ -125,7 +126,8 @@ export const b11: Benchmark = {
           `events of each history. Polling is activity-side (\`watchMcpTask\`, returns every ${TASK_WATCH_CAP_MS / 60000} min), ` +
           `so polls add no events within a watch; a change of the task's status or statusMessage is a progress signal (at ` +
           `most one a second), which costs its event and a workflow task (3 events). The per-hour figure is the baseline's events besides signals plus 3 events per watch ` +
-          `(computed from the cap, not waited for). (2) \`slow\` of 120 s with \`heartbeatTimeout: ${B11_HEARTBEAT_MS}\`: ` +
+          `(computed from the cap, not waited for); one run holds at most ${TOOL_CALL_MAX_HISTORY_EVENTS.toLocaleString('en')} events ` +
+          `(sooner when Temporal suggests it): then \`mcpToolCall\` continues as new with the task (\`test/workflows/tasks-continue.test.ts\`). (2) \`slow\` of 120 s with \`heartbeatTimeout: ${B11_HEARTBEAT_MS}\`: ` +
           `once the task is polled (plus 1 s) the worker is SIGKILLed and a new worker process started at once; measured: ` +
           `the kill to the server's first \`tasks/get\` of the same task afterwards (its log's timestamps), ${n} samples.`,
         details: {

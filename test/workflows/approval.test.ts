@@ -239,6 +239,33 @@ describe('approvals: a person approves a tool before it runs', () => {
     assert.equal(result.steps.pay.result?.metadata?.answeredBy, 'leo');
     assert.equal(result.steps.check.result?.output, 'balance 42');
   });
+
+  it('a pipeline step asking for "always" on a server whose policy is "never" waits with 0 runs, and runs once when approved', async () => {
+    const handle = await suite.client.workflow.start(mcpPipeline, {
+      taskQueue: suite.taskQueue,
+      workflowId: `approval-pipeline-ask-${Date.now()}`,
+      args: [{ steps: [{ name: 'pay', server: 'open', tool: 'transfer', arguments: { to: 'pia', amount: 12 }, approval: 'always' }] }],
+    });
+    const [request] = await waitForPending(handle);
+    const [details] = await handle.query(pendingDetailsQuery);
+    assert.equal(details.context.step, 'pay');
+    assert.ok(details.context.approval, 'the request is an approval');
+    assert.deepEqual(
+      runs(logs.open, 'transfer').filter((a) => a.to === 'pia'),
+      [],
+      '0 runs while it waits',
+    );
+    await submit(handle, { id: request.id, ok: true }, 'quinn');
+    const result = await handle.result();
+    assert.equal(result.status, 'completed');
+    assert.equal(result.steps.pay.result?.output, 'sent 12 to pia');
+    assert.equal(result.steps.pay.result?.metadata?.approval, 'approved');
+    assert.deepEqual(
+      runs(logs.open, 'transfer').filter((a) => a.to === 'pia'),
+      [{ to: 'pia', amount: 12 }],
+      '1 run',
+    );
+  });
 });
 
 describe('approvals: expiry and a killed worker', () => {

@@ -266,6 +266,49 @@ describe('approvals: a person approves a tool before it runs', () => {
       '1 run',
     );
   });
+
+  for (const onFailure of ['stop', 'continue'] as const) {
+    it(`a declined gated pipeline step with onFailure "${onFailure}" ${onFailure === 'stop' ? 'stops the pipeline: later steps never run' : 'goes on: later steps run'}`, async () => {
+      const account = `after-${onFailure}-${Date.now()}`;
+      const handle = await suite.client.workflow.start(mcpPipeline, {
+        taskQueue: suite.taskQueue,
+        workflowId: `approval-pipeline-${onFailure}-${Date.now()}`,
+        args: [
+          {
+            steps: [
+              { name: 'pay', server: 'fx', tool: 'transfer', arguments: { to: account, amount: 13 }, onFailure },
+              { name: 'check', server: 'open', tool: 'balance', arguments: { account } },
+            ],
+          },
+        ],
+      });
+      const [request] = await waitForPending(handle);
+      await submit(handle, { id: request.id, ok: false, reason: 'declined' }, 'rosa');
+      const result = await handle.result();
+      // The pipeline's caller tells a step that was not approved from the tool's own error by metadata.approval.
+      assert.equal(result.steps.pay.status, 'failed');
+      assert.equal(result.steps.pay.result?.isError, true);
+      assert.equal(result.steps.pay.result?.metadata?.approval, 'declined');
+      assert.equal(result.steps.pay.result?.metadata?.answeredBy, 'rosa');
+      assert.match(String(result.steps.pay.error), /did not run: a person \(rosa\) declined/);
+      assert.deepEqual(
+        runs(logs.v1, 'transfer').filter((a) => a.to === account),
+        [],
+        'the declined tool never ran',
+      );
+      const later = runs(logs.open, 'balance').filter((a) => a.account === account);
+      if (onFailure === 'stop') {
+        assert.equal(result.status, 'stopped');
+        assert.equal(result.steps.check, undefined);
+        assert.deepEqual(later, [], 'the later step never ran');
+      } else {
+        assert.equal(result.status, 'completed');
+        assert.equal(result.steps.check.status, 'completed');
+        assert.equal(result.steps.check.result?.output, 'balance 42');
+        assert.deepEqual(later, [{ account }], 'the later step ran once');
+      }
+    });
+  }
 });
 
 describe('approvals: expiry and a killed worker', () => {

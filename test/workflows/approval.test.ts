@@ -309,6 +309,40 @@ describe('approvals: a person approves a tool before it runs', () => {
       }
     });
   }
+
+  it('an answer {ok:false} without a reason cancels the approval: metadata.approval "cancelled", 0 runs', async () => {
+    const handle = await start({ server: 'fx', tool: 'transfer', arguments: { to: 'sam', amount: 14 } });
+    const [request] = await waitForPending(handle);
+    await submit(handle, { id: request.id, ok: false }, 'tess');
+    const result = await handle.result();
+    assert.equal(result.isError, true);
+    assert.equal(result.metadata?.approval, 'cancelled');
+    assert.match(result.output, /did not run: its approval was cancelled/);
+    assert.deepEqual(
+      runs(logs.v1, 'transfer').filter((a) => a.to === 'sam'),
+      [],
+      '0 runs',
+    );
+  });
+
+  it('cancelling the workflow while its approval waits withdraws the request, and the tool never runs', async () => {
+    const handle = await start({ server: 'fx', tool: 'transfer', arguments: { to: 'uma', amount: 15 } });
+    const [request] = await waitForPending(handle);
+    await handle.cancel();
+    await assert.rejects(handle.result(), (err: unknown) => {
+      assert.match(String((err as { cause?: { name?: string } }).cause?.name), /CancelledFailure/);
+      return true;
+    });
+    assert.deepEqual(await handle.query(pendingQuery), [], 'the approval is withdrawn: nobody is asked any more');
+    await assert.rejects(submit(handle, { id: request.id, ok: true }, 'vera'), /completed|not found/i, 'an approval after the cancel is refused');
+    assert.deepEqual(
+      runs(logs.v1, 'transfer').filter((a) => a.to === 'uma'),
+      [],
+      'the tool never ran',
+    );
+    const { events } = await handle.fetchHistory();
+    assert.equal(events!.filter((e) => e.activityTaskScheduledEventAttributes).length, 1, 'no activity after the one that asked for the approval');
+  });
 });
 
 describe('approvals: expiry and a killed worker', () => {

@@ -191,10 +191,20 @@ describe('metrics (DURABLE_MCP_METRICS_BIND)', () => {
     );
   });
 
-  it('approvals are counted by server, tool and outcome (durable_mcp_approvals): one approved, one declined', async () => {
+  it('approvals are counted by server, tool and outcome, exposed as exactly durable_mcp_approvals: one approved, one declined', async () => {
+    // The exact name a scrape shows (docs/operating.md names it): no runtime prefix, no `_total` suffix.
     const count = (samples: Sample[], outcome: string) =>
-      total(samples, 'durable_mcp_approvals', { server: 'fx', tool: 'transfer', outcome }) +
-      total(samples, 'durable_mcp_approvals_total', { server: 'fx', tool: 'transfer', outcome });
+      samples
+        .filter(
+          (x) =>
+            x.name === 'durable_mcp_approvals' &&
+            x.labels.taskQueue === suite.taskQueue &&
+            x.labels.server === 'fx' &&
+            x.labels.tool === 'transfer' &&
+            x.labels.outcome === outcome &&
+            x.labels.workflowType === 'mcpToolCall',
+        )
+        .reduce((a, x) => a + x.value, 0);
     const before = await scrape();
     for (const [i, ok] of [true, false].entries()) {
       const handle = await suite.env.client.workflow.start(mcpToolCall, {
@@ -213,6 +223,13 @@ describe('metrics (DURABLE_MCP_METRICS_BIND)', () => {
       },
       'one approval approved and one declined counted',
       30_000,
+    );
+    const text = await (await fetch(`http://${bind}/metrics`)).text();
+    assert.match(text, /^# TYPE durable_mcp_approvals counter$/m, 'a counter named durable_mcp_approvals');
+    assert.deepEqual(
+      [...new Set((await scrape()).filter((x) => /approvals/.test(x.name)).map((x) => x.name))],
+      ['durable_mcp_approvals'],
+      'no other name (approvals_total, durable_mcp_approvals_total) is exposed',
     );
   });
 });

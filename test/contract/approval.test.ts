@@ -91,6 +91,16 @@ describe('approvals: bound to the arguments (pure)', () => {
     assert.equal(invalid.ok, false);
   });
 
+  it('an edit is merged onto the proposed arguments: an optional argument the model proposed cannot be removed by leaving it out', () => {
+    const optional = { type: 'object', properties: { to: { type: 'string' }, amount: { type: 'number' }, memo: { type: 'string' } }, required: ['to'] };
+    const proposed = { to: 'bob', amount: 5, memo: 'rent' };
+    const { request } = approvalRequest({ callId: 'c3', server: 'bank', arguments: proposed }, { name: 'transfer', inputSchema: optional }, policy('always'));
+    const edited = checkAnswer({ id: request.id, ok: true, data: { to: 'bob', amount: 7 } }, request);
+    assert.ok(edited.ok);
+    assert.deepEqual(approvedArguments(proposed, edited.answer, true), { to: 'bob', amount: 7, memo: 'rent' });
+    assert.deepEqual(approvedArguments(proposed, { id: request.id, ok: true, data: { amount: 7 } }, true), { to: 'bob', amount: 7, memo: 'rent' });
+  });
+
   it('a schema that is not a flat form gives an empty form: the arguments are approved as proposed', () => {
     assert.equal(argumentsForm({ type: 'object', properties: { items: { type: 'array', items: { type: 'object' } } } }, { items: [] }), undefined);
     assert.equal(argumentsForm(schema, { to: 'bob', amount: { nested: 1 } }), undefined, 'a proposed value the field refuses');

@@ -1,6 +1,7 @@
 /** The payload codec (src/codec/encryption.ts): pure, no server. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -125,5 +126,55 @@ describe('the payload codec', () => {
     assert.throws(() => new DurableMcpPlugin({ mcpConfig, encryption: false, requireEncryption: true }), /the worker was given no payload codec/);
     assert.throws(() => new DurableMcpPlugin({ mcpConfig: { ...mcpConfig, requireEncryption: true } }), /"requireEncryption" in the MCP config/);
     assert.throws(() => new DurableMcpPlugin({ mcpConfig: { ...mcpConfig, requireEncryption: 'yes' } }), /field "requireEncryption" must be true or false/);
+  });
+
+  it('encryption required: the library client, the client plugin and the testing kit refuse without a key, before anything connects', async () => {
+    const { connectClient } = await import('../../src/client/connection.js');
+    const { DurableMcpClientPlugin } = await import('../../src/codec/plugin.js');
+    const { createTestEnvironment } = await import('../../src/testing/environment.js');
+    // A listener where Temporal would be: it counts the connections the client opens (none may be).
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const address = `127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    const saved = Object.fromEntries(
+      ['DURABLE_MCP_REQUIRE_ENCRYPTION', 'DURABLE_MCP_ENCRYPTION_KEYS', 'DURABLE_MCP_ENCRYPTION_KEYS_FILE'].map((k) => [k, process.env[k]]),
+    );
+    const required = (err: unknown, missing: RegExp) =>
+      isCodecError(err, 'EncryptionRequired') &&
+      /^encryption is required \(DURABLE_MCP_REQUIRE_ENCRYPTION=1\) and /.test((err as Error).message) &&
+      missing.test((err as Error).message);
+    const noKey = /this process has no encryption key: set DURABLE_MCP_ENCRYPTION_KEYS/;
+    const noCodec = /this process was given no payload codec \(encryption: false\)/;
+    try {
+      delete process.env.DURABLE_MCP_ENCRYPTION_KEYS;
+      delete process.env.DURABLE_MCP_ENCRYPTION_KEYS_FILE;
+      process.env.DURABLE_MCP_REQUIRE_ENCRYPTION = '1';
+      await assert.rejects(connectClient({ address }), (err) => required(err, noKey));
+      await assert.rejects(connectClient({ address, encryption: false }), (err) => required(err, noCodec));
+      assert.equal(connections, 0, 'the client never connected');
+      assert.throws(
+        () => new DurableMcpClientPlugin(),
+        (err) => required(err, noKey),
+      );
+      assert.throws(
+        () => new DurableMcpClientPlugin({ encryption: false }),
+        (err) => required(err, noCodec),
+      );
+      await assert.rejects(createTestEnvironment({ mcpConfig: { mcpServers: {} } }), (err) => required(err, noKey));
+      await assert.rejects(createTestEnvironment({ mcpConfig: { mcpServers: {} }, encryption: false }), (err) => required(err, noCodec));
+      // With a key, the same settings pass.
+      process.env.DURABLE_MCP_ENCRYPTION_KEYS = keyA;
+      assert.equal(new DurableMcpClientPlugin().encryption?.keyId, 'a');
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      listener.close();
+    }
   });
 });

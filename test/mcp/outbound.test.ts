@@ -124,6 +124,34 @@ describe('OutboundGuard: the fetch of the OAuth flow', () => {
     assert.equal((await guard(true).fetch(`http://127.0.0.1:${port}/redirect-in`, { redirect: 'manual' })).status, 302);
   });
 
+  it('refuses a redirect over https to a name that resolves to a private or cloud-metadata address: exactly one request sent', async () => {
+    const resolve = async (host: string) => {
+      const table: Record<string, string> = { 'auth.example': '93.184.216.34', 'intranet.example': '10.1.2.3', 'metadata.example': '169.254.169.254' };
+      if (!table[host]) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      return [{ address: table[host], family: 4 }];
+    };
+    for (const [target, why] of [
+      ['https://intranet.example/admin', /intranet\.example resolves to 10\.1\.2\.3, a private address/],
+      ['https://metadata.example/latest/meta-data/iam/security-credentials/role', /metadata\.example resolves to 169\.254\.169\.254, a cloud-metadata address/],
+      ['https://169.254.169.254/latest/meta-data/', /169\.254\.169\.254 is a cloud-metadata address/],
+    ] as const) {
+      // The public authorization server (its answers observed through `base`, which gets only checked URLs) redirects inside.
+      const sent: string[] = [];
+      const base = async (url: string | URL) => {
+        sent.push(String(url));
+        return new Response(null, { status: 302, headers: { location: target } });
+      };
+      const g = new OutboundGuard({ server: 'crm', allowPrivateNetwork: false, resolve, base });
+      await assert.rejects(g.fetch('https://auth.example/.well-known/oauth-authorization-server'), (err: unknown) => {
+        assert.ok(err instanceof OutboundRefused, String(err));
+        assert.match(err.message, why);
+        return true;
+      });
+      assert.deepEqual(sent, ['https://auth.example/.well-known/oauth-authorization-server'], `exactly one request sent (${target})`);
+      assert.match(g.refused ?? '', /server "crm": OAuth: refused to fetch https:\/\//);
+    }
+  });
+
   it('connects to the address it checked (the name is not resolved again), and remembers a failure by host and status', async () => {
     const g = guard(true, async () => [{ address: '127.0.0.1', family: 4 }]);
     const res = await g.fetch(`http://pinned.localhost:${port}/doc`, { method: 'POST', body: new URLSearchParams({ a: '1' }) });

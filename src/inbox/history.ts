@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import type { DurableMcpClient } from '../client/index.js';
 import type { ResolvedRow } from '../client/resolved.js';
 import { isAssignee, type Person } from '../contract/assignees.js';
-import { historyHtml, type HistoryRow } from './page.js';
+import { historyHtml, type HistoryRow } from './history-view.js';
 import { signedInPerson } from './view.js';
 
 /**

@@ -10,7 +10,6 @@ import { personHtml } from './person-view.js';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { approvalHtml } from './approval-view.js';
 import { initialValues, schemaFields, type Field, type Posted } from './form.js';
-import type { ResolvedRow } from '../client/resolved.js';
 import type { InboxRow, InboxView, PendingRow } from './list.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -79,7 +78,7 @@ export function rowKey(row: InboxRow): string {
   return row.kind === 'pending' ? JSON.stringify([row.workflowId, row.request.id]) : JSON.stringify([row.workflowId, '']);
 }
 
-function workflowLink(workflowId: string, state: PageState): H {
+export function workflowLink(workflowId: string, state: PageState): H {
   if (!state.temporalUi) return html`<code>${workflowId}</code>`;
   const href = `${state.temporalUi.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(state.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
   return html`<a class="workflow" href="${href}" rel="noopener noreferrer" target="_blank"><code>${workflowId}</code></a>`;
@@ -294,7 +293,7 @@ export function rowsHtml(state: PageState): H {
 }
 
 /** "2026-12-01 12:30:05 UTC". */
-function shownTime(iso: string): string {
+export function shownTime(iso: string): string {
   const t = Date.parse(iso);
   return Number.isFinite(t)
     ? new Date(t)
@@ -324,44 +323,6 @@ function filtersHtml(state: PageState): H {
   </form>`;
 }
 
-/** A resolved request with the call's result, when it finished. */
-export interface HistoryRow extends ResolvedRow {
-  /** The call's result once it finished; an approved call's approved arguments (JSON) too. */
-  result?: { text: string; approvedArguments?: string };
-}
-
-/** The history page: the latest resolutions, who resolved each and when, the outcome, and the call's result. */
-export function historyHtml(state: { namespace: string; temporalUi?: string; rows: HistoryRow[]; problem?: string }): H {
-  const page: PageState = { rows: [], namespace: state.namespace, ...(state.temporalUi ? { temporalUi: state.temporalUi } : {}) };
-  return documentHtml({
-    title: 'durable-mcp inbox: history',
-    heading: 'Resolved requests',
-    namespace: state.namespace,
-    top: html`<a href="/">pending requests</a>`,
-    body: html`${state.problem ? html`<p class="problem" role="alert">${state.problem}</p>` : ''}
-      <main id="history">
-        ${state.rows.length === 0 ? html`<p class="empty">Nothing resolved in the last 24 hours.</p>` : ''}
-        ${state.rows.map(
-          (r) =>
-            html`<article class="resolved ${r.outcome}" data-workflow-id="${r.workflowId}" data-request-id="${r.id}">
-              <header class="meta">
-                <span class="tool"><span class="server">${r.server}</span> / <span class="toolname">${r.tool}</span></span
-                >${r.step !== undefined ? html` <span class="step">step ${r.step}</span>` : ''}
-                <span class="wf">${workflowLink(r.workflowId, page)}</span>
-              </header>
-              <p class="prompt">${r.prompt}</p>
-              <p class="resolution">
-                <span class="outcome">${r.outcome}</span> by <span class="by">${r.by}</span> <time datetime="${r.at}">${shownTime(r.at)}</time>; the call is
-                <span class="status">${r.status.toLowerCase()}</span>
-              </p>
-              ${r.result?.approvedArguments ? html`<p class="approved">ran with the approved arguments <code>${r.result.approvedArguments}</code></p>` : ''}
-              ${r.result ? html`<pre class="result">${r.result.text}</pre>` : ''}
-            </article>`,
-        )}
-      </main>`,
-  });
-}
-
 export function pageHtml(state: PageState): H {
   return documentHtml({
     title: 'durable-mcp inbox',
@@ -369,7 +330,7 @@ export function pageHtml(state: PageState): H {
     namespace: state.namespace,
     script: true,
     top: html`<span id="live" class="live">live updates need JavaScript; reload to refresh</span>
-      <a href="/history">history</a>
+      <a href="/history">history</a>${state.view?.for ? '' : html` <a href="/working">at work</a>`}
       ${personHtml(state.view?.for, (show) => `/${viewQuery({ ...state.view!, cursor: undefined, for: { ...state.view!.for!, show } })}`)}`,
     body: html`${filtersHtml(state)} ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
       <main>${rowsHtml(state)}</main>`,
@@ -377,7 +338,7 @@ export function pageHtml(state: PageState): H {
 }
 
 /** The one frame of every inbox page: its head (the stylesheet, and the script when `script`), then a top bar and `body`. */
-export function documentHtml(p: { title: string; heading: string; namespace: string; script?: boolean; top: H; body: H }): H {
+export function documentHtml(p: { title: string; heading: string; namespace: string; script?: boolean; head?: H; top: H; body: H }): H {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -386,7 +347,7 @@ export function documentHtml(p: { title: string; heading: string; namespace: str
         <meta name="referrer" content="no-referrer" />
         <title>${p.title}</title>
         <link rel="stylesheet" href="/static/inbox.css" />
-        ${p.script ? html`<script src="/static/inbox.js" defer></script>` : ''}
+        ${p.script ? html`<script src="/static/inbox.js" defer></script>` : ''} ${p.head ?? ''}
       </head>
       <body>
         <header class="top">

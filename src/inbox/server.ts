@@ -30,6 +30,7 @@ import { ANSWER_LINK_KEY_ENV, ANSWER_LINK_PATH } from '../codec/answer-link.js';
 import { installAnswerLinks } from './answer-link.js';
 import { installSignOut, oidcSignIn, SIGN_IN_PATH, type OidcSignInOptions, type SignIn } from './sign-in.js';
 import { pageStates, setPerson, signedInPerson, viewOf } from './view.js';
+import { installWorking } from './working.js';
 
 export const DEFAULT_INBOX_HOST = '127.0.0.1';
 export const DEFAULT_INBOX_PORT = 8787;
@@ -232,6 +233,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     );
   });
   installHistory(app, client, dmc, options.temporalUi);
+  installWorking(app, client, queryTimeoutMs);
   installAnswer(app, { dmc, state, whoAnswers, answered, live });
   if (signIn) installSignOut(app, options.publicUrl);
   return Object.assign(app, { closeLive: () => live.close() });

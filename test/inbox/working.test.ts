@@ -54,7 +54,7 @@ describe('the inbox shows the tool calls at work', () => {
       assert.match(article, /<span class="server">tasks<\/span> \/ <span class="toolname">slow<\/span>/);
       assert.ok(article.includes('working: &lt;script&gt;alert(1)&lt;/script&gt; [31mred evil'), 'the message, escaped and cleaned');
       assert.ok(!body.includes('<script>alert'), 'no markup of the server');
-      assert.ok(!/[\u001b\u202e]/.test(body), 'no control or bidirectional-override character');
+      assert.ok(!body.includes('\u001b') && !body.includes('\u202e'), 'no control or bidirectional-override character');
       assert.match(await (await fetch(`${inbox.url}`)).text(), /<a href="\/working">at work<\/a>/, "linked from the operators' inbox");
       const refused = await fetch(`${proxied.url}working`, { headers: { 'X-Forwarded-User': 'ada@example.com' } });
       assert.equal(refused.status, 403, 'a person is not shown calls addressed to nobody');

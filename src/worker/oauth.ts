@@ -88,6 +88,7 @@ export function loginDeps(
   }
   const published = inboxPublication(options?.inboxPublicUrl, 'oauth.inboxPublicUrl');
   if (published?.noDocument) warnings.push(published.noDocument);
+  warnings.push(...unboundSecrets(servers as HttpServerConfig[]));
   const fallback = options?.redirectUrl ?? defaultRedirectUrl(config, process.env, published);
   const redirectUrl = (server: HttpServerConfig) => server.auth?.redirectUrl ?? fallback;
   const stateMac = options?.stateMac ?? seal.stateMac();
@@ -101,6 +102,20 @@ export function loginDeps(
       published?.clientMetadataUrl && redirectUrl(server) === published.callback ? published.clientMetadataUrl : undefined,
     ...(options?.fetchFn ? { fetchFn: options.fetchFn } : {}),
   };
+}
+
+/**
+ * A client secret or key with no `auth.issuer` goes to the first authorization server a login finds, which the MCP
+ * server's metadata names (then to it only: docs/security.md): a warning for each such server.
+ */
+export function unboundSecrets(servers: HttpServerConfig[]): string[] {
+  return servers
+    .filter((s) => s.auth && !s.auth.issuer && (s.auth.clientSecret !== undefined || s.auth.privateKey !== undefined))
+    .map(
+      (s) =>
+        `server "${s.name}": auth.${s.auth!.clientSecret !== undefined ? 'clientSecret' : 'privateKey'} without auth.issuer: it goes to ` +
+        'the first authorization server a login finds, which the MCP server names; set "auth.issuer" to the one it belongs to',
+    );
 }
 
 /** The worker's session pool: a session of a server behind OAuth sends its login's latest access token (read before every request). */

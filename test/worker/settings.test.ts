@@ -6,6 +6,8 @@ import { mallocArenaHint, mcpConfigPathFrom } from '../../src/cli/worker-command
 import { createWorker } from '../../src/worker.js';
 import { DEFAULT_MAX_CACHED_WORKFLOWS, maxCachedWorkflowsFromEnv, zeroCacheWarning } from '../../src/worker/cache.js';
 import { defaultRedirectUrl, OAuthEncryptionRequiredError } from '../../src/worker/oauth.js';
+import { DurableMcpPlugin } from '../../src/worker/plugin.js';
+import { generateEncryptionKey, parseEncryptionKeys, EncryptionCodec } from '../../src/codec/index.js';
 import { workflowBundleFile, workflowCode, workflowsPath } from '../../src/worker/workflow-code.js';
 import { encodedFailureConverterPath } from '../../src/codec/index.js';
 
@@ -103,5 +105,24 @@ describe('a worker with servers behind OAuth', () => {
     assert.equal(inboxPublicUrlProblem('http://inbox.internal:8787/'), undefined);
     assert.match(inboxOAuthUrls('http://inbox.internal/').noDocument ?? '', /is not https, so it serves no Client ID Metadata Document/);
     assert.equal(inboxOAuthUrls('http://127.0.0.1:8787/').noDocument, undefined, 'loopback http: no document, and nothing to warn about');
+  });
+
+  it('warns of a client secret or key without auth.issuer (it would go to the first authorization server a login finds)', () => {
+    const encryption = new EncryptionCodec(parseEncryptionKeys(generateEncryptionKey('k'), 'test'));
+    const server = (auth: Record<string, unknown>) => ({ url: 'https://mcp.example/mcp', auth: { clientId: 'c', ...auth } });
+    const plugin = new DurableMcpPlugin({
+      encryption,
+      mcpConfig: {
+        servers: {
+          secret: server({ clientSecret: 's3cret' }),
+          bound: server({ clientSecret: 's3cret', issuer: 'https://as.example' }),
+          none: server({}),
+        },
+      },
+    });
+    const unbound = plugin.warnings.filter((w) => /without auth\.issuer/.test(w));
+    assert.equal(unbound.length, 1, plugin.warnings.join('; '));
+    assert.match(unbound[0]!, /^server "secret": auth\.clientSecret without auth\.issuer: .*set "auth\.issuer"/);
+    assert.ok(!unbound[0]!.includes('s3cret'), 'never the secret itself');
   });
 });

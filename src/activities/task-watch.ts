@@ -67,7 +67,9 @@ export function watchMcpTaskActivity(deps: ActivityDeps) {
       const found = await taskLogin(deps, ctx, input.server, input.principal);
       login = found?.login;
       // An expired token goes to the login at once (a refresh needs no challenge), as a call's does.
-      if (found?.expired) return loginRequiredOutcome(deps, found.login, input.server, { reason: 'expired', generation: found.login.generation, challenge: {} });
+      if (found?.expired) {
+        return loginRequiredOutcome(deps, found.login, input.server, { reason: 'expired', generation: found.login.generation, challenge: {} });
+      }
       try {
         lease = await deps.pool.lease(input.server, ctx.cancellationSignal, loginLease(login));
       } catch (err) {

@@ -39,7 +39,12 @@ async function activities(handle: WorkflowHandle): Promise<{ types: string[]; at
 
 describe('an MCP task on a server behind OAuth (a token refused mid-task)', () => {
   // One login each: a test's sign-ins and refreshes do not disturb another's.
-  const servers = { expiry: `taskexpiry${process.pid}`, asks: `taskasks${process.pid}`, revoked: `taskrevoked${process.pid}` };
+  const servers = {
+    expiry: `taskexpiry${process.pid}`,
+    asks: `taskasks${process.pid}`,
+    revoked: `taskrevoked${process.pid}`,
+    cancelled: `taskcancelled${process.pid}`,
+  };
   const suite = oauthSuite({
     name: 'tasks-oauth',
     fixtureEnv: () => ({ FIXTURE_TASKS_UPSTREAM: tasks!.url }),
@@ -118,5 +123,27 @@ describe('an MCP task on a server behind OAuth (a token refused mid-task)', () =
     assert.deepEqual(await handle.result(), { output: 'answered: accept', isError: false });
     assert.equal((await suite.fixture.stats()).codeGrants - before.codeGrants, 1, 'one new sign-in');
     assert.equal(callsOf('ask_once').length, 1, 'the server saw one tools/call');
+  });
+
+  it('cancelled while its watch waits for a sign-in: tasks/cancel with the refused token is a failed cancel (one attempt), the call ends cancelled', async () => {
+    const { handle, taskId } = await started(servers.cancelled, 'forever');
+    await suite.fixture.control('/__revoke-refresh');
+    // The refresh is refused: the login asks a person, and the call waits for that sign-in.
+    await suite.pendingSignIn(servers.cancelled);
+    await handle.cancel();
+    await assert.rejects(handle.result());
+    const { events } = await handle.fetchHistory();
+    const scheduled = events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'cancelMcpTask');
+    assert.equal(scheduled.length, 1);
+    const id = String(scheduled[0].eventId);
+    const tried = events!.filter((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId ?? '') === id);
+    assert.deepEqual(
+      tried.map((e) => e.activityTaskStartedEventAttributes!.attempt),
+      [1],
+      'not retried',
+    );
+    const failed = events!.find((e) => String(e.activityTaskFailedEventAttributes?.scheduledEventId ?? '') === id);
+    assert.equal(failed?.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type, 'AuthorizationRequired');
+    assert.ok(!log().some((e) => e.event === 'cancel' && e.taskId === taskId), 'the refused tasks/cancel never reached the task');
   });
 });

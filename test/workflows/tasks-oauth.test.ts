@@ -10,9 +10,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
-import { answerSignal, loginStatusQuery, pendingQuery } from '../../src/workflows/index.js';
+import { loginWorkflowId } from '../../src/contract/login.js';
+import { answerSignal, loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
 import { readFixtureLog, startHttpFixture, taskServerPath, type HttpFixture } from '../fixtures/paths.js';
 import { LOOPBACK_AUTH, oauthSuite } from '../helpers/oauth.js';
+import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { eventually, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
@@ -44,9 +46,12 @@ describe('an MCP task on a server behind OAuth (a token refused mid-task)', () =
     asks: `taskasks${process.pid}`,
     revoked: `taskrevoked${process.pid}`,
     cancelled: `taskcancelled${process.pid}`,
+    recorded: `taskrecorded${process.pid}`,
   };
   const suite = oauthSuite({
     name: 'tasks-oauth',
+    // The recorded call's history is plaintext (the login's secrets are sealed all the same): it replays with any key.
+    plainWorker: true,
     fixtureEnv: () => ({ FIXTURE_TASKS_UPSTREAM: tasks!.url }),
     mcpConfig: ({ fixture }) => ({ mcpServers: Object.fromEntries(Object.values(servers).map((n) => [n, { url: fixture.tasks, auth: LOOPBACK_AUTH }])) }),
   });
@@ -145,5 +150,27 @@ describe('an MCP task on a server behind OAuth (a token refused mid-task)', () =
     const failed = events!.find((e) => String(e.activityTaskFailedEventAttributes?.scheduledEventId ?? '') === id);
     assert.equal(failed?.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type, 'AuthorizationRequired');
     assert.ok(!log().some((e) => e.event === 'cancel' && e.taskId === taskId), 'the refused tasks/cancel never reached the task');
+  });
+
+  it('a task whose watch needed the login replays from its history (recorded without a codec: test/histories/task-oauth-login.json)', async () => {
+    const { plain } = suite;
+    const before = callsOf('slow').length;
+    const handle = await plain.client.workflow.start(mcpToolCall, {
+      taskQueue: plain.taskQueue,
+      workflowId: `task-oauth-login-${Date.now()}`,
+      args: [{ server: servers.recorded, tool: 'slow', arguments: { workMs: 3000 } }],
+    });
+    const request = await eventually(
+      async () => (await plain.client.workflow.getHandle(loginWorkflowId(servers.recorded)).query(pendingQuery))[0],
+      'the sign-in request',
+    );
+    assert.equal(await suite.signIn(request.url!), 'Signed in');
+    const taskId = await eventually(async () => callsOf('slow')[before]?.taskId as string | undefined, 'the task');
+    await eventually(async () => log().some((e) => e.method === 'tasks/get' && e.taskId === taskId), 'the worker watching the task');
+    await suite.fixture.control('/__expire-access');
+    assert.deepEqual(await handle.result(), { output: 'slow done after 3000 ms', isError: false });
+    assert.deepEqual((await activities(handle)).types, ['callMcpTool', 'requestLogin', 'callMcpTool', 'watchMcpTask', 'requestLogin', 'watchMcpTask']);
+    assert.deepEqual(await workflowTaskFailures(handle), []);
+    await recordHistory(handle, 'task-oauth-login', suite.env.address);
   });
 });

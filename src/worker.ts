@@ -59,6 +59,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     taskQueue,
     ...(workflowBundle ? { workflowBundle } : workflowsPath ? { workflowsPath } : {}),
     plugins: [plugin, ...(workerOptions?.plugins ?? [])],
+  }).catch(async (err: unknown) => {
+    // The worker never runs: the plugin's own connection and sessions would hold the process open.
+    await plugin.close();
+    throw err;
   });
   return {
     worker,

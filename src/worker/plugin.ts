@@ -127,6 +127,16 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
       );
     }
     this.configured = true;
+    try {
+      return await this.workerOptionsFor(options);
+    } catch (err) {
+      // Nothing runs: close what this plugin opened (its own connection), or the process is held open.
+      await this.close();
+      throw err;
+    }
+  }
+
+  private async workerOptionsFor(options: WorkerOptions): Promise<WorkerOptions> {
     const { workflowsPath, workflowBundle, ...rest } = options;
     let { connection, namespace } = options;
     if (!connection) {
@@ -190,10 +200,21 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
     try {
       await next(worker);
     } finally {
-      await this.pool.close();
-      this.stopWatchingSessions();
-      if (this.ownConnection) await this.ownConnection.close().catch(() => undefined);
+      await this.close();
     }
+  }
+
+  /**
+   * Close what the plugin opened: the MCP sessions, the session gauge, and the connection it made itself (none given).
+   * A worker's run does it when it ends; call it yourself when `Worker.create` failed after this plugin configured the
+   * worker (the worker never runs). Idempotent.
+   */
+  async close(): Promise<void> {
+    await this.pool.close();
+    this.stopWatchingSessions();
+    const own = this.ownConnection;
+    this.ownConnection = undefined;
+    if (own) await own.close().catch(() => undefined);
   }
 
   /** Release the tool calls that only wait for a human (their workflows run them again once answered). */

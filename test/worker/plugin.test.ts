@@ -94,6 +94,23 @@ describe('DurableMcpPlugin in your own worker, beside your own workflow', () => 
     // One plugin serves one worker (it held that worker's sessions, closed when it stopped).
     await assert.rejects(Worker.create({ connection: env.nativeConnection, namespace, taskQueue, plugins: [plugin] }), /one plugin serves one worker/);
   });
+  it('close() closes what it opened when Worker.create fails after it configured the worker (the worker never runs)', async () => {
+    const plugin = new DurableMcpPlugin({ mcpConfig: fixtureConfig(join(tempDir(), 'log.jsonl')), encryption: codec });
+    const boom = {
+      name: 'boom',
+      configureWorker(): never {
+        throw new Error('a later plugin fails');
+      },
+    };
+    const taskQueue = uniqueTaskQueue('plugin-fails');
+    await assert.rejects(
+      Worker.create({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue, plugins: [plugin, boom] }),
+      /a later plugin fails/,
+    );
+    await plugin.close();
+    await assert.rejects(plugin.pool.lease('fx'), /the session pool is closed/);
+  });
+
   it('releases a call waiting for a human when the worker shuts down, then closes its MCP sessions', async () => {
     const taskQueue = uniqueTaskQueue('plugin-stop');
     const namespace = env.namespace ?? 'default';

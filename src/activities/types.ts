@@ -139,9 +139,21 @@ export interface WatchMcpTaskInput {
   principal?: string;
 }
 
+/**
+ * A server behind OAuth needs a (new) token while a task is watched (its token expired, was revoked, or lacks a scope):
+ * the login wanted, as `callMcpTool`'s; the workflow asks the login, then watches the same task again. `answersSent`:
+ * the watch's `tasks/update` went through before the refusal (the answers are not sent again).
+ */
+export interface WatchMcpTaskLoginRequired extends CallMcpToolLoginRequired {
+  answersSent?: true;
+}
+
 /** What one `watchMcpTask` returns (a failed or cancelled task fails it, typed). */
 export type WatchMcpTaskOutcome =
-  { status: 'working'; task: TaskHandle } | { status: 'input_required'; task: TaskHandle; inputRequests: ElicitationRequests } | CallMcpToolCompleted;
+  | { status: 'working'; task: TaskHandle }
+  | { status: 'input_required'; task: TaskHandle; inputRequests: ElicitationRequests }
+  | CallMcpToolCompleted
+  | WatchMcpTaskLoginRequired;
 
 /** The input of `cancelMcpTask`. */
 export interface CancelMcpTaskInput {

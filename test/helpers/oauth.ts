@@ -29,6 +29,8 @@ export interface OAuthFixture {
   legacy: string;
   /** The v1 SDK server over the old HTTP+SSE transport only. */
   sse: string;
+  /** With FIXTURE_TASKS_UPSTREAM: the task server behind the bearer gate (test/fixtures/task-server.ts, forwarded). */
+  tasks?: string;
   issuer: string;
   close(): Promise<void>;
   stats(): Promise<Record<string, number>>;
@@ -37,7 +39,7 @@ export interface OAuthFixture {
 
 export async function startOAuthFixture(env: Record<string, string> = {}): Promise<OAuthFixture> {
   const fx: HttpFixture = await startHttpFixture({ script: oauthServerPath, env });
-  const urls = JSON.parse(fx.url) as { mcp: string; legacy: string; sse: string; issuer: string };
+  const urls = JSON.parse(fx.url) as { mcp: string; legacy: string; sse: string; tasks?: string; issuer: string };
   const base = new URL(urls.mcp).origin;
   return {
     ...urls,

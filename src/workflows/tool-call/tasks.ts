@@ -19,6 +19,7 @@ import type { ElicitationHost, TaskWait } from '../host/index.js';
 import { durationOption } from '../input.js';
 import { since, Versions } from '../versions.js';
 import type { CallOutcome } from './outcome.js';
+import { loginForTask } from './task-login.js';
 
 /** A `watchMcpTask` returns `working` after this long, so a task that works for days costs a few events an hour. */
 export const TASK_WATCH_CAP_MS = 10 * 60 * 1000;
@@ -70,6 +71,8 @@ export async function followTask(
   let state = start;
   // A run parks only after a watch of its own: a run that continued as new always moves the task on first.
   let watchedHere = false;
+  // Servers behind OAuth: the watches in a row that needed the login (./task-login.ts).
+  let logins = 0;
   try {
     for (;;) {
       // The round's questions: wait for their answers (the task's state in the host meanwhile: the run may continue as new).
@@ -102,6 +105,13 @@ export async function followTask(
       });
       watchedHere = true;
       if (watched.status === 'completed') return done(watched.result);
+      if (watched.status === 'login_required') {
+        // A token refused mid-task: ask the login, then watch the same task again (the answers it did not send with it).
+        if (watched.answersSent) state = { ...state, requests: undefined };
+        if (!(await loginForTask(host, callId, server, watched, ++logins, left())) || left() === 0) throw expired();
+        continue;
+      }
+      logins = 0;
       state = { ...state, task: { ...watched.task, pollIntervalMs: watched.task.pollIntervalMs ?? state.task.pollIntervalMs }, requests: undefined };
       if (left() === 0) throw expired();
       if (watched.status === 'working') continue;

@@ -50,9 +50,12 @@ export function progressReporter(deps: ActivityDeps, ctx: Context, workflowId: s
         Math.max(0, wait),
       );
     },
-    stop() {
+    /** No more reports; with `flush`, a report still waiting for its turn is sent now (the last word of a call that waits). */
+    stop(options: { flush?: boolean } = {}) {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (options.flush && timer && queued) send(queued);
+      queued = undefined;
     },
   };
 }

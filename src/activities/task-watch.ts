@@ -90,7 +90,9 @@ export function watchMcpTaskActivity(deps: ActivityDeps) {
       }
     } finally {
       clearInterval(beats);
-      progress.stop();
+      // A task that asks waits (no more watch until it is answered): its last status (`input_required: …`) must reach
+      // the workflow's progress, not be dropped by the once-a-second limit. One that ended sends nothing more.
+      progress.stop({ flush: watch.status === 'input_required' });
     }
   };
 }

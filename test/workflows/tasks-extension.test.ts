@@ -45,6 +45,11 @@ describe('MCP Tasks, 2026-07-28 extension, through the worker (a task server of 
     const [name] = await waitForPending(handle);
     assert.equal(name.kind, 'input');
     assert.equal(name.prompt, 'Your name?');
+    // The task's last status while it waits is the call's progress (sent as the watch ends, past the once-a-second limit).
+    await eventually(
+      async () => (await handle.query(progressQuery)).some((p) => p.message === 'input_required: needs a name'),
+      'the waiting status as progress',
+    );
     await handle.signal(answerSignal, { id: name.id, ok: true, data: { name: 'Ada' } });
     const color = await eventually(async () => (await handle.query(pendingQuery)).find((r) => r.prompt === 'Your colour?'), 'the second question');
     await handle.signal(answerSignal, { id: color.id, ok: true, data: { color: 'green' } });

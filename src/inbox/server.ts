@@ -303,6 +303,12 @@ function installAccess(app: Hono, o: { signIn: SignIn | undefined; token: string
     return c.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(sameOriginPath(url))}`, 303);
   };
   app.use('*', async (c, next) => {
+    // A proxy that sends its header blank named nobody (it failed to, or someone sent it by hand): no person, and not
+    // the operator either, even with the token beside it (docs/security.md).
+    const raw = o.userHeader ? c.req.header(o.userHeader) : undefined;
+    if (raw !== undefined && raw.trim() === '') {
+      return c.text(`the header ${o.userHeader} names no person (it is blank): the proxy must name who is signed in, or leave the header out`, 403);
+    }
     const person = o.signIn?.personOf(c);
     if (person) {
       setPerson(c, person);

@@ -5,6 +5,7 @@
  */
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { escapeJsonControlChars } from '../contract/control-chars.js';
 import type { PendingRow } from './list.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -37,7 +38,7 @@ export function approvalHtml(context: PendingRow['context']): H {
     ${
       context.arguments
         ? html`<p class="approval-args-label">Arguments it will run with${a.editable ? ' (edit them below)' : ''}:</p>
-            <pre class="approval-args">${context.arguments}</pre>`
+            <pre class="approval-args">${escapeJsonControlChars(context.arguments)}</pre>`
         : ''
     }
   </section>`;

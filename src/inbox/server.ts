@@ -14,6 +14,7 @@ import { DurableMcpClient } from '../client/index.js';
 import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
 import { accessGuard, isLoopback, sameOriginPath } from '../codec/access.js';
 import { personLabel } from '../contract/assignees.js';
+import { stripControlChars } from '../contract/control-chars.js';
 import type { AnswerSource } from '../workflows/messages.js';
 import { clientAddress, ConnectionCap, postBodyLimit, type RateOptions } from '../codec/limits.js';
 import { listen } from '../codec/listen.js';
@@ -37,6 +38,9 @@ export const DEFAULT_INBOX_PORT = 8787;
 export const INBOX_TOKEN_ENV = 'DURABLE_MCP_INBOX_TOKEN';
 /** Who answers through this inbox, when no trusted header says: the label of the token's holder (default "inbox"). */
 export const INBOX_USER_ENV = 'DURABLE_MCP_INBOX_USER';
+/** What a page keeps of the control characters: its own whitespace. */
+const PAGE_WHITESPACE = '\n\r\t';
+
 /** A request header set by a trusted reverse proxy with the signed-in person (e.g. X-Forwarded-User); unset: none is trusted. */
 export const INBOX_USER_HEADER_ENV = 'DURABLE_MCP_INBOX_USER_HEADER';
 const COOKIE = 'durable_mcp_inbox_session';
@@ -177,6 +181,19 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     c.header('Cache-Control', 'no-store');
     await next();
   });
+  // No control character of a server's or a model's text reaches a page (a bidi override reorders what a person
+  // reads): every HTML response, and every fragment pushed live below, goes through one filter (docs/security.md).
+  app.use('*', async (c, next) => {
+    await next();
+    if (!c.res.headers.get('content-type')?.startsWith('text/html')) return;
+    const { status } = c.res;
+    const text = await c.res.text();
+    const headers = new Headers(c.res.headers);
+    headers.delete('content-length');
+    // Cleared first: Hono's setter would copy the old response's headers (its length among them) onto the new one.
+    c.res = undefined as unknown as Response;
+    c.res = new Response(stripControlChars(text, PAGE_WHITESPACE), { status, headers });
+  });
   app.use(
     '*',
     postBodyLimit(maxBodyBytes, (c, message) => c.text(message, 413)),
@@ -197,7 +214,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   const answered = new RecentlyAnswered();
   const state = pageStates(dmc, answered, queryTimeoutMs, options.temporalUi);
   /** The one refresh loop of this inbox: it reads each open view's first page and pushes changes to every tab showing it. */
-  const live = new LiveHub(async (view) => String(await rowsHtml(await state(view))), options.refreshMs ?? 1_500);
+  const live = new LiveHub(async (view) => stripControlChars(String(await rowsHtml(await state(view))), PAGE_WHITESPACE), options.refreshMs ?? 1_500);
   if (answerLinkKey !== undefined) {
     app.use(`${ANSWER_LINK_PATH}*`, csrf());
     installAnswerLinks(app, answerLinkKey, { dmc, answered, live });

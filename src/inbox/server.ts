@@ -29,6 +29,7 @@ import { callbackWarning, installOAuthCallback, type CodeSealer } from './oauth-
 import { noticeOf, pageHtml, rowsHtml } from './page.js';
 import { ANSWER_LINK_KEY_ENV, ANSWER_LINK_PATH } from '../codec/answer-link.js';
 import { installAnswerLinks } from './answer-link.js';
+import { SignOuts } from './sign-outs.js';
 import { installSignOut, oidcSignIn, SIGN_IN_PATH, type OidcSignInOptions, type SignIn } from './sign-in.js';
 import { pageStates, setPerson, signedInPerson, viewOf } from './view.js';
 import { installWorking } from './working.js';
@@ -219,7 +220,8 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     app.use(`${ANSWER_LINK_PATH}*`, csrf());
     installAnswerLinks(app, answerLinkKey, { dmc, answered, live });
   }
-  installAccess(app, { signIn, token, userHeader, ...(published ? { publicUrl: published.base } : {}) });
+  const signOuts = new SignOuts(client);
+  installAccess(app, { signIn, signOuts, token, userHeader, ...(published ? { publicUrl: published.base } : {}) });
   // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
   app.use('*', csrf());
 
@@ -252,7 +254,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   installHistory(app, client, dmc, options.temporalUi);
   installWorking(app, client, queryTimeoutMs);
   installAnswer(app, { dmc, state, whoAnswers, answered, live });
-  if (signIn) installSignOut(app, options.publicUrl);
+  if (signIn) installSignOut(app, signIn, (sid, exp) => signOuts.revoke(sid, exp), options.publicUrl);
   return Object.assign(app, { closeLive: () => live.close() });
 }
 
@@ -313,7 +315,10 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
  * against assignees); the token's holder is the operator or a machine (not checked). With sign-in, a page opened with
  * neither a session nor the token goes to sign in; without it, the token (or loopback without one), as before.
  */
-function installAccess(app: Hono, o: { signIn: SignIn | undefined; token: string | undefined; userHeader: string | undefined; publicUrl?: string }): void {
+function installAccess(
+  app: Hono,
+  o: { signIn: SignIn | undefined; signOuts: SignOuts; token: string | undefined; userHeader: string | undefined; publicUrl?: string },
+): void {
   const toSignIn = (c: Context): Response | undefined => {
     const url = new URL(c.req.url);
     if (c.req.method !== 'GET' || url.pathname.startsWith('/api/') || url.pathname === '/events') return undefined;
@@ -327,6 +332,13 @@ function installAccess(app: Hono, o: { signIn: SignIn | undefined; token: string
       return c.text(`the header ${o.userHeader} names no person (it is blank): the proxy must name who is signed in, or leave the header out`, 403);
     }
     const person = o.signIn?.personOf(c);
+    // A session signed out on any replica is no one (src/inbox/sign-outs.ts); one sealed before sign-outs had ids
+    // (none: every new session has one) ends at its expiry.
+    const session = person ? o.signIn?.sessionOf(c) : undefined;
+    if (person && session && (await o.signOuts.isRevoked(session.sid))) {
+      c.header('WWW-Authenticate', 'Bearer realm="durable-mcp inbox"');
+      return toSignIn(c) ?? c.text('this session was signed out: sign in again', 401);
+    }
     if (person) {
       setPerson(c, person);
       return next();

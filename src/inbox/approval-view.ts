@@ -19,6 +19,15 @@ function hints(annotations: Record<string, unknown> | undefined): string[] {
     .map(([k, v]) => `${k}: ${String(v)}`);
 }
 
+/** The arguments pretty-printed (two spaces a level); the same value: an approval's arguments are whole JSON. */
+function pretty(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
+}
+
 /** The approval's box above its form: what runs, what the server says of it, and the arguments (read-only when not editable). */
 export function approvalHtml(context: PendingRow['context']): H {
   const a = context.approval!;
@@ -38,7 +47,11 @@ export function approvalHtml(context: PendingRow['context']): H {
     ${
       context.arguments
         ? html`<p class="approval-args-label">Arguments it will run with${a.editable ? ' (edit them below)' : ''}:</p>
-            <pre class="approval-args">${escapeJsonControlChars(context.arguments)}</pre>`
+            <pre class="approval-args">${escapeJsonControlChars(pretty(context.arguments))}</pre>
+            <details class="approval-json">
+              <summary>as JSON, exactly as it runs</summary>
+              <code>${escapeJsonControlChars(context.arguments)}</code>
+            </details>`
         : ''
     }
   </section>`;

@@ -19,6 +19,7 @@ import type { ApprovalContext } from '../contract/approval.js';
 import type { Assignees } from '../contract/assignees.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 import type { LoginStatus } from '../contract/login.js';
+import { APPROVAL_ARGUMENTS_MAX } from '../contract/tool-arguments.js';
 
 /**
  * Who gives an answer, sent beside it (a second argument of the `answer` signal or the `submitAnswer` update),
@@ -99,8 +100,11 @@ export interface PendingContext {
   /** It was escalated (`elicitation.escalateAfter`): who was added to the assignees. */
   escalated?: Assignees;
 }
-/** At most this many characters of a call's arguments (as JSON) go with its pending requests. */
-export const ARGUMENTS_SHOWN = 1_000;
+/**
+ * At most this many characters of a call's arguments (as JSON) go with its pending requests: an approval's arguments
+ * are never larger (APPROVAL_ARGUMENTS_MAX: larger ones are refused before anyone is asked), so an approval is never cut.
+ */
+export const ARGUMENTS_SHOWN = APPROVAL_ARGUMENTS_MAX;
 /**
  * A pending request with its context: the one shape of it (the `pendingDetails` query's rows). The memo's entry
  * (MemoPendingRequest), the listing's row (ListedRequest), the inbox's row (PendingRow), the child's signal

@@ -149,8 +149,9 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   /** Who answers: the signed-in person (their label says oidc), else the proxy's header, else the token's holder. */
   const whoAnswers = (c: Context): { by: string; source: AnswerSource; person?: string } => {
     const person = signIn?.personOf(c);
-    // N of M counts the person (docs/people.md): the sign-in's email, else its issuer and subject.
-    if (person) return { by: personLabel(person), source: 'oidc', person: person.email ?? `${person.issuer ?? ''}#${person.subject}` };
+    // N of M counts the person (docs/people.md) by who vouched for them and who they are to that issuer: issuer and
+    // subject, whatever scopes the sign-in asked for (an email is a way to address a person, never to count one).
+    if (person) return { by: personLabel(person), source: 'oidc', person: `${person.issuer ?? ''}#${person.subject}` };
     const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
     return fromProxy ? { by: fromProxy.slice(0, 200), source: 'proxy' } : { by: user, source: 'token' };
   };

@@ -49,6 +49,11 @@ export interface SubmitAnswerResult {
   action: ElicitResult['action'];
   /** N of M: the accept was counted, and this many more people must accept before it is taken. */
   awaiting?: number;
+  /** N of M, while it waits: how many people must accept in all, and who has (shown names). */
+  required?: number;
+  acceptedBy?: string[];
+  /** N of M: this person had already accepted; the answer counted nothing more. */
+  repeated?: true;
 }
 /** Answer a pending request and learn whether it was accepted: a bad answer rejects the update with the reason. */
 export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer, AnswerBy?]>(SUBMIT_ANSWER_UPDATE);

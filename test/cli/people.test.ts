@@ -39,13 +39,39 @@ describe('addressed requests from the CLI (dev server, a worker process, the fix
     const { request, context } = row!.pending[0]!;
     assert.deepEqual(context.assignees, { users: ['ana@example.com', 'bob@example.com'], roles: ['finance'] });
     assert.deepEqual(context.approvals, { required: 2, accepted: [] });
-    for (const who of ['ana@example.com', 'bob@example.com']) {
-      const ok = await run(['answer', 'cli-people', request.id, '--as', who], h.cliEnv);
-      assert.equal(ok.code, 0, ok.stderr);
-    }
+    // Text `pending` shows who may answer and how many must (issue 40).
+    const text = (await run(['pending', 'cli-people'], h.cliEnv)).stdout;
+    assert.match(text, /^ {4}for: ana@example\.com, bob@example\.com, role finance$/m);
+    assert.match(text, /^ {4}approvals: 0 of 2 accepted; 2 more needed$/m);
+    // The first of two accepts says so; the same person again counts nothing and is not a success.
+    const first = await run(['answer', 'cli-people', request.id, '--as', 'ana@example.com'], h.cliEnv);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout.trim(), `${request.id}: accepted (1 of 2; waiting for 1 more person)`);
+    const again = await run(['answer', 'cli-people', request.id, '--as', 'ANA@example.com'], h.cliEnv);
+    assert.equal(again.code, 5, again.stderr);
+    assert.match(again.stdout, /not counted: this person has already accepted; 1 of 2 \(accepted by ana@example\.com\); waiting for 1 more person/);
+    assert.match((await run(['pending', 'cli-people'], h.cliEnv)).stdout, /^ {4}approvals: 1 of 2 accepted \(accepted by ana@example\.com\); 1 more needed$/m);
+    const last = await run(['answer', 'cli-people', request.id, '--as', 'bob@example.com'], h.cliEnv);
+    assert.equal(last.code, 0, last.stderr);
+    assert.equal(last.stdout.trim(), `${request.id}: accept`);
     const result = JSON.parse((await run(['result', 'cli-people', '--json'], h.cliEnv)).stdout);
     assert.equal(result.output, 'sent 5 to bob');
     assert.equal(result.metadata.answeredBy, 'ana@example.com, bob@example.com');
     assert.equal(result.metadata.answeredVia, 'cli');
+
+    // `history`: who answered what, when, by which channel; by workflow and by person (visibility lags a write).
+    let shown = '';
+    for (let i = 0; i < 60 && !shown.includes(request.id); i++) {
+      shown = (await run(['history', 'cli-people'], h.cliEnv)).stdout;
+      if (!shown.includes(request.id)) await new Promise((r) => setTimeout(r, 500));
+    }
+    assert.match(shown, new RegExp(`^\\S+  cli-people  ${request.id.replace(/\./g, '\\.')}  accepted$`, 'm'));
+    assert.match(shown, /^ {4}fx\/transfer: Allow server "fx" to run tool/m);
+    assert.match(shown, /^ {4}by ana@example\.com, bob@example\.com, via cli$/m);
+    const byBob = JSON.parse((await run(['history', '--by', 'BOB@example.com', '--json'], h.cliEnv)).stdout) as Array<{ workflowId: string; source?: string }>;
+    assert.ok(byBob.some((r) => r.workflowId === 'cli-people' && r.source === 'cli'));
+    assert.equal((await run(['history', '--by', 'nobody-at-all', '--json'], h.cliEnv)).stdout.trim(), '[]');
+    const bad = await run(['history', '--since', 'soon'], h.cliEnv);
+    assert.equal(bad.code, 2);
   });
 });

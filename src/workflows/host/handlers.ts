@@ -92,10 +92,18 @@ export function installHandlers(host: ElicitationHost): void {
       const check = host.check(raw);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
       const result: SubmitAnswerResult = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
+      const recordOf = () => host.requests.pendingRecords().find((e) => e.request.id === check.answer.id);
+      const before = recordOf()?.accepts?.by.length ?? 0;
       const forwarding = host.accept(check.answer, { sender: senderOf(sender), via: 'update' });
-      // N of M: counted, not yet taken.
-      const entry = host.requests.pendingRecords().find((e) => e.request.id === check.answer.id);
-      if (!forwarding && entry) result.awaiting = host.requests.requiredAccepts(entry) - (entry.accepts?.by.length ?? 0);
+      // N of M: counted, not yet taken (and whether this person had accepted already).
+      const entry = recordOf();
+      if (!forwarding && entry) {
+        const accepted = entry.accepts?.by ?? [];
+        result.required = host.requests.requiredAccepts(entry);
+        result.awaiting = result.required - accepted.length;
+        result.acceptedBy = [...accepted];
+        if (check.answer.ok && accepted.length === before) result.repeated = true;
+      }
       return forwarding ? forwarding.then(() => result) : result;
     },
     {

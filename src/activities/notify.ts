@@ -66,7 +66,7 @@ export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: st
   const base = new URL(ANSWER_LINK_PATH.slice(1), inboxUrl.endsWith('/') ? inboxUrl : `${inboxUrl}/`).href;
   return linkTargets(input.context.assignees).map((to) => ({
     to,
-    url: `${base}${signAnswerLink(key, { workflowId: input.workflowId, requestId: input.request.id, to, exp })}`,
+    url: `${base}${signAnswerLink(key, { workflowId: input.workflowId, run: input.runId ?? '', requestId: input.request.id, to, exp })}`,
   }));
 }
 

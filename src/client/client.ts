@@ -299,7 +299,8 @@ export class DurableMcpClient {
   async submit(
     workflowId: string,
     answer: Answer,
-    options: { timeoutMs?: number; by?: string; source?: AnswerSource; person?: string } = {},
+    /** `link`: an answer link's run (the inbox's link pages): the workflow refuses it on any other run. */
+    options: { timeoutMs?: number; by?: string; source?: AnswerSource; person?: string; link?: { run: string } } = {},
   ): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw workflowClosed(workflowId, status);
@@ -370,6 +371,11 @@ export class DurableMcpClient {
 }
 
 /** The sender of an answer: who (`by`), where that comes from, and the person it vouches for (N of M). */
-function senderOf(by: string, options: { source?: AnswerSource; person?: string }): AnswerBy {
-  return { by, ...(options.source ? { source: options.source } : {}), ...(options.person ? { person: options.person } : {}) };
+function senderOf(by: string, options: { source?: AnswerSource; person?: string; link?: { run: string } }): AnswerBy {
+  return {
+    by,
+    ...(options.source ? { source: options.source } : {}),
+    ...(options.person ? { person: options.person } : {}),
+    ...(options.link ? { link: { run: options.link.run } } : {}),
+  };
 }

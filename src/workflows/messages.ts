@@ -35,6 +35,11 @@ export interface AnswerBy {
    * email, else its issuer and subject). Without it `by` is the key. Compared case- and width-insensitively (NFKC).
    */
   person?: string;
+  /**
+   * An answer link's binding (docs/people.md): the run it was made for. The workflow refuses the answer in any other
+   * run (a new run with the same workflow id and the same request ids): a link answers once, for the run it was sent for.
+   */
+  link?: { run: string };
 }
 /** Where who answered comes from, strongest first. */
 export const ANSWER_SOURCES = ['oidc', 'link', 'proxy', 'token', 'cli'] as const;

@@ -93,7 +93,7 @@ describe('notify: the webhook config and what it is sent', () => {
 
 describe('notify: answer links and follow-ups (docs/people.md)', () => {
   const key = 'a-link-key-of-at-least-32-characters!!';
-  const addressed = { ...input, context: { ...input.context, assignees: { users: ['ana@example.com'], roles: ['ops'] } } };
+  const addressed = { ...input, runId: 'run-1', context: { ...input.context, assignees: { users: ['ana@example.com'], roles: ['ops'] } } };
 
   it('JSON: one signed link per assignee, expiring with the request; none without the key or the inbox URL', () => {
     const body = notificationBody(addressed, { url: 'https://hooks.example.test/x', inboxUrl: 'https://inbox.example/' }, key) as {
@@ -105,7 +105,7 @@ describe('notify: answer links and follow-ups (docs/people.md)', () => {
     );
     for (const l of body.links) {
       const opened = openAnswerLink(key, l.url.slice('https://inbox.example/a/'.length), Date.parse('2025-12-31T00:00:00Z'));
-      assert.deepEqual(opened, { workflowId: 'wf-1', requestId: 'c1.1.abc', to: l.to, exp: Date.parse('2026-01-01T00:00:00.000Z') });
+      assert.deepEqual(opened, { workflowId: 'wf-1', run: 'run-1', requestId: 'c1.1.abc', to: l.to, exp: Date.parse('2026-01-01T00:00:00.000Z') });
     }
     assert.equal('links' in notificationBody(addressed, { url: 'https://hooks.example.test/x' }, key), false);
     assert.equal('links' in notificationBody(addressed, { url: 'https://hooks.example.test/x', inboxUrl: 'https://inbox.example/' }), false);

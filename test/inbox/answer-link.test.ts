@@ -38,7 +38,17 @@ describe('answer links in notifications', () => {
     taskQueue: uniqueTaskQueue('answer-link'),
     searchAttributes: true,
     logPath: join(dir, 'fx.jsonl'),
-    mcpConfig: { ...fixtureConfig(join(dir, 'fx.jsonl')), notify: { url: hookUrl, format: 'slack', inboxUrl, linkKey: KEY } },
+    mcpConfig: {
+      ...fixtureConfig(join(dir, 'fx.jsonl')),
+      notify: {
+        url: hookUrl,
+        format: 'slack',
+        inboxUrl,
+        linkKey: KEY,
+        // Each assignee's own channel (one receiver standing for all, told apart by the query).
+        assigneeWebhooks: Object.fromEntries(['ana', 'bob', 'carl', 'dana'].map((n) => [`${n}@example.com`, { url: `${hookUrl}?to=${n}` }])),
+      },
+    },
   });
   before(async () => {
     // A token the browser never gets: the link is all it has.
@@ -70,6 +80,18 @@ describe('answer links in notifications', () => {
     await waitForPending(suite.env.client.workflow.getHandle(a.workflowId), 1, 300_000);
     await waitForPending(suite.env.client.workflow.getHandle(b.workflowId), 1, 300_000);
     const links = await eventually(() => (linksOf(a.workflowId).length === 2 ? linksOf(a.workflowId) : undefined), 'the notification of a', 120_000, 200);
+    // The shared channel: the request and the inbox, no answer link; each assignee's channel: their own link only.
+    const shared = hook.received.find((r) => r.path === '/hook' && (r.body as { text: string }).text.includes(a.workflowId))!;
+    assert.doesNotMatch((shared.body as { text: string }).text, /\/a\//, 'the shared channel carries no answer link');
+    for (const n of ['ana', 'bob']) {
+      const theirs = hook.received.filter((r) => r.path === `/hook?to=${n}` && (r.body as { text: string }).text.includes(a.workflowId));
+      assert.equal(theirs.length, 1, `${n}'s channel got one notification`);
+      assert.deepEqual(
+        [...(theirs[0]!.body as { text: string }).text.matchAll(/\|answer as ([^>]+)>/g)].map((m) => m[1]),
+        [`${n}@example.com`],
+        `${n}'s channel: their link only`,
+      );
+    }
     // The Slack body: mrkdwn text naming the call and the workflow, the inbox, and the links.
     const body = bodies().find((x) => x.text.includes(a.workflowId))!;
     assert.deepEqual(Object.keys(body), ['text']);

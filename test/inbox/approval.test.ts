@@ -132,6 +132,10 @@ describe('approvals in the inbox', () => {
         [args],
         'what ran is what was shown, once',
       );
+      // The history page shows the arguments it ran with, whole.
+      await tab.goto(`${inbox.url.replace(/\/$/, '')}/history`);
+      const resolved = tab.locator(`article.resolved[data-workflow-id="${workflowId}"] .approved code`);
+      assert.equal(await resolved.innerText(), JSON.stringify(args));
     } finally {
       await tab.close();
     }

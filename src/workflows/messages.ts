@@ -93,7 +93,7 @@ export interface PendingContext {
   login?: { principal: string; issuer?: string; scopes?: string };
   /** When the request was recorded (workflow time, ISO 8601). */
   askedAt?: string;
-  /** The tool call's arguments as JSON text, cut to ARGUMENTS_SHOWN characters (untrusted: escape it). */
+  /** The tool call's arguments as JSON text, cut to ARGUMENTS_SHOWN characters (an approval's: whole; untrusted: escape it). */
   arguments?: string;
   /**
    * An approval (docs/approvals.md): a person allows the tool to run with these arguments. The tool's title,

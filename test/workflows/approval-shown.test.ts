@@ -64,6 +64,36 @@ describe('an approval shows everything that will run, and asks for nothing that 
     );
   });
 
+  it('arguments at the limit are shown whole too, where the listing keeps only a stub of the request (its form holds them again)', async () => {
+    const head = JSON.stringify({ to: '', amount: 5 }).length;
+    const to = `${'b'.repeat(APPROVAL_ARGUMENTS_MAX - head - 'the-real-payee'.length)}the-real-payee`;
+    const args = { to, amount: 5 };
+    assert.equal(JSON.stringify(args).length, APPROVAL_ARGUMENTS_MAX);
+    const handle = await start({ server: 'fx', tool: 'transfer', arguments: args });
+    const [request] = await waitForPending(handle);
+    const inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0 });
+    try {
+      const page = await eventually(async () => {
+        const html = await (await fetch(inbox.url)).text();
+        return html.includes(`data-workflow-id="${handle.workflowId}"`) ? html : undefined;
+      }, 'the approval in the inbox');
+      assert.ok(page.includes('too large to list'), 'the listing has a stub of this request');
+      assert.ok(page.includes(`&quot;to&quot;: &quot;${to}&quot;`), 'pretty-printed, whole');
+      assert.ok(page.includes(`<code>${JSON.stringify(args).replaceAll('"', '&quot;')}</code>`), 'the exact JSON, whole');
+    } finally {
+      await inbox.close();
+    }
+    await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request!.id, ok: true }, { by: 'alice' }] });
+    assert.equal((await handle.result()).isError, false);
+    assert.deepEqual(
+      transfers()
+        .map((e) => e.args)
+        .filter((a) => (a as { to: string }).to === to),
+      [args],
+      'what ran is what was shown',
+    );
+  });
+
   const refusedBeforeAsking = async (args: Record<string, unknown>, field: RegExp) => {
     const before = transfers().length;
     const handle = await start({ server: 'fx', tool: 'transfer', arguments: args });

@@ -31,7 +31,7 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
   const withPrompt = notify.includePrompt === true;
   const { request, context } = input;
   // An answer link goes only to its own assignee's channel (`to`); the shared webhook carries none (docs/people.md).
-  const links = inboxUrl && linkKey && to !== undefined ? answerLinks(input, inboxUrl, linkKey).filter((l) => l.to === to) : [];
+  const links = inboxUrl && linkKey && to !== undefined ? answerLinks(input, inboxUrl, linkKey, to) : [];
   if (notify.format === 'slack') {
     const where = `${context.server}/${context.tool}${context.step !== undefined ? ` (step ${context.step})` : ''}`;
     const lines = [
@@ -60,14 +60,15 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
 /**
  * One signed answer link per assignee of the request (src/codec/answer-link.ts), expiring with it; each goes only to its
  * assignee's own channel (`notify.assigneeWebhooks`). None for a request that needs several people (N of M): a link
- * cannot tell who holds it, so whoever reads it could answer as each
- * assignee; those are answered signed in (docs/people.md).
+ * cannot tell who holds it, so whoever reads it could answer as each assignee; those are answered signed in
+ * (docs/people.md). `only`: that assignee's link alone (a channel's body signs just its own).
  */
-export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: string): Array<{ to: string; url: string }> {
+export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: string, only?: string): Array<{ to: string; url: string }> {
   if ((input.context.approvals?.required ?? 1) > 1) return [];
   const exp = input.request.expiresAt ? Date.parse(input.request.expiresAt) : Date.now() + 24 * 60 * 60_000;
   const base = new URL(ANSWER_LINK_PATH.slice(1), inboxUrl.endsWith('/') ? inboxUrl : `${inboxUrl}/`).href;
-  return linkTargets(input.context.assignees).map((to) => ({
+  const targets = linkTargets(input.context.assignees).filter((to) => only === undefined || to === only);
+  return targets.map((to) => ({
     to,
     url: `${base}${signAnswerLink(key, { workflowId: input.workflowId, run: input.runId ?? '', requestId: input.request.id, to, exp })}`,
   }));
@@ -82,17 +83,9 @@ export function notifyPendingActivity(deps: ActivityDeps) {
     const notify = deps.notify;
     if (!notify) return { sent: false };
     const ctx = Context.current();
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'idempotency-key': `${input.workflowId}/${input.request.id}${input.event ? `/${input.event}` : ''}`,
-    };
-    let linkKey: string | undefined;
-    try {
-      for (const [k, v] of Object.entries(notify.headers ?? {})) headers[k.toLowerCase()] = expandEnv(v, { server: 'notify', field: `headers.${k}` });
-      if (notify.linkKey !== undefined) linkKey = expandEnv(notify.linkKey, { server: 'notify', field: 'linkKey' });
-    } catch (err) {
-      throw ApplicationFailure.retryable((err as Error).message, (err as Error).name);
-    }
+    const idempotencyKey = `${input.workflowId}/${input.request.id}${input.event ? `/${input.event}` : ''}`;
+    const headers = postHeaders(idempotencyKey, notify.headers, 'headers');
+    const linkKey = notify.linkKey !== undefined ? expanded(notify.linkKey, 'linkKey') : undefined;
     if (linkKey !== undefined && linkKey.length < 32)
       throw ApplicationFailure.retryable('field "notify.linkKey" must be at least 32 characters (a random secret the inbox shares)', FailureTypes.NotifyFailed);
     const status = await post(ctx, notify.url, headers, notificationBody(input, notify, linkKey));
@@ -102,17 +95,27 @@ export function notifyPendingActivity(deps: ActivityDeps) {
     for (const { to } of links) {
       const channel = channelOf(own, to);
       if (!channel) continue;
-      const theirs: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': `${headers['idempotency-key']}/${to}` };
-      try {
-        for (const [k, v] of Object.entries(channel.headers ?? {}))
-          theirs[k.toLowerCase()] = expandEnv(v, { server: 'notify', field: `assigneeWebhooks.${to}.headers.${k}` });
-      } catch (err) {
-        throw ApplicationFailure.retryable((err as Error).message, (err as Error).name);
-      }
+      const theirs = postHeaders(`${idempotencyKey}/${to}`, channel.headers, `assigneeWebhooks.${to}.headers`);
       await post(ctx, channel.url, theirs, notificationBody(input, { ...notify, ...(channel.format ? { format: channel.format } : {}) }, linkKey, to));
     }
     return { sent: true, status };
   };
+}
+
+/** A config value with its `${VAR}`s expanded; an unset variable fails the attempt (retried: it may be set later). */
+function expanded(value: string, field: string): string {
+  try {
+    return expandEnv(value, { server: 'notify', field });
+  } catch (err) {
+    throw ApplicationFailure.retryable((err as Error).message, (err as Error).name);
+  }
+}
+
+/** The headers of one POST: JSON, its idempotency key, and a channel's own headers (expanded, names in lower case). */
+function postHeaders(idempotencyKey: string, own: Record<string, string> | undefined, field: string): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': idempotencyKey };
+  for (const [k, v] of Object.entries(own ?? {})) headers[k.toLowerCase()] = expanded(v, `${field}.${k}`);
+  return headers;
 }
 
 /** The channel of assignee `to` (a user compared without ASCII case, a role, or `*`). */

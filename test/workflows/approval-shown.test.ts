@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { argumentsDigest } from '../../src/contract/approval.js';
 import { APPROVAL_ARGUMENTS_MAX } from '../../src/contract/tool-arguments.js';
-import { startInbox } from '../../src/inbox/index.js';
+import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { mcpToolCall, type McpToolCallInput } from '../../src/workflows/index.js';
 import { pendingDetailsQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
@@ -30,6 +30,19 @@ describe('an approval shows everything that will run, and asks for nothing that 
   const start = (input: McpToolCallInput) =>
     suite.client.workflow.start(mcpToolCall, { taskQueue: suite.taskQueue, workflowId: `approval-shown-${++n}-${Date.now()}`, args: [input] });
   const transfers = () => readFixtureLog(log).filter((e) => e.event === 'side_effect' && e.tool === 'transfer');
+  let inbox: InboxHandle;
+  before(async () => {
+    inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0 });
+  });
+  after(async () => {
+    await inbox?.close();
+  });
+  /** The inbox's page once it lists the workflow's approval. */
+  const pageWith = (workflowId: string) =>
+    eventually(async () => {
+      const html = await (await fetch(inbox.url)).text();
+      return html.includes(`data-workflow-id="${workflowId}"`) ? html : undefined;
+    }, 'the approval in the inbox');
 
   it('a padded argument is shown whole: the value past character 1000 is in what the person sees, and the digest covers it', async () => {
     const to = `${'a'.repeat(1200)}mallory-offshore`;
@@ -43,17 +56,9 @@ describe('an approval shows everything that will run, and asks for nothing that 
     const listed = await suite.durable.pendingDetails(handle.workflowId);
     assert.equal(listed[0]!.context.arguments, shown, 'the client (and so `pending`) gets the same text');
     // The inbox shows it whole, pretty-printed and as the JSON that runs.
-    const inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0 });
-    try {
-      const page = await eventually(async () => {
-        const html = await (await fetch(inbox.url)).text();
-        return html.includes(`data-workflow-id="${handle.workflowId}"`) ? html : undefined;
-      }, 'the approval in the inbox');
-      assert.ok(page.includes(`&quot;to&quot;: &quot;${to}&quot;`), 'pretty-printed, whole');
-      assert.ok(page.includes(`<code>{&quot;to&quot;:&quot;${to}&quot;,&quot;amount&quot;:5}</code>`), 'the exact JSON, whole');
-    } finally {
-      await inbox.close();
-    }
+    const page = await pageWith(handle.workflowId);
+    assert.ok(page.includes(`&quot;to&quot;: &quot;${to}&quot;`), 'pretty-printed, whole');
+    assert.ok(page.includes(`<code>{&quot;to&quot;:&quot;${to}&quot;,&quot;amount&quot;:5}</code>`), 'the exact JSON, whole');
 
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request!.id, ok: true }, { by: 'alice' }] });
     assert.equal((await handle.result()).isError, false);
@@ -71,18 +76,10 @@ describe('an approval shows everything that will run, and asks for nothing that 
     assert.equal(JSON.stringify(args).length, APPROVAL_ARGUMENTS_MAX);
     const handle = await start({ server: 'fx', tool: 'transfer', arguments: args });
     const [request] = await waitForPending(handle);
-    const inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0 });
-    try {
-      const page = await eventually(async () => {
-        const html = await (await fetch(inbox.url)).text();
-        return html.includes(`data-workflow-id="${handle.workflowId}"`) ? html : undefined;
-      }, 'the approval in the inbox');
-      assert.ok(page.includes('too large to list'), 'the listing has a stub of this request');
-      assert.ok(page.includes(`&quot;to&quot;: &quot;${to}&quot;`), 'pretty-printed, whole');
-      assert.ok(page.includes(`<code>${JSON.stringify(args).replaceAll('"', '&quot;')}</code>`), 'the exact JSON, whole');
-    } finally {
-      await inbox.close();
-    }
+    const page = await pageWith(handle.workflowId);
+    assert.ok(page.includes('too large to list'), 'the listing has a stub of this request');
+    assert.ok(page.includes(`&quot;to&quot;: &quot;${to}&quot;`), 'pretty-printed, whole');
+    assert.ok(page.includes(`<code>${JSON.stringify(args).replaceAll('"', '&quot;')}</code>`), 'the exact JSON, whole');
     await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: request!.id, ok: true }, { by: 'alice' }] });
     assert.equal((await handle.result()).isError, false);
     assert.deepEqual(
@@ -95,7 +92,7 @@ describe('an approval shows everything that will run, and asks for nothing that 
   });
 
   const refusedBeforeAsking = async (args: Record<string, unknown>, field: RegExp) => {
-    const before = transfers().length;
+    const ranBefore = transfers().length;
     const handle = await start({ server: 'fx', tool: 'transfer', arguments: args });
     const watch = watchPending(handle);
     await assert.rejects(handle.result(), (err: unknown) => {
@@ -109,7 +106,7 @@ describe('an approval shows everything that will run, and asks for nothing that 
       return true;
     });
     assert.equal((await watch.stop()).size, 0, 'nobody was asked');
-    assert.equal(transfers().length, before, 'the tool never ran');
+    assert.equal(transfers().length, ranBefore, 'the tool never ran');
   };
 
   it('a key the tool does not declare (a model adding "cc") is refused before anyone is asked, naming the key', async () => {

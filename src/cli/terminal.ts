@@ -68,11 +68,17 @@ export function pendingEntryLines(workflowId: string, request: Request, context:
   return lines;
 }
 
-/** The choices of an enum field, as `pending` prints them: `inside|outside`, a titled one as `a "Label"` (escaped). */
+/** A choice printed bare: one that cannot be read as a separator of the list (`|`, parentheses, quotes, spaces). */
+const BARE_CHOICE = /^[\w.@:/+-]+$/;
+
+/**
+ * The choices of an enum field, as `pending` prints them: `inside|outside`, a titled one as `a "Label"`; a value with
+ * a space, `|`, a parenthesis or a quote is quoted as JSON, so no choice can pass for two or end the list (escaped).
+ */
 function choicesOf(field: Record<string, unknown> | undefined): string | undefined {
   if (!field || typeof field !== 'object') return undefined;
   const shown = (v: unknown, title?: unknown) =>
-    terminalSafe(typeof v === 'string' ? v : (JSON.stringify(v) ?? '?')) +
+    terminalSafe(typeof v === 'string' && BARE_CHOICE.test(v) ? v : (JSON.stringify(v) ?? '?')) +
     (typeof title === 'string' && title !== v ? ` ${terminalSafe(JSON.stringify(title))}` : '');
   const items = field.type === 'array' && field.items && typeof field.items === 'object' ? (field.items as Record<string, unknown>) : field;
   for (const key of ['oneOf', 'anyOf'] as const) {

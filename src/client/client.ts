@@ -48,7 +48,7 @@ import {
 } from './errors.js';
 import type { ListOptions } from './list-options.js';
 import { listAwaitingInput, listPendingPage, type AwaitingWorkflow, type ListingSupport, type ListPage } from './listing.js';
-import { listResolvedPage, type ResolvedRow } from './resolved.js';
+import { listingAttributesMissing, listResolvedPage, type ResolvedRow } from './resolved.js';
 import { startedCall } from './started-call.js';
 import { watchLogin, type ListToolsOptions } from './login-watch.js';
 import { statusName } from './visibility.js';
@@ -282,10 +282,16 @@ export class DurableMcpClient {
     return listPendingPage(this.client, support, options);
   }
 
-  /** The latest resolutions (who, when, the outcome) of workflows resolved since `since` (default: 24 h ago), from visibility. */
-  async listResolved(options: { since?: Date; limit?: number; cursor?: string } = {}): Promise<{ rows: ResolvedRow[]; nextCursor?: string }> {
+  /**
+   * The latest resolutions (who, when, the outcome) of workflows resolved since `since` (default: 24 h ago), from
+   * visibility; with `workflowId`, that workflow's only. Without the listing's search attributes nothing can be listed:
+   * no rows, and `unlisted` says why.
+   */
+  async listResolved(
+    options: { since?: Date; limit?: number; cursor?: string; workflowId?: string } = {},
+  ): Promise<{ rows: ResolvedRow[]; nextCursor?: string; unlisted?: string }> {
     const support = await this.listingSupport();
-    if (!support.attributes) return { rows: [] };
+    if (!support.attributes) return { rows: [], unlisted: listingAttributesMissing(this.namespace) };
     return listResolvedPage(this.client, { ...options, since: options.since ?? new Date(Date.now() - 24 * 60 * 60 * 1000) });
   }
 

@@ -7,6 +7,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { approvalRequest, argumentsDigest, needsApproval, NO_APPROVAL } from '../contract/approval.js';
 import { FailureTypes } from '../contract/index.js';
+import { argumentsProblemText, argumentsSchemaProblem, argumentsSizeProblem } from '../contract/tool-arguments.js';
 import type { McpToolInfo, ServerConfig } from '../mcp/index.js';
 import type { CallMcpToolApprovalRequired, CallMcpToolInput } from './types.js';
 import type { WorkerFeatures } from '../workflows/internal-messages.js';
@@ -36,6 +37,18 @@ export function approvalGate(
   const policy = server.approval ?? NO_APPROVAL;
   const listed = tool ?? { name: input.tool };
   if (!needsApproval(policy, listed, input.approval?.ask)) return undefined;
+  // What the person sees is what runs: arguments too large to show in full, or that the tool's schema refuses (a key it
+  // does not declare would be in no form field), are refused before anyone is asked (docs/approvals.md).
+  const args = input.arguments ?? {};
+  const problem = argumentsSizeProblem(args) ?? argumentsSchemaProblem(tool?.inputSchema, args);
+  if (problem) {
+    throw ApplicationFailure.nonRetryable(
+      `tool "${input.tool}" of server "${input.server}" needs an approval, and ${argumentsProblemText(problem)}: ` +
+        'nobody was asked and the tool did not run',
+      FailureTypes.InvalidInput,
+      { field: problem.field },
+    );
+  }
   const { request, context } = approvalRequest({ callId: input.callId, server: input.server, arguments: input.arguments }, listed, policy);
   return { status: 'approval_required', request, context, ...(policy.expiresInMs !== undefined ? { expiresInMs: policy.expiresInMs } : {}), ...features };
 }

@@ -4,9 +4,10 @@
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { ANSWER_LINK_PATH, linkTargets, signAnswerLink } from '../codec/answer-link.js';
-import { assigneesLine } from '../contract/assignees.js';
+import { assigneesLine, sameCase } from '../contract/assignees.js';
 import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
+import type { AssigneeWebhook } from '../mcp/notify-config.js';
 import type { NotifyPendingInput } from '../workflows/internal-messages.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -25,11 +26,12 @@ const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, 
  * message, its `data` with the `requestedSchema`, and the URL-mode link) only with `includePrompt: true`, since a
  * webhook's receiver (a chat channel, a ticket system) is rarely as private as the encrypted history.
  */
-export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig, linkKey?: string): Record<string, unknown> {
+export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig, linkKey?: string, to?: string): Record<string, unknown> {
   const inboxUrl = notify.inboxUrl;
   const withPrompt = notify.includePrompt === true;
   const { request, context } = input;
-  const links = inboxUrl && linkKey ? answerLinks(input, inboxUrl, linkKey) : [];
+  // An answer link goes only to its own assignee's channel (`to`); the shared webhook carries none (docs/people.md).
+  const links = inboxUrl && linkKey && to !== undefined ? answerLinks(input, inboxUrl, linkKey, to) : [];
   if (notify.format === 'slack') {
     const where = `${context.server}/${context.tool}${context.step !== undefined ? ` (step ${context.step})` : ''}`;
     const lines = [
@@ -56,17 +58,19 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
 }
 
 /**
- * One signed answer link per assignee of the request (src/codec/answer-link.ts), expiring with it. None for a request
- * that needs several people (N of M): every link goes to the one webhook, so whoever reads it could answer as each
- * assignee; those are answered signed in (docs/people.md).
+ * One signed answer link per assignee of the request (src/codec/answer-link.ts), expiring with it; each goes only to its
+ * assignee's own channel (`notify.assigneeWebhooks`). None for a request that needs several people (N of M): a link
+ * cannot tell who holds it, so whoever reads it could answer as each assignee; those are answered signed in
+ * (docs/people.md). `only`: that assignee's link alone (a channel's body signs just its own).
  */
-export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: string): Array<{ to: string; url: string }> {
+export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: string, only?: string): Array<{ to: string; url: string }> {
   if ((input.context.approvals?.required ?? 1) > 1) return [];
   const exp = input.request.expiresAt ? Date.parse(input.request.expiresAt) : Date.now() + 24 * 60 * 60_000;
   const base = new URL(ANSWER_LINK_PATH.slice(1), inboxUrl.endsWith('/') ? inboxUrl : `${inboxUrl}/`).href;
-  return linkTargets(input.context.assignees).map((to) => ({
+  const targets = linkTargets(input.context.assignees).filter((to) => only === undefined || to === only);
+  return targets.map((to) => ({
     to,
-    url: `${base}${signAnswerLink(key, { workflowId: input.workflowId, requestId: input.request.id, to, exp })}`,
+    url: `${base}${signAnswerLink(key, { workflowId: input.workflowId, run: input.runId ?? '', requestId: input.request.id, to, exp })}`,
   }));
 }
 
@@ -79,40 +83,69 @@ export function notifyPendingActivity(deps: ActivityDeps) {
     const notify = deps.notify;
     if (!notify) return { sent: false };
     const ctx = Context.current();
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'idempotency-key': `${input.workflowId}/${input.request.id}${input.event ? `/${input.event}` : ''}`,
-    };
-    let linkKey: string | undefined;
-    try {
-      for (const [k, v] of Object.entries(notify.headers ?? {})) headers[k.toLowerCase()] = expandEnv(v, { server: 'notify', field: `headers.${k}` });
-      if (notify.linkKey !== undefined) linkKey = expandEnv(notify.linkKey, { server: 'notify', field: 'linkKey' });
-    } catch (err) {
-      throw ApplicationFailure.retryable((err as Error).message, (err as Error).name);
-    }
+    const idempotencyKey = `${input.workflowId}/${input.request.id}${input.event ? `/${input.event}` : ''}`;
+    const headers = postHeaders(idempotencyKey, notify.headers, 'headers');
+    const linkKey = notify.linkKey !== undefined ? expanded(notify.linkKey, 'linkKey') : undefined;
     if (linkKey !== undefined && linkKey.length < 32)
       throw ApplicationFailure.retryable('field "notify.linkKey" must be at least 32 characters (a random secret the inbox shares)', FailureTypes.NotifyFailed);
-    let status: number;
-    try {
-      const res = await fetch(notify.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(notificationBody(input, notify, linkKey)),
-        signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)]),
-        redirect: 'error',
-      });
-      status = res.status;
-      await res.body?.cancel().catch(() => undefined);
-    } catch (err) {
-      if (ctx.cancellationSignal.aborted) throw new CancelledFailure('notification cancelled');
-      const e = err as Error & { cause?: { code?: string } };
-      throw ApplicationFailure.retryable(
-        `webhook ${new URL(notify.url).origin}: ${e.name === 'TimeoutError' ? `no answer within ${NOTIFY_TIMEOUT_MS} ms` : (e.cause?.code ?? e.message)}`,
-        FailureTypes.NotifyFailed,
-      );
+    const status = await post(ctx, notify.url, headers, notificationBody(input, notify, linkKey));
+    // Each assignee's link to that assignee's own channel, when the config names one (and links are made at all).
+    const own = notify.assigneeWebhooks ?? {};
+    const links = notify.inboxUrl && linkKey ? answerLinks(input, notify.inboxUrl, linkKey) : [];
+    for (const { to } of links) {
+      const channel = channelOf(own, to);
+      if (!channel) continue;
+      const theirs = postHeaders(`${idempotencyKey}/${to}`, channel.headers, `assigneeWebhooks.${to}.headers`);
+      await post(ctx, channel.url, theirs, notificationBody(input, { ...notify, ...(channel.format ? { format: channel.format } : {}) }, linkKey, to));
     }
-    if (status < 200 || status >= 300)
-      throw ApplicationFailure.retryable(`webhook ${new URL(notify.url).origin} answered HTTP ${status}`, FailureTypes.NotifyFailed);
     return { sent: true, status };
   };
+}
+
+/** A config value with its `${VAR}`s expanded; an unset variable fails the attempt (retried: it may be set later). */
+function expanded(value: string, field: string): string {
+  try {
+    return expandEnv(value, { server: 'notify', field });
+  } catch (err) {
+    throw ApplicationFailure.retryable((err as Error).message, (err as Error).name);
+  }
+}
+
+/** The headers of one POST: JSON, its idempotency key, and a channel's own headers (expanded, names in lower case). */
+function postHeaders(idempotencyKey: string, own: Record<string, string> | undefined, field: string): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': idempotencyKey };
+  for (const [k, v] of Object.entries(own ?? {})) headers[k.toLowerCase()] = expanded(v, `${field}.${k}`);
+  return headers;
+}
+
+/** The channel of assignee `to` (a user compared without ASCII case, a role, or `*`). */
+function channelOf(own: Record<string, AssigneeWebhook>, to: string): AssigneeWebhook | undefined {
+  if (own[to]) return own[to];
+  const key = Object.keys(own).find((k) => !k.startsWith('role:') && k !== '*' && sameCase(k) === sameCase(to));
+  return key ? own[key] : undefined;
+}
+
+/** One POST to a webhook; a non-2xx answer or none in time fails the attempt (retried by the workflow's policy). */
+async function post(ctx: Context, url: string, headers: Record<string, string>, body: Record<string, unknown>): Promise<number> {
+  let status: number;
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.any([ctx.cancellationSignal, AbortSignal.timeout(NOTIFY_TIMEOUT_MS)]),
+      redirect: 'error',
+    });
+    status = res.status;
+    await res.body?.cancel().catch(() => undefined);
+  } catch (err) {
+    if (ctx.cancellationSignal.aborted) throw new CancelledFailure('notification cancelled');
+    const e = err as Error & { cause?: { code?: string } };
+    throw ApplicationFailure.retryable(
+      `webhook ${new URL(url).origin}: ${e.name === 'TimeoutError' ? `no answer within ${NOTIFY_TIMEOUT_MS} ms` : (e.cause?.code ?? e.message)}`,
+      FailureTypes.NotifyFailed,
+    );
+  }
+  if (status < 200 || status >= 300) throw ApplicationFailure.retryable(`webhook ${new URL(url).origin} answered HTTP ${status}`, FailureTypes.NotifyFailed);
+  return status;
 }

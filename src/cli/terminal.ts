@@ -4,6 +4,7 @@
  * planted hyperlinks or bidi tricks), and a multi-line prompt is indented so none of its lines can pass
  * for an entry or a detail line of `durable-mcp pending`. `--json` output is JSON.stringify's, exact.
  */
+import { assigneesLine } from '../contract/assignees.js';
 import { escapeControlChars } from '../contract/control-chars.js';
 import type { Request } from '../contract/index.js';
 import type { PendingContext } from '../workflows/messages.js';
@@ -39,14 +40,22 @@ export function pendingEntryLines(workflowId: string, request: Request, context:
   for (const line of rest) lines.push(`${CONTINUATION}${terminalSafe(line)}`);
   if (request.url !== undefined)
     lines.push(`${DETAIL}url: ${terminalSafe(request.url)}${context.host !== undefined ? `  (host: ${terminalSafe(context.host)})` : ''}`);
-  const schema = (request.data as { schema?: { properties?: Record<string, { type?: unknown }>; required?: unknown } } | undefined)?.schema;
+  const schema = (request.data as { schema?: { properties?: Record<string, Record<string, unknown>>; required?: unknown } } | undefined)?.schema;
   if (schema?.properties && typeof schema.properties === 'object') {
     const required = Array.isArray(schema.required) ? schema.required : [];
     const fields = Object.entries(schema.properties).map(([name, field]) => {
       const type = typeof field?.type === 'string' ? field.type : '?';
-      return `${terminalSafe(JSON.stringify(name))}${required.includes(name) ? '*' : ''}:${terminalSafe(type)}`;
+      const choices = choicesOf(field);
+      return `${terminalSafe(JSON.stringify(name))}${required.includes(name) ? '*' : ''}:${terminalSafe(type)}${choices ? ` (${choices})` : ''}`;
     });
     lines.push(`${DETAIL}fields: ${fields.join(', ')}`);
+  }
+  // Who may answer, and N of M (docs/people.md): how many people must accept, and who has.
+  if (context.assignees) lines.push(`${DETAIL}for: ${terminalSafe(assigneesLine(context.assignees))}`);
+  if (context.approvals) {
+    const { required: needed, accepted } = context.approvals;
+    const by = accepted.length > 0 ? ` (accepted by ${terminalSafe(accepted.join(', '))})` : '';
+    lines.push(`${DETAIL}approvals: ${accepted.length} of ${needed} accepted${by}; ${Math.max(0, needed - accepted.length)} more needed`);
   }
   // An approval (docs/approvals.md): the arguments the tool will run with, and what its server says of it.
   if (context.approval) {
@@ -57,4 +66,30 @@ export function pendingEntryLines(workflowId: string, request: Request, context:
   }
   if (request.expiresAt !== undefined) lines.push(`${DETAIL}expires: ${terminalSafe(request.expiresAt)}`);
   return lines;
+}
+
+/** A choice printed bare: one that cannot be read as a separator of the list (`|`, parentheses, quotes, spaces). */
+const BARE_CHOICE = /^[\w.@:/+-]+$/;
+
+/**
+ * The choices of an enum field, as `pending` prints them: `inside|outside`, a titled one as `a "Label"`; a value with
+ * a space, `|`, a parenthesis or a quote is quoted as JSON, so no choice can pass for two or end the list (escaped).
+ */
+function choicesOf(field: Record<string, unknown> | undefined): string | undefined {
+  if (!field || typeof field !== 'object') return undefined;
+  const shown = (v: unknown, title?: unknown) =>
+    terminalSafe(typeof v === 'string' && BARE_CHOICE.test(v) ? v : (JSON.stringify(v) ?? '?')) +
+    (typeof title === 'string' && title !== v ? ` ${terminalSafe(JSON.stringify(title))}` : '');
+  const items = field.type === 'array' && field.items && typeof field.items === 'object' ? (field.items as Record<string, unknown>) : field;
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const branches = items[key];
+    if (Array.isArray(branches) && branches.length > 0) {
+      return branches.map((b: { const?: unknown; title?: unknown } | null) => shown(b?.const, b?.title)).join('|');
+    }
+  }
+  if (Array.isArray(items.enum) && items.enum.length > 0) {
+    const names = Array.isArray(field.enumNames) ? field.enumNames : [];
+    return items.enum.map((v, i) => shown(v, names[i])).join('|');
+  }
+  return undefined;
 }

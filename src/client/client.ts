@@ -48,7 +48,7 @@ import {
 } from './errors.js';
 import type { ListOptions } from './list-options.js';
 import { listAwaitingInput, listPendingPage, type AwaitingWorkflow, type ListingSupport, type ListPage } from './listing.js';
-import { listResolvedPage, type ResolvedRow } from './resolved.js';
+import { listingAttributesMissing, listResolvedPage, type ResolvedRow } from './resolved.js';
 import { startedCall } from './started-call.js';
 import { watchLogin, type ListToolsOptions } from './login-watch.js';
 import { statusName } from './visibility.js';
@@ -282,10 +282,16 @@ export class DurableMcpClient {
     return listPendingPage(this.client, support, options);
   }
 
-  /** The latest resolutions (who, when, the outcome) of workflows resolved since `since` (default: 24 h ago), from visibility. */
-  async listResolved(options: { since?: Date; limit?: number; cursor?: string } = {}): Promise<{ rows: ResolvedRow[]; nextCursor?: string }> {
+  /**
+   * The latest resolutions (who, when, the outcome) of workflows resolved since `since` (default: 24 h ago), from
+   * visibility; with `workflowId`, that workflow's only. Without the listing's search attributes nothing can be listed:
+   * no rows, and `unlisted` says why.
+   */
+  async listResolved(
+    options: { since?: Date; limit?: number; cursor?: string; workflowId?: string } = {},
+  ): Promise<{ rows: ResolvedRow[]; nextCursor?: string; unlisted?: string }> {
     const support = await this.listingSupport();
-    if (!support.attributes) return { rows: [] };
+    if (!support.attributes) return { rows: [], unlisted: listingAttributesMissing(this.namespace) };
     return listResolvedPage(this.client, { ...options, since: options.since ?? new Date(Date.now() - 24 * 60 * 60 * 1000) });
   }
 
@@ -299,7 +305,8 @@ export class DurableMcpClient {
   async submit(
     workflowId: string,
     answer: Answer,
-    options: { timeoutMs?: number; by?: string; source?: AnswerSource; person?: string } = {},
+    /** `link`: an answer link's run (the inbox's link pages): the workflow refuses it on any other run. */
+    options: { timeoutMs?: number; by?: string; source?: AnswerSource; person?: string; link?: { run: string } } = {},
   ): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw workflowClosed(workflowId, status);
@@ -370,6 +377,11 @@ export class DurableMcpClient {
 }
 
 /** The sender of an answer: who (`by`), where that comes from, and the person it vouches for (N of M). */
-function senderOf(by: string, options: { source?: AnswerSource; person?: string }): AnswerBy {
-  return { by, ...(options.source ? { source: options.source } : {}), ...(options.person ? { person: options.person } : {}) };
+function senderOf(by: string, options: { source?: AnswerSource; person?: string; link?: { run: string } }): AnswerBy {
+  return {
+    by,
+    ...(options.source ? { source: options.source } : {}),
+    ...(options.person ? { person: options.person } : {}),
+    ...(options.link ? { link: { run: options.link.run } } : {}),
+  };
 }

@@ -3,10 +3,12 @@
  * opens that one request's form for that one assignee in the inbox, without the inbox's token. The worker's
  * `notifyPending` signs it; the inbox checks it before anything reaches Temporal.
  *
- * Link: `<inboxUrl>/a/<body>.<mac>`, body = base64url(JSON {w: workflowId, r: requestId, to: assignee, exp: ms}),
- * mac = base64url(HMAC-SHA256(key, "durable-mcp answer link v1 " + body)). `to` is a user (`ana@example.com`), a role
- * (`role:finance`) or `*` (an unaddressed request); `exp` is the request's expiry. Single use: the inbox takes one
- * answer per link (and a request is answered once anyway).
+ * Link: `<inboxUrl>/a/<body>.<mac>`, body = base64url(JSON {w: workflowId, u: run, r: requestId, to: assignee, exp: ms}),
+ * mac = base64url(HMAC-SHA256(key, "durable-mcp answer link v2 " + body)). `to` is a user (`ana@example.com`), a role
+ * (`role:finance`) or `*` (an unaddressed request); `exp` is the request's expiry; `u` the run it was made for (the first
+ * run of the workflow's chain). Single use, for one run: the inbox sends the run beside the answer and the workflow
+ * refuses it on any other run (a new run with the same id has the same request ids), and a request is answered once in
+ * its run, whichever inbox replica sends the answer.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -16,6 +18,8 @@ export const ANSWER_LINK_PATH = '/a/';
 
 export interface AnswerLink {
   workflowId: string;
+  /** The run it was made for (the first run of the workflow's chain; a pipeline's run for a step's request). */
+  run: string;
   requestId: string;
   /** The assignee it is for: a user, `role:<name>`, or `*`. */
   to: string;
@@ -24,12 +28,12 @@ export interface AnswerLink {
 }
 
 function mac(key: string, body: string): string {
-  return createHmac('sha256', key).update(`durable-mcp answer link v1 ${body}`).digest('base64url');
+  return createHmac('sha256', key).update(`durable-mcp answer link v2 ${body}`).digest('base64url');
 }
 
 /** The link's token (the part after `/a/`). */
 export function signAnswerLink(key: string, link: AnswerLink): string {
-  const body = Buffer.from(JSON.stringify({ w: link.workflowId, r: link.requestId, to: link.to, exp: link.exp })).toString('base64url');
+  const body = Buffer.from(JSON.stringify({ w: link.workflowId, u: link.run, r: link.requestId, to: link.to, exp: link.exp })).toString('base64url');
   return `${body}.${mac(key, body)}`;
 }
 
@@ -41,15 +45,15 @@ export function openAnswerLink(key: string, token: string, now = Date.now()): An
   const want = Buffer.from(mac(key, body));
   const got = Buffer.from(tag);
   if (want.length !== got.length || !timingSafeEqual(want, got)) return 'forged';
-  let v: { w?: unknown; r?: unknown; to?: unknown; exp?: unknown };
+  let v: { w?: unknown; u?: unknown; r?: unknown; to?: unknown; exp?: unknown };
   try {
     v = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof v;
   } catch {
     return 'forged';
   }
-  if (typeof v.w !== 'string' || typeof v.r !== 'string' || typeof v.to !== 'string' || typeof v.exp !== 'number') return 'forged';
+  if (typeof v.w !== 'string' || typeof v.u !== 'string' || typeof v.r !== 'string' || typeof v.to !== 'string' || typeof v.exp !== 'number') return 'forged';
   if (v.exp <= now) return 'expired';
-  return { workflowId: v.w, requestId: v.r, to: v.to, exp: v.exp };
+  return { workflowId: v.w, run: v.u, requestId: v.r, to: v.to, exp: v.exp };
 }
 
 /** The assignees a request's links go to: each user, each role (`role:<name>`), or `*` for an unaddressed request. */

@@ -20,3 +20,21 @@ export function escapeControlChars(text: string, keep = ''): string {
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
   });
 }
+
+/**
+ * `text` with every control character (as `escapeControlChars` counts them) but those in `keep` replaced by a space:
+ * for prose from outside shown in a page (an MCP server's message, a model's words), where a bidi override would
+ * reorder what a person reads. The inbox applies it to every page it serves.
+ */
+export function stripControlChars(text: string, keep = ''): string {
+  return text.replace(UNSAFE, (c) => (keep.includes(c) ? c : ' '));
+}
+
+/**
+ * JSON text with every control character inside it written as a `\uXXXX` escape, but newlines (a pretty-printed
+ * document's own): the same JSON value, byte for byte once parsed, with nothing hidden or reordered for the person
+ * reading it (an approval's arguments: docs/approvals.md).
+ */
+export function escapeJsonControlChars(json: string): string {
+  return json.replace(UNSAFE, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}

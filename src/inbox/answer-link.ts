@@ -81,7 +81,8 @@ export function installAnswerLinks(app: Hono, key: string, deps: Pick<Answering,
       return page(c, found, { rejected: { ...rejected, ...(general ? { general } : {}) } }, status);
     };
     const by = `${found.link.to === '*' ? 'answer link' : found.link.to} (link)`;
-    const verdict = await submit({ by, source: 'link', ...(found.link.to === '*' ? {} : { person: found.link.to }) }, found.link.workflowId, answer);
+    const sender = { by, source: 'link' as const, link: { run: found.link.run }, ...(found.link.to === '*' ? {} : { person: found.link.to }) };
+    const verdict = await submit(sender, found.link.workflowId, answer);
     if (verdict.ok)
       return c.html(linkPageHtml({ rows: [], namespace: dmc.namespace, notice: `Thank you: your answer (${verdict.result.action}) was taken.` }, 'Answered'));
     if (verdict.status === 503) return again(503, {}, verdict.reason);

@@ -50,7 +50,7 @@ export type Verdict = { ok: true; result: { id: string; action: string } } | { o
 
 /** Submit an answer as `by`; the workflow's verdict as an HTTP status and message. */
 export function submitter({ dmc, answered, live }: Pick<Answering, 'dmc' | 'answered' | 'live'>) {
-  return async (who: { by: string; source: AnswerSource; person?: string }, workflowId: string, answer: Answer): Promise<Verdict> => {
+  return async (who: { by: string; source: AnswerSource; person?: string; link?: { run: string } }, workflowId: string, answer: Answer): Promise<Verdict> => {
     try {
       const result = await dmc.submit(workflowId, answer, who);
       // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once (unless

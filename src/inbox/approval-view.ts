@@ -5,6 +5,7 @@
  */
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { escapeJsonControlChars } from '../contract/control-chars.js';
 import type { PendingRow } from './list.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -16,6 +17,15 @@ function hints(annotations: Record<string, unknown> | undefined): string[] {
     .filter(([, v]) => typeof v === 'boolean' || typeof v === 'string')
     .slice(0, 10)
     .map(([k, v]) => `${k}: ${String(v)}`);
+}
+
+/** The arguments pretty-printed (two spaces a level); the same value: an approval's arguments are whole JSON. */
+function pretty(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
 }
 
 /** The approval's box above its form: what runs, what the server says of it, and the arguments (read-only when not editable). */
@@ -37,7 +47,11 @@ export function approvalHtml(context: PendingRow['context']): H {
     ${
       context.arguments
         ? html`<p class="approval-args-label">Arguments it will run with${a.editable ? ' (edit them below)' : ''}:</p>
-            <pre class="approval-args">${context.arguments}</pre>`
+            <pre class="approval-args">${escapeJsonControlChars(pretty(context.arguments))}</pre>
+            <details class="approval-json">
+              <summary>as JSON, exactly as it runs</summary>
+              <code>${escapeJsonControlChars(context.arguments)}</code>
+            </details>`
         : ''
     }
   </section>`;

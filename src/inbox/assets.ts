@@ -37,6 +37,8 @@ select { padding: .3rem; min-width: 16rem; }
 .approval { border-left: 3px solid #b26a00; padding-left: .5rem; margin: .5rem 0; }
 .approval .trust { color: #555; font-size: .85rem; }
 .arguments pre, .approval-args, .result { white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; background: #f4f5f7; padding: .4rem; }
+.approval-args { max-height: 24rem; overflow: auto; }
+.approval-json code { display: block; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .75rem; max-height: 12rem; overflow: auto; }
 .no-worker { color: #8a5a00; font-size: .85rem; }
 .resolution .by { font-weight: 600; }
 .pager { text-align: center; }

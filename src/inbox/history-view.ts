@@ -2,6 +2,7 @@
 import { html } from 'hono/html';
 import type { ResolvedRow } from '../client/resolved.js';
 import { documentHtml, shownTime, workflowLink, type PageState } from './page.js';
+import { escapeJsonControlChars } from '../contract/control-chars.js';
 
 /** A resolved request with the call's result, when it finished. */
 export interface HistoryRow extends ResolvedRow {
@@ -33,7 +34,11 @@ export function historyHtml(state: { namespace: string; temporalUi?: string; row
                 <span class="outcome">${r.outcome}</span> by <span class="by">${r.by}</span> <time datetime="${r.at}">${shownTime(r.at)}</time>; the call is
                 <span class="status">${r.status.toLowerCase()}</span>
               </p>
-              ${r.result?.approvedArguments ? html`<p class="approved">ran with the approved arguments <code>${r.result.approvedArguments}</code></p>` : ''}
+              ${
+                r.result?.approvedArguments
+                  ? html`<p class="approved">ran with the approved arguments <code>${escapeJsonControlChars(r.result.approvedArguments)}</code></p>`
+                  : ''
+              }
               ${r.result ? html`<pre class="result">${r.result.text}</pre>` : ''}
             </article>`,
         )}

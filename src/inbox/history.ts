@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import type { DurableMcpClient } from '../client/index.js';
 import type { ResolvedRow } from '../client/resolved.js';
 import { isAssignee, type Person } from '../contract/assignees.js';
+import { APPROVAL_ARGUMENTS_MAX } from '../contract/tool-arguments.js';
 import { historyHtml, type HistoryRow } from './history-view.js';
 import { signedInPerson } from './view.js';
 
@@ -57,5 +58,16 @@ function resultShown(v: unknown): NonNullable<HistoryRow['result']> {
   if (typeof v !== 'object' || !v || !('output' in v)) return { text: JSON.stringify(v) };
   const r = v as { output: unknown; metadata?: { approvedArguments?: unknown } };
   const approved = r.metadata?.approvedArguments;
-  return { text: String(r.output), ...(approved !== undefined ? { approvedArguments: JSON.stringify(approved).slice(0, 1000) } : {}) };
+  return { text: String(r.output), ...(approved !== undefined ? { approvedArguments: approvedShown(approved) } : {}) };
+}
+
+/**
+ * The approved arguments as JSON, whole as they were shown and approved (docs/approvals.md); a person's edits can make
+ * them longer than an approval shows, so past twice that limit the page says how much more there is, never cutting
+ * silently.
+ */
+function approvedShown(approved: unknown): string {
+  const json = JSON.stringify(approved) ?? '';
+  const max = 2 * APPROVAL_ARGUMENTS_MAX;
+  return json.length <= max ? json : `${json.slice(0, max)}… (${json.length - max} more characters: the call's result has them whole)`;
 }

@@ -11,6 +11,7 @@ import type { HtmlEscapedString } from 'hono/utils/html';
 import { approvalHtml } from './approval-view.js';
 import { initialValues, schemaFields, type Field, type Posted } from './form.js';
 import type { InboxRow, InboxView, PendingRow } from './list.js';
+import { escapeJsonControlChars } from '../contract/control-chars.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -239,7 +240,7 @@ function pendingRow(row: PendingRow, state: PageState): H {
     : context.arguments
       ? html`<details class="arguments">
           <summary>arguments of the call</summary>
-          <pre>${context.arguments}</pre>
+          <pre>${escapeJsonControlChars(context.arguments)}</pre>
         </details>`
       : '';
   const noWorker = row.noWorker ? html`<p class="no-worker">No worker can take an answer now: <span class="reason">${row.noWorker}</span></p>` : '';

@@ -14,6 +14,7 @@ import { DurableMcpClient } from '../client/index.js';
 import { LIST_QUERY_TIMEOUT_MS } from '../client/list-options.js';
 import { accessGuard, isLoopback, sameOriginPath } from '../codec/access.js';
 import { personLabel } from '../contract/assignees.js';
+import { stripControlChars } from '../contract/control-chars.js';
 import type { AnswerSource } from '../workflows/messages.js';
 import { clientAddress, ConnectionCap, postBodyLimit, type RateOptions } from '../codec/limits.js';
 import { listen } from '../codec/listen.js';
@@ -28,6 +29,7 @@ import { callbackWarning, installOAuthCallback, type CodeSealer } from './oauth-
 import { noticeOf, pageHtml, rowsHtml } from './page.js';
 import { ANSWER_LINK_KEY_ENV, ANSWER_LINK_PATH } from '../codec/answer-link.js';
 import { installAnswerLinks } from './answer-link.js';
+import { SignOuts } from './sign-outs.js';
 import { installSignOut, oidcSignIn, SIGN_IN_PATH, type OidcSignInOptions, type SignIn } from './sign-in.js';
 import { pageStates, setPerson, signedInPerson, viewOf } from './view.js';
 import { installWorking } from './working.js';
@@ -37,6 +39,9 @@ export const DEFAULT_INBOX_PORT = 8787;
 export const INBOX_TOKEN_ENV = 'DURABLE_MCP_INBOX_TOKEN';
 /** Who answers through this inbox, when no trusted header says: the label of the token's holder (default "inbox"). */
 export const INBOX_USER_ENV = 'DURABLE_MCP_INBOX_USER';
+/** What a page keeps of the control characters: its own whitespace. */
+const PAGE_WHITESPACE = '\n\r\t';
+
 /** A request header set by a trusted reverse proxy with the signed-in person (e.g. X-Forwarded-User); unset: none is trusted. */
 export const INBOX_USER_HEADER_ENV = 'DURABLE_MCP_INBOX_USER_HEADER';
 const COOKIE = 'durable_mcp_inbox_session';
@@ -144,8 +149,9 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   /** Who answers: the signed-in person (their label says oidc), else the proxy's header, else the token's holder. */
   const whoAnswers = (c: Context): { by: string; source: AnswerSource; person?: string } => {
     const person = signIn?.personOf(c);
-    // N of M counts the person (docs/people.md): the sign-in's email, else its issuer and subject.
-    if (person) return { by: personLabel(person), source: 'oidc', person: person.email ?? `${person.issuer ?? ''}#${person.subject}` };
+    // N of M counts the person (docs/people.md) by who vouched for them and who they are to that issuer: issuer and
+    // subject, whatever scopes the sign-in asked for (an email is a way to address a person, never to count one).
+    if (person) return { by: personLabel(person), source: 'oidc', person: `${person.issuer ?? ''}#${person.subject}` };
     const fromProxy = userHeader ? c.req.header(userHeader)?.trim() : undefined;
     return fromProxy ? { by: fromProxy.slice(0, 200), source: 'proxy' } : { by: user, source: 'token' };
   };
@@ -177,6 +183,19 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
     c.header('Cache-Control', 'no-store');
     await next();
   });
+  // No control character of a server's or a model's text reaches a page (a bidi override reorders what a person
+  // reads): every HTML response, and every fragment pushed live below, goes through one filter (docs/security.md).
+  app.use('*', async (c, next) => {
+    await next();
+    if (!c.res.headers.get('content-type')?.startsWith('text/html')) return;
+    const { status } = c.res;
+    const text = await c.res.text();
+    const headers = new Headers(c.res.headers);
+    headers.delete('content-length');
+    // Cleared first: Hono's setter would copy the old response's headers (its length among them) onto the new one.
+    c.res = undefined as unknown as Response;
+    c.res = new Response(stripControlChars(text, PAGE_WHITESPACE), { status, headers });
+  });
   app.use(
     '*',
     postBodyLimit(maxBodyBytes, (c, message) => c.text(message, 413)),
@@ -197,12 +216,13 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   const answered = new RecentlyAnswered();
   const state = pageStates(dmc, answered, queryTimeoutMs, options.temporalUi);
   /** The one refresh loop of this inbox: it reads each open view's first page and pushes changes to every tab showing it. */
-  const live = new LiveHub(async (view) => String(await rowsHtml(await state(view))), options.refreshMs ?? 1_500);
+  const live = new LiveHub(async (view) => stripControlChars(String(await rowsHtml(await state(view))), PAGE_WHITESPACE), options.refreshMs ?? 1_500);
   if (answerLinkKey !== undefined) {
     app.use(`${ANSWER_LINK_PATH}*`, csrf());
     installAnswerLinks(app, answerLinkKey, { dmc, answered, live });
   }
-  installAccess(app, { signIn, token, userHeader, ...(published ? { publicUrl: published.base } : {}) });
+  const signOuts = new SignOuts(client);
+  installAccess(app, { signIn, signOuts, token, userHeader, ...(published ? { publicUrl: published.base } : {}) });
   // Form posts must come from this page (Origin / Sec-Fetch-Site), not from another site.
   app.use('*', csrf());
 
@@ -235,7 +255,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   installHistory(app, client, dmc, options.temporalUi);
   installWorking(app, client, queryTimeoutMs);
   installAnswer(app, { dmc, state, whoAnswers, answered, live });
-  if (signIn) installSignOut(app, options.publicUrl);
+  if (signIn) installSignOut(app, signIn, (sid, exp) => signOuts.revoke(sid, exp), options.publicUrl);
   return Object.assign(app, { closeLive: () => live.close() });
 }
 
@@ -296,14 +316,30 @@ export async function startInbox(options: InboxOptions): Promise<InboxHandle> {
  * against assignees); the token's holder is the operator or a machine (not checked). With sign-in, a page opened with
  * neither a session nor the token goes to sign in; without it, the token (or loopback without one), as before.
  */
-function installAccess(app: Hono, o: { signIn: SignIn | undefined; token: string | undefined; userHeader: string | undefined; publicUrl?: string }): void {
+function installAccess(
+  app: Hono,
+  o: { signIn: SignIn | undefined; signOuts: SignOuts; token: string | undefined; userHeader: string | undefined; publicUrl?: string },
+): void {
   const toSignIn = (c: Context): Response | undefined => {
     const url = new URL(c.req.url);
     if (c.req.method !== 'GET' || url.pathname.startsWith('/api/') || url.pathname === '/events') return undefined;
     return c.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(sameOriginPath(url))}`, 303);
   };
   app.use('*', async (c, next) => {
+    // A proxy that sends its header blank named nobody (it failed to, or someone sent it by hand): no person, and not
+    // the operator either, even with the token beside it (docs/security.md).
+    const raw = o.userHeader ? c.req.header(o.userHeader) : undefined;
+    if (raw !== undefined && raw.trim() === '') {
+      return c.text(`the header ${o.userHeader} names no person (it is blank): the proxy must name who is signed in, or leave the header out`, 403);
+    }
     const person = o.signIn?.personOf(c);
+    // A session signed out on any replica is no one (src/inbox/sign-outs.ts); one sealed before sign-outs had ids
+    // (none: every new session has one) ends at its expiry.
+    const session = person ? o.signIn?.sessionOf(c) : undefined;
+    if (person && session && (await o.signOuts.isRevoked(session.sid))) {
+      c.header('WWW-Authenticate', 'Bearer realm="durable-mcp inbox"');
+      return toSignIn(c) ?? c.text('this session was signed out: sign in again', 401);
+    }
     if (person) {
       setPerson(c, person);
       return next();

@@ -90,6 +90,8 @@ export const MIN_SESSION_SECRET_LENGTH = 32;
 export interface SignIn {
   /** The signed-in person of a request, if its session cookie is valid. */
   personOf(c: Context): Person | undefined;
+  /** The session of a request's valid cookie: its id (what sign-out revokes) and when it expires (ms). */
+  sessionOf(c: Context): { sid: string; exp: number } | undefined;
   /** Install the sign-in and callback routes (before the access check). */
   install(app: Hono): void;
 }
@@ -188,6 +190,10 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
   const scope = (c: Context) => cookieScope(publicUrl, new URL(c.req.url));
 
   return {
+    sessionOf(c) {
+      const s = open<{ sid?: string; exp: number }>('session', getCookie(c, SESSION_COOKIE));
+      return s && typeof s.sid === 'string' ? { sid: s.sid, exp: s.exp } : undefined;
+    },
     personOf(c) {
       const s = open<{ sub: string; iss: string; email?: string; roles?: string[]; exp: number }>('session', getCookie(c, SESSION_COOKIE));
       if (!s) return undefined;
@@ -249,6 +255,7 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
           c,
           SESSION_COOKIE,
           seal('session', {
+            sid: b64(randomBytes(18)),
             sub: payload.sub,
             iss: o.issuer,
             ...(typeof email === 'string' && email.length <= 254 ? { email } : {}),
@@ -301,9 +308,14 @@ async function verifiedIdToken(
   return payload;
 }
 
-/** `POST /auth/logout` (after the CSRF check): the session cookie goes. */
-export function installSignOut(app: Hono, publicUrl?: string): void {
-  app.post(SIGN_OUT_PATH, (c) => {
+/**
+ * `POST /auth/logout` (after the CSRF check): the session is revoked on every replica (`revoke`: src/inbox/sign-outs.ts),
+ * and its cookie goes.
+ */
+export function installSignOut(app: Hono, signIn: SignIn, revoke: (sid: string, exp: number) => Promise<void>, publicUrl?: string): void {
+  app.post(SIGN_OUT_PATH, async (c) => {
+    const session = signIn.sessionOf(c);
+    if (session) await revoke(session.sid, session.exp);
     deleteCookie(c, SESSION_COOKIE, cookieScope(publicUrl, new URL(c.req.url)));
     return c.redirect('/', 303);
   });

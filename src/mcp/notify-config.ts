@@ -25,8 +25,28 @@ export const NotifyConfigSchema = z
      * notification carries a single-use link per assignee that answers that one request in the inbox without its token.
      */
     linkKey: z.string({ error: 'must be a string (e.g. "${DURABLE_MCP_ANSWER_LINK_KEY}")' }).optional(),
+    /**
+     * Each assignee's own channel (docs/people.md): a webhook per user (`"ana@example.com"`), role (`"role:finance"`) or
+     * `"*"` (an unaddressed request). An answer link goes only to its assignee's channel; the shared `url` never
+     * carries one (whoever reads it could answer as anyone): it gets the request and "answer it in the inbox".
+     */
+    assigneeWebhooks: z
+      .record(
+        z.string().min(1, { error: 'must name a user, "role:<name>" or "*"' }),
+        z
+          .object({
+            url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
+            headers: z.record(z.string(), z.string(), { error: 'must map header names to string values' }).optional(),
+            format: z.enum(['json', 'slack'], { error: 'must be "json" or "slack"' }).optional(),
+          })
+          .strict(),
+        { error: 'must map assignees ("ana@example.com", "role:finance", "*") to {"url":"https://…"}' },
+      )
+      .optional(),
   })
   .strict();
+/** One assignee's own webhook (`notify.assigneeWebhooks`). */
+export type AssigneeWebhook = { url: string; headers?: Record<string, string>; format?: 'json' | 'slack' };
 export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
 
 export function parseNotify(raw: unknown, source: string): NotifyConfig {
@@ -38,8 +58,10 @@ export function parseNotify(raw: unknown, source: string): NotifyConfig {
   const issue = parsed.error.issues[0];
   const key = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    if (key !== '') throw configError(`${source}: field "notify.${key}" has unknown key(s) ${keys}; it takes url, headers, format`, `notify.${key}`);
     throw configError(
-      `${source}: "notify" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; it takes url, headers, format, inboxUrl, includePrompt, linkKey`,
+      `${source}: "notify" has unknown key(s) ${keys}; it takes url, headers, format, inboxUrl, includePrompt, linkKey, assigneeWebhooks`,
       'notify',
     );
   }

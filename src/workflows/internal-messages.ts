@@ -49,6 +49,11 @@ export interface ElicitInput extends WorkerFeatures {
 export interface NotifyPendingInput extends PendingRequest {
   /** The workflow to answer it through (a pipeline's, for a request of one of its steps). */
   workflowId: string;
+  /**
+   * The run of that workflow an answer link is bound to (docs/people.md): its first run's id (kept across
+   * continue-as-new), or, for a step's request, the pipeline's run then.
+   */
+  runId?: string;
   /** A follow-up of a request still waiting (docs/people.md); absent: the first notification. */
   event?: 'reminder' | 'escalation';
 }

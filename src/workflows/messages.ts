@@ -19,6 +19,7 @@ import type { ApprovalContext } from '../contract/approval.js';
 import type { Assignees } from '../contract/assignees.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 import type { LoginStatus } from '../contract/login.js';
+import { APPROVAL_ARGUMENTS_MAX } from '../contract/tool-arguments.js';
 
 /**
  * Who gives an answer, sent beside it (a second argument of the `answer` signal or the `submitAnswer` update),
@@ -34,6 +35,11 @@ export interface AnswerBy {
    * email, else its issuer and subject). Without it `by` is the key. Compared case- and width-insensitively (NFKC).
    */
   person?: string;
+  /**
+   * An answer link's binding (docs/people.md): the run it was made for. The workflow refuses the answer in any other
+   * run (a new run with the same workflow id and the same request ids): a link answers once, for the run it was sent for.
+   */
+  link?: { run: string };
 }
 /** Where who answered comes from, strongest first. */
 export const ANSWER_SOURCES = ['oidc', 'link', 'proxy', 'token', 'cli'] as const;
@@ -48,6 +54,11 @@ export interface SubmitAnswerResult {
   action: ElicitResult['action'];
   /** N of M: the accept was counted, and this many more people must accept before it is taken. */
   awaiting?: number;
+  /** N of M, while it waits: how many people must accept in all, and who has (shown names). */
+  required?: number;
+  acceptedBy?: string[];
+  /** N of M: this person had already accepted; the answer counted nothing more. */
+  repeated?: true;
 }
 /** Answer a pending request and learn whether it was accepted: a bad answer rejects the update with the reason. */
 export const submitAnswerUpdate = defineUpdate<SubmitAnswerResult, [Answer, AnswerBy?]>(SUBMIT_ANSWER_UPDATE);
@@ -82,7 +93,7 @@ export interface PendingContext {
   login?: { principal: string; issuer?: string; scopes?: string };
   /** When the request was recorded (workflow time, ISO 8601). */
   askedAt?: string;
-  /** The tool call's arguments as JSON text, cut to ARGUMENTS_SHOWN characters (untrusted: escape it). */
+  /** The tool call's arguments as JSON text, cut to ARGUMENTS_SHOWN characters (an approval's: whole; untrusted: escape it). */
   arguments?: string;
   /**
    * An approval (docs/approvals.md): a person allows the tool to run with these arguments. The tool's title,
@@ -99,8 +110,11 @@ export interface PendingContext {
   /** It was escalated (`elicitation.escalateAfter`): who was added to the assignees. */
   escalated?: Assignees;
 }
-/** At most this many characters of a call's arguments (as JSON) go with its pending requests. */
-export const ARGUMENTS_SHOWN = 1_000;
+/**
+ * At most this many characters of a call's arguments (as JSON) go with its pending requests: an approval's arguments
+ * are never larger (APPROVAL_ARGUMENTS_MAX: larger ones are refused before anyone is asked), so an approval is never cut.
+ */
+export const ARGUMENTS_SHOWN = APPROVAL_ARGUMENTS_MAX;
 /**
  * A pending request with its context: the one shape of it (the `pendingDetails` query's rows). The memo's entry
  * (MemoPendingRequest), the listing's row (ListedRequest), the inbox's row (PendingRow), the child's signal

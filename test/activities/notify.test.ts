@@ -93,21 +93,22 @@ describe('notify: the webhook config and what it is sent', () => {
 
 describe('notify: answer links and follow-ups (docs/people.md)', () => {
   const key = 'a-link-key-of-at-least-32-characters!!';
-  const addressed = { ...input, context: { ...input.context, assignees: { users: ['ana@example.com'], roles: ['ops'] } } };
+  const addressed = { ...input, runId: 'run-1', context: { ...input.context, assignees: { users: ['ana@example.com'], roles: ['ops'] } } };
 
-  it('JSON: one signed link per assignee, expiring with the request; none without the key or the inbox URL', () => {
-    const body = notificationBody(addressed, { url: 'https://hooks.example.test/x', inboxUrl: 'https://inbox.example/' }, key) as {
-      links: Array<{ to: string; url: string }>;
-    };
-    assert.deepEqual(
-      body.links.map((l) => l.to),
-      ['ana@example.com', 'role:ops'],
-    );
-    for (const l of body.links) {
-      const opened = openAnswerLink(key, l.url.slice('https://inbox.example/a/'.length), Date.parse('2025-12-31T00:00:00Z'));
-      assert.deepEqual(opened, { workflowId: 'wf-1', requestId: 'c1.1.abc', to: l.to, exp: Date.parse('2026-01-01T00:00:00.000Z') });
+  it("JSON: each assignee's channel gets its own signed link only, expiring with the request; the shared one none; none without the key or the inbox URL", () => {
+    const opts = { url: 'https://hooks.example.test/x', inboxUrl: 'https://inbox.example/' };
+    assert.equal('links' in notificationBody(addressed, opts, key), false, 'the shared webhook carries no answer link');
+    for (const to of ['ana@example.com', 'role:ops']) {
+      const body = notificationBody(addressed, opts, key, to) as { links: Array<{ to: string; url: string }> };
+      assert.deepEqual(
+        body.links.map((l) => l.to),
+        [to],
+        `${to}'s channel: their link only`,
+      );
+      const opened = openAnswerLink(key, body.links[0]!.url.slice('https://inbox.example/a/'.length), Date.parse('2025-12-31T00:00:00Z'));
+      assert.deepEqual(opened, { workflowId: 'wf-1', run: 'run-1', requestId: 'c1.1.abc', to, exp: Date.parse('2026-01-01T00:00:00.000Z') });
     }
-    assert.equal('links' in notificationBody(addressed, { url: 'https://hooks.example.test/x' }, key), false);
+    assert.equal('links' in notificationBody(addressed, { url: 'https://hooks.example.test/x' }, key, 'ana@example.com'), false);
     assert.equal('links' in notificationBody(addressed, { url: 'https://hooks.example.test/x', inboxUrl: 'https://inbox.example/' }), false);
   });
 
@@ -121,7 +122,12 @@ describe('notify: answer links and follow-ups (docs/people.md)', () => {
 
   it('Slack: the follow-up says what it is; an escalation names who was added; labels are escaped', () => {
     const escalated = { ...addressed, event: 'escalation' as const, context: { ...addressed.context, escalated: { users: ['<@U1>'] } } };
-    const { text } = notificationBody(escalated, { url: 'https://hooks.example.test/x', format: 'slack', inboxUrl: 'https://inbox.example/' }, key) as {
+    const { text } = notificationBody(
+      escalated,
+      { url: 'https://hooks.example.test/x', format: 'slack', inboxUrl: 'https://inbox.example/' },
+      key,
+      'ana@example.com',
+    ) as {
       text: string;
     };
     assert.match(text, /^\*durable-mcp: escalated: input still requested\* by fx\/ask/);

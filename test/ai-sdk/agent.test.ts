@@ -109,6 +109,27 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
     });
   });
 
+  it('a key the tool does not declare, proposed by the model, is refused before anyone is asked: the model reads why; the tool never ran', async () => {
+    const proposed = { to: 'bob', amount: 5, cc: 'mallory@evil.example' };
+    const script: ScriptStep[] = [{ tool: 'fx_transfer', input: proposed }, { text: (results) => `Result: ${results.join(' | ')}` }];
+    await withAgentWorker(script, async ({ client, taskQueue, logPath }) => {
+      const handle = await start(client, taskQueue, {
+        prompt: 'Pay bob',
+        servers: ['fx'],
+        model: 'scripted',
+        tools: ['fx_transfer'],
+        needsApproval: ['fx_transfer'],
+      });
+      const result = (await handle.result()) as McpAgentResult;
+      assert.match(result.text, /^Result: error: Tool "fx_transfer" could not run: InvalidInput: .*field "cc" is not an argument of the tool/);
+      assert.match(result.text, /nobody was asked and the tool did not run/);
+      // The agent finished with nobody answering anything: an approval asked would have waited for a person.
+      assert.deepEqual(await handle.query(pendingQuery), [], 'nobody is asked');
+      assert.equal(result.toolCalls[0]?.result.metadata?.approval, undefined, 'no approval was ever decided');
+      assert.equal(readFixtureLog(logPath).filter((e) => e.event === 'side_effect' && e.tool === 'transfer').length, 0, 'transfer never ran');
+    });
+  });
+
   it('an approval nobody answers expires, and the model reads that as the tool result', async () => {
     const script: ScriptStep[] = [{ tool: 'fx_echo', input: { text: 'launch' } }, { text: (results) => `Noted: ${results.join(' | ')}` }];
     await withAgentWorker(script, async ({ client, durable, taskQueue, logPath }) => {

@@ -1,4 +1,7 @@
-/** Approvals from the command line (docs/approvals.md): `call --ask-approval`, `pending --json`, `answer --data`, `decline`, `result --json`. */
+/**
+ * Approvals from the command line (docs/approvals.md): `call --ask-approval`, `pending --json`, `answer --data`, `decline`, `result --json`;
+ * what `pending` shows is every argument that runs, whole (issue 40), and a call its tool's schema refuses asks nobody.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cliHarness, EXIT, run } from '../helpers/cli.js';
@@ -41,5 +44,40 @@ describe('approvals from the CLI (dev server, a worker process, the fixture serv
     assert.equal(body.metadata.approval, 'declined');
     assert.equal(body.metadata.answeredBy, 'yan');
     assert.match(body.output, /did not run: a person \(yan\) declined/);
+  });
+
+  it('a padded argument is shown whole by `pending` and `pending --json`; what ran is what was shown', async () => {
+    if (h.workers.length === 0) await h.startWorkerProcess();
+    const to = `${'a'.repeat(1200)}mallory-offshore`;
+    const json = JSON.stringify({ to, amount: 5 });
+    assert.equal((await run(['call', 'fx', 'transfer', '--args', json, '--ask-approval', '--workflow-id', 'cli-padded'], h.cliEnv)).code, 0);
+    const text = await run(['pending', 'cli-padded', '--wait', '60'], h.cliEnv);
+    assert.equal(text.code, 0, text.stderr);
+    const line = text.stdout.split('\n').find((l) => l.trim().startsWith('arguments:'));
+    assert.equal(line?.trim(), `arguments: ${json}`, 'every key and value, the real value after character 1000 too');
+    const [row] = JSON.parse((await run(['pending', 'cli-padded', '--json'], h.cliEnv)).stdout) as Array<{
+      pending: Array<{ request: { id: string }; context: { arguments?: string } }>;
+    }>;
+    assert.equal(row!.pending[0]!.context.arguments, json);
+    assert.equal((await run(['answer', 'cli-padded', row!.pending[0]!.request.id, '--as', 'zoe'], h.cliEnv)).code, 0);
+    const result = JSON.parse((await run(['result', 'cli-padded', '--json'], h.cliEnv)).stdout);
+    assert.equal(result.output, `sent 5 to ${to}`);
+    assert.deepEqual(result.metadata.approvedArguments, { to, amount: 5 });
+  });
+
+  it("a call its tool's schema refuses asks nobody and never runs: the failure names the field", async () => {
+    if (h.workers.length === 0) await h.startWorkerProcess();
+    // --wait: the call's outcome (a call that asked a person would wait for one, and time out here).
+    const args = ['--args', '{"to":"bob","amount":"five"}', '--ask-approval', '--workflow-id', 'cli-bad', '--wait', '--json'];
+    const call = await run(['call', 'fx', 'transfer', ...args], h.cliEnv);
+    assert.notEqual(call.code, 0);
+    assert.match(
+      call.stdout + call.stderr,
+      /InvalidInput[\s\S]*field \\?"amount\\?" must be number, got \\?"five\\?"[\s\S]*nobody was asked and the tool did not run/,
+    );
+    const result = await run(['result', 'cli-bad', '--json'], h.cliEnv);
+    assert.notEqual(result.code, 0);
+    assert.match(result.stdout, /InvalidInput/);
+    assert.doesNotMatch(result.stdout, /"approval"/, 'no approval was ever decided');
   });
 });

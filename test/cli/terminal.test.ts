@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { answeredBy, historyLines } from '../../src/cli/commands/history.js';
 import { pendingEntryLines, terminalSafe } from '../../src/cli/terminal.js';
 
 const hostilePrompt =
@@ -39,6 +40,42 @@ describe('terminal output of server text', () => {
       lines.filter((l) => /^ {4}url: /.test(l)),
       [],
       'no forged url: detail line',
+    );
+  });
+  it("shows each enum field's choices (plain, enumNames, titled oneOf/anyOf, arrays of them), a hostile one quoted and escaped", () => {
+    const lines = pendingEntryLines(
+      'wf-3',
+      {
+        id: 'r',
+        kind: 'input',
+        prompt: 'Book a table',
+        data: {
+          schema: {
+            type: 'object',
+            properties: {
+              seating: { type: 'string', enum: ['inside', 'outside'] },
+              color: { type: 'string', enum: ['r', 'g'], enumNames: ['Red', 'Green'] },
+              size: {
+                type: 'string',
+                oneOf: [
+                  { const: 's', title: 'Small' },
+                  { const: 'l', title: 'Large' },
+                ],
+              },
+              tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } },
+              extras: { type: 'array', items: { anyOf: [{ const: 'x', title: 'X\u202eevil' }] } },
+              trap: { type: 'string', enum: ['a|b', 'c) , "forged":string (d', 'e\u001b[2K'] },
+            },
+            required: ['seating'],
+          },
+        },
+      },
+      { callId: 'c', server: 's', tool: 't' },
+    );
+    assert.equal(
+      lines.find((l) => l.startsWith('    fields: ')),
+      '    fields: "seating"*:string (inside|outside), "color":string (r "Red"|g "Green"), "size":string (s "Small"|l "Large"), ' +
+        '"tags":array (a|b), "extras":array (x "X\\u{202e}evil"), "trap":string ("a|b"|"c) , \\"forged\\":string (d"|"e\\u001b[2K")',
     );
   });
   it('shows a URL-mode request with its host', () => {
@@ -89,5 +126,44 @@ describe("the worker's log and auth lines: outside text escaped (issue 31)", () 
       waiting: 0,
     });
     assert.equal(line, 'remote: signed-in, at https://as.example\\e]0;pwned\\a, scopes read\\nremote: signed-out');
+  });
+});
+
+describe('history lines (durable-mcp history)', () => {
+  const row = {
+    id: 'c1.1.abc',
+    kind: 'input' as const,
+    server: 'fx',
+    tool: 'transfer',
+    prompt: 'Allow\u001b[2K it',
+    outcome: 'accepted' as const,
+    by: 'ana@example.com\u202e',
+    at: '2026-12-05T10:00:00.000Z',
+    workflowId: 'wf-1',
+    runId: 'r',
+    workflowType: 'mcpToolCall',
+    status: 'COMPLETED',
+  };
+  it('prints when, workflow, request, outcome, the tool with its prompt, whom it was for, who and via which channel, escaped', () => {
+    assert.deepEqual(historyLines({ ...row, source: 'oidc', assignees: { users: ['ana@example.com'], roles: ['finance'] } }), [
+      '2026-12-05T10:00:00.000Z  wf-1  c1.1.abc  accepted',
+      '    fx/transfer: Allow\\e[2K it',
+      '    for: ana@example.com, role finance',
+      '    by ana@example.com\\u{202e}, via oidc',
+    ]);
+    assert.equal(historyLines(row).at(-1), '    by ana@example.com\\u{202e}, via signal or update (unverified)');
+  });
+  it("prints a field of the record it does not know by its name (a newer record's), escaped", () => {
+    const newer = { ...row, source: 'cli', claimed: true, issuer: 'https://id.example\u001b]0;x' };
+    assert.equal(historyLines(newer).at(-1), '    by ana@example.com\\u{202e}, via cli; claimed: true; issuer: https://id.example\\e]0;x');
+  });
+  it('--by names a person whole, case-insensitive: an email, a subject after sub=, a role; never part of a longer name', () => {
+    assert.ok(answeredBy('ana@example.com, bob@example.com', 'BOB@example.com'));
+    assert.ok(answeredBy('ana@example.com (oidc https://id.example.com sub=248289761001)', '248289761001'));
+    assert.ok(answeredBy('role:finance (link)', 'role:finance'));
+    assert.ok(answeredBy('ana@example.com (link)', 'ana@example.com (link)'));
+    assert.ok(!answeredBy('banana@example.com', 'ana@example.com'));
+    assert.ok(!answeredBy('ana@example.com.evil', 'ana@example.com'));
+    assert.ok(!answeredBy('ana@example.com', ' '));
   });
 });

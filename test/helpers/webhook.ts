@@ -3,6 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
+  /** The request's path and query (one receiver can stand for several channels: `/hook?to=ana`). */
+  path: string;
   headers: IncomingHttpHeaders;
   body: any;
   status: number;
@@ -16,7 +18,7 @@ export async function receiver(statusFor: (n: number) => number = () => 204): Pr
     req.on('data', (d: Buffer) => (text += d.toString('utf8')));
     req.on('end', () => {
       const status = statusFor(received.length + 1);
-      received.push({ headers: req.headers, body: JSON.parse(text), status });
+      received.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(text), status });
       res.writeHead(status).end();
     });
   });

@@ -38,7 +38,17 @@ describe('answer links in notifications', () => {
     taskQueue: uniqueTaskQueue('answer-link'),
     searchAttributes: true,
     logPath: join(dir, 'fx.jsonl'),
-    mcpConfig: { ...fixtureConfig(join(dir, 'fx.jsonl')), notify: { url: hookUrl, format: 'slack', inboxUrl, linkKey: KEY } },
+    mcpConfig: {
+      ...fixtureConfig(join(dir, 'fx.jsonl')),
+      notify: {
+        url: hookUrl,
+        format: 'slack',
+        inboxUrl,
+        linkKey: KEY,
+        // Each assignee's own channel (one receiver standing for all, told apart by the query).
+        assigneeWebhooks: Object.fromEntries(['ana', 'bob', 'carl', 'dana'].map((n) => [`${n}@example.com`, { url: `${hookUrl}?to=${n}` }])),
+      },
+    },
   });
   before(async () => {
     // A token the browser never gets: the link is all it has.
@@ -70,6 +80,18 @@ describe('answer links in notifications', () => {
     await waitForPending(suite.env.client.workflow.getHandle(a.workflowId), 1, 300_000);
     await waitForPending(suite.env.client.workflow.getHandle(b.workflowId), 1, 300_000);
     const links = await eventually(() => (linksOf(a.workflowId).length === 2 ? linksOf(a.workflowId) : undefined), 'the notification of a', 120_000, 200);
+    // The shared channel: the request and the inbox, no answer link; each assignee's channel: their own link only.
+    const shared = hook.received.find((r) => r.path === '/hook' && (r.body as { text: string }).text.includes(a.workflowId))!;
+    assert.doesNotMatch((shared.body as { text: string }).text, /\/a\//, 'the shared channel carries no answer link');
+    for (const n of ['ana', 'bob']) {
+      const theirs = hook.received.filter((r) => r.path === `/hook?to=${n}` && (r.body as { text: string }).text.includes(a.workflowId));
+      assert.equal(theirs.length, 1, `${n}'s channel got one notification`);
+      assert.deepEqual(
+        [...(theirs[0]!.body as { text: string }).text.matchAll(/\|answer as ([^>]+)>/g)].map((m) => m[1]),
+        [`${n}@example.com`],
+        `${n}'s channel: their link only`,
+      );
+    }
     // The Slack body: mrkdwn text naming the call and the workflow, the inbox, and the links.
     const body = bodies().find((x) => x.text.includes(a.workflowId))!;
     assert.deepEqual(Object.keys(body), ['text']);
@@ -111,7 +133,7 @@ describe('answer links in notifications', () => {
     assert.equal((await fetch(`${inboxUrl}a/${Buffer.from(JSON.stringify(tampered)).toString('base64url')}.${mac}`)).status, 403);
     // A genuine link for a person the request is not addressed to: refused.
     const requestB = (await suite.durable.pendingDetails(b.workflowId))[0]!.request;
-    const wrongPerson = signAnswerLink(KEY, { workflowId: b.workflowId, requestId: requestB.id, to: 'ana@example.com', exp: Date.now() + 60_000 });
+    const wrongPerson = signAnswerLink(KEY, { workflowId: b.workflowId, run: 'r', requestId: requestB.id, to: 'ana@example.com', exp: Date.now() + 60_000 });
     assert.equal((await fetch(`${inboxUrl}a/${wrongPerson}`)).status, 403);
     const post = await fetch(`${inboxUrl}a/${wrongPerson}`, {
       method: 'POST',
@@ -120,7 +142,7 @@ describe('answer links in notifications', () => {
     });
     assert.equal(post.status, 403);
     // An expired one: refused.
-    const expired = signAnswerLink(KEY, { workflowId: b.workflowId, requestId: requestB.id, to: 'carl@example.com', exp: Date.now() - 1 });
+    const expired = signAnswerLink(KEY, { workflowId: b.workflowId, run: 'r', requestId: requestB.id, to: 'carl@example.com', exp: Date.now() - 1 });
     assert.equal((await fetch(`${inboxUrl}a/${expired}`)).status, 410);
     // Carl's own link opens his.
     const carl = await eventually(() => linksOf(b.workflowId)[0], 'the notification of b', 120_000, 200);
@@ -138,7 +160,7 @@ describe('answer links in notifications', () => {
     });
     const [request] = await waitForPending(suite.env.client.workflow.getHandle(call.workflowId), 1, 300_000);
     // A genuine link, signed with the inbox's key (the worker sends none for such a request).
-    const link = signAnswerLink(KEY, { workflowId: call.workflowId, requestId: request!.id, to: 'ana@example.com', exp: Date.now() + 60_000 });
+    const link = signAnswerLink(KEY, { workflowId: call.workflowId, run: 'r', requestId: request!.id, to: 'ana@example.com', exp: Date.now() + 60_000 });
     const page = await fetch(`${inboxUrl}a/${link}`);
     assert.equal(page.status, 403);
     assert.match(await page.text(), /needs 2 people to accept: sign in to the inbox/);
@@ -155,5 +177,45 @@ describe('answer links in notifications', () => {
     );
     const note = await eventually(() => bodies().find((b) => b.text.includes(call.workflowId)), 'its notification', 120_000, 200);
     assert.doesNotMatch(note.text, /\/a\//, 'its notification carries no link');
+  });
+
+  it('a link answers once, for its own run: used for run 1, it is refused on run 2 (same id, same request) by another replica', async () => {
+    const workflowId = `link-run-${process.pid}-${Date.now()}`;
+    const startRun = () =>
+      suite.durable.startToolCall({ server: 'fx', tool: 'ask_name', workflowId, elicitation: { holdFor: 1 }, assignees: { users: ['dana@example.com'] } });
+    await startRun();
+    const [request] = await waitForPending(suite.env.client.workflow.getHandle(workflowId), 1, 300_000);
+    const [link] = await eventually(() => (linksOf(workflowId).length === 1 ? linksOf(workflowId) : undefined), 'the notification of run 1', 120_000, 200);
+    const token = link!.url.slice(`${inboxUrl}a/`.length);
+    const opened = openAnswerLink(KEY, token);
+    assert.ok(typeof opened === 'object' && opened.run.length > 0, 'the link names its run');
+    const answerBy = (base: string) =>
+      fetch(`${base}a/${token}`, {
+        method: 'POST',
+        headers: { origin: base.slice(0, -1), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ name: 'run one', __action: 'accept' }),
+      });
+    assert.equal((await answerBy(inboxUrl)).status, 200, 'replica A takes it for run 1');
+    assert.equal((await suite.durable.result(workflowId)).output, 'hello run one');
+
+    // Run 2: the same workflow id and arguments, so the same request id, on a replica that never saw the link.
+    const second = await startRun();
+    assert.notEqual((await second.describe()).runId, opened.run, 'a new run');
+    const [again] = await waitForPending(suite.env.client.workflow.getHandle(workflowId), 1, 300_000);
+    assert.equal(again!.id, request!.id, 'the same request id in the new run');
+    const replica = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, token: 'another-token', answerLinkKey: KEY });
+    try {
+      const refused = await answerBy(replica.url);
+      assert.notEqual(refused.status, 200);
+      assert.match(await refused.text(), /made for another run of workflow/);
+      assert.deepEqual(
+        (await suite.durable.pendingDetails(workflowId)).map((p) => p.request.id),
+        [request!.id],
+        'run 2 still waits for its person',
+      );
+    } finally {
+      await replica.close();
+      await suite.env.client.workflow.getHandle(workflowId).terminate();
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Approvals in the inbox, in headless Chromium (docs/approvals.md): 20 gated calls at once are 20 approvals in the
  * inbox, each showing the tool, its annotations and the arguments, answered from two tabs (one edits an argument, one
- * declines); each approved tool runs once, with the arguments as approved, and the declined one never runs.
+ * declines); each approved tool runs once, with the arguments as approved, and the declined one never runs. A padded
+ * argument is shown whole (issue 40): the real value past character 1000 is on the page, and what is approved runs.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -59,7 +60,7 @@ describe('approvals in the inbox', () => {
       }
       // What a person sees of an approval: the tool, its annotations (none: the worst case), the arguments, Approve/Decline.
       const first = row(tabs[0]!, ids[0]!);
-      assert.match(await first.locator('.approval').innerText(), /Transfer money[\s\S]*none \(treated as the worst case[\s\S]*"to":"p1"/);
+      assert.match(await first.locator('.approval').innerText(), /Transfer money[\s\S]*none \(treated as the worst case[\s\S]*"to": "p1"/);
       assert.equal(await first.locator('button[value=accept]').innerText(), 'Approve');
       assert.equal(await first.locator('[name=amount]').inputValue(), '1', 'the form is prefilled with the proposed amount');
 
@@ -94,6 +95,49 @@ describe('approvals in the inbox', () => {
       assert.match(await history.locator(`article.resolved[data-workflow-id="${ids[9]!}"]`).innerText(), /declined by/);
     } finally {
       for (const tab of tabs) await tab.close();
+    }
+  });
+
+  it('a padded argument is shown whole on the page, pretty and as the exact JSON; approving with the form runs exactly that', async () => {
+    const to = `${'a'.repeat(1200)}mallory-offshore`;
+    const args = { to, amount: 5 };
+    const workflowId = `approve-padded-${process.pid}-${Date.now()}`;
+    await suite.durable.startToolCall({ server: 'fx', tool: 'transfer', arguments: args, workflowId });
+    await waitForPending(suite.env.client.workflow.getHandle(workflowId), 1, SETUP_MS);
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(inbox.url);
+      const r = row(tab, workflowId);
+      await r.waitFor({ timeout: SETUP_MS });
+      // Pretty-printed, whole, and nothing of it clipped sideways (it wraps; the box scrolls down).
+      const shown = r.locator('.approval-args');
+      assert.equal(await shown.innerText(), JSON.stringify(args, null, 2));
+      const box = await shown.evaluate((el: any) => ({
+        clipped: el.scrollWidth > el.clientWidth,
+        overflowY: (globalThis as any).getComputedStyle(el).overflowY as string,
+      }));
+      assert.deepEqual(box, { clipped: false, overflowY: 'auto' });
+      // The exact JSON that runs, one click away.
+      const exact = r.locator('.approval-json code');
+      assert.equal(await exact.isVisible(), false);
+      await r.locator('.approval-json summary').click();
+      assert.equal(await exact.innerText(), JSON.stringify(args));
+      assert.equal(await r.locator('[name=to]').inputValue(), to, "the form's field holds the whole value too");
+      await Promise.all([tab.waitForURL(/answered=/), r.locator('button[value=accept]').click()]);
+      const result = await suite.durable.result(workflowId);
+      assert.equal(result.output, `sent 5 to ${to}`);
+      assert.deepEqual(result.metadata?.approvedArguments, args, 'what was approved is what was shown');
+      assert.deepEqual(
+        runs().filter((a) => a.to === to),
+        [args],
+        'what ran is what was shown, once',
+      );
+      // The history page shows the arguments it ran with, whole.
+      await tab.goto(`${inbox.url.replace(/\/$/, '')}/history`);
+      const resolved = tab.locator(`article.resolved[data-workflow-id="${workflowId}"] .approved code`);
+      assert.equal(await resolved.innerText(), JSON.stringify(args));
+    } finally {
+      await tab.close();
     }
   });
 });

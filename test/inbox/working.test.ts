@@ -64,6 +64,31 @@ describe('the inbox shows the tool calls at work', () => {
     }
   });
 
+  it('a blank proxy header is no person and not the operator, with or without the token (issue 40)', async () => {
+    const token = 'working-token-0123456789abcdef0123456789';
+    const withToken = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, userHeader: 'X-Forwarded-User', token });
+    try {
+      const auth = { authorization: `Bearer ${token}` };
+      assert.equal((await fetch(`${withToken.url}working`, { headers: auth })).status, 200, 'the token alone: the operator');
+      for (const blank of ['', '   ', '\t']) {
+        for (const path of ['working', 'api/requests', '']) {
+          const res = await fetch(`${withToken.url}${path}`, { headers: { ...auth, 'X-Forwarded-User': blank } });
+          assert.equal(res.status, 403, `${JSON.stringify(blank)} on /${path}`);
+          assert.match(await res.text(), /X-Forwarded-User names no person/);
+        }
+      }
+      const answered = await fetch(`${withToken.url}api/answer`, {
+        method: 'POST',
+        headers: { ...auth, 'X-Forwarded-User': ' ', 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowId: 'none', answer: { id: 'x', ok: true } }),
+      });
+      assert.equal(answered.status, 403, 'no answer is taken from a blank header');
+      assert.equal((await fetch(`${proxied.url}working`, { headers: { 'X-Forwarded-User': '' } })).status, 403, 'without the token too');
+    } finally {
+      await withToken.close();
+    }
+  });
+
   it('cuts a long message and removes control characters (pure)', () => {
     assert.equal(shownText('a\u0000b\u0007c\u2066d'), 'a b c d');
     assert.equal(shownText('x'.repeat(400)).length, 300);

@@ -116,6 +116,29 @@ describe('parseMcpConfig: notify', () => {
       /unknown key\(s\) "includePrompts"; it takes url, headers, format, inboxUrl, includePrompt/,
     );
   });
+
+  it("takes each assignee's own webhook (assigneeWebhooks), and names the field of a wrong one", () => {
+    const ok = parseMcpConfig({
+      mcpServers: {},
+      notify: {
+        url: 'https://x.test/',
+        assigneeWebhooks: { 'ana@example.com': { url: 'https://ana.test/h', format: 'slack' }, 'role:ops': { url: 'https://ops.test/h' } },
+      },
+    });
+    assert.equal(ok.notify?.assigneeWebhooks?.['role:ops']?.url, 'https://ops.test/h');
+    rejects(
+      { mcpServers: {}, notify: { url: 'https://x.test/', assigneeWebhooks: { 'ana@example.com': { url: 'ftp://ana.test/' } } } },
+      undefined,
+      'notify.assigneeWebhooks.ana@example.com.url',
+      /must be an http or https URL/,
+    );
+    rejects(
+      { mcpServers: {}, notify: { url: 'https://x.test/', assigneeWebhooks: { 'ana@example.com': { url: 'https://ana.test/', token: 'x' } } } },
+      undefined,
+      'notify.assigneeWebhooks.ana@example.com',
+      /field "notify.assigneeWebhooks.ana@example.com" has unknown key\(s\) "token"; it takes url, headers, format/,
+    );
+  });
 });
 
 describe('parseMcpConfig: local (stdio) servers', () => {

@@ -45,6 +45,28 @@ describe('addressProblem: the addresses the OAuth flow does not fetch from', () 
     for (const [ip, kind] of refused) assert.match(addressProblem(ip) ?? 'allowed', kind, ip);
   });
 
+  it('judges every IPv6 form that carries an IPv4 address as the IPv4 inside (issue 40: 6to4, NAT64, IPv4-translated, Teredo)', () => {
+    const refused: [string, RegExp][] = [
+      // The review's three: 6to4 of 127.0.0.1, local-use NAT64 (RFC 8215) of 169.254.169.254, IPv4-translated 127.0.0.1.
+      ['2002:7f00:1::', /loopback \(IPv4 127\.0\.0\.1 inside IPv6\)/],
+      ['64:ff9b:1::a9fe:a9fe', /cloud-metadata/],
+      ['::ffff:0:7f00:1', /loopback/],
+      ['::ffff:0:10.0.0.1', /private/],
+      ['2002:a9fe:a9fe::1', /cloud-metadata/],
+      ['2002:c0a8:0101:1::5', /private/],
+      ['64:ff9b::7f00:1', /loopback/],
+      // Teredo: the server's IPv4 in bits 32-63, the client's XORed in the last 32 bits.
+      ['2001:0:a00:1::1', /private/],
+      ['2001:0:808:808:0:f227:80ff:fffe', /loopback/],
+      // The local-use NAT64 prefix never leaves the operator's network, whatever it carries.
+      ['64:ff9b:1::808:808', /local-use NAT64/],
+    ];
+    for (const [ip, kind] of refused) assert.match(addressProblem(ip) ?? 'allowed', kind, ip);
+    for (const ip of ['2002:808:808::1', '64:ff9b::808:808', '::ffff:0:8.8.8.8', '2001:0:808:808:0:f227:f7f7:f7f7']) {
+      assert.equal(addressProblem(ip), undefined, ip);
+    }
+  });
+
   it('allows public addresses', () => {
     for (const ip of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888']) {
       assert.equal(addressProblem(ip), undefined, ip);

@@ -36,14 +36,16 @@ describe('reminders and escalation', () => {
 
   it('time-skipping: the webhook gets the request, the reminder, then the escalation; the escalated role answers by its link', async () => {
     const hook = await receiver();
-    const bodies = () => hook.received.map((r) => r.body as { text: string });
+    // The shared channel's bodies (the lead's own channel, `?to=lead`, gets its link).
+    const bodies = () => hook.received.filter((r) => r.path === '/hook').map((r) => r.body as { text: string });
+    const leads = () => hook.received.filter((r) => r.path === '/hook?to=lead').map((r) => r.body as { text: string });
     const hookUrl = hook.url;
     const inboxPort = await freePort();
     const inboxUrl = `http://127.0.0.1:${inboxPort}/`;
     const t = await testEnvironment({
       timeSkipping: true,
       name: 'follow-ups',
-      configFields: { notify: { url: hookUrl, format: 'slack', inboxUrl, linkKey: KEY } },
+      configFields: { notify: { url: hookUrl, format: 'slack', inboxUrl, linkKey: KEY, assigneeWebhooks: { 'role:lead': { url: `${hookUrl}?to=lead` } } } },
     });
     const inbox = await startInbox({ client: t.client, host: '127.0.0.1', port: inboxPort, token: 'never-shown-token-of-tests', answerLinkKey: KEY });
     try {
@@ -82,8 +84,10 @@ describe('reminders and escalation', () => {
       assert.equal(notAddressedTo({ subject: 'lee', email: 'lee@example.com', roles: ['lead'], source: 'oidc' }, pending!), undefined);
       assert.match(notAddressedTo({ subject: 'eve', source: 'oidc' }, pending!) ?? '', /is not addressed to you/);
       // The lead answers by the escalation's link for the role.
-      const lead = [...bodies()[2]!.text.matchAll(/<(http[^|>]+)\|answer as role:lead>/g)][0]?.[1];
-      assert.ok(lead, `a link for the role lead in ${bodies()[2]!.text}`);
+      assert.doesNotMatch(bodies()[2]!.text, /\/a\//, 'the shared channel carries no answer link');
+      const leadBody = await eventually(() => leads().find((b) => b.text.startsWith('*durable-mcp: escalated')), "the lead's own notification", 60_000, 100);
+      const lead = [...leadBody.text.matchAll(/<(http[^|>]+)\|answer as role:lead>/g)][0]?.[1];
+      assert.ok(lead, `a link for the role lead in ${leadBody.text}`);
       const res = await fetch(lead, {
         method: 'POST',
         headers: { origin: inboxUrl.slice(0, -1), 'content-type': 'application/x-www-form-urlencoded' },

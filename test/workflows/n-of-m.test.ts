@@ -42,8 +42,10 @@ describe('N of M: a request that needs more than one person', () => {
     const [details] = await handle.query(pendingDetailsQuery);
     assert.deepEqual(details!.context.approvals, { required: 2, accepted: [] });
     assert.deepEqual(details!.context.assignees, { users: ['ana@example.com', 'bob@example.com', 'carl@example.com'] });
-    assert.deepEqual(await submit(handle, { id: request!.id, ok: true }, 'ana@example.com'), { id: request!.id, action: 'accept', awaiting: 1 });
-    assert.deepEqual(await submit(handle, { id: request!.id, ok: true }, 'ana@example.com'), { id: request!.id, action: 'accept', awaiting: 1 });
+    const counted = { id: request!.id, action: 'accept', awaiting: 1, required: 2, acceptedBy: ['ana@example.com'] };
+    assert.deepEqual(await submit(handle, { id: request!.id, ok: true }, 'ana@example.com'), counted);
+    // The same person again: counted nothing, and the result says so.
+    assert.deepEqual(await submit(handle, { id: request!.id, ok: true }, 'ana@example.com'), { ...counted, repeated: true });
     assert.deepEqual((await handle.query(pendingDetailsQuery))[0]!.context.approvals, { required: 2, accepted: ['ana@example.com'] });
     assert.equal(runs().length, 0, 'nothing ran after one accept');
     assert.deepEqual(await submit(handle, { id: request!.id, ok: true }, 'bob@example.com'), { id: request!.id, action: 'accept' });

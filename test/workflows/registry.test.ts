@@ -15,6 +15,8 @@ import {
   expiresAtOf,
 } from '../../src/workflows/host/registry.js';
 import { outcomeOf } from '../../src/workflows/outcome.js';
+import { ARGUMENTS_SHOWN } from '../../src/workflows/messages.js';
+import { APPROVAL_ARGUMENTS_MAX } from '../../src/contract/tool-arguments.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 function registry(): { r: RequestRegistry; clock: { now: number } } {
@@ -51,7 +53,9 @@ describe('the request registry (pure: no workflow API, no server)', () => {
   it('cuts a call’s arguments to what the memo shows, and says so for arguments that are not JSON', () => {
     const { r } = registry();
     const long = r.newCall({ server: 's', tool: 't', arguments: { text: 'x'.repeat(5000) } });
-    assert.equal(long.arguments!.length, 1000);
+    // ARGUMENTS_SHOWN: an approval's arguments are never larger (they are refused before anyone is asked).
+    assert.equal(long.arguments!.length, ARGUMENTS_SHOWN);
+    assert.equal(ARGUMENTS_SHOWN, APPROVAL_ARGUMENTS_MAX);
     assert.ok(long.arguments!.endsWith('…'));
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

@@ -9,7 +9,8 @@ import { noWorker, workflowTaskFailing } from '../../client/errors.js';
 import type { Answer } from '../../contract/index.js';
 import { userInfo } from 'node:os';
 import { terminalSafe } from '../terminal.js';
-import { client, jsonObject, print, UsageError } from './common.js';
+import type { SubmitAnswerResult } from '../../workflows/messages.js';
+import { client, EXIT, jsonObject, print, UsageError } from './common.js';
 import { pendingCommand } from './pending.js';
 
 /** The pending requests `answer` checks before it sends (a URL-mode request takes no --data); no worker: said as what `answer` could not do. */
@@ -32,6 +33,21 @@ function answerer(as: string | undefined): string {
   } catch {
     return 'cli';
   }
+}
+
+/**
+ * What an answer did, in words: `accept`, `decline`, `cancel`; for N of M while more people must accept,
+ * `accepted (1 of 2; waiting for 1 more person)`, or, for a person who had accepted already, that it counted nothing.
+ */
+export function answeredText(res: SubmitAnswerResult): string {
+  if (res.awaiting === undefined || res.awaiting <= 0 || res.required === undefined) return res.action;
+  const accepted = res.required - res.awaiting;
+  const more = `waiting for ${res.awaiting} more ${res.awaiting === 1 ? 'person' : 'people'}`;
+  if (res.repeated) {
+    const by = res.acceptedBy?.length ? ` (accepted by ${res.acceptedBy.join(', ')})` : '';
+    return `not counted: this person has already accepted; ${accepted} of ${res.required}${by}; ${more}`;
+  }
+  return `accepted (${accepted} of ${res.required}; ${more})`;
 }
 
 /** `pending`, then `answer`, `decline` and `cancel`. */
@@ -75,7 +91,9 @@ export function answerCommands(program: Command): void {
           );
       }
       const res = await c.submit(workflowId, answer, { by: answerer(opts.as), source: 'cli' });
-      print(!!opts.json, res, () => terminalSafe(`${requestId}: ${res.action}`));
+      print(!!opts.json, res, () => terminalSafe(`${requestId}: ${answeredText(res)}`));
+      // The same person again changed nothing: not a success (docs/cli.md).
+      if (res.repeated) process.exitCode = EXIT.REFUSED;
     });
   }
   answerCommand('answer', 'Accept a pending request, with --data for a form (a URL-mode request takes none)');

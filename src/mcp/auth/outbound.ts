@@ -82,9 +82,36 @@ function inRange(bits: bigint, width: number, first: bigint, prefix: number): bo
   return bits >> shift === first >> shift;
 }
 
+/** An IPv4 address (32 bits) as text. */
+function v4Text(v4: bigint): string {
+  return [24n, 16n, 8n, 0n].map((s) => String((v4 >> s) & 0xffn)).join('.');
+}
+
+const V6_NAT64 = v6Bits('64:ff9b::') >> 32n;
+const V6_NAT64_LOCAL = v6Bits('64:ff9b:1::') >> 80n;
+const V6_6TO4 = 0x2002n;
+const V6_TEREDO = 0x20010000n;
+const U32 = 0xffffffffn;
+
 /**
- * What is wrong with fetching from `ip` (undefined: a public address): the kind of address it is. An IPv4 address
- * mapped into IPv6 (`::ffff:a.b.c.d`), or NAT64's (`64:ff9b::a.b.c.d`), is judged as its IPv4 address.
+ * The IPv4 addresses an IPv6 address carries, as a router or translator would reach them: IPv4-mapped
+ * (`::ffff:a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`, RFC 2765), NAT64 with the well-known prefix
+ * (`64:ff9b::/96`) or the local-use one (`64:ff9b:1::/48`, RFC 8215: the IPv4 in its /96 place), 6to4
+ * (`2002:AABB:CCDD::/48`, RFC 3056) and Teredo (`2001::/32`: the server's IPv4, and the client's, XORed; RFC 4380).
+ */
+function embeddedV4(bits: bigint): bigint[] {
+  const high96 = bits >> 32n;
+  const low = bits & U32;
+  if (high96 === 0xffffn || high96 === 0xffff0000n || high96 === V6_NAT64 || bits >> 80n === V6_NAT64_LOCAL) return [low];
+  if (bits >> 112n === V6_6TO4) return [(bits >> 80n) & U32];
+  if (bits >> 96n === V6_TEREDO) return [(bits >> 64n) & U32, low ^ U32];
+  return [];
+}
+
+/**
+ * What is wrong with fetching from `ip` (undefined: a public address): the kind of address it is. An IPv6 address
+ * that carries an IPv4 address (mapped, translated, NAT64, 6to4, Teredo: `embeddedV4`) is judged as the IPv4 inside;
+ * the local-use NAT64 prefix is refused whatever it carries (it never leaves the operator's network).
  */
 export function addressProblem(ip: string): string | undefined {
   const family = isIP(ip.replace(/%.*$/, ''));
@@ -94,11 +121,11 @@ export function addressProblem(ip: string): string | undefined {
   }
   if (family !== 6) return 'not an IP address';
   const bits = v6Bits(ip);
-  const high = bits >> 32n;
-  if (high === 0xffffn || high === v6Bits('64:ff9b::') >> 32n) {
-    const v4 = bits & 0xffffffffn;
-    return addressProblem([24n, 16n, 8n, 0n].map((s) => String((v4 >> s) & 0xffn)).join('.'));
+  for (const v4 of embeddedV4(bits)) {
+    const problem = addressProblem(v4Text(v4));
+    if (problem) return `${problem} (IPv4 ${v4Text(v4)} inside IPv6)`;
   }
+  if (bits >> 80n === V6_NAT64_LOCAL) return 'reserved (local-use NAT64, RFC 8215)';
   return V6_RANGES.find(([first, prefix]) => inRange(bits, 128, v6Bits(first), prefix))?.[2];
 }
 

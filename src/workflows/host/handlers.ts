@@ -4,7 +4,8 @@
  * the signals of child workflows. Each handler hands its message to a public method of the host (or of its parts).
  * Deterministic: workflow APIs only.
  */
-import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { AnswerCheck } from '../../contract/answer.js';
 import type { Request } from '../../contract/index.js';
 import type { ElicitationHost } from './index.js';
 import { answerToElicitResult } from '../../contract/mapping.js';
@@ -72,7 +73,7 @@ export function installHandlers(host: ElicitationHost): void {
   // Handlers stay synchronous for this workflow's own requests (the order of commands is part of the
   // history: committed histories must replay); only answers forwarded to a child wait for the signal.
   setHandler(answerSignal, (raw: unknown, sender?: unknown) => {
-    const check = host.check(raw);
+    const check = linkRunProblem(sender) ?? host.check(raw);
     if (!check.ok) {
       // The reason may quote the answer's values (a check's message shows what it got): the log gets the id and
       // the failure type only, never the content (docs/encryption.md: logs never carry an answer).
@@ -89,18 +90,26 @@ export function installHandlers(host: ElicitationHost): void {
     submitAnswerUpdate,
     (raw: unknown, sender?: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
       host.updatesHandled++;
-      const check = host.check(raw);
+      const check = linkRunProblem(sender) ?? host.check(raw);
       if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
       const result: SubmitAnswerResult = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
+      const recordOf = () => host.requests.pendingRecords().find((e) => e.request.id === check.answer.id);
+      const before = recordOf()?.accepts?.by.length ?? 0;
       const forwarding = host.accept(check.answer, { sender: senderOf(sender), via: 'update' });
-      // N of M: counted, not yet taken.
-      const entry = host.requests.pendingRecords().find((e) => e.request.id === check.answer.id);
-      if (!forwarding && entry) result.awaiting = host.requests.requiredAccepts(entry) - (entry.accepts?.by.length ?? 0);
+      // N of M: counted, not yet taken (and whether this person had accepted already).
+      const entry = recordOf();
+      if (!forwarding && entry) {
+        const accepted = entry.accepts?.by ?? [];
+        result.required = host.requests.requiredAccepts(entry);
+        result.awaiting = result.required - accepted.length;
+        result.acceptedBy = [...accepted];
+        if (check.answer.ok && accepted.length === before) result.repeated = true;
+      }
       return forwarding ? forwarding.then(() => result) : result;
     },
     {
-      validator: (raw: unknown, _sender?: unknown) => {
-        const check = host.check(raw);
+      validator: (raw: unknown, sender?: unknown) => {
+        const check = linkRunProblem(sender) ?? host.check(raw);
         if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
       },
     },
@@ -152,10 +161,24 @@ export function installHandlers(host: ElicitationHost): void {
 /** Who sent an answer, as its second argument says (untrusted: anything but `{ by: string }` counts as nothing). */
 function senderOf(sender: unknown): AnswerBy | undefined {
   if (!sender || typeof sender !== 'object' || typeof (sender as AnswerBy).by !== 'string') return undefined;
-  const { source, person } = sender as AnswerBy;
+  const { source, person, link } = sender as AnswerBy;
   return {
     by: (sender as AnswerBy).by,
+    ...(link && typeof link === 'object' && typeof link.run === 'string' ? { link: { run: link.run.slice(0, 100) } } : {}),
     ...(ANSWER_SOURCES.includes(source as AnswerSource) ? { source } : {}),
     ...(typeof person === 'string' && person.trim() ? { person: person.slice(0, 200) } : {}),
   };
+}
+
+/**
+ * An answer link used on a run it was not made for (docs/people.md): refused, whichever inbox replica sends it. A link
+ * names the first run of its workflow's chain (continue-as-new keeps it), or the run of a pipeline that made it.
+ */
+export function linkRunProblem(sender: unknown): AnswerCheck | undefined {
+  const run = senderOf(sender)?.link?.run;
+  if (run === undefined) return undefined;
+  const info = workflowInfo();
+  if (run === info.firstExecutionRunId || run === info.runId) return undefined;
+  const reason = `this answer link was made for another run of workflow "${info.workflowId}" (run ${run}): it answers only the run it was sent for`;
+  return { ok: false, reason, type: 'UnknownRequest' };
 }

@@ -323,14 +323,18 @@ export class ElicitationHost {
   /** Run the `notifyPending` activity for a newly recorded request (the webhook's receiver learns of it), or a follow-up. */
   private notify(entry: PendingRecord, event?: 'reminder' | 'escalation'): void {
     if (!this.notifyEnabled) return;
-    const workflowId = this.children.reportTo?.parent ?? workflowInfo().workflowId;
+    const info = workflowInfo();
+    const workflowId = this.children.reportTo?.parent ?? info.workflowId;
+    const runId = this.children.reportTo ? info.parent?.runId : info.firstExecutionRunId;
     // The webhook gets the context it always got: never the call's arguments (a receiver is rarely as private as the history).
     const { arguments: _args, askedAt: _asked, ...context } = this.requests.contextOf(entry, this.children.reportTo?.step);
     // An approval's form holds the argument values (its defaults): a notification never carries them.
     const { data: _form, ...bare } = entry.request;
-    notifyPending({ workflowId, request: entry.approval ? bare : entry.request, context, ...(event ? { event } : {}) }).catch((err) => {
-      if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
-    });
+    notifyPending({ workflowId, ...(runId ? { runId } : {}), request: entry.approval ? bare : entry.request, context, ...(event ? { event } : {}) }).catch(
+      (err) => {
+        if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
+      },
+    );
   }
 
   /** Wait inline (counted) until the request is resolved or released, or `timeoutMs` passes; false on timeout. */

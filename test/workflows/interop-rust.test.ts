@@ -28,10 +28,7 @@ import { waitForPending, watchPending } from '../helpers/watch.js';
 const binary = rustElicitServerBinary();
 const dir = tempDir();
 const logs = { stdio: join(dir, 'rs-stdio.jsonl'), http: join(dir, 'rs-http.jsonl') };
-const extraServers: Record<string, unknown> = {
-  rs: { command: [binary], env: { FIXTURE_LOG: logs.stdio } },
-  rsold: { command: [binary], env: { FIXTURE_LOG: logs.stdio }, era: 'legacy' },
-}; // TEMP
+const extraServers: Record<string, unknown> = { rs: { command: [binary], env: { FIXTURE_LOG: logs.stdio } } };
 let http: { url: string; close(): Promise<void> } | undefined;
 before(async () => {
   http = await startRustHttpServer({ FIXTURE_LOG: logs.http });
@@ -42,6 +39,16 @@ after(async () => {
 });
 
 const entries = (log: string, tool: string, event = 'run') => readFixtureLog(log).filter((e) => e.event === event && e.tool === tool);
+/** The call's first question; if none comes, fails saying why: the call's activity attempt and its last failure. */
+async function firstQuestion(handle: WorkflowHandle) {
+  try {
+    return (await waitForPending(handle))[0];
+  } catch (err) {
+    const activity = (await handle.describe()).raw.pendingActivities?.[0];
+    const why = activity ? `activity attempt ${activity.attempt}, last failure: ${activity.lastFailure?.message ?? 'none'}` : 'no activity running';
+    throw new Error(`the person was never asked (${why}): ${(err as Error).message}`);
+  }
+}
 const attempts = async (handle: WorkflowHandle) =>
   (await handle.fetchHistory()).events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
 
@@ -116,10 +123,10 @@ describe('a server of the Rust SDK (rmcp), era auto, no config', () => {
   // The old way. The first call of each tool is refused in the 2026-07-28 era by rmcp and must run again in an older one.
   const oldWay = async (t: { after(fn: () => void): void }, tool: string, answer: Record<string, unknown>) => {
     const before = entries(logs.stdio, tool).length;
-    const handle = await start(tool, 'rsold'); // TEMP
+    const handle = await start(tool);
     const watch = watchPending(handle);
     t.after(() => watch.end());
-    const [request] = await waitForPending(handle);
+    const request = await firstQuestion(handle);
     watch.seen.set(request.id, request);
     const runsBeforeAsked = entries(logs.stdio, tool).length - before;
     assert.ok(runsBeforeAsked <= 2, `the tool ran ${runsBeforeAsked} times before the person was asked (at most twice)`);
@@ -167,11 +174,11 @@ describe('a server of the Rust SDK (rmcp), era auto, no config', () => {
     const handle = await suite.env.client.workflow.start(mcpToolCall, {
       taskQueue: suite.taskQueue,
       workflowId: `rs-gives-up-${Math.random().toString(36).slice(2)}`,
-      args: [{ server: 'rsold' /* TEMP */, tool: 'greet_gives_up', elicitation: { holdFor: 60 * 60_000 } }],
+      args: [{ server: 'rs', tool: 'greet_gives_up', elicitation: { holdFor: 60 * 60_000 } }],
     });
     const watch = watchPending(handle);
     t.after(() => watch.end());
-    const [request] = await waitForPending(handle);
+    const request = await firstQuestion(handle);
     watch.seen.set(request.id, request);
     assert.equal(request.prompt, 'What is your name? (rust Peer::elicit_with_timeout)');
     await eventually(
@@ -261,7 +268,8 @@ describe('a server of the Rust SDK (rmcp): the worker SIGKILLed while a question
     try {
       const asked: string[] = [];
       for (const [i, data] of answers.entries()) {
-        const request = await eventually(async () => (await waitForPending(handle)).find((r) => !asked.includes(r.id)), `question ${i + 1}`);
+        const request =
+          i === 0 ? await firstQuestion(handle) : await eventually(async () => (await waitForPending(handle)).find((r) => !asked.includes(r.id)), `question ${i + 1}`);
         watch.seen.set(request.id, request);
         asked.push(request.id);
         if (i === answers.length - 1) {
@@ -292,7 +300,7 @@ describe('a server of the Rust SDK (rmcp): the worker SIGKILLed while a question
 
   it('the old way: the worker killed while the question waits; answered; a new worker runs the tool again and it gets the answer, the person asked once', async () => {
     const log = join(dir, 'kill-old-way.jsonl');
-    const result = await acrossKill('kill-old-way', { command: [binary], env: { FIXTURE_LOG: log }, era: 'legacy' /* TEMP */ }, 'greet', [{ name: 'Lin' }]);
+    const result = await acrossKill('kill-old-way', { command: [binary], env: { FIXTURE_LOG: log } }, 'greet', [{ name: 'Lin' }]);
     assert.deepEqual(result, { output: 'Hi Lin', isError: false });
     assert.deepEqual(
       entries(log, 'greet', 'received').map((e) => e.content),

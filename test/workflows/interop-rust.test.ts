@@ -269,7 +269,9 @@ describe('a server of the Rust SDK (rmcp): the worker SIGKILLed while a question
       const asked: string[] = [];
       for (const [i, data] of answers.entries()) {
         const request =
-          i === 0 ? await firstQuestion(handle) : await eventually(async () => (await waitForPending(handle)).find((r) => !asked.includes(r.id)), `question ${i + 1}`);
+          i === 0
+            ? await firstQuestion(handle)
+            : await eventually(async () => (await waitForPending(handle)).find((r) => !asked.includes(r.id)), `question ${i + 1}`);
         watch.seen.set(request.id, request);
         asked.push(request.id);
         if (i === answers.length - 1) {

@@ -3,11 +3,13 @@
 // interop test's Python side of the encryption format needs: `cryptography` (AES-GCM) and `temporalio` (the
 // `temporal.api.common.v1.Payload` protobuf); and Node 22 and 24 (npm's `node` package, from the npm registry) into
 // .tools/node22 and .tools/node24, for CI's runs on each supported line and the conformance runner (scripts/node-lines.ts);
-// and the Go interop fixture's modules (the MCP Go SDK, from the Go module proxy) into .tools/go.
+// the Go interop fixture's modules (the MCP Go SDK, from the Go module proxy) into .tools/go; and the Rust interop
+// fixture (the MCP Rust SDK rmcp, from crates.io) built into .tools/rust.
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGoElicitServer, goToolsDir } from '../test/fixtures/go/paths.js';
+import { buildRustElicitServer } from '../test/fixtures/rust/paths.js';
 import { pythonSdk1Dir, pythonSdkDir } from '../test/fixtures/python/paths.js';
 import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
 import { NODE_LINES, nodeLineBinary, nodeLineDir } from './node-lines.js';
@@ -65,6 +67,18 @@ for (const line of NODE_LINES) {
 try {
   const bin = buildGoElicitServer(join(goToolsDir(), 'bin', 'elicit-server'), true);
   console.log(`go fixture: ${bin} (${spawnSync('go', ['version'], { encoding: 'utf8' }).stdout?.trim()})`);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(1);
+}
+
+// The Rust interop fixture (a server of the official MCP Rust SDK rmcp, pinned in its Cargo.toml and Cargo.lock): its
+// crates from crates.io into .tools/rust/cargo, built into .tools/rust/bin; again only when its sources change.
+try {
+  const started = Date.now();
+  const { path, built } = buildRustElicitServer(true);
+  const how = built ? `built in ${Math.round((Date.now() - started) / 1000)} s` : 'cached';
+  console.log(`rust fixture: ${path} (${how}; ${spawnSync('cargo', ['--version'], { encoding: 'utf8' }).stdout?.trim()})`);
 } catch (err) {
   console.error((err as Error).message);
   process.exit(1);

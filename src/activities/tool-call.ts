@@ -35,7 +35,15 @@ interface Attempt {
   login: CallLogin | undefined;
   workflowId: string;
   runId: string | undefined;
+  /**
+   * The tool was refused in the 2026-07-28 era as one that asks the old way (or failed there before any result, from a
+   * server that offers older versions): this attempt runs it once more, on a legacy-era session (docs/eras.md).
+   */
+  oldWay?: true;
 }
+
+/** A call to run once more in the legacy era, in the same attempt (callOnLease → leaseAndCall). */
+const OLD_WAY = Symbol('old-way');
 
 export function callMcpToolActivity(deps: ActivityDeps) {
   return async function callMcpTool(input: CallMcpToolInput): Promise<CallMcpToolOutcome> {
@@ -97,8 +105,8 @@ function callActivity(a: Attempt) {
   };
 }
 
-/** What a call's error turns into (./outcome.ts): the login it needs, or its failure thrown. */
-function afterError(a: Attempt, err: unknown, cancelled: AbortSignal | undefined): CallMcpToolOutcome {
+/** What a call's error turns into (./outcome.ts): the login it needs, a run in the legacy era, or its failure thrown. */
+function afterError(a: Attempt, err: unknown, cancelled: AbortSignal | undefined): CallMcpToolOutcome | typeof OLD_WAY {
   const outcome = callErrorOutcome(err, {
     server: a.input.server,
     era: a.server.era,
@@ -106,7 +114,7 @@ function afterError(a: Attempt, err: unknown, cancelled: AbortSignal | undefined
     ...(a.login ? { generation: a.login.generation } : {}),
   });
   if (outcome.kind === 'login-required') return loginRequiredOutcome(a.deps, a.login!, a.input.server, outcome.needed);
-  if (outcome.kind === 'legacy-era') a.deps.pool.useLegacyEra(a.input.server);
+  if (outcome.kind === 'legacy-era' && !a.oldWay) return OLD_WAY;
   throw outcome.failure;
 }
 
@@ -115,12 +123,17 @@ async function leaseAndCall(a: Attempt): Promise<CallMcpToolOutcome> {
   const { deps, ctx, input } = a;
   const activity = callActivity(a);
   let lease: Lease;
+  // A tool that asks the old way (remembered, or being tried) runs on a legacy-era session; the server's other tools
+  // keep the era it negotiates.
+  const legacy = a.oldWay === true || deps.pool.asksTheOldWay(input.server, input.tool);
   try {
-    lease = await deps.pool.lease(input.server, ctx.cancellationSignal, loginLease(a.login));
+    lease = await deps.pool.lease(input.server, ctx.cancellationSignal, { ...loginLease(a.login), ...(legacy ? { era: 'legacy' as const } : {}) });
   } catch (err) {
     activity.stop();
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
-    return afterError(a, err, undefined);
+    const outcome = afterError(a, err, undefined);
+    if (outcome === OLD_WAY) throw new Error('unreachable: a lease is never refused as the old way');
+    return outcome;
   }
   // A tool the server does not list fails at once, naming what it has (no MCP request, no retry).
   // (One left out for an invalid declaration fails in the call instead, saying why: ProtocolViolation.)
@@ -154,14 +167,16 @@ async function leaseAndCall(a: Attempt): Promise<CallMcpToolOutcome> {
     await lease.release();
     return gate;
   }
-  return callOnLease(a, lease, activity);
+  const outcome = await callOnLease(a, lease, activity);
+  // Refused in the 2026-07-28 era as a tool that asks the old way: once more, now, in the legacy era.
+  return outcome === OLD_WAY ? leaseAndCall({ ...a, oldWay: true }) : outcome;
 }
 
 /**
  * One round trip of `tools/call` on the leased session, then the session goes back: kept when its state is known (the
  * round ended), discarded when the call was released (legacy era: a person is asked on it) or failed.
  */
-async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof callActivity>): Promise<CallMcpToolOutcome> {
+async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof callActivity>): Promise<CallMcpToolOutcome | typeof OLD_WAY> {
   const { deps, ctx, input } = a;
   const { session } = lease;
   const callAbort = new AbortController();
@@ -187,7 +202,16 @@ async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof
     state: activity.state,
   };
   const elicitations = legacyElicitations(deps, call);
-  session.elicitationHandler = elicitations.handler;
+  // Run in the legacy era after a refusal: the tool is remembered as one that asks the old way once it asks.
+  const askedTheOldWay = () => {
+    if (a.oldWay) deps.pool.rememberOldWay(input.server, input.tool);
+  };
+  session.elicitationHandler = a.oldWay
+    ? (params, signal) => {
+        askedTheOldWay();
+        return elicitations.handler(params, signal);
+      }
+    : elicitations.handler;
   activity.state.phase = { state: 'calling' };
   // Cancellation (workflow cancelled, timed out, worker shutdown past its grace time) reaches the MCP call.
   // While waiting for a human the elicitation handler decides (a shutdown releases the call instead).
@@ -212,6 +236,7 @@ async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof
     }
     // Nothing is held while the human thinks: the session goes back to the pool (its state is known).
     await lease.release();
+    if ((round as RoundOutcome).kind === 'url_required') askedTheOldWay();
     return roundOutcome(input, round as RoundOutcome, workerFeatures(deps));
   } catch (err) {
     // A server that fails the call while one of its questions is open gave up waiting: the call is released (./legacy.ts).

@@ -72,6 +72,11 @@ export interface McpSourceErrorFields {
   disabled?: boolean;
   /** The era of the session the call was refused on (BackChannelRefused). */
   era?: 'legacy' | 'modern';
+  /**
+   * BackChannelRefused: recognised by what happened, not by words (a first-round protocol error in the 2026-07-28 era,
+   * from a server that offers older versions): the tool may ask the old way, or fail for a reason of its own.
+   */
+  suspected?: boolean;
   /** Why a sign-in is wanted (AuthorizationRequired). */
   reason?: LoginReason;
   /** The generation of the token the server refused, 0 when none was sent (AuthorizationRequired). */
@@ -99,6 +104,7 @@ export class McpSourceError extends Error {
   readonly permanent: boolean = false;
   readonly disabled?: boolean;
   readonly era?: 'legacy' | 'modern';
+  readonly suspected?: boolean;
   readonly reason?: LoginReason;
   readonly generation?: number;
   readonly challenge?: LoginChallenge;

@@ -64,6 +64,56 @@ export function readInputRequired(raw: unknown): InputRequiredRound | undefined 
   return { kind: 'input_required', inputRequests, ...(typeof r.requestState === 'string' ? { requestState: r.requestState } : {}) };
 }
 
+/** The fields of a round (MCP 2026-07-28): in a result of either era, they make it a round or a protocol violation. */
+export const ROUND_FIELDS = ['inputRequests', 'requestState'] as const;
+
+/**
+ * A `tools/call` result read in a session of either era: a round, or undefined for a complete result; a result that
+ * is neither (round fields that make no round, or no content at all) throws a ProtocolViolation naming the server,
+ * the tool and the field. Never a successful call with empty output made of a round nobody read.
+ *
+ * The legacy era has no rounds, yet a server may send one there: the Go SDK 1.8 (`mcp/mrtr.go`) turns a tool's first
+ * round into `elicitation/create` for a client on an older protocol, then reinvokes the tool once and passes its next
+ * round on as it is: `{ inputRequests, requestState }` with no `resultType`. Such a result is read as the round it is
+ * (the next `tools/call` carries the answers and the state, which the same SDK hands the tool in either era).
+ */
+export function readRound(raw: unknown, server: string, tool: string): InputRequiredRound | undefined {
+  const violation = (field: string, what: string) =>
+    new McpSourceError(McpSourceErrorCodes.ProtocolViolation, `server "${server}": tool "${tool}" answered with ${what} (field "${field}")`, {
+      server,
+      tool,
+      field,
+    });
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw violation('result', 'a result that is not an object');
+  const r = raw as Record<string, unknown>;
+  const hasContent = (Array.isArray(r.content) && r.content.length > 0) || (r.structuredContent !== undefined && r.structuredContent !== null);
+  const modern = readInputRequired(r);
+  if (modern) {
+    if (hasContent) throw violation('inputRequests', 'both content and input requests (a result is complete or a round, never both)');
+    if (Object.keys(modern.inputRequests).length === 0 && modern.requestState === undefined)
+      throw violation('inputRequests', 'resultType "input_required" and neither input requests nor a requestState');
+    return modern;
+  }
+  const asked = r.inputRequests !== undefined && r.inputRequests !== null;
+  if (asked) {
+    const requests = r.inputRequests;
+    if (typeof requests !== 'object' || Array.isArray(requests) || Object.keys(requests as object).length === 0)
+      throw violation('inputRequests', 'input requests that are not a non-empty object of requests');
+    if (hasContent) throw violation('inputRequests', 'both content and input requests (a result is complete or a round, never both)');
+    if (r.requestState !== undefined && typeof r.requestState !== 'string') throw violation('requestState', 'a requestState that is not a string');
+    if (r.resultType !== undefined && r.resultType !== 'complete' && r.resultType !== 'input_required')
+      throw violation('resultType', `input requests and resultType ${JSON.stringify(r.resultType).slice(0, 40)}`);
+    return { kind: 'input_required', inputRequests: requests as Record<string, unknown>, ...(typeof r.requestState === 'string' ? { requestState: r.requestState } : {}) };
+  }
+  if (r.requestState !== undefined && r.requestState !== null && !hasContent)
+    throw violation('requestState', 'a requestState without input requests or content (a round that asks nothing, or a result that says nothing)');
+  // A result with neither content nor structured content says nothing: MCP requires `content` (an empty list is an
+  // answer; no list at all is not). The 2024-10-07 `{ toolResult }` form is a result.
+  if (!Array.isArray(r.content) && (r.structuredContent === undefined || r.structuredContent === null) && !('toolResult' in r))
+    throw violation('content', 'a result with neither content nor structuredContent');
+  return undefined;
+}
+
 /** The round after `round`: its answers (key → ElicitResult; none when it asked nothing) and its state, echoed. */
 export function nextRound(round: InputRequiredRound, inputResponses: Record<string, unknown> | undefined): RoundInput {
   return { ...(inputResponses !== undefined ? { inputResponses } : {}), ...(round.requestState !== undefined ? { requestState: round.requestState } : {}) };
@@ -98,7 +148,11 @@ export function assumeCompleteWhenUnspecified(transport: Transport): void {
     incoming: (message) => {
       if (!isJSONRPCResultResponse(message) || !modern.delete(message.id)) return message;
       const result = message.result as Record<string, unknown>;
-      if (result && typeof result === 'object' && !Array.isArray(result) && result.resultType === undefined) result.resultType = 'complete';
+      // A result that carries input requests and no content is a round, whatever it left out: read as one (or refused as
+      // a malformed one, naming the field), never taken for a complete result with no content. With content too, it is
+      // "complete": `readRound` then sees both and names the fault (the SDK would drop the content of a round).
+      if (result && typeof result === 'object' && !Array.isArray(result) && result.resultType === undefined)
+        result.resultType = result.inputRequests !== undefined && result.inputRequests !== null && result.content === undefined ? 'input_required' : 'complete';
       return message;
     },
   });
@@ -112,11 +166,18 @@ export function assumeCompleteWhenUnspecified(transport: Transport): void {
 export function protocolViolation(err: unknown, server: string, tool: string): McpSourceError | undefined {
   if (!(err instanceof SdkError)) return undefined;
   if (err.code !== SdkErrorCode.InvalidResult && err.code !== SdkErrorCode.UnsupportedResultType) return undefined;
+  const field = faultyField(err.message);
   return new McpSourceError(
     McpSourceErrorCodes.ProtocolViolation,
-    `server "${server}": tool "${tool}" answered with a result MCP does not allow: ${err.message.replace(/\s+/g, ' ')}`,
-    { server, tool },
+    `server "${server}": tool "${tool}" answered with a result MCP does not allow (field "${field}"): ${err.message.replace(/\s+/g, ' ')}`,
+    { server, tool, field },
   );
+}
+
+/** The field of a result the SDK's words blame: a round's field, `content`, `resultType`, else the result as a whole. */
+function faultyField(message: string): string {
+  for (const field of ['inputRequests', 'requestState', 'resultType', 'structuredContent', 'content']) if (message.includes(field)) return field;
+  return 'result';
 }
 
 /**
@@ -169,6 +230,38 @@ export function refusedResult(raw: unknown, server: string, tool: string): McpSo
     .map((c) => c.text)
     .join('\n');
   return serverToClientMethodIn(text) ? refused(text.length > 1000 ? `${text.slice(0, 1000)}…` : text, server, tool, 'modern') : undefined;
+}
+
+/** JSON-RPC errors that say what is wrong with the call itself: never a refusal of a server-initiated request. */
+const CALL_ERRORS = new Set([-32601, -32602, -32042]);
+
+/**
+ * A refusal to ask the old way recognised by what happened, whatever the server's SDK says (rmcp 3.11: -32600 "server-
+ * to-client requests are not allowed on protocol 2026-07-28 or later; return InputRequiredResult instead", naming no
+ * method): the call was made in the 2026-07-28 era to a server that also offers older versions, on its first round (no
+ * result came before), and failed with a JSON-RPC error that is not about the call's name or arguments. As a
+ * McpSourceError (BackChannelRefused, `suspected`): in `era: "auto"` the tool runs once more in the legacy era, and the
+ * worker remembers it only if it then asks. A tool that fails for any other reason thus runs twice, never more.
+ * Undefined otherwise.
+ */
+export function refusalByBehaviour(
+  err: unknown,
+  server: string,
+  tool: string,
+  call: { verdict: PriorDiscovery; firstRound: boolean },
+): McpSourceError | undefined {
+  if (!(err instanceof ProtocolError) || CALL_ERRORS.has(err.code) || !call.firstRound) return undefined;
+  if (call.verdict.kind !== 'modern') return undefined;
+  const versions = (call.verdict.discover as { supportedVersions?: unknown }).supportedVersions;
+  const older = Array.isArray(versions) && versions.some((v) => typeof v === 'string' && v < MODERN_PROTOCOL_VERSION);
+  if (!older) return undefined;
+  const message = err.message.length > 1000 ? `${err.message.slice(0, 1000)}…` : err.message;
+  return new McpSourceError(McpSourceErrorCodes.BackChannelRefused, `server "${server}": tool "${tool}": ${message}`, {
+    server,
+    tool,
+    era: 'modern',
+    suspected: true,
+  });
 }
 
 function refused(message: string, server: string, tool: string, era: 'legacy' | 'modern'): McpSourceError {

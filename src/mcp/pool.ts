@@ -34,6 +34,19 @@ export const DEFAULT_HANDOVER_GRACE_MS = 1_000;
 interface Waiter {
   resolve(lease: Lease): void;
   reject(err: Error): void;
+  /** The lease it waits for asks for a legacy-era session (a tool that asks the old way). */
+  legacy: boolean;
+}
+
+/** What a lease asks for besides the server. */
+export interface LeaseOptions {
+  /** Servers behind OAuth: whose token the session sends (sessions of different principals are never shared). */
+  principal?: string;
+  /**
+   * The session's era: `legacy` for a tool that asks the old way (its server in `era: "auto"` otherwise speaks
+   * 2026-07-28 to its other tools); absent: the era the server negotiates.
+   */
+  era?: 'legacy';
 }
 
 interface ServerState {
@@ -103,10 +116,14 @@ export class SessionPool {
    */
   private readonly verdicts = new Map<string, McpSession['verdict']>();
   /**
-   * Servers in `era: "auto"` whose tools turned out to ask the old way (`elicitation/create`, refused in the modern
-   * era): their sessions speak the legacy era from now on (DESIGN §6b). Forgotten only when such a connect fails.
+   * The tools of servers in `era: "auto"` that turned out to ask the old way (a server-initiated request, refused in
+   * the 2026-07-28 era): their calls lease legacy-era sessions from now on, while the server's other tools keep the
+   * era it negotiates (docs/eras.md). Per tool, never per server: one tool that asks the old way does not take the
+   * rounds of the others away. Forgotten when a legacy connect to the server fails.
    */
-  private readonly legacyServers = new Set<string>();
+  private readonly oldWayTools = new Map<string, Set<string>>();
+  /** Sessions opened in the legacy era for a tool that asks the old way (not the era the server negotiates). */
+  private readonly forcedLegacy = new WeakSet<McpSession>();
   private closedFlag = false;
   /** Sessions being opened or closed: `close()` waits for them, so no server process outlives the pool. */
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -160,21 +177,31 @@ export class SessionPool {
    * Lease a session of `server` exclusively. Waits when the server's `maxSessions` are all leased. `principal`: a server
    * behind OAuth with per-call principals keeps one set of sessions per principal.
    */
-  async lease(name: string, signal?: AbortSignal, { principal }: { principal?: string } = {}): Promise<Lease> {
+  async lease(name: string, signal?: AbortSignal, options: LeaseOptions = {}): Promise<Lease> {
     if (this.closedFlag) throw poolClosed();
+    const { principal } = options;
+    const legacy = options.era === 'legacy';
     const server = this.serverConfig(name);
     const key = principal === undefined ? name : `${name}\u0000${principal}`;
     const state = this.state(key);
-    while (state.idle.length > 0) {
-      const session = state.idle.pop()!;
+    for (let i = state.idle.length - 1; i >= 0; i--) {
+      const session = state.idle[i]!;
+      if (!session.closed && !this.fits(session, legacy)) continue;
+      state.idle.splice(i, 1);
       this.clearIdle(session);
       if (session.closed) continue;
       return this.grant(state, session, key);
     }
     if (state.leased.size + state.connecting < server.maxSessions) {
+      // An idle session of the other era makes room (never more live sessions than maxSessions).
+      const other = state.idle.shift();
+      if (other) {
+        this.clearIdle(other);
+        void this.track(other.close());
+      }
       state.connecting++;
       try {
-        const prior = this.legacyServers.has(name) ? ({ kind: 'legacy' } as const) : this.verdicts.get(name);
+        const prior = legacy ? ({ kind: 'legacy' } as const) : this.verdicts.get(name);
         const authProvider = this.options.authProvider?.(server, principal);
         const connecting = McpSession.connect(server, {
           elicitation: true,
@@ -183,7 +210,9 @@ export class SessionPool {
           ...(prior ? { prior } : {}),
         }).then(async (session) => {
           this.opened++;
-          this.verdicts.set(name, session.verdict);
+          // A legacy session asked for a tool says nothing of the era the server negotiates.
+          if (legacy) this.forcedLegacy.add(session);
+          else this.verdicts.set(name, session.verdict);
           if (this.closedFlag) {
             await session.close();
             throw poolClosed();
@@ -196,12 +225,12 @@ export class SessionPool {
       } catch (err) {
         // The server may have changed eras: the next connect probes again.
         this.verdicts.delete(name);
-        this.legacyServers.delete(name);
+        if (legacy) this.oldWayTools.delete(name);
         // Callers that queued behind this connect must not wait for a session that never comes: let the
         // next one try (and fail with the error, if the server is still down).
         state.connecting--;
         const waiter = state.waiters.shift();
-        if (waiter) queueMicrotask(() => this.lease(name, undefined, { principal }).then(waiter.resolve, waiter.reject));
+        if (waiter) queueMicrotask(() => this.lease(name, undefined, waiterLease(principal, waiter)).then(waiter.resolve, waiter.reject));
         state.connecting++;
         throw err;
       } finally {
@@ -224,6 +253,7 @@ export class SessionPool {
           settled = true;
           reject(err);
         },
+        legacy,
       };
       const onAbort = () => {
         const i = state.waiters.indexOf(waiter);
@@ -247,27 +277,28 @@ export class SessionPool {
   }
 
   /**
-   * `server`'s tools ask the old way: its next sessions speak the legacy era (the idle modern ones are closed; a
-   * leased one is discarded by its holder). `true` when this is news (the worker remembers it from now on).
+   * `tool` of `server` asks the old way: its calls lease legacy-era sessions from now on (the server's other tools keep
+   * their era). `true` when this is news (the worker remembers it from now on).
    */
-  useLegacyEra(name: string): boolean {
-    if (this.legacyServers.has(name)) return false;
-    this.legacyServers.add(name);
-    this.verdicts.set(name, { kind: 'legacy' });
-    const state = this.states.get(name);
-    if (!state) return true;
-    const modern = state.idle.filter((s) => s.era === 'modern');
-    state.idle = state.idle.filter((s) => s.era !== 'modern');
-    for (const session of modern) {
-      this.clearIdle(session);
-      void this.track(session.close());
-    }
+  rememberOldWay(name: string, tool: string): boolean {
+    const tools = this.oldWayTools.get(name) ?? new Set<string>();
+    if (tools.has(tool)) return false;
+    tools.add(tool);
+    this.oldWayTools.set(name, tools);
     return true;
   }
 
-  /** Whether the worker runs `server` in the legacy era because its tools ask the old way (`useLegacyEra`). */
-  usesLegacyEra(name: string): boolean {
-    return this.legacyServers.has(name);
+  /** Whether the worker runs `tool` of `server` in the legacy era because it asks the old way (`rememberOldWay`). */
+  asksTheOldWay(name: string, tool: string): boolean {
+    return this.oldWayTools.get(name)?.has(tool) === true;
+  }
+
+  /**
+   * Whether an idle or given-back session serves a lease: a legacy one asks for a legacy-era session; any other takes
+   * a session in the era the server negotiates (never one opened in the legacy era for a tool that asks the old way).
+   */
+  private fits(session: McpSession, legacy: boolean): boolean {
+    return legacy ? session.era === 'legacy' : !this.forcedLegacy.has(session);
   }
 
   private grant(state: ServerState, session: McpSession, key: string): Lease {
@@ -284,7 +315,9 @@ export class SessionPool {
     const state = this.state(key);
     state.leased.delete(lease);
     const session = lease.session;
-    if (discard || session.closed || this.closedFlag) {
+    // A session of the other era than the first waiter wants is closed, and that waiter connects anew in the slot.
+    const misfit = state.waiters.length > 0 && !this.fits(session, state.waiters[0]!.legacy);
+    if (discard || misfit || session.closed || this.closedFlag) {
       // The slot goes to the first waiter, which opens a fresh session once the old server process has
       // closed (seconds, for stdio): never more live processes than maxSessions (a server may hold a lock).
       // Meanwhile the slot counts as connecting, so a caller arriving now cannot jump the queue.
@@ -297,7 +330,7 @@ export class SessionPool {
         if (waiter) state.connecting--;
       }
       // lease() takes the slot synchronously (before its first await): nobody can take it in between.
-      if (waiter) this.lease(name, undefined, { principal }).then(waiter.resolve, waiter.reject);
+      if (waiter) this.lease(name, undefined, waiterLease(principal, waiter)).then(waiter.resolve, waiter.reject);
       return;
     }
     const waiter = state.waiters.shift();
@@ -364,6 +397,11 @@ export class SessionPool {
     // Sessions still connecting close themselves once connected (the pool is closed); wait for that too.
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
+}
+
+/** The lease a waiter asked for, taken again in its turn. */
+function waiterLease(principal: string | undefined, waiter: Waiter): LeaseOptions {
+  return { ...(principal !== undefined ? { principal } : {}), ...(waiter.legacy ? { era: 'legacy' as const } : {}) };
 }
 
 /** The pool is closing (the worker shuts down): no new lease. */

@@ -1,4 +1,6 @@
+import { isJSONRPCRequest, isJSONRPCResultResponse, type RequestId, type Transport } from '@modelcontextprotocol/client';
 import type { ToolResult } from '../contract/index.js';
+import { interceptMessages } from './transports.js';
 
 interface ContentPart {
   type: string;
@@ -50,4 +52,48 @@ export function toToolResult(raw: RawCallToolResult): ToolResult {
   if (textMeta.length > 0) metadata.text = textMeta;
   if (Object.keys(metadata).length > 0) result.metadata = metadata;
   return result;
+}
+
+/**
+ * Watches a session's `tools/call` results as they come off the wire, before the SDK parses them: whether the last one
+ * had no content at all (no `content` list, no `structuredContent`, no 2024-10-07 `toolResult`, and not a round or a
+ * task). The SDK fills a missing `content` with an empty list, so a result that said nothing would pass for a result
+ * that said "" (a successful call with empty output): the session names it instead. A session serves one call at a
+ * time, so the last result is the call's.
+ */
+export function watchBareResults(transport: Transport): { take(): boolean } {
+  const calls = new Set<RequestId>();
+  let bare = false;
+  interceptMessages(transport, {
+    outgoing: (message) => {
+      if (isJSONRPCRequest(message) && message.method === 'tools/call') {
+        calls.add(message.id);
+        if (calls.size > 64) calls.delete(calls.values().next().value as RequestId);
+      }
+      return message;
+    },
+    incoming: (message) => {
+      if (!isJSONRPCResultResponse(message) || !calls.delete(message.id)) return message;
+      const r = message.result as Record<string, unknown> | undefined;
+      const said =
+        !r ||
+        typeof r !== 'object' ||
+        Array.isArray(r.content) ||
+        (r.structuredContent !== undefined && r.structuredContent !== null) ||
+        'toolResult' in r ||
+        r.resultType === 'input_required' ||
+        r.resultType === 'task' ||
+        r.inputRequests !== undefined ||
+        r.requestState !== undefined;
+      bare = !said;
+      return message;
+    },
+  });
+  return {
+    take() {
+      const was = bare;
+      bare = false;
+      return was;
+    },
+  };
 }

@@ -82,7 +82,7 @@ describe('a Python SDK 2.x tool that asks with ctx.elicit, through the worker', 
         assert.deepEqual(JSON.parse((await handle.result()).output), { result: 'Hi Ada' });
         assert.deepEqual([...(await watch.stop()).keys()], [request.id], 'the person was asked once');
         // 2.x offers 2026-07-28 and refuses to ask in it: the worker fell back and remembers it; 1.x negotiated legacy itself.
-        assert.equal(suite.worker.pool.usesLegacyEra(server), sdk === 2, 'the worker remembers the legacy era for a 2.x server');
+        assert.equal(suite.worker.pool.asksTheOldWay(server, 'greet'), sdk === 2, "the worker remembers a 2.x server's tool asks the old way");
         const last = received(log).at(-1)!;
         assert.deepEqual([last.action, last.content], ['accept', { name: 'Ada' }]);
       });
@@ -132,12 +132,13 @@ describe('a Python SDK 2.x tool that asks with ctx.elicit, through the worker', 
     });
   }
 
-  it('stdio, once switched to the legacy era: a tool that asks the MRTR way (Resolve(...)) asks there too', async () => {
-    assert.equal(suite.worker.pool.usesLegacyEra('pystdio'), true);
+  it('stdio, after one tool fell back to the legacy era: a tool that asks the MRTR way (Resolve(...)) keeps its rounds', async () => {
+    assert.equal(suite.worker.pool.asksTheOldWay('pystdio', 'greet'), true);
+    assert.equal(suite.worker.pool.asksTheOldWay('pystdio', 'greet_mrtr'), false, 'the fallback is per tool, not per server');
     const handle = await start('pystdio', 'greet_mrtr');
     const [request] = await waitForPending(handle);
     assert.equal(request.prompt, 'What is your name? (python, MRTR)');
-    assert.match(request.id, /^c1\.1\./, 'a legacy-era request (elicitation/create on the session)');
+    assert.match(request.id, /^c1\.r1\./, 'a modern-era round request');
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
     assert.deepEqual(JSON.parse((await handle.result()).output), { result: 'Hi Ada, welcome' });
   });
@@ -175,6 +176,6 @@ describe('a Python SDK 2.x tool that asks with ctx.elicit, through the worker', 
       assert.match(app?.message, /server "pymodern": tool "greet": .*set "era": "auto" or "legacy"/);
       return true;
     });
-    assert.equal(suite.worker.pool.usesLegacyEra('pymodern'), false);
+    assert.equal(suite.worker.pool.asksTheOldWay('pymodern', 'greet'), false);
   });
 });

@@ -5,7 +5,8 @@
  * This file holds the neutral call loop; what each MCP era adds to it is in legacy.ts (a released call re-run,
  * the `-32042` form) and modern.ts (`input_required` rounds).
  */
-import { condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { RetryState } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import { normalizeAssignees, type Assignees } from '../../contract/assignees.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
@@ -159,8 +160,25 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
     return await callLoop(host, loop, input, activity, toolTimeoutMs + call.holdForMs, resumeRound);
   } catch (err) {
     host.finishCall(call.callId);
-    throw err;
+    throw repeatedFailure(err, activityOptions.retry!.maximumAttempts!);
   }
+}
+
+/**
+ * A call that failed on every one of its attempts (a retryable failure, `maxAttempts` times): its failure says so, so
+ * that a failure repeated until the limit reads as what it is. The same failure chain (ActivityFailure → its cause), the
+ * cause's type and details kept; only its message grows.
+ */
+function repeatedFailure(err: unknown, maxAttempts: number): unknown {
+  if (!(err instanceof ActivityFailure) || err.retryState !== RetryState.MAXIMUM_ATTEMPTS_REACHED || maxAttempts <= 1) return err;
+  const cause = err.cause;
+  if (!(cause instanceof ApplicationFailure) || cause.nonRetryable) return err;
+  const repeated = ApplicationFailure.create({
+    message: `${cause.message} (this failure ended each of the call's ${maxAttempts} attempts, its maxAttempts: it is not tried again)`,
+    ...(cause.type ? { type: cause.type } : {}),
+    ...(cause.details?.length ? { details: [...cause.details] } : {}),
+  });
+  return new ActivityFailure(err.message, err.activityType, err.activityId, err.retryState, err.identity, repeated);
 }
 
 /**

@@ -103,7 +103,8 @@ export function readRound(raw: unknown, server: string, tool: string): InputRequ
     if (r.requestState !== undefined && typeof r.requestState !== 'string') throw violation('requestState', 'a requestState that is not a string');
     if (r.resultType !== undefined && r.resultType !== 'complete' && r.resultType !== 'input_required')
       throw violation('resultType', `input requests and resultType ${JSON.stringify(r.resultType).slice(0, 40)}`);
-    return { kind: 'input_required', inputRequests: requests as Record<string, unknown>, ...(typeof r.requestState === 'string' ? { requestState: r.requestState } : {}) };
+    const state = typeof r.requestState === 'string' ? { requestState: r.requestState } : {};
+    return { kind: 'input_required', inputRequests: requests as Record<string, unknown>, ...state };
   }
   if (r.requestState !== undefined && r.requestState !== null && !hasContent)
     throw violation('requestState', 'a requestState without input requests or content (a round that asks nothing, or a result that says nothing)');

@@ -47,18 +47,22 @@ describe('tools/call results of every shape, in either era: the real answer or a
   ];
   for (const server of ['shapes', 'shapes_legacy'] as const) {
     for (const { tool, field } of malformed) {
-      it(`${server} (${server === 'shapes' ? '2026-07-28' : '2025-11-25'}): ${tool} fails at once as a ProtocolViolation naming the server, the tool and the field`, { timeout: 60_000 }, async () => {
-        const handle = await start(server, tool);
-        await assert.rejects(handle.result(), (err: any) => {
-          const app = err.cause?.cause;
-          assert.equal(app?.type, 'ProtocolViolation', String(app?.message));
-          assert.equal(app?.nonRetryable, true);
-          assert.match(app.message, new RegExp(`server "${server}": tool "${tool}"`));
-          assert.match(app.message, new RegExp(`field "${field}"`));
-          return true;
-        });
-        assert.equal(runs(server, tool).length, 1, 'the tool ran once: nothing is retried');
-      });
+      it(
+        `${server} (${server === 'shapes' ? '2026-07-28' : '2025-11-25'}): ${tool} fails at once as a ProtocolViolation naming the server, the tool and the field`,
+        { timeout: 60_000 },
+        async () => {
+          const handle = await start(server, tool);
+          await assert.rejects(handle.result(), (err: any) => {
+            const app = err.cause?.cause;
+            assert.equal(app?.type, 'ProtocolViolation', String(app?.message));
+            assert.equal(app?.nonRetryable, true);
+            assert.match(app.message, new RegExp(`server "${server}": tool "${tool}"`));
+            assert.match(app.message, new RegExp(`field "${field}"`));
+            return true;
+          });
+          assert.equal(runs(server, tool).length, 1, 'the tool ran once: nothing is retried');
+        },
+      );
     }
   }
 

@@ -171,13 +171,12 @@ export function callErrorOutcome(
   }
   const needed = generation !== undefined ? loginRequiredOf(err, server, generation) : undefined;
   if (needed) return { kind: 'login-required', needed };
-  // DESIGN §6b: in `era: "auto"`, a tool that asked the old way (refused in the 2026-07-28 era, before any person
-  // was asked) runs again at once in the legacy era, which the worker now speaks to this server.
+  // docs/protocol.md (the era fallback): in `era: "auto"`, a tool refused in the 2026-07-28 era for asking the old way
+  // (before any person was asked) runs again at once in the legacy era, in the same attempt (./tool-call.ts). The
+  // failure is what the call fails with should it come back here from that run (it cannot: a legacy run is not refused so).
   if (isMcpSourceError(err, McpSourceErrorCodes.BackChannelRefused) && err.era === 'modern' && call.era === 'auto') {
     const failure = ApplicationFailure.create({
-      message:
-        `${err.message}; the tool asks the old way (a server-initiated request): running it again in the legacy era,` +
-        ` which this worker now uses for server "${server}"`,
+      message: `${err.message}; the tool asks the old way (a server-initiated request): running it again in the legacy era`,
       type: FailureTypes.ToolCallFailed,
       nextRetryDelay: 1,
     });

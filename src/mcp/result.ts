@@ -57,8 +57,9 @@ export function toToolResult(raw: RawCallToolResult): ToolResult {
 /**
  * Watches a session's `tools/call` results as they come off the wire, before the SDK parses them: whether the last one
  * had no content at all (no `content` list, no `structuredContent`, no 2024-10-07 `toolResult`, and not a round or a
- * task, of either era: a 2025-11-25 `CreateTaskResult` is `{ task }`). The SDK fills a missing `content` with an empty list, so a result that said nothing would pass for a result
- * that said "" (a successful call with empty output): the session names it instead. A session serves one call at a
+ * task, of either era: a 2025-11-25 `CreateTaskResult` is `{ task }`). The SDK fills a missing `content` with an
+ * empty list, so a result that said nothing would pass for a result that said "" (a successful call with empty
+ * output): the session names it instead. A session serves one call at a
  * time, so the last result is the call's.
  */
 export function watchBareResults(transport: Transport): { take(): boolean } {

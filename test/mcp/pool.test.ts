@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isMcpSourceError, parseMcpConfig, SessionPool, type Lease } from '../../src/mcp/index.js';
 import { childProcesses, events, isAlive, stdioFixture, waitUntil } from '../helpers/mcp.js';
 
@@ -333,5 +334,30 @@ describe('SessionPool', () => {
     await assert.rejects(pool.lease('fx'), (err: unknown) => isMcpSourceError(err, 'WorkerShuttingDown'));
     await leased.release(); // releasing after close is harmless
     await holder.release();
+  });
+
+  it('eras per tool: a legacy lease gets a legacy-era session, the other tools keep the era the server negotiates, within maxSessions', async () => {
+    const shapes = fileURLToPath(new URL('../fixtures/shapes-server.js', import.meta.url));
+    const pool = newPool({ both: { command: [process.execPath, shapes], maxSessions: 1 } });
+    try {
+      const modern = await pool.lease('both');
+      assert.equal(modern.session.era, 'modern', 'the server offers 2026-07-28: negotiated');
+      await modern.release();
+      assert.equal(pool.rememberOldWay('both', 'own_words'), true, 'news');
+      assert.equal(pool.rememberOldWay('both', 'own_words'), false, 'known');
+      assert.equal(pool.asksTheOldWay('both', 'own_words'), true);
+      assert.equal(pool.asksTheOldWay('both', 'untyped_round'), false, 'per tool, not per server');
+      const legacy = await pool.lease('both', undefined, { era: 'legacy' });
+      assert.equal(legacy.session.era, 'legacy');
+      assert.notEqual(legacy.session, modern.session, 'the idle modern session is not taken for a legacy lease');
+      assert.equal(modern.session.closed, true, 'and it made room: never more than maxSessions');
+      await legacy.release();
+      const again = await pool.lease('both');
+      assert.equal(again.session.era, 'modern', 'a legacy session opened for one tool is not taken by the others');
+      await again.release();
+      assert.equal(pool.opened, 3);
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -40,6 +40,12 @@ export interface AnswerBy {
    * run (a new run with the same workflow id and the same request ids): a link answers once, for the run it was sent for.
    */
   link?: { run: string };
+  /**
+   * The inbox's proof that it vouches for `by`, `source`, `person` and `link` (docs/security.md "Channels"): an HMAC under
+   * the answer-link key the worker shares (src/codec/answer-link.ts `answerProof`). The worker checks it; a source
+   * stronger than `cli` without a valid one is recorded as claimed. Never recorded beside the answer.
+   */
+  proof?: string;
 }
 /** Where who answered comes from, strongest first. */
 export const ANSWER_SOURCES = ['oidc', 'link', 'proxy', 'token', 'cli'] as const;

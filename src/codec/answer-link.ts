@@ -85,7 +85,8 @@ export interface AnswerProofInput {
 /** The text a proof's HMAC covers: one JSON array, so no field can run into the next. */
 function proofText(p: AnswerProofInput): string {
   const requestId = (p.answer as { id?: unknown } | null)?.id;
-  return JSON.stringify([p.workflowId, typeof requestId === 'string' ? requestId : null, p.by, p.source, p.person ?? null, p.link?.run ?? null, JSON.stringify(p.answer)]);
+  const id = typeof requestId === 'string' ? requestId : null;
+  return JSON.stringify([p.workflowId, id, p.by, p.source, p.person ?? null, p.link?.run ?? null, JSON.stringify(p.answer)]);
 }
 
 /**
@@ -95,7 +96,9 @@ function proofText(p: AnswerProofInput): string {
  * answer whose source has no valid proof is recorded as claimed.
  */
 export function answerProof(key: string, p: AnswerProofInput): string {
-  return createHmac('sha256', key).update(`durable-mcp answer proof v1 ${proofText(p)}`).digest('base64url');
+  return createHmac('sha256', key)
+    .update(`durable-mcp answer proof v1 ${proofText(p)}`)
+    .digest('base64url');
 }
 
 /** Whether `proof` is this key's proof of this sender and answer (compared in constant time). */

@@ -93,7 +93,10 @@ describe('a source named without proof is recorded as claimed', () => {
 
   it('a proof under another key, for another person or for another answer is claimed', async () => {
     const cases: Array<(wf: string, id: string) => { sender: AnswerBy; proof: string }> = [
-      (wf, id) => ({ sender: { by: 'ana', source: 'oidc' }, proof: answerProof('another-key-0123456789abcdef0123456789', { workflowId: wf, answer: answer(id), by: 'ana', source: 'oidc' }) }),
+      (wf, id) => ({
+        sender: { by: 'ana', source: 'oidc' },
+        proof: answerProof('another-key-0123456789abcdef0123456789', { workflowId: wf, answer: answer(id), by: 'ana', source: 'oidc' }),
+      }),
       (wf, id) => ({ sender: { by: 'eve', source: 'oidc' }, proof: answerProof(KEY, { workflowId: wf, answer: answer(id), by: 'ana', source: 'oidc' }) }),
       (wf, id) => ({
         sender: { by: 'ana', source: 'link' },

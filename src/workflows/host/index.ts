@@ -27,6 +27,7 @@ import type { CallAnswer } from './answers.js';
 import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
 import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
 import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
+import { claimsProof, proved, recordOf, type SenderRecord } from './sender.js';
 import { since, Versions } from '../versions.js';
 
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
@@ -124,15 +125,18 @@ export class ElicitationHost {
     return roundResponses(requests, (id) => this.requests.answerFor(id));
   }
 
-  /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
-  resolve(answer: Answer, { answered = false, by = 'workflow', source }: { answered?: boolean; by?: string; source?: string } = {}): boolean {
+  /**
+   * Record the first resolution of a pending request. Later ones are ignored (the checks reject them). `sender`: what the
+   * worker records of who answered (./sender.ts), for a person's answer.
+   */
+  resolve(answer: Answer, { answered = false, by = 'workflow', sender }: { answered?: boolean; by?: string; sender?: SenderRecord } = {}): boolean {
     const at = new Date(Date.now()).toISOString();
-    const entry = this.requests.resolve(answer, { by, at, ...(source ? { source } : {}) });
+    const entry = this.requests.resolve(answer, { by, at, ...sender });
     if (!entry) return false;
     // A person's answer (not an expiry or a withdrawal) also records how long it took.
     const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
     requestResolved(this.requests.call(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
-    this.changed('resolved', entry, { answer, by, at, ...(source ? { source } : {}) });
+    this.changed('resolved', entry, { answer, by, at, ...(sender ? { sender } : {}) });
     return true;
   }
 
@@ -171,8 +175,12 @@ export class ElicitationHost {
     return (checked.ok && this.answerGuard?.(checked.answer)) || checked;
   }
 
-  /** Record a checked answer here, or forward it to the child workflow whose request it is. */
-  accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update' }): Promise<void> | undefined {
+  /**
+   * Record a checked answer here, or forward it to the child workflow whose request it is (with its proof: the child
+   * checks it). `proved`: the worker checked the sender's proof (./sender.ts); else a source stronger than `cli` is
+   * recorded as claimed. A claimed sender is counted (N of M) by its `person` or `by`, as the CLI's is.
+   */
+  accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update'; proved?: boolean }): Promise<void> | undefined {
     const forwarding = this.children.forward(answer, by.sender);
     if (forwarding) return forwarding;
     const who = byOf(by.sender?.by, by.via);
@@ -182,9 +190,18 @@ export class ElicitationHost {
       return undefined;
     }
     const accepted = this.requests.acceptedBy(answer.id);
-    const source = by.sender?.source;
-    this.resolve(answer, { answered: true, by: answer.ok && accepted.length > 1 ? cutBy(accepted.join(', ')) : who, ...(source ? { source } : {}) });
+    const sender = recordOf(by.sender, by.proved === true);
+    this.resolve(answer, { answered: true, by: answer.ok && accepted.length > 1 ? cutBy(accepted.join(', ')) : who, sender });
     return undefined;
+  }
+
+  /**
+   * Whether the sender's proof is the inbox's (./sender.ts): checked (a local activity) only for an answer recorded
+   * here, when the sender names a source stronger than `cli` with a proof; a child's answer is forwarded with its proof.
+   */
+  proved(raw: unknown, answer: Answer, sender: AnswerBy | undefined): Promise<boolean> | undefined {
+    if (!sender || !claimsProof(sender) || this.children.owns(answer.id)) return undefined;
+    return proved(raw, sender, this.children.reportTo?.parent);
   }
 
   /**
@@ -265,11 +282,11 @@ export class ElicitationHost {
   // ---- private ----
 
   /** A request was recorded as pending, or resolved: visibility is written again and the parent told. */
-  private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string; source?: string }): void {
+  private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string; sender?: SenderRecord }): void {
     // How it ended: for this workflow's memo when it is listed, and for the parent a child reports to (which lists it).
     const resolution =
       resolved && (this.children.reportTo || this.listed())
-        ? resolutionOf({ request: entry.request, context: this.requests.contextOf(entry) }, resolved.answer, resolved.by, resolved.at, resolved.source)
+        ? resolutionOf({ request: entry.request, context: this.requests.contextOf(entry) }, resolved.answer, resolved.by, resolved.at, resolved.sender)
         : undefined;
     if (resolution && this.listed()) this.visibility.addResolution(resolution, { resolvedAt: true });
     this.visibility.write(this.pendingDetails());

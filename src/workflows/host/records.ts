@@ -58,8 +58,12 @@ export interface ResolvedRecord {
   callId: string;
   by?: string;
   at?: string;
-  /** Where `by` comes from (docs/people.md). */
+  /** Where `by` comes from, as the worker checked it (docs/security.md "Channels"): a proved source, cli, or claimed. */
   source?: string;
+  /** With `source: "claimed"`: the source the sender named and did not prove. */
+  claimed?: string;
+  /** How strongly the worker knows who answered (./sender.ts ASSURANCES, or claimed). */
+  assurance?: string;
 }
 
 /** A call's arguments as the memo shows them: JSON, cut to ARGUMENTS_SHOWN characters. */

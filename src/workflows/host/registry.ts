@@ -143,7 +143,7 @@ export class RequestRegistry {
   }
 
   /** Record the first resolution of a pending request: returns its entry, or undefined if it was not pending. */
-  resolve(answer: Answer, who: { by?: string; at?: string; source?: string } = {}): PendingRecord | undefined {
+  resolve(answer: Answer, who: { by?: string; at?: string; source?: string; claimed?: string; assurance?: string } = {}): PendingRecord | undefined {
     const entry = this.pending.get(answer.id);
     if (!entry) return undefined;
     this.pending.delete(answer.id);
@@ -153,6 +153,8 @@ export class RequestRegistry {
       ...(who.by !== undefined ? { by: who.by } : {}),
       ...(who.at !== undefined ? { at: who.at } : {}),
       ...(who.source !== undefined ? { source: who.source } : {}),
+      ...(who.claimed !== undefined ? { claimed: who.claimed } : {}),
+      ...(who.assurance !== undefined ? { assurance: who.assurance } : {}),
     });
     return entry;
   }

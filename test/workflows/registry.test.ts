@@ -106,6 +106,22 @@ describe('the request registry (pure: no workflow API, no server)', () => {
     });
   });
 
+  it("the result's metadata.answers say how strongly the worker knows who answered, and a claimed source as claimed", () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't' });
+    r.record(input('q1'), callId);
+    r.record(input('q2'), callId);
+    r.resolve({ id: 'q1', ok: true, data: { name: 'Ada' } }, { by: 'ana', source: 'oidc', assurance: 'issuer-verified' });
+    r.resolve({ id: 'q2', ok: true, data: { name: 'Eve' } }, { by: 'eve', source: 'claimed', claimed: 'oidc', assurance: 'claimed' });
+    assert.deepEqual(
+      r.forgetCall(callId).answers.sort((a, b) => a.id.localeCompare(b.id)),
+      [
+        { id: 'q1', action: 'accept', by: 'ana', via: 'oidc', assurance: 'issuer-verified' },
+        { id: 'q2', action: 'accept', by: 'eve', via: 'claimed', claimed: 'oidc', assurance: 'claimed' },
+      ],
+    );
+  });
+
   it('ends a call: returns its requests still pending, and once forgotten remembers how they ended (bounded)', () => {
     const { r } = registry();
     const { callId } = r.newCall({ server: 's', tool: 't' });

@@ -86,7 +86,7 @@ export function installHandlers(host: ElicitationHost): void {
       host
         .accept(answer, { sender: by, via: 'signal', proved })
         ?.catch((err) => log.warn('could not forward the answer to the child workflow', { id: answer.id, error: String(err) }));
-    const proving = host.proved(raw, check.answer, by);
+    const proving = host.proved(raw, by);
     if (!proving) return accept(check.answer, false);
     return proving.then((ok) => {
       const again = linkRunProblem(sender) ?? host.check(raw);
@@ -116,9 +116,8 @@ export function installHandlers(host: ElicitationHost): void {
         }
         return forwarding ? forwarding.then(() => result) : result;
       };
-      // The validator checked the answer; a sender's proof is checked before it counts (and the answer checked again).
-      const first = host.check(raw);
-      const proving = first.ok ? host.proved(raw, first.answer, by) : undefined;
+      // A sender's proof is checked before the answer counts (and the answer is checked again then).
+      const proving = host.proved(raw, by);
       return proving ? proving.then(submit) : submit(false);
     },
     {

@@ -6,13 +6,9 @@
  * sender names such a source with a proof. A source named without a valid proof is recorded as `claimed` (with what it
  * claimed), never as itself. `cli` is a claim by nature (anyone with Temporal client access may name anyone): recorded
  * as `cli`, with the assurance `claimed`. The record's `assurance` is derived here, by the worker, never by the sender.
- * Deterministic: workflow APIs only.
+ * Pure: no workflow API (the check itself is ./index.ts `proved`).
  */
-import { log, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../../activities/index.js';
-import type { Answer } from '../../contract/index.js';
 import { ANSWER_SOURCES, type AnswerBy, type AnswerSource } from '../messages.js';
-import { since, Versions } from '../versions.js';
 
 /** The sources the inbox proves (stronger than `cli`): a record names one only when the worker checked its proof. */
 export const PROVED_SOURCES = ['oidc', 'link', 'proxy', 'token'] as const satisfies readonly AnswerSource[];
@@ -64,32 +60,13 @@ export function recordOf(sender: AnswerBy | undefined, proved: boolean): SenderR
   return { ...(source === 'cli' ? { source } : {}), assurance: 'claimed' };
 }
 
-/** The proof's check: a local activity (the key stays in the worker), short, retried briefly. */
-const { checkAnswerProof } = proxyLocalActivities<ReturnType<typeof createActivities>>({
-  startToCloseTimeout: '10s',
-  retry: { initialInterval: '200ms', maximumAttempts: 3 },
-});
+/** The assurances, strongest first. */
+const STRENGTH: readonly Assurance[] = [...Object.values(ASSURANCES), 'claimed'];
 
 /**
- * Whether the sender's proof is the inbox's for this answer (`raw`: as it came), checked by the worker's key. The
- * workflow the inbox sent it to is this one, or the parent this workflow reports to (a pipeline forwards its step's
- * answers). A history recorded before the check (Versions.answerProof) never ran it: its proofs count as unproved.
+ * The weaker of two records (N of M: the request's record is as strong as its weakest accept, so one claimed accept
+ * among signed-in ones makes the whole record claimed).
  */
-export async function proved(raw: unknown, sender: AnswerBy, reportsTo: string | undefined): Promise<boolean> {
-  if (!claimsProof(sender) || !since(Versions.answerProof)) return false;
-  try {
-    return await checkAnswerProof({
-      workflowId: reportsTo ?? workflowInfo().workflowId,
-      answer: raw as Answer,
-      by: sender.by!,
-      source: sender.source!,
-      ...(sender.person !== undefined ? { person: sender.person } : {}),
-      ...(sender.link ? { link: sender.link } : {}),
-      proof: sender.proof!,
-    });
-  } catch (err) {
-    // The check could not run (no worker key, a failing worker): the source stays a claim.
-    log.warn('could not check the proof of an answer: its source is recorded as claimed', { error: String(err) });
-    return false;
-  }
+export function weaker(a: SenderRecord | undefined, b: SenderRecord): SenderRecord {
+  return a && STRENGTH.indexOf(a.assurance) > STRENGTH.indexOf(b.assurance) ? a : b;
 }

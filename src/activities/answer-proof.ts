@@ -16,7 +16,8 @@ export interface CheckAnswerProofInput extends AnswerProofInput {
 export function answerProofKey(deps: Pick<ActivityDeps, 'notify'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
   let key: string | undefined;
   try {
-    key = deps.notify?.linkKey !== undefined ? expandEnv(deps.notify.linkKey, { server: 'notify', field: 'linkKey' }) : env[ANSWER_LINK_KEY_ENV] || undefined;
+    key =
+      deps.notify?.linkKey !== undefined ? expandEnv(deps.notify.linkKey, { server: 'notify', field: 'linkKey' }, env) : env[ANSWER_LINK_KEY_ENV] || undefined;
   } catch {
     return undefined;
   }

@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { answerProof } from '../../src/codec/answer-link.js';
 import type { Answer } from '../../src/contract/index.js';
-import { mcpToolCall, type McpToolCallInput } from '../../src/workflows/index.js';
+import { mcpPipeline, mcpToolCall, type McpToolCallInput } from '../../src/workflows/index.js';
 import { answerSignal, submitAnswerUpdate, type AnswerBy } from '../../src/workflows/messages.js';
 import { recordHistory } from '../helpers/history.js';
 import { eventually, suiteEnvironment } from '../helpers/temporal.js';
@@ -42,6 +42,11 @@ describe('a source named without proof is recorded as claimed', () => {
     }, `${workflowId} resolution listed`);
   const localActivities = async (handle: WorkflowHandle) =>
     ((await handle.fetchHistory()).events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+  /** What each `checkAnswerProof` local activity of a workflow found (its marker's result). */
+  const checks = async (handle: WorkflowHandle) =>
+    ((await handle.fetchHistory()).events ?? [])
+      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+      .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!.result!.payloads![0]!.data!).toString('utf8')) as unknown);
   const answer = (id: string): Answer => ({ id, ok: true, data: { name: 'Ada' } });
 
   for (const source of ['oidc', 'link'] as const) {
@@ -109,6 +114,27 @@ describe('a source named without proof is recorded as claimed', () => {
       await handle.signal(answerSignal, answer(id), { ...sender, proof });
       const row = await recorded(handle.workflowId);
       assert.deepEqual([row.source, row.claimed, row.assurance], ['claimed', sender.source, 'claimed']);
+    }
+  });
+
+  it("a pipeline forwards a step's answer with its proof: the child checks it against the pipeline's id; no proof, no check", async () => {
+    const sender: AnswerBy = { by: 'ana', source: 'oidc', person: 'https://id.example#a1' };
+    for (const withProof of [true, false]) {
+      const handle = await suite.client.workflow.start(mcpPipeline, {
+        taskQueue: suite.taskQueue,
+        workflowId: `claimed-pipeline-${process.pid}-${++n}-${Date.now()}`,
+        args: [{ steps: [{ name: 'child', server: 'fx', tool: 'ask_name', child: true }] }],
+      });
+      const [request] = await waitForPending(handle);
+      const proof = answerProof(KEY, { workflowId: handle.workflowId, answer: answer(request!.id), ...sender } as never);
+      await handle.executeUpdate(submitAnswerUpdate, { args: [answer(request!.id), { ...sender, ...(withProof ? { proof } : {}) }] });
+      assert.equal((await handle.result()).status, 'completed');
+      // The child records the step's answer (the pipeline lists a child's resolution only when it is listed itself): its
+      // history holds the check and what it found.
+      const started = (await handle.fetchHistory()).events?.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
+      const child = suite.client.workflow.getHandle(started!.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!);
+      assert.deepEqual(await checks(child), withProof ? [true] : [], withProof ? 'the child checked the proof: valid' : 'no proof, no check');
+      assert.equal(await localActivities(handle), 0, 'the pipeline forwards the answer; it checks nothing itself');
     }
   });
 

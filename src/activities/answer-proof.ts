@@ -1,5 +1,5 @@
 /**
- * The `checkAnswerProof` local activity (docs/security.md "Channels"): whether an answer's sender comes with the inbox's
+ * The `checkAnswerProof` local activity (docs/security.md "Who answered"): whether an answer's sender comes with the inbox's
  * proof (src/codec/answer-link.ts `answerProof`), under the answer-link key the worker shares with the inbox: the
  * config's `notify.linkKey`, else $DURABLE_MCP_ANSWER_LINK_KEY (the variable the inbox reads). No key (or a short one):
  * nothing is proved, and the answer's source is recorded as claimed. The proof is never logged.

@@ -306,7 +306,7 @@ export class DurableMcpClient {
     workflowId: string,
     answer: Answer,
     /** `link`: an answer link's run (the inbox's link pages): the workflow refuses it on any other run. */
-    /** `proof`: the inbox's proof of who answers (docs/security.md "Channels"), which the worker checks. */
+    /** `proof`: the inbox's proof of who answers (docs/security.md "Who answered"), which the worker checks. */
     options: { timeoutMs?: number; by?: string; source?: AnswerSource; person?: string; link?: { run: string }; proof?: string } = {},
   ): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);

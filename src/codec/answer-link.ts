@@ -70,7 +70,7 @@ export function linkStillFor(to: string, assignees: { users?: string[]; roles?: 
 }
 
 /**
- * What an answer's proof covers (docs/security.md "Channels"): the workflow it is sent to, the answer (its request id and
+ * What an answer's proof covers (docs/security.md "Who answered"): the workflow it is sent to, the answer (its request id and
  * its JSON as sent), and who the inbox says gives it: `by`, `source`, `person`, and an answer link's run.
  */
 export interface AnswerProofInput {

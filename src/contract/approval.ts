@@ -267,7 +267,7 @@ export interface ApprovalAnswered {
   id: string;
   by?: string;
   at?: string;
-  /** Where `by` comes from, as the worker checked it (oidc, link, proxy, token, cli, claimed; docs/security.md "Channels"). */
+  /** Where `by` comes from, as the worker checked it (oidc, link, proxy, token, cli, claimed; docs/security.md "Who answered"). */
   source?: string;
   /** How strongly the worker knows who answered (issuer-verified, signed-link, proxy-header, inbox-token, claimed). */
   assurance?: string;

@@ -27,7 +27,7 @@ export interface Answering {
   answered: RecentlyAnswered;
   live: LiveHub;
   /**
-   * The answer-link key (docs/security.md "Channels"): each answer goes with the inbox's proof of who gives it, which the
+   * The answer-link key (docs/security.md "Who answered"): each answer goes with the inbox's proof of who gives it, which the
    * worker checks with the same key. Unset: no proof, and the worker records each answer's source as claimed.
    */
   proofKey?: string;

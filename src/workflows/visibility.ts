@@ -61,7 +61,7 @@ export interface Resolution {
   outcome: RequestOutcome;
   by: string;
   /**
-   * Where `by` comes from, as the worker checked it (docs/security.md "Channels"): oidc, link, proxy, token (each proved
+   * Where `by` comes from, as the worker checked it (docs/security.md "Who answered"): oidc, link, proxy, token (each proved
    * by the inbox), cli, or `claimed` (a stronger source named without a valid proof); absent: a bare signal or update.
    */
   source?: string;

@@ -92,7 +92,7 @@ export function historyLines(r: ResolvedRow): string[] {
 }
 
 /**
- * Through which channel, and how strongly the worker knows who answered (docs/security.md "Channels"): `oidc
+ * Through which channel, and how strongly the worker knows who answered (docs/security.md "Who answered"): `oidc
  * (issuer-verified)`, `cli (claimed)`, `claimed (named oidc, not proved)`; a record older than the assurance, as it was.
  */
 function channelOf(r: ResolvedRow): string {

@@ -12,7 +12,7 @@ export interface CallAnswer {
   reason?: string;
   /** Who answered (the inbox's person, the CLI's user, `expiry`, …). */
   by?: string;
-  /** Where `by` comes from, as the worker checked it (docs/security.md "Channels"): a proved source, cli, or claimed. */
+  /** Where `by` comes from, as the worker checked it (docs/security.md "Who answered"): a proved source, cli, or claimed. */
   via?: string;
   /** With `via: "claimed"`: the source the sender named and did not prove. */
   claimed?: string;

@@ -59,7 +59,7 @@ export interface ResolvedRecord {
   callId: string;
   by?: string;
   at?: string;
-  /** Where `by` comes from, as the worker checked it (docs/security.md "Channels"): a proved source, cli, or claimed. */
+  /** Where `by` comes from, as the worker checked it (docs/security.md "Who answered"): a proved source, cli, or claimed. */
   source?: string;
   /** With `source: "claimed"`: the source the sender named and did not prove. */
   claimed?: string;

@@ -1,5 +1,5 @@
 /**
- * Who sent an answer, as the worker records it (docs/security.md "Channels", docs/people.md): a sender's `source` is a
+ * Who sent an answer, as the worker records it (docs/security.md "Who answered", docs/people.md): a sender's `source` is a
  * claim until the worker checks it. The inbox proves the sources stronger than `cli` (a sign-in, an answer link, a
  * proxy's header, its token) with an HMAC under the answer-link key the worker shares (`AnswerBy.proof`); the workflow
  * cannot hold that key (its history is readable), so the `checkAnswerProof` local activity checks it, and only when a

@@ -8,10 +8,12 @@
  * - ./list-tools.ts `listMcpTools`;
  * - ./task-watch.ts `watchMcpTask`, `cancelMcpTask` (MCP Tasks, 2026-07-28 extension);
  * - ./notify.ts `notifyPending` (the webhook);
+ * - ./answer-proof.ts `checkAnswerProof` (a local activity: the inbox's proof of who answered, checked by the worker's key);
  * - ./oauth.ts `oauthAuthorize`, `oauthExchange` (a login's steps) and `requestLogin` (a call asks its login).
  * The names are the activity types recorded in histories: they never change.
  */
 import { measuredToolCall } from '../telemetry/tool-call-metrics.js';
+import { checkAnswerProofActivity } from './answer-proof.js';
 import type { ActivityDeps } from './deps.js';
 import { listMcpToolsActivity } from './list-tools.js';
 import { notifyPendingActivity } from './notify.js';
@@ -20,6 +22,7 @@ import { cancelMcpTaskActivity, watchMcpTaskActivity } from './task-watch.js';
 import { callMcpToolActivity } from './tool-call.js';
 
 export type { ActivityDeps } from './deps.js';
+export type { CheckAnswerProofInput } from './answer-proof.js';
 export type { LoginDeps, OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput, OAuthExchangeOutcome, RequestLoginInput } from './oauth.js';
 export type {
   CallMcpToolCompleted,
@@ -43,6 +46,7 @@ export function createActivities(deps: ActivityDeps) {
     requestLogin: requestLoginActivity(deps),
     watchMcpTask: watchMcpTaskActivity(deps),
     cancelMcpTask: cancelMcpTaskActivity(deps),
+    checkAnswerProof: checkAnswerProofActivity(deps),
   };
 }
 

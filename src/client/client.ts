@@ -306,7 +306,8 @@ export class DurableMcpClient {
     workflowId: string,
     answer: Answer,
     /** `link`: an answer link's run (the inbox's link pages): the workflow refuses it on any other run. */
-    options: { timeoutMs?: number; by?: string; source?: AnswerSource; person?: string; link?: { run: string } } = {},
+    /** `proof`: the inbox's proof of who answers (docs/security.md "Who answered"), which the worker checks. */
+    options: { timeoutMs?: number; by?: string; source?: AnswerSource; person?: string; link?: { run: string }; proof?: string } = {},
   ): Promise<SubmitAnswerResult> {
     const { handle, taskQueue, status } = await this.describe(workflowId);
     if (status !== 'RUNNING') throw workflowClosed(workflowId, status);
@@ -377,11 +378,12 @@ export class DurableMcpClient {
 }
 
 /** The sender of an answer: who (`by`), where that comes from, and the person it vouches for (N of M). */
-function senderOf(by: string, options: { source?: AnswerSource; person?: string; link?: { run: string } }): AnswerBy {
+function senderOf(by: string, options: { source?: AnswerSource; person?: string; link?: { run: string }; proof?: string }): AnswerBy {
   return {
     by,
     ...(options.source ? { source: options.source } : {}),
     ...(options.person ? { person: options.person } : {}),
     ...(options.link ? { link: { run: options.link.run } } : {}),
+    ...(options.proof ? { proof: options.proof } : {}),
   };
 }

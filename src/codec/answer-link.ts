@@ -68,3 +68,43 @@ export function linkStillFor(to: string, assignees: { users?: string[]; roles?: 
   if (to.startsWith('role:')) return assignees?.roles?.includes(to.slice(5)) ?? false;
   return assignees?.users?.some((u) => u.toLowerCase() === to.toLowerCase()) ?? false;
 }
+
+/**
+ * What an answer's proof covers (docs/security.md "Who answered"): the workflow it is sent to, the answer (its request id and
+ * its JSON as sent), and who the inbox says gives it: `by`, `source`, `person`, and an answer link's run.
+ */
+export interface AnswerProofInput {
+  workflowId: string;
+  answer: unknown;
+  by: string;
+  source: string;
+  person?: string;
+  link?: { run: string };
+}
+
+/** The text a proof's HMAC covers: one JSON array, so no field can run into the next. */
+function proofText(p: AnswerProofInput): string {
+  const requestId = (p.answer as { id?: unknown } | null)?.id;
+  const id = typeof requestId === 'string' ? requestId : null;
+  return JSON.stringify([p.workflowId, id, p.by, p.source, p.person ?? null, p.link?.run ?? null, JSON.stringify(p.answer)]);
+}
+
+/**
+ * The inbox's proof that it vouches for an answer's sender (sent beside the answer as `AnswerBy.proof`, never inside it):
+ * base64url(HMAC-SHA256(key, "durable-mcp answer proof v1 " + the JSON of [workflowId, requestId, by, source, person, link
+ * run, the answer's JSON])) under the answer-link key the worker shares. The worker checks it (`checkAnswerProof`); an
+ * answer whose source has no valid proof is recorded as claimed.
+ */
+export function answerProof(key: string, p: AnswerProofInput): string {
+  return createHmac('sha256', key)
+    .update(`durable-mcp answer proof v1 ${proofText(p)}`)
+    .digest('base64url');
+}
+
+/** Whether `proof` is this key's proof of this sender and answer (compared in constant time). */
+export function answerProofValid(key: string, p: AnswerProofInput, proof: unknown): boolean {
+  if (typeof proof !== 'string' || proof.length > 100) return false;
+  const want = Buffer.from(answerProof(key, p));
+  const got = Buffer.from(proof);
+  return want.length === got.length && timingSafeEqual(want, got);
+}

@@ -267,8 +267,10 @@ export interface ApprovalAnswered {
   id: string;
   by?: string;
   at?: string;
-  /** Where `by` comes from (oidc, link, proxy, token, cli; docs/people.md). */
+  /** Where `by` comes from, as the worker checked it (oidc, link, proxy, token, cli, claimed; docs/security.md "Who answered"). */
   source?: string;
+  /** How strongly the worker knows who answered (issuer-verified, signed-link, proxy-header, inbox-token, claimed). */
+  assurance?: string;
 }
 
 /** The metadata fields an approval adds to a call's result (docs/approvals.md). */
@@ -278,6 +280,7 @@ export function approvalMetadata(status: ApprovalStatus, answered: ApprovalAnswe
     approvalId: answered.id,
     ...(answered.by !== undefined ? { answeredBy: answered.by } : {}),
     ...(answered.source !== undefined ? { answeredVia: answered.source } : {}),
+    ...(answered.assurance !== undefined ? { answeredAssurance: answered.assurance } : {}),
     ...(answered.at !== undefined ? { answeredAt: answered.at } : {}),
     ...(approved ? { approvedArguments: approved, approvedDigest: argumentsDigest(approved) } : {}),
   };

@@ -110,9 +110,30 @@ export function sameCase(s: string): string {
   return s.replace(/[A-Z]/g, (ch) => ch.toLowerCase());
 }
 
+/** What a sign-in reads of an ID token (or of its session): the subject, the issuer, the email and whether it is verified, roles. */
+export interface SignInClaims {
+  sub: unknown;
+  iss: unknown;
+  email?: unknown;
+  email_verified?: unknown;
+  roles?: string[];
+}
+
+/**
+ * The person a sign-in names (docs/people.md "Sign in"): for the configured `issuer` only (another issuer's claims name
+ * nobody), with the email only when that issuer says it verified it (`email_verified: true`, the boolean). An email is a
+ * way to address a person, matched only when verified and only for the same issuer: anyone may claim an unverified
+ * address, and another issuer may give the same address to someone else.
+ */
+export function signedInPersonOf(claims: SignInClaims, issuer: string): Person | undefined {
+  if (claims.iss !== issuer || typeof claims.sub !== 'string' || claims.sub === '') return undefined;
+  const email = claims.email_verified === true && typeof claims.email === 'string' && claims.email.length <= 254 ? claims.email : undefined;
+  return { subject: claims.sub, issuer, ...(email ? { email } : {}), ...(claims.roles?.length ? { roles: claims.roles } : {}), source: 'oidc' };
+}
+
 /**
  * Whether `person` is one of `assignees` (by email or subject, ASCII letters compared without case; or by a role). No
- * assignees: anyone. The email is a verified one only (the sign-in keeps no other: docs/people.md).
+ * assignees: anyone. The email is a verified one of the configured issuer only (`signedInPersonOf`: docs/people.md).
  */
 export function isAssignee(assignees: Assignees | undefined, person: Pick<Person, 'subject' | 'email' | 'roles'>): boolean {
   if (!assignees) return true;

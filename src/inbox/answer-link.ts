@@ -18,7 +18,8 @@ const USED_REMEMBERED = 100_000;
 
 export function installAnswerLinks(app: Hono, key: string, deps: Pick<Answering, 'dmc' | 'answered' | 'live'>): void {
   const { dmc } = deps;
-  const submit = submitter(deps);
+  // The link's answer goes with the inbox's proof, under the same key (the worker checks it: docs/security.md "Who answered").
+  const submit = submitter({ ...deps, proofKey: key });
   /** Links that answered (by their token), until they expire. */
   const used = new Map<string, number>();
   const forget = () => {

@@ -4,6 +4,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { isAnswerRejectedFailure, isClientError, type DurableMcpClient } from '../client/index.js';
+import { answerProof } from '../codec/answer-link.js';
 import type { Answer, Request } from '../contract/index.js';
 import { postedToContent, rejectionByField, schemaFields, type Posted } from './form.js';
 import type { LiveHub, RecentlyAnswered } from './live.js';
@@ -25,6 +26,11 @@ export interface Answering {
   whoAnswers: (c: Context) => { by: string; source: AnswerSource; person?: string };
   answered: RecentlyAnswered;
   live: LiveHub;
+  /**
+   * The answer-link key (docs/security.md "Who answered"): each answer goes with the inbox's proof of who gives it, which the
+   * worker checks with the same key. Unset: no proof, and the worker records each answer's source as claimed.
+   */
+  proofKey?: string;
 }
 
 /** The answer a form post makes (the form's fields by the request's schema), and the fields it has. */
@@ -49,10 +55,13 @@ export async function postedForm(c: Context): Promise<{ posted: Posted; action: 
 export type Verdict = { ok: true; result: { id: string; action: string } } | { ok: false; status: 404 | 409 | 422 | 503; reason: string };
 
 /** Submit an answer as `by`; the workflow's verdict as an HTTP status and message. */
-export function submitter({ dmc, answered, live }: Pick<Answering, 'dmc' | 'answered' | 'live'>) {
+export function submitter({ dmc, answered, live, proofKey }: Pick<Answering, 'dmc' | 'answered' | 'live' | 'proofKey'>) {
   return async (who: { by: string; source: AnswerSource; person?: string; link?: { run: string } }, workflowId: string, answer: Answer): Promise<Verdict> => {
     try {
-      const result = await dmc.submit(workflowId, answer, who);
+      // The person as the worker keeps it (200 characters), so the proof covers what it checks.
+      const sender = { ...who, ...(who.person !== undefined ? { person: who.person.slice(0, 200) } : {}) };
+      const proof = proofKey !== undefined ? answerProof(proofKey, { workflowId, answer, ...sender }) : undefined;
+      const result = await dmc.submit(workflowId, answer, { ...sender, ...(proof !== undefined ? { proof } : {}) });
       // Visibility lags: the answered request leaves this inbox's pages now, and every open tab is told at once (unless
       // it waits for more people to accept: N of M).
       if (!result.awaiting) answered.add(workflowId, answer.id);
@@ -74,8 +83,8 @@ export function submitter({ dmc, answered, live }: Pick<Answering, 'dmc' | 'answ
 }
 
 /** `POST /answer` (the page's forms) and `POST /api/answer` (JSON). */
-export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, live }: Answering): void {
-  const submitAs = submitter({ dmc, answered, live });
+export function installAnswer(app: Hono, { dmc, state, whoAnswers, answered, live, proofKey }: Answering): void {
+  const submitAs = submitter({ dmc, answered, live, ...(proofKey !== undefined ? { proofKey } : {}) });
   const submit = (c: Context, workflowId: string, answer: Answer) => submitAs(whoAnswers(c), workflowId, answer);
 
   app.post('/answer', async (c) => {

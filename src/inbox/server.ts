@@ -254,7 +254,7 @@ export function createInboxApp(options: Omit<InboxOptions, 'host' | 'port'>): Ho
   });
   installHistory(app, client, dmc, options.temporalUi);
   installWorking(app, client, queryTimeoutMs);
-  installAnswer(app, { dmc, state, whoAnswers, answered, live });
+  installAnswer(app, { dmc, state, whoAnswers, answered, live, ...(answerLinkKey !== undefined ? { proofKey: answerLinkKey } : {}) });
   if (signIn) installSignOut(app, signIn, (sid, exp) => signOuts.revoke(sid, exp), options.publicUrl);
   return Object.assign(app, { closeLive: () => live.close() });
 }

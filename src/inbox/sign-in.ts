@@ -12,7 +12,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import type { Person } from '../contract/assignees.js';
+import { signedInPersonOf, type Person } from '../contract/assignees.js';
 import { cookieScope, isLoopback, sameOriginPath } from '../codec/access.js';
 
 /** The OpenID Connect sign-in of an inbox (the operator's config: trusted). */
@@ -197,7 +197,8 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
     personOf(c) {
       const s = open<{ sub: string; iss: string; email?: string; roles?: string[]; exp: number }>('session', getCookie(c, SESSION_COOKIE));
       if (!s) return undefined;
-      return { subject: s.sub, issuer: s.iss, ...(s.email ? { email: s.email } : {}), ...(s.roles?.length ? { roles: s.roles } : {}), source: 'oidc' };
+      // The session keeps a verified email only; one of another issuer (the config changed since) names nobody.
+      return signedInPersonOf({ ...s, ...(s.email ? { email_verified: true } : {}) }, o.issuer);
     },
     install(app) {
       app.get(SIGN_IN_PATH, async (c) => {
@@ -249,8 +250,11 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
           return c.text(`sign-in failed: ${(err as Error).message}`, 403);
         }
         // An email the issuer has not verified is anyone's to claim: the person is then matched by subject only.
-        const email = payload.email_verified === true ? payload[o.emailClaim ?? 'email'] : undefined;
         const roles = rolesOf(payload[o.rolesClaim ?? 'roles']);
+        const email = signedInPersonOf(
+          { sub: payload.sub, iss: payload.iss, email: payload[o.emailClaim ?? 'email'], email_verified: payload.email_verified },
+          o.issuer,
+        )?.email;
         setCookie(
           c,
           SESSION_COOKIE,
@@ -258,7 +262,7 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
             sid: b64(randomBytes(18)),
             sub: payload.sub,
             iss: o.issuer,
-            ...(typeof email === 'string' && email.length <= 254 ? { email } : {}),
+            ...(email !== undefined ? { email } : {}),
             ...(roles.length > 0 ? { roles } : {}),
             exp: Date.now() + ttl,
           }),

@@ -28,7 +28,10 @@ import { APPROVAL_ARGUMENTS_MAX } from '../contract/tool-arguments.js';
 export interface AnswerBy {
   /** The person or program (the inbox's person, the CLI's user or `--as`); at most 200 characters are kept. */
   by?: string;
-  /** Where `by` comes from (docs/people.md): a verified sign-in, an answer link, the inbox's token, a proxy's header, the CLI. */
+  /**
+   * Where `by` comes from (docs/people.md): a verified sign-in, an answer link, the inbox's token, a proxy's header, the
+   * CLI. A claim: `oidc`, `link`, `proxy` and `token` are recorded only with a valid `proof`, else as `claimed`.
+   */
   source?: AnswerSource;
   /**
    * Who the person is, for N of M (docs/people.md): a stable key the sender vouches for (the inbox: a sign-in's verified
@@ -40,6 +43,12 @@ export interface AnswerBy {
    * run (a new run with the same workflow id and the same request ids): a link answers once, for the run it was sent for.
    */
   link?: { run: string };
+  /**
+   * The inbox's proof that it vouches for `by`, `source`, `person` and `link` (docs/security.md "Who answered"): an HMAC
+   * under the answer-link key the worker shares (src/codec/answer-link.ts `answerProof`), over them and the answer. The
+   * worker checks it; a source stronger than `cli` without a valid one is recorded as claimed. Never recorded.
+   */
+  proof?: string;
 }
 /** Where who answered comes from, strongest first. */
 export const ANSWER_SOURCES = ['oidc', 'link', 'proxy', 'token', 'cli'] as const;

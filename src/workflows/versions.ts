@@ -39,6 +39,15 @@ export const Versions = {
     since: '2026-12-04, issue 34 (a task carried across continue-as-new)',
     before: 'a task was watched in one run to its end: no continue-as-new while it worked or its questions waited',
   },
+  /**
+   * An answer whose sender names a source stronger than `cli` with a proof runs the `checkAnswerProof` local activity
+   * before it is counted or recorded (issue 40: a source a sender claims without proof is recorded as claimed).
+   */
+  answerProof: {
+    id: 'durable-mcp:answer-proof',
+    since: '2026-12-05, issue 40 (a claimed source is recorded as claimed)',
+    before: 'no local activity: the answer was taken in its handler at once, its source recorded as named (replayed now as claimed)',
+  },
 } as const satisfies Record<string, WorkflowVersion>;
 
 /**

@@ -60,8 +60,19 @@ export interface Resolution {
   prompt: string;
   outcome: RequestOutcome;
   by: string;
-  /** Where `by` comes from: oidc, link, proxy, token, cli (docs/people.md); absent: a bare signal or update, or older. */
+  /**
+   * Where `by` comes from, as the worker checked it (docs/security.md "Who answered"): oidc, link, proxy, token (each proved
+   * by the inbox), cli, or `claimed` (a stronger source named without a valid proof); absent: a bare signal or update.
+   */
   source?: string;
+  /** The source a sender named but did not prove (with `source: "claimed"`): what it claimed, never what it is. */
+  claimed?: string;
+  /**
+   * How strongly the worker knows who answered (derived by the worker, never by the sender): issuer-verified (oidc),
+   * signed-link (link), proxy-header (proxy), inbox-token (token), claimed (the CLI, a bare signal or update, a claimed
+   * source: Temporal client access only). Absent for an expiry or a withdrawal, and in older records.
+   */
+  assurance?: string;
   /** Whom the request was addressed to (absent: anyone): the inbox's history shows it to them only (docs/people.md). */
   assignees?: Assignees;
   /** Workflow time, ISO 8601. */

@@ -66,7 +66,7 @@ describe('addressed requests from the CLI (dev server, a worker process, the fix
     assert.match(shown, new RegExp(`^\\S+  cli-people  ${request.id.replace(/\./g, '\\.')}  accepted$`, 'm'));
     assert.match(shown, /^ {4}fx\/transfer: Allow server "fx" to run tool/m);
     assert.match(shown, /^ {4}for: ana@example\.com, bob@example\.com, role finance$/m);
-    assert.match(shown, /^ {4}by ana@example\.com, bob@example\.com, via cli$/m);
+    assert.match(shown, /^ {4}by ana@example\.com, bob@example\.com, via cli \(claimed\)$/m);
     const byBob = JSON.parse((await run(['history', '--by', 'BOB@example.com', '--json'], h.cliEnv)).stdout) as Array<{ workflowId: string; source?: string }>;
     assert.ok(byBob.some((r) => r.workflowId === 'cli-people' && r.source === 'cli'));
     assert.equal((await run(['history', '--by', 'nobody-at-all', '--json'], h.cliEnv)).stdout.trim(), '[]');
@@ -91,7 +91,7 @@ describe('addressed requests from the CLI (dev server, a worker process, the fix
     // One workflow's history is that workflow's only, asked of visibility; all of them has both.
     const mine = await historyShowing(['history', 'cli-people-form'], id);
     assert.match(mine, /^\S+ {2}cli-people-form {2}\S+ {2}declined$/m);
-    assert.match(mine, /^ {4}by banana@example\.com, via cli$/m);
+    assert.match(mine, /^ {4}by banana@example\.com, via cli \(claimed\)$/m);
     assert.ok(!mine.includes('cli-people  '), mine);
     const mineJson = JSON.parse((await run(['history', 'cli-people-form', '--json'], h.cliEnv)).stdout) as Array<Record<string, unknown>>;
     assert.deepEqual(

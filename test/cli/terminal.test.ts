@@ -153,9 +153,16 @@ describe('history lines (durable-mcp history)', () => {
     ]);
     assert.equal(historyLines(row).at(-1), '    by ana@example.com\\u{202e}, via signal or update (unverified)');
   });
+  it('prints how strongly the worker knows who answered (its assurance), and a claimed source as claimed, naming what it claimed', () => {
+    const by = '    by ana@example.com\\u{202e}, via ';
+    assert.equal(historyLines({ ...row, source: 'oidc', assurance: 'issuer-verified' }).at(-1), `${by}oidc (issuer-verified)`);
+    assert.equal(historyLines({ ...row, source: 'cli', assurance: 'claimed' }).at(-1), `${by}cli (claimed)`);
+    assert.equal(historyLines({ ...row, assurance: 'claimed' }).at(-1), `${by}signal or update (claimed)`);
+    assert.equal(historyLines({ ...row, source: 'claimed', claimed: 'oidc', assurance: 'claimed' }).at(-1), `${by}claimed (named oidc, not proved)`);
+  });
   it("prints a field of the record it does not know by its name (a newer record's), escaped", () => {
-    const newer = { ...row, source: 'cli', claimed: true, issuer: 'https://id.example\u001b]0;x' };
-    assert.equal(historyLines(newer).at(-1), '    by ana@example.com\\u{202e}, via cli; claimed: true; issuer: https://id.example\\e]0;x');
+    const newer = { ...row, source: 'cli', reviewed: true, issuer: 'https://id.example\u001b]0;x' };
+    assert.equal(historyLines(newer).at(-1), '    by ana@example.com\\u{202e}, via cli; reviewed: true; issuer: https://id.example\\e]0;x');
   });
   it('--by names a person whole, case-insensitive: an email, a subject after sub=, a role; never part of a longer name', () => {
     assert.ok(answeredBy('ana@example.com, bob@example.com', 'BOB@example.com'));

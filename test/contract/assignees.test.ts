@@ -4,7 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assigneesProblem, isAddressedTo, isAssignee, normalizeAssignees, personLabel, widenAssignees } from '../../src/contract/assignees.js';
+import {
+  assigneesProblem,
+  isAddressedTo,
+  isAssignee,
+  normalizeAssignees,
+  personLabel,
+  signedInPersonOf,
+  widenAssignees,
+} from '../../src/contract/assignees.js';
 import { approvalRequest, isPolicyProblem, parseApprovalPolicy } from '../../src/contract/approval.js';
 import { stepInputProblem, toolCallInputProblem } from '../../src/workflows/input.js';
 import { assigneesOf } from '../../src/workflows/tool-call/index.js';
@@ -61,6 +69,27 @@ describe('addressed requests: assignees', () => {
     // Listing the look-alike first does not drop the real address (the two are different users).
     assert.deepEqual(normalizeAssignees({ users: ['\u212Aate@example.com', 'kate@example.com'] }), { users: ['\u212Aate@example.com', 'kate@example.com'] });
     assert.equal(isAssignee(normalizeAssignees({ users: ['\u212Aate@example.com', 'kate@example.com'] }), { subject: 's', email: 'kate@example.com' }), true);
+  });
+
+  it("an email assignee matches only a verified email of the configured issuer: not an unverified one, not another issuer's", () => {
+    const ISSUER = 'https://id.example.com';
+    const forAna = { users: ['ana@example.com'] };
+    const claims = { sub: 'a-1', iss: ISSUER, email: 'ana@example.com', email_verified: true };
+    const ana = signedInPersonOf(claims, ISSUER);
+    assert.deepEqual(ana, { subject: 'a-1', issuer: ISSUER, email: 'ana@example.com', source: 'oidc' });
+    assert.ok(isAssignee(forAna, ana!));
+    // Unverified (false, absent, or the string "true"): the address is anyone's to claim; the person is their subject only.
+    for (const email_verified of [false, undefined, 'true']) {
+      const mallory = signedInPersonOf({ ...claims, sub: 'm-1', email_verified }, ISSUER);
+      assert.deepEqual(mallory, { subject: 'm-1', issuer: ISSUER, source: 'oidc' }, `email_verified: ${String(email_verified)}`);
+      assert.ok(!isAssignee(forAna, mallory!));
+    }
+    // Another issuer's (verified) same address names nobody here.
+    assert.equal(signedInPersonOf({ ...claims, iss: 'https://other.example.com' }, ISSUER), undefined);
+    assert.equal(signedInPersonOf({ ...claims, iss: `${ISSUER}/` }, ISSUER), undefined);
+    // A subject is matched as it was; an empty or missing one names nobody.
+    assert.ok(isAssignee({ users: ['a-1'] }, signedInPersonOf({ sub: 'a-1', iss: ISSUER }, ISSUER)!));
+    assert.equal(signedInPersonOf({ sub: '', iss: ISSUER }, ISSUER), undefined);
   });
 
   it("a call's assignees, else its login's principal, else none", () => {

@@ -117,6 +117,12 @@ describe('answer links in notifications', () => {
     await page.waitForSelector('.notice');
     assert.match(await page.locator('.notice').innerText(), /your answer \(accept\) was taken/);
     assert.equal((await suite.durable.result(a.workflowId)).output, 'hello Ana by link');
+    // The worker checked the inbox's proof (the link key is the key they share): recorded as a link, with its assurance.
+    const record = await eventually(async () => {
+      const { rows } = await suite.durable.listResolved({ since: new Date(Date.now() - 10 * 60_000), workflowId: a.workflowId });
+      return rows[0];
+    }, 'the link answer listed');
+    assert.deepEqual([record.by, record.source, record.claimed, record.assurance], ['ana@example.com (link)', 'link', undefined, 'signed-link']);
     // The token's page itself stays closed to this browser.
     assert.equal((await page.goto(inboxUrl))?.status(), 401);
 

@@ -2,7 +2,8 @@
  * Addressed requests and sign-in to the inbox (docs/people.md), in headless Chromium with oidc-provider as the issuer:
  * two people sign in; each sees the requests addressed to them (by email, or by role) and "all I may answer"; one
  * answers theirs; an answer to a request not addressed to them is refused (403, and the request is not shown); an
- * email the issuer has not verified is not theirs; the history records the signed-in email with its source (oidc); the
+ * email the issuer has not verified is not theirs; the history records the signed-in email with its source (oidc) and its
+ * assurance (issuer-verified: the worker checked the inbox's proof under the key they share); the
  * token still lets a machine in; a forged session is refused.
  */
 import assert from 'node:assert/strict';
@@ -14,9 +15,14 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { eventually, startWaitingCalls, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { signInToInbox, startOidcIssuer, type OidcIssuer } from '../helpers/oidc-issuer.js';
+import { receiver } from '../helpers/webhook.js';
 
 const SETUP_MS = 300_000;
 const TOKEN = 'machine-token-for-tests';
+/** The answer-link key the inbox and the worker share: the worker checks the inbox's proof of each answer's sender with it. */
+const KEY = 'sign-in-test-answer-key-0123456789abcdef';
+/** The worker's webhook (its `notify` holds the key): it only has to answer. */
+const hook = await receiver();
 
 describe('sign-in to the inbox and addressed requests', () => {
   let inbox: InboxHandle;
@@ -27,8 +33,14 @@ describe('sign-in to the inbox and addressed requests', () => {
     await browser?.close();
     await inbox?.close();
     await issuer?.close();
+    await hook.close();
   });
-  const suite = suiteEnvironment({ taskQueue: uniqueTaskQueue('inbox-sign-in'), searchAttributes: true, logPath: join(dir, 'fx.jsonl') });
+  const suite = suiteEnvironment({
+    taskQueue: uniqueTaskQueue('inbox-sign-in'),
+    searchAttributes: true,
+    logPath: join(dir, 'fx.jsonl'),
+    configFields: { notify: { url: hook.url, linkKey: KEY } },
+  });
   before(async () => {
     // Mallory's issuer lets her claim Ana's address without verifying it.
     issuer = await startOidcIssuer({ bob: ['finance'] }, { mallory: { email: 'ana@example.com', verified: false } });
@@ -38,6 +50,7 @@ describe('sign-in to the inbox and addressed requests', () => {
       port: 0,
       refreshMs: 300,
       token: TOKEN,
+      answerLinkKey: KEY,
       signIn: { issuer: issuer.issuer, clientId: issuer.clientId, clientSecret: issuer.clientSecret, scopes: 'openid email roles' },
     });
     issuer.start(new URL('auth/callback', inbox.url).href);
@@ -131,14 +144,14 @@ describe('sign-in to the inbox and addressed requests', () => {
     assert.equal((await suite.durable.result(forFinance!)).output, 'hello Bob');
 
     // The history records the signed-in email, the issuer and the subject, with the source (the token's holder sees all).
-    type HistoryRows = { rows: Array<{ workflowId: string; by: string; source?: string }> };
+    type HistoryRows = { rows: Array<{ workflowId: string; by: string; source?: string; assurance?: string }> };
     const history = await eventually(
       async () => {
         const res = await fetch(new URL('api/history', inbox.url), { headers: { authorization: `Bearer ${TOKEN}` } });
         const { rows } = (await res.json()) as HistoryRows;
         const a = rows.find((r) => r.workflowId === forAna);
         const b = rows.find((r) => r.workflowId === forFinance);
-        return a && b ? { a: a.by, b: b.by, source: [a.source, b.source] } : undefined;
+        return a && b ? { a: a.by, b: b.by, source: [a.source, b.source], assurance: [a.assurance, b.assurance] } : undefined;
       },
       'both answers in the history',
       60_000,
@@ -147,6 +160,8 @@ describe('sign-in to the inbox and addressed requests', () => {
     assert.equal(history.a, `ana@example.com (oidc ${issuer.issuer} sub=ana)`);
     assert.equal(history.b, `bob@example.com (oidc ${issuer.issuer} sub=bob)`);
     assert.deepEqual(history.source, ['oidc', 'oidc'], 'the record says where who answered comes from');
+    // The worker checked the inbox's proof (the shared key): the record says how strongly it knows the person.
+    assert.deepEqual(history.assurance, ['issuer-verified', 'issuer-verified']);
     // Each person's history has what was addressed to them.
     const historyOf = async (page: Page) =>
       ((await page.evaluate(async () => (await fetch('/api/history')).json())) as HistoryRows).rows.map((r) => r.workflowId);

@@ -16,6 +16,7 @@ import {
 } from '../../src/workflows/host/registry.js';
 import { outcomeOf } from '../../src/workflows/outcome.js';
 import { ARGUMENTS_SHOWN } from '../../src/workflows/messages.js';
+import { weaker } from '../../src/workflows/host/sender.js';
 import { APPROVAL_ARGUMENTS_MAX } from '../../src/contract/tool-arguments.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -104,6 +105,40 @@ describe('the request registry (pure: no workflow API, no server)', () => {
       reason: 'request "q1" is no longer pending: it was already expired',
       type: 'Expired',
     });
+  });
+
+  it("the result's metadata.answers say how strongly the worker knows who answered, and a claimed source as claimed", () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't' });
+    r.record(input('q1'), callId);
+    r.record(input('q2'), callId);
+    r.resolve({ id: 'q1', ok: true, data: { name: 'Ada' } }, { by: 'ana', source: 'oidc', assurance: 'issuer-verified' });
+    r.resolve({ id: 'q2', ok: true, data: { name: 'Eve' } }, { by: 'eve', source: 'claimed', claimed: 'oidc', assurance: 'claimed' });
+    assert.deepEqual(
+      r.forgetCall(callId).answers.sort((a, b) => a.id.localeCompare(b.id)),
+      [
+        { id: 'q1', action: 'accept', by: 'ana', via: 'oidc', assurance: 'issuer-verified' },
+        { id: 'q2', action: 'accept', by: 'eve', via: 'claimed', claimed: 'oidc', assurance: 'claimed' },
+      ],
+    );
+  });
+
+  it('N of M: the record is as strong as the weakest accept (one claimed accept among signed-in ones is claimed)', () => {
+    const { r } = registry();
+    const { callId } = r.newCall({ server: 's', tool: 't', requiredApprovals: 3 });
+    r.record(input('q1'), callId);
+    const accept = { id: 'q1', ok: true, data: { name: 'Ada' } } as const;
+    const oidc = { source: 'oidc', assurance: 'issuer-verified' } as const;
+    const claimed = { source: 'claimed', claimed: 'oidc', assurance: 'claimed' } as const;
+    assert.equal(r.countAccept(accept, 'ana', 'ana', oidc), true);
+    assert.deepEqual(r.weakestAccept('q1'), oidc);
+    assert.equal(r.countAccept(accept, 'eve', 'eve', claimed), true);
+    assert.equal(r.countAccept(accept, 'eve', 'eve', oidc), true, 'a repeat counts nothing, and strengthens nothing');
+    assert.deepEqual(r.weakestAccept('q1'), claimed);
+    assert.equal(r.countAccept(accept, 'bob', 'bob', oidc), false);
+    assert.deepEqual(weaker(r.weakestAccept('q1'), oidc), claimed);
+    assert.deepEqual(weaker(undefined, oidc), oidc);
+    assert.deepEqual(weaker({ source: 'token', assurance: 'inbox-token' }, oidc), { source: 'token', assurance: 'inbox-token' });
   });
 
   it('ends a call: returns its requests still pending, and once forgotten remembers how they ended (bounded)', () => {

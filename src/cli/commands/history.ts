@@ -63,6 +63,8 @@ const LAID_OUT = new Set([
   'prompt',
   'by',
   'source',
+  'claimed',
+  'assurance',
   'assignees',
   'kind',
   'runId',
@@ -75,7 +77,7 @@ const LAID_OUT = new Set([
  * who answered, through which channel, and every further field the record has (escaped: all of it comes from outside).
  */
 export function historyLines(r: ResolvedRow): string[] {
-  const via = r.source ?? 'signal or update (unverified)';
+  const via = channelOf(r);
   const step = r.step !== undefined ? ` (step ${terminalSafe(r.step)})` : '';
   const more = Object.entries(r)
     .filter(([k, v]) => !LAID_OUT.has(k) && v !== undefined)
@@ -87,6 +89,16 @@ export function historyLines(r: ResolvedRow): string[] {
     ...(r.assignees ? [`    for: ${terminalSafe(assigneesLine(r.assignees))}`] : []),
     `    by ${terminalSafe(r.by)}, via ${terminalSafe(via)}${more}`,
   ];
+}
+
+/**
+ * Through which channel, and how strongly the worker knows who answered (docs/security.md "Who answered"): `oidc
+ * (issuer-verified)`, `cli (claimed)`, `claimed (named oidc, not proved)`; a record older than the assurance, as it was.
+ */
+function channelOf(r: ResolvedRow): string {
+  if (r.source === 'claimed') return `claimed (named ${r.claimed ?? 'a source'}, not proved)`;
+  if (r.assurance !== undefined) return `${r.source ?? 'signal or update'} (${r.assurance})`;
+  return r.source ?? 'signal or update (unverified)';
 }
 
 export function historyCommand(program: Command): void {

@@ -7,6 +7,7 @@ import type { AnswerCheck } from '../../contract/answer.js';
 import { canonicalJson } from '../../contract/id.js';
 import type { Answer } from '../../contract/index.js';
 import type { PendingRecord } from './registry.js';
+import { weaker, type SenderRecord } from './sender.js';
 
 /** How many distinct people must accept: the call's N, or the policy's for an approval when larger (never fewer). */
 export function requiredAccepts(policy: number | undefined, call: number | undefined): number {
@@ -22,7 +23,7 @@ export function personKey(person: string): string {
  * Count an accept of `who` (shown) as the person `person` vouches for (counted once, by personKey): true while more
  * people must accept (the request stays pending).
  */
-export function countAccept(e: PendingRecord, required: number, answer: Answer, who: string, person: string = who): boolean {
+export function countAccept(e: PendingRecord, required: number, answer: Answer, who: string, person: string = who, sender?: SenderRecord): boolean {
   if (!answer.ok || required <= 1) return false;
   e.accepts ??= { by: [], data: canonicalJson(answer.data ?? null) };
   // Records from before `people` was kept counted `by` alone.
@@ -31,6 +32,7 @@ export function countAccept(e: PendingRecord, required: number, answer: Answer, 
   if (!people.includes(key)) {
     people.push(key);
     e.accepts.by.push(who);
+    if (sender) e.accepts.weakest = weaker(e.accepts.weakest, sender);
   }
   return people.length < required;
 }

@@ -12,8 +12,12 @@ export interface CallAnswer {
   reason?: string;
   /** Who answered (the inbox's person, the CLI's user, `expiry`, …). */
   by?: string;
-  /** Where `by` comes from (docs/people.md). */
+  /** Where `by` comes from, as the worker checked it (docs/security.md "Who answered"): a proved source, cli, or claimed. */
   via?: string;
+  /** With `via: "claimed"`: the source the sender named and did not prove. */
+  claimed?: string;
+  /** How strongly the worker knows who answered: issuer-verified, signed-link, proxy-header, inbox-token, claimed. */
+  assurance?: string;
   /** When (workflow time, ISO 8601). */
   at?: string;
 }
@@ -25,6 +29,8 @@ export function callAnswerOf(id: string, r: ResolvedRecord): CallAnswer {
     ...(r.answer.ok ? {} : { reason: r.answer.reason ?? 'cancelled' }),
     ...(r.by ? { by: r.by } : {}),
     ...(r.source ? { via: r.source } : {}),
+    ...(r.claimed ? { claimed: r.claimed } : {}),
+    ...(r.assurance ? { assurance: r.assurance } : {}),
     ...(r.at ? { at: r.at } : {}),
   };
 }

@@ -65,6 +65,11 @@ export class ChildLink {
     return this.remote.size;
   }
 
+  /** Whether request `id` is a child's (an answer to it is forwarded, not recorded here). */
+  owns(id: string): boolean {
+    return this.remote.has(id);
+  }
+
   ids(): IterableIterator<string> {
     return this.remote.keys();
   }

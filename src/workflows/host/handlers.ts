@@ -6,11 +6,12 @@
  */
 import { ApplicationFailure, condition, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AnswerCheck } from '../../contract/answer.js';
-import type { Request } from '../../contract/index.js';
+import type { Answer, Request } from '../../contract/index.js';
 import type { ElicitationHost } from './index.js';
 import { answerToElicitResult } from '../../contract/mapping.js';
 import { watchInputProblem } from '../input.js';
 import { answerId } from './registry.js';
+import { senderOf } from './sender.js';
 import {
   answerSignal,
   pendingDetailsQuery,
@@ -18,9 +19,6 @@ import {
   progressQuery,
   submitAnswerUpdate,
   waitForPendingUpdate,
-  ANSWER_SOURCES,
-  type AnswerBy,
-  type AnswerSource,
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from '../messages.js';
@@ -71,41 +69,56 @@ export class PendingWatch {
 /** Set the host's handlers (once per workflow, when the host is installed): each hands its message to a public method of the host. */
 export function installHandlers(host: ElicitationHost): void {
   // Handlers stay synchronous for this workflow's own requests (the order of commands is part of the
-  // history: committed histories must replay); only answers forwarded to a child wait for the signal.
+  // history: committed histories must replay); only answers forwarded to a child wait for the signal, and those
+  // whose sender's proof the worker checks first (./sender.ts: a local activity, then the answer is checked again).
+  const dropped = (raw: unknown, check: AnswerCheck & { ok: false }) => {
+    // The reason may quote the answer's values (a check's message shows what it got): the log gets the id and
+    // the failure type only, never the content (docs/encryption.md: logs never carry an answer).
+    const id = answerId(raw);
+    log.warn('answer signal dropped', { type: check.type, ...(typeof id === 'string' ? { id: id.slice(0, 200) } : {}) });
+  };
   setHandler(answerSignal, (raw: unknown, sender?: unknown) => {
     const check = linkRunProblem(sender) ?? host.check(raw);
-    if (!check.ok) {
-      // The reason may quote the answer's values (a check's message shows what it got): the log gets the id and
-      // the failure type only, never the content (docs/encryption.md: logs never carry an answer).
-      const id = answerId(raw);
-      log.warn('answer signal dropped', { type: check.type, ...(typeof id === 'string' ? { id: id.slice(0, 200) } : {}) });
-      return;
-    }
+    if (!check.ok) return dropped(raw, check);
+    const by = senderOf(sender);
     // A forward to a child that has closed must not fail this workflow: log it, the request is gone.
-    return host
-      .accept(check.answer, { sender: senderOf(sender), via: 'signal' })
-      ?.catch((err) => log.warn('could not forward the answer to the child workflow', { id: check.answer.id, error: String(err) }));
+    const accept = (answer: Answer, proved: boolean) =>
+      host
+        .accept(answer, { sender: by, via: 'signal', proved })
+        ?.catch((err) => log.warn('could not forward the answer to the child workflow', { id: answer.id, error: String(err) }));
+    const proving = host.proved(raw, by);
+    if (!proving) return accept(check.answer, false);
+    return proving.then((ok) => {
+      const again = linkRunProblem(sender) ?? host.check(raw);
+      return again.ok ? accept(again.answer, ok) : dropped(raw, again);
+    });
   });
   setHandler(
     submitAnswerUpdate,
     (raw: unknown, sender?: unknown): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
       host.updatesHandled++;
-      const check = linkRunProblem(sender) ?? host.check(raw);
-      if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
-      const result: SubmitAnswerResult = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
-      const recordOf = () => host.requests.pendingRecords().find((e) => e.request.id === check.answer.id);
-      const before = recordOf()?.accepts?.by.length ?? 0;
-      const forwarding = host.accept(check.answer, { sender: senderOf(sender), via: 'update' });
-      // N of M: counted, not yet taken (and whether this person had accepted already).
-      const entry = recordOf();
-      if (!forwarding && entry) {
-        const accepted = entry.accepts?.by ?? [];
-        result.required = host.requests.requiredAccepts(entry);
-        result.awaiting = result.required - accepted.length;
-        result.acceptedBy = [...accepted];
-        if (check.answer.ok && accepted.length === before) result.repeated = true;
-      }
-      return forwarding ? forwarding.then(() => result) : result;
+      const by = senderOf(sender);
+      const submit = (proved: boolean): SubmitAnswerResult | Promise<SubmitAnswerResult> => {
+        const check = linkRunProblem(sender) ?? host.check(raw);
+        if (!check.ok) throw ApplicationFailure.nonRetryable(check.reason, check.type);
+        const result: SubmitAnswerResult = { id: check.answer.id, action: answerToElicitResult(check.answer).action };
+        const entryOf = () => host.requests.pendingRecords().find((e) => e.request.id === check.answer.id);
+        const before = entryOf()?.accepts?.by.length ?? 0;
+        const forwarding = host.accept(check.answer, { sender: by, via: 'update', proved });
+        // N of M: counted, not yet taken (and whether this person had accepted already).
+        const entry = entryOf();
+        if (!forwarding && entry) {
+          const accepted = entry.accepts?.by ?? [];
+          result.required = host.requests.requiredAccepts(entry);
+          result.awaiting = result.required - accepted.length;
+          result.acceptedBy = [...accepted];
+          if (check.answer.ok && accepted.length === before) result.repeated = true;
+        }
+        return forwarding ? forwarding.then(() => result) : result;
+      };
+      // A sender's proof is checked before the answer counts (and the answer is checked again then).
+      const proving = host.proved(raw, by);
+      return proving ? proving.then(submit) : submit(false);
     },
     {
       validator: (raw: unknown, sender?: unknown) => {
@@ -156,18 +169,6 @@ export function installHandlers(host: ElicitationHost): void {
       },
     },
   );
-}
-
-/** Who sent an answer, as its second argument says (untrusted: anything but `{ by: string }` counts as nothing). */
-function senderOf(sender: unknown): AnswerBy | undefined {
-  if (!sender || typeof sender !== 'object' || typeof (sender as AnswerBy).by !== 'string') return undefined;
-  const { source, person, link } = sender as AnswerBy;
-  return {
-    by: (sender as AnswerBy).by,
-    ...(link && typeof link === 'object' && typeof link.run === 'string' ? { link: { run: link.run.slice(0, 100) } } : {}),
-    ...(ANSWER_SOURCES.includes(source as AnswerSource) ? { source } : {}),
-    ...(typeof person === 'string' && person.trim() ? { person: person.slice(0, 200) } : {}),
-  };
 }
 
 /**

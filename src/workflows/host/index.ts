@@ -12,7 +12,7 @@
  * continue-as-new; `useElicitationHost()` gives it (installing an empty one on first use).
  * Deterministic: workflow APIs and the contract only.
  */
-import { condition, isCancellation, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { condition, isCancellation, log, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index.js';
 import type { AnswerCheck } from '../../contract/answer.js';
 import type { ApprovalContext } from '../../contract/approval.js';
@@ -24,9 +24,10 @@ import { ChildLink, type ChildLinkSnapshot } from './children.js';
 import { ExpiryTimers } from './expiry.js';
 import { installHandlers, PendingWatch, RunState } from './handlers.js';
 import type { CallAnswer } from './answers.js';
-import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
+import { answerId, DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
 import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
 import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
+import { claimsProof, recordOf, weaker, type SenderRecord } from './sender.js';
 import { since, Versions } from '../versions.js';
 
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
@@ -50,6 +51,12 @@ export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot, Visib
 const { notifyPending } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 15 },
+});
+
+/** The proof's check (./sender.ts): a local activity (the key stays in the worker), short, retried briefly. */
+const { checkAnswerProof } = proxyLocalActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '200ms', maximumAttempts: 3 },
 });
 
 export class ElicitationHost {
@@ -124,15 +131,18 @@ export class ElicitationHost {
     return roundResponses(requests, (id) => this.requests.answerFor(id));
   }
 
-  /** Record the first resolution of a pending request. Later ones are ignored (the checks reject them). */
-  resolve(answer: Answer, { answered = false, by = 'workflow', source }: { answered?: boolean; by?: string; source?: string } = {}): boolean {
+  /**
+   * Record the first resolution of a pending request. Later ones are ignored (the checks reject them). `sender`: what the
+   * worker records of who answered (./sender.ts), for a person's answer.
+   */
+  resolve(answer: Answer, { answered = false, by = 'workflow', sender }: { answered?: boolean; by?: string; sender?: SenderRecord } = {}): boolean {
     const at = new Date(Date.now()).toISOString();
-    const entry = this.requests.resolve(answer, { by, at, ...(source ? { source } : {}) });
+    const entry = this.requests.resolve(answer, { by, at, ...sender });
     if (!entry) return false;
     // A person's answer (not an expiry or a withdrawal) also records how long it took.
     const waited = answered && entry.since !== undefined ? Date.now() - entry.since : undefined;
     requestResolved(this.requests.call(entry.callId)?.server ?? '', entry.request.kind, answer, waited);
-    this.changed('resolved', entry, { answer, by, at, ...(source ? { source } : {}) });
+    this.changed('resolved', entry, { answer, by, at, ...(sender ? { sender } : {}) });
     return true;
   }
 
@@ -171,20 +181,55 @@ export class ElicitationHost {
     return (checked.ok && this.answerGuard?.(checked.answer)) || checked;
   }
 
-  /** Record a checked answer here, or forward it to the child workflow whose request it is. */
-  accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update' }): Promise<void> | undefined {
+  /**
+   * Record a checked answer here, or forward it to the child workflow whose request it is (with its proof: the child
+   * checks it). `proved`: the worker checked the sender's proof (./sender.ts); else a source stronger than `cli` is
+   * recorded as claimed. A claimed sender is counted (N of M) by its `person` or `by`, as the CLI's is.
+   */
+  accept(answer: Answer, by: { sender: AnswerBy | undefined; via: 'signal' | 'update'; proved?: boolean }): Promise<void> | undefined {
     const forwarding = this.children.forward(answer, by.sender);
     if (forwarding) return forwarding;
     const who = byOf(by.sender?.by, by.via);
+    const sender = recordOf(by.sender, by.proved === true);
     // N of M: an accept is counted; the request is taken once enough distinct people accepted.
-    if (this.requests.countAccept(answer, who, by.sender?.person ?? who)) {
+    if (this.requests.countAccept(answer, who, by.sender?.person ?? who, sender)) {
       this.visibility.write(this.pendingDetails());
       return undefined;
     }
     const accepted = this.requests.acceptedBy(answer.id);
-    const source = by.sender?.source;
-    this.resolve(answer, { answered: true, by: answer.ok && accepted.length > 1 ? cutBy(accepted.join(', ')) : who, ...(source ? { source } : {}) });
+    // Several people: the record is as strong as the weakest of their accepts.
+    const several = answer.ok && accepted.length > 1;
+    const record = several ? weaker(this.requests.weakestAccept(answer.id), sender) : sender;
+    this.resolve(answer, { answered: true, by: several ? cutBy(accepted.join(', ')) : who, sender: record });
     return undefined;
+  }
+
+  /**
+   * Whether the sender's proof is the inbox's for this answer (`raw`: as it came; ./sender.ts), checked by the worker's
+   * key in the `checkAnswerProof` local activity: only for an answer recorded here, when the sender names a source
+   * stronger than `cli` with a proof (undefined: no check; a child's answer is forwarded with its proof, and the child
+   * checks it). The inbox sent it to this workflow, or to the parent this one reports to (a pipeline forwards its step's
+   * answers). A history recorded before the check (Versions.answerProof) never ran it: its proofs count as unproved.
+   */
+  proved(raw: unknown, sender: AnswerBy | undefined): Promise<boolean> | undefined {
+    if (!sender || !claimsProof(sender)) return undefined;
+    const id = answerId(raw);
+    if (typeof id !== 'string' || this.children.owns(id)) return undefined;
+    if (!since(Versions.answerProof)) return Promise.resolve(false);
+    const input = {
+      workflowId: this.children.reportTo?.parent ?? workflowInfo().workflowId,
+      answer: raw as Answer,
+      by: sender.by!,
+      source: sender.source!,
+      ...(sender.person !== undefined ? { person: sender.person } : {}),
+      ...(sender.link ? { link: sender.link } : {}),
+      proof: sender.proof!,
+    };
+    return checkAnswerProof(input).catch((err) => {
+      // The check could not run (a failing worker): the source stays a claim.
+      log.warn('could not check the proof of an answer: its source is recorded as claimed', { error: String(err) });
+      return false;
+    });
   }
 
   /**
@@ -265,11 +310,11 @@ export class ElicitationHost {
   // ---- private ----
 
   /** A request was recorded as pending, or resolved: visibility is written again and the parent told. */
-  private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string; source?: string }): void {
+  private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string; sender?: SenderRecord }): void {
     // How it ended: for this workflow's memo when it is listed, and for the parent a child reports to (which lists it).
     const resolution =
       resolved && (this.children.reportTo || this.listed())
-        ? resolutionOf({ request: entry.request, context: this.requests.contextOf(entry) }, resolved.answer, resolved.by, resolved.at, resolved.source)
+        ? resolutionOf({ request: entry.request, context: this.requests.contextOf(entry) }, resolved.answer, resolved.by, resolved.at, resolved.sender)
         : undefined;
     if (resolution && this.listed()) this.visibility.addResolution(resolution, { resolvedAt: true });
     this.visibility.write(this.pendingDetails());

@@ -6,6 +6,7 @@ import type { ApprovalContext } from '../../contract/approval.js';
 import type { Assignees } from '../../contract/assignees.js';
 import type { Answer, Request } from '../../contract/index.js';
 import { ARGUMENTS_SHOWN, type PendingContext } from '../messages.js';
+import type { SenderRecord } from './sender.js';
 
 /** Default time a request may stay unanswered before it expires into `cancel`. */
 export const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;
@@ -49,7 +50,7 @@ export interface PendingRecord {
   /** It was escalated: who was added to its assignees. */
   escalated?: Assignees;
   /** N of M: who accepted so far, and the answer they accepted (canonical JSON of its data). */
-  accepts?: { by: string[]; data: string; people?: string[] };
+  accepts?: { by: string[]; data: string; people?: string[]; weakest?: SenderRecord };
 }
 
 /** A resolved request: its answer, its call, and who resolved it when (workflow time, ISO 8601). */
@@ -58,8 +59,12 @@ export interface ResolvedRecord {
   callId: string;
   by?: string;
   at?: string;
-  /** Where `by` comes from (docs/people.md). */
+  /** Where `by` comes from, as the worker checked it (docs/security.md "Who answered"): a proved source, cli, or claimed. */
   source?: string;
+  /** With `source: "claimed"`: the source the sender named and did not prove. */
+  claimed?: string;
+  /** How strongly the worker knows who answered (./sender.ts ASSURANCES, or claimed). */
+  assurance?: string;
 }
 
 /** A call's arguments as the memo shows them: JSON, cut to ARGUMENTS_SHOWN characters. */

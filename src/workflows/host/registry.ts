@@ -14,6 +14,7 @@ import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
 import type { CallProgress, PendingContext } from '../messages.js';
 import { outcomeOf } from '../outcome.js';
+import type { SenderRecord } from './sender.js';
 import { answerId, argumentsShown, DEFAULT_EXPIRES_IN_MS, type CallRecord, type PendingRecord, type ResolvedRecord } from './records.js';
 import { countAccept, requiredAccepts, sameAnswer } from './accepts.js';
 import { callAnswerOf, type CallAnswer } from './answers.js';
@@ -143,7 +144,7 @@ export class RequestRegistry {
   }
 
   /** Record the first resolution of a pending request: returns its entry, or undefined if it was not pending. */
-  resolve(answer: Answer, who: { by?: string; at?: string; source?: string } = {}): PendingRecord | undefined {
+  resolve(answer: Answer, who: { by?: string; at?: string; source?: string; claimed?: string; assurance?: string } = {}): PendingRecord | undefined {
     const entry = this.pending.get(answer.id);
     if (!entry) return undefined;
     this.pending.delete(answer.id);
@@ -153,6 +154,8 @@ export class RequestRegistry {
       ...(who.by !== undefined ? { by: who.by } : {}),
       ...(who.at !== undefined ? { at: who.at } : {}),
       ...(who.source !== undefined ? { source: who.source } : {}),
+      ...(who.claimed !== undefined ? { claimed: who.claimed } : {}),
+      ...(who.assurance !== undefined ? { assurance: who.assurance } : {}),
     });
     return entry;
   }
@@ -218,9 +221,14 @@ export class RequestRegistry {
   }
 
   /** N of M: count an accept of `who`; true while more people must accept (else resolve it, as by `acceptedBy`). */
-  countAccept(answer: Answer, who: string, person: string): boolean {
+  countAccept(answer: Answer, who: string, person: string, sender?: SenderRecord): boolean {
     const e = this.pending.get(answer.id);
-    return e !== undefined && countAccept(e, this.requiredAccepts(e), answer, who, person);
+    return e !== undefined && countAccept(e, this.requiredAccepts(e), answer, who, person, sender);
+  }
+
+  /** N of M: the weakest record of who accepted so far (./sender.ts `weaker`). */
+  weakestAccept(id: string): SenderRecord | undefined {
+    return this.pending.get(id)?.accepts?.weakest;
   }
 
   /** N of M: who accepted a pending request so far. */

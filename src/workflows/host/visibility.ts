@@ -172,7 +172,13 @@ export function byOf(by: unknown, fallback: string): string {
 }
 
 /** The resolution of a pending request. */
-export function resolutionOf(d: PendingRequest, answer: Answer, by: string, at: string, source?: string): Resolution {
+export function resolutionOf(
+  d: PendingRequest,
+  answer: Answer,
+  by: string,
+  at: string,
+  sender: { source?: string; claimed?: string; assurance?: string } = {},
+): Resolution {
   return {
     id: d.request.id,
     kind: d.request.kind,
@@ -182,7 +188,9 @@ export function resolutionOf(d: PendingRequest, answer: Answer, by: string, at: 
     prompt: cut(d.request.prompt, 200),
     outcome: outcomeOf(answer),
     by,
-    ...(source !== undefined ? { source } : {}),
+    ...(sender.source !== undefined ? { source: sender.source } : {}),
+    ...(sender.claimed !== undefined ? { claimed: sender.claimed } : {}),
+    ...(sender.assurance !== undefined ? { assurance: sender.assurance } : {}),
     ...(d.context.assignees ? { assignees: d.context.assignees } : {}),
     at,
   };

@@ -40,6 +40,7 @@ export function approvalDecision(
     ...(resolved?.by !== undefined ? { by: resolved.by } : {}),
     ...(resolved?.at !== undefined ? { at: resolved.at } : {}),
     ...(resolved?.source !== undefined ? { source: resolved.source } : {}),
+    ...(resolved?.assurance !== undefined ? { assurance: resolved.assurance } : {}),
   };
   const status = approvalStatusOf(answer);
   approvalResolved(call.server, call.tool, status);

@@ -394,6 +394,23 @@ describe('pipeline steps as child workflows', () => {
     assert.deepEqual(await handle.query(pendingQuery), []);
   });
 
+  it(
+    "an answer link's answer (bound to the pipeline's run) reaches a child step's tool: the child does not refuse the pipeline's run",
+    { timeout: 90_000 },
+    async () => {
+      const handle = await inlineAndChild('pipeline-child-link');
+      const details = await handle.query(pendingDetailsQuery);
+      const byStep = Object.fromEntries(details.map((d) => [d.context.step, d]));
+      const run = (await handle.describe()).runId;
+      const sender = { by: 'ana@example.com', source: 'link' as const, link: { run } };
+      await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.child.request.id, ok: true, data: { name: 'Linked' } }, sender] });
+      await handle.executeUpdate(submitAnswerUpdate, { args: [{ id: byStep.inline.request.id, ok: true, data: { name: 'Inline' } }, sender] });
+      const result = await handle.result();
+      assert.equal(result.steps.child.result?.output, 'hello Linked', "the child step's tool got the answer");
+      assert.equal(result.steps.inline.result?.output, 'hello Inline');
+    },
+  );
+
   it('cancelling a pipeline with pending inline and child requests ends it and its child as cancelled, nothing left pending', async () => {
     const handle = await inlineAndChild('pipeline-cancel');
     const childId = (await handle.query(pendingDetailsQuery)).find((d) => d.context.step === 'child')!.context;

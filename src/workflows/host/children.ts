@@ -99,10 +99,8 @@ export class ChildLink {
     this.remote.delete(answer.id);
     this.forwarded.add(answer.id);
     this.changed();
-    // An answer link names this (the pipeline's) run, checked here: the child's own run check must not refuse it.
-    const forwarded = by?.by !== undefined ? withoutLink(by) : undefined;
     return getExternalWorkflowHandle(remote.child)
-      .signal(answerSignal, answer, ...(forwarded ? [forwarded] : []))
+      .signal(answerSignal, answer, ...(by?.by !== undefined ? [by] : []))
       .catch((err) => {
         // The child is gone: the request is not answered after all.
         this.forwarded.delete(answer.id);
@@ -134,10 +132,4 @@ export class ChildLink {
     for (const r of s.remote ?? []) this.remote.set(r.request.id, r);
     for (const id of s.forwarded ?? []) this.forwarded.add(id);
   }
-}
-
-/** A sender as forwarded to a child: without the answer link's run, which names the pipeline's run (checked there). */
-function withoutLink(by: AnswerBy): AnswerBy {
-  const { link: _link, ...rest } = by;
-  return rest;
 }

@@ -179,7 +179,8 @@ export function linkRunProblem(sender: unknown): AnswerCheck | undefined {
   const run = senderOf(sender)?.link?.run;
   if (run === undefined) return undefined;
   const info = workflowInfo();
-  if (run === info.firstExecutionRunId || run === info.runId) return undefined;
+  // A pipeline's child step: its links name the pipeline's run (the host's notifyPending), which forwards their answers.
+  if (run === info.firstExecutionRunId || run === info.runId || run === info.parent?.runId) return undefined;
   const reason = `this answer link was made for another run of workflow "${info.workflowId}" (run ${run}): it answers only the run it was sent for`;
   return { ok: false, reason, type: 'UnknownRequest' };
 }

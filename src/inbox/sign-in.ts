@@ -196,9 +196,8 @@ export function oidcSignIn(o: OidcSignInOptions, publicUrl: string | undefined):
     },
     personOf(c) {
       const s = open<{ sub: string; iss: string; email?: string; roles?: string[]; exp: number }>('session', getCookie(c, SESSION_COOKIE));
-      if (!s) return undefined;
       // The session keeps a verified email only; one of another issuer (the config changed since) names nobody.
-      return signedInPersonOf({ ...s, ...(s.email ? { email_verified: true } : {}) }, o.issuer);
+      return s ? signedInPersonOf({ ...s, ...(s.email ? { email_verified: true } : {}) }, o.issuer) : undefined;
     },
     install(app) {
       app.get(SIGN_IN_PATH, async (c) => {

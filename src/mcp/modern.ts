@@ -77,7 +77,7 @@ export const ROUND_FIELDS = ['inputRequests', 'requestState'] as const;
  * round on as it is: `{ inputRequests, requestState }` with no `resultType`. Such a result is read as the round it is
  * (the next `tools/call` carries the answers and the state, which the same SDK hands the tool in either era).
  */
-export function readRound(raw: unknown, server: string, tool: string): InputRequiredRound | undefined {
+export function readRound(raw: unknown, server: string, tool: string, bare = false): InputRequiredRound | undefined {
   const violation = (field: string, what: string) =>
     new McpSourceError(McpSourceErrorCodes.ProtocolViolation, `server "${server}": tool "${tool}" answered with ${what} (field "${field}")`, {
       server,
@@ -110,7 +110,8 @@ export function readRound(raw: unknown, server: string, tool: string): InputRequ
     throw violation('requestState', 'a requestState without input requests or content (a round that asks nothing, or a result that says nothing)');
   // A result with neither content nor structured content says nothing: MCP requires `content` (an empty list is an
   // answer; no list at all is not). The 2024-10-07 `{ toolResult }` form is a result.
-  if (!Array.isArray(r.content) && (r.structuredContent === undefined || r.structuredContent === null) && !('toolResult' in r))
+  // `bare`: the result came off the wire so (./result.ts), before the SDK filled in an empty `content`.
+  if (bare || (!Array.isArray(r.content) && (r.structuredContent === undefined || r.structuredContent === null) && !('toolResult' in r)))
     throw violation('content', 'a result with neither content nor structuredContent');
   return undefined;
 }
@@ -240,19 +241,21 @@ const CALL_ERRORS = new Set([-32601, -32602, -32042]);
  * A refusal to ask the old way recognised by what happened, whatever the server's SDK says (rmcp 3.11: -32600 "server-
  * to-client requests are not allowed on protocol 2026-07-28 or later; return InputRequiredResult instead", naming no
  * method): the call was made in the 2026-07-28 era to a server that also offers older versions, on its first round (no
- * result came before), and failed with a JSON-RPC error that is not about the call's name or arguments. As a
- * McpSourceError (BackChannelRefused, `suspected`): in `era: "auto"` the tool runs once more in the legacy era, and the
+ * result came before), and failed with a JSON-RPC error that is not about the call's name or arguments, for a server in
+ * `era: "auto"`. As a McpSourceError (BackChannelRefused, `suspected`): the tool runs once more in the legacy era, and the
  * worker remembers it only if it then asks. A tool that fails for any other reason thus runs twice, never more.
  * Undefined otherwise.
  */
 export function refusalByBehaviour(
   err: unknown,
-  server: string,
+  config: { name: string; era: string },
   tool: string,
-  call: { verdict: PriorDiscovery; firstRound: boolean },
+  call: { era: 'legacy' | 'modern'; verdict: PriorDiscovery; round: RoundInput },
 ): McpSourceError | undefined {
-  if (!(err instanceof ProtocolError) || CALL_ERRORS.has(err.code) || !call.firstRound) return undefined;
-  if (call.verdict.kind !== 'modern') return undefined;
+  if (!(err instanceof ProtocolError) || CALL_ERRORS.has(err.code)) return undefined;
+  if (config.era !== 'auto' || call.era !== 'modern' || call.verdict.kind !== 'modern') return undefined;
+  if (call.round.inputResponses !== undefined || call.round.requestState !== undefined) return undefined;
+  const server = config.name;
   const versions = (call.verdict.discover as { supportedVersions?: unknown }).supportedVersions;
   const older = Array.isArray(versions) && versions.some((v) => typeof v === 'string' && v < MODERN_PROTOCOL_VERSION);
   if (!older) return undefined;

@@ -42,10 +42,7 @@ interface Waiter {
 export interface LeaseOptions {
   /** Servers behind OAuth: whose token the session sends (sessions of different principals are never shared). */
   principal?: string;
-  /**
-   * The session's era: `legacy` for a tool that asks the old way (its server in `era: "auto"` otherwise speaks
-   * 2026-07-28 to its other tools); absent: the era the server negotiates.
-   */
+  /** `legacy`: a legacy-era session, for a tool that asks the old way; absent: the era the server negotiates. */
   era?: 'legacy';
 }
 
@@ -116,10 +113,8 @@ export class SessionPool {
    */
   private readonly verdicts = new Map<string, McpSession['verdict']>();
   /**
-   * The tools of servers in `era: "auto"` that turned out to ask the old way (a server-initiated request, refused in
-   * the 2026-07-28 era): their calls lease legacy-era sessions from now on, while the server's other tools keep the
-   * era it negotiates (docs/eras.md). Per tool, never per server: one tool that asks the old way does not take the
-   * rounds of the others away. Forgotten when a legacy connect to the server fails.
+   * Per server, its tools that ask the old way (refused in 2026-07-28, then asking in the legacy era): they lease legacy
+   * sessions; its other tools keep its era and their rounds (docs/protocol.md). Forgotten when a legacy connect fails.
    */
   private readonly oldWayTools = new Map<string, Set<string>>();
   /** Sessions opened in the legacy era for a tool that asks the old way (not the era the server negotiates). */
@@ -276,10 +271,7 @@ export class SessionPool {
     });
   }
 
-  /**
-   * `tool` of `server` asks the old way: its calls lease legacy-era sessions from now on (the server's other tools keep
-   * their era). `true` when this is news (the worker remembers it from now on).
-   */
+  /** `tool` of `server` asks the old way: its calls lease legacy-era sessions from now on. `true` when this is news. */
   rememberOldWay(name: string, tool: string): boolean {
     const tools = this.oldWayTools.get(name) ?? new Set<string>();
     if (tools.has(tool)) return false;
@@ -293,10 +285,7 @@ export class SessionPool {
     return this.oldWayTools.get(name)?.has(tool) === true;
   }
 
-  /**
-   * Whether an idle or given-back session serves a lease: a legacy one asks for a legacy-era session; any other takes
-   * a session in the era the server negotiates (never one opened in the legacy era for a tool that asks the old way).
-   */
+  /** Whether a session serves a lease: a legacy lease takes a legacy one; others never one opened for a legacy lease. */
   private fits(session: McpSession, legacy: boolean): boolean {
     return legacy ? session.era === 'legacy' : !this.forcedLegacy.has(session);
   }

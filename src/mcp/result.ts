@@ -68,6 +68,7 @@ export function watchBareResults(transport: Transport): { take(): boolean } {
   interceptMessages(transport, {
     outgoing: (message) => {
       if (isJSONRPCRequest(message) && message.method === 'tools/call') {
+        bare = false;
         calls.add(message.id);
         if (calls.size > 64) calls.delete(calls.values().next().value as RequestId);
       }

@@ -210,8 +210,7 @@ export class McpSession {
     assumeCompleteWhenUnspecified(this.transport);
     // Modern era, tasks extension: a `resultType: "task"` result the SDK would reject (./tasks-modern.ts).
     this.taskResults = acceptTaskResults(this.transport);
-    // Either era: a result with no content at all, which the SDK would pass as an empty one (./result.ts).
-    this.bareResults = watchBareResults(this.transport);
+    this.bareResults = watchBareResults(this.transport); // either era: a result with no content at all (./result.ts)
     try {
       await withTimeout(this.client.connect(this.transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) }), timeoutMs, () =>
         connectError(`server "${name}": connect and initialize timed out after ${timeoutMs} ms`, name, 'initialize'),
@@ -312,8 +311,7 @@ export class McpSession {
     // effects included), and failing would lose its result: the result is returned as the server sent it.
     // Node's timers fire at once for delays past 2^31-1 ms (about 24.8 days): longer is "no timeout" here.
     const timeoutMs = Math.min(options.timeoutMs, MAX_TIMER_MS);
-    // A round's answers and state go with the call in either era: the legacy era has no rounds of its own, but a
-    // server may still send one there (modern.ts, `readRound`), and its next round is answered the same way.
+    // A round's answers and state go in either era (a server may send a round in the legacy era too: modern.ts, readRound).
     const params = withRound({ name: tool, arguments: args ?? {} }, round);
     // The caller's trace context (W3C `traceparent`): the SDK merges it with the era's own `_meta` envelope
     // (protocol version, capabilities) and the progress token; it is sent on every round of the call.
@@ -327,7 +325,6 @@ export class McpSession {
       requiresTask(this.tools.find((t) => t.name === tool) as { execution?: unknown } | undefined) &&
       serverRunsToolTasks(this.client.getServerCapabilities());
     let raw: unknown;
-    this.bareResults?.take();
     try {
       raw = asTask
         ? await callAsLegacyTask({
@@ -357,12 +354,7 @@ export class McpSession {
         protocolViolation(err, this.server.name, tool) ??
         missingCapability(err, this.server.name, tool, this.server.tasks) ??
         backChannelRefusal(err, this.server.name, tool, this.era) ??
-        (this.era === 'modern' && this.server.era === 'auto'
-          ? refusalByBehaviour(err, this.server.name, tool, {
-              verdict: this.verdict,
-              firstRound: round.inputResponses === undefined && round.requestState === undefined,
-            })
-          : undefined) ??
+        refusalByBehaviour(err, this.server, tool, { era: this.era, verdict: this.verdict, round }) ??
         err
       );
     }
@@ -381,15 +373,7 @@ export class McpSession {
     // the call runs again in the legacy era.
     const refusal = this.era === 'modern' && this.server.era === 'auto' ? refusedResult(raw, this.server.name, tool) : undefined;
     if (refusal) throw refusal;
-    const next = readRound(raw, this.server.name, tool);
-    if (next) return next;
-    if (this.bareResults?.take())
-      throw new McpSourceError(
-        McpSourceErrorCodes.ProtocolViolation,
-        `server "${this.server.name}": tool "${tool}" answered with a result with neither content nor structuredContent (field "content")`,
-        { server: this.server.name, tool, field: 'content' },
-      );
-    return { kind: 'complete', result: toToolResult(raw as any) };
+    return readRound(raw, this.server.name, tool, this.bareResults?.take() === true) ?? { kind: 'complete', result: toToolResult(raw as any) };
   }
 
   /** The requests on a task of this server (2026-07-28 extension): `tasks/get`, `tasks/update`, `tasks/cancel`. */

@@ -51,7 +51,10 @@ describe('the 2026-07-28 requirements on results and headers, through the worker
         const app = err.cause?.cause;
         assert.equal(app?.type, 'ProtocolViolation');
         assert.equal(app?.nonRetryable, true);
-        assert.match(app?.message, new RegExp(`server "${server}": tool "malformed" answered with a result MCP does not allow: .*content.*expected array`));
+        assert.match(
+          app?.message,
+          new RegExp(`server "${server}": tool "malformed" answered with a result MCP does not allow \\(field "content"\\): .*content.*expected array`),
+        );
         return true;
       });
       const { events } = await handle.fetchHistory();

@@ -12,7 +12,7 @@
  * continue-as-new; `useElicitationHost()` gives it (installing an empty one on first use).
  * Deterministic: workflow APIs and the contract only.
  */
-import { condition, isCancellation, log, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { condition, isCancellation, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index.js';
 import type { AnswerCheck } from '../../contract/answer.js';
 import type { ApprovalContext } from '../../contract/approval.js';
@@ -24,10 +24,11 @@ import { ChildLink, type ChildLinkSnapshot } from './children.js';
 import { ExpiryTimers } from './expiry.js';
 import { installHandlers, PendingWatch, RunState } from './handlers.js';
 import type { CallAnswer } from './answers.js';
-import { answerId, DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
+import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
 import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
 import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
-import { claimsProof, recordOf, weaker, type SenderRecord } from './sender.js';
+import { answerProved } from './proof.js';
+import { recordOf, weaker, type SenderRecord } from './sender.js';
 import { since, Versions } from '../versions.js';
 
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
@@ -51,12 +52,6 @@ export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot, Visib
 const { notifyPending } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 15 },
-});
-
-/** The proof's check (./sender.ts): a local activity (the key stays in the worker), short, retried briefly. */
-const { checkAnswerProof } = proxyLocalActivities<ReturnType<typeof createActivities>>({
-  startToCloseTimeout: '10s',
-  retry: { initialInterval: '200ms', maximumAttempts: 3 },
 });
 
 export class ElicitationHost {
@@ -204,32 +199,9 @@ export class ElicitationHost {
     return undefined;
   }
 
-  /**
-   * Whether the sender's proof is the inbox's for this answer (`raw`: as it came; ./sender.ts), checked by the worker's
-   * key in the `checkAnswerProof` local activity: only for an answer recorded here, when the sender names a source
-   * stronger than `cli` with a proof (undefined: no check; a child's answer is forwarded with its proof, and the child
-   * checks it). The inbox sent it to this workflow, or to the parent this one reports to (a pipeline forwards its step's
-   * answers). A history recorded before the check (Versions.answerProof) never ran it: its proofs count as unproved.
-   */
+  /** Whether the sender's proof is the inbox's for this answer (./proof.ts); undefined: no check. */
   proved(raw: unknown, sender: AnswerBy | undefined): Promise<boolean> | undefined {
-    if (!sender || !claimsProof(sender)) return undefined;
-    const id = answerId(raw);
-    if (typeof id !== 'string' || this.children.owns(id)) return undefined;
-    if (!since(Versions.answerProof)) return Promise.resolve(false);
-    const input = {
-      workflowId: this.children.reportTo?.parent ?? workflowInfo().workflowId,
-      answer: raw as Answer,
-      by: sender.by!,
-      source: sender.source!,
-      ...(sender.person !== undefined ? { person: sender.person } : {}),
-      ...(sender.link ? { link: sender.link } : {}),
-      proof: sender.proof!,
-    };
-    return checkAnswerProof(input).catch((err) => {
-      // The check could not run (a failing worker): the source stays a claim.
-      log.warn('could not check the proof of an answer: its source is recorded as claimed', { error: String(err) });
-      return false;
-    });
+    return answerProved(raw, sender, { ownedByChild: (id) => this.children.owns(id), parent: this.children.reportTo?.parent });
   }
 
   /**

@@ -75,7 +75,17 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
       assert.equal(result.text, 'The tool said: hello Ada');
       // Who answered what: the step's tool result names the person and when, never the answer's data.
       const [answered] = result.toolCalls[0]!.result.metadata!.answers as Array<Record<string, unknown>>;
-      assert.deepEqual({ ...answered, at: typeof answered!.at }, { id: request!.id, action: 'accept', by: 'ada@example.com', at: 'string' });
+      assert.deepEqual(
+        { ...answered, at: typeof answered!.at },
+        {
+          id: request!.id,
+          action: 'accept',
+          by: 'ada@example.com',
+          // A client's answer naming no source: the worker knows the person only by the client's word (docs/people.md).
+          assurance: 'claimed',
+          at: 'string',
+        },
+      );
       assert.equal(result.finishReason, 'stop');
       assert.equal(result.steps, 2);
       assert.deepEqual(

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'test');
 function walk(dir: string): string[] {
@@ -33,7 +33,10 @@ if (files.length === 0) {
 const reporter = process.stdout.isTTY ? [] : ['--test-reporter=tap'];
 // The timeout bounds each file too: the newcomer's first hour (a fresh clone, two npm ci, npm start, the README's
 // walkthrough, both example projects) takes 6-9 minutes on 2 busy cores.
-const child = spawn(process.execPath, ['--test', ...reporter, '--test-concurrency=2', '--test-timeout=900000', ...files], {
+// A file past its timeout gets SIGTERM from the runner; the guard makes it exit within 30 s even if a Temporal worker's
+// graceful shutdown waits on (./test-exit-guard.ts).
+const guard = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'test-exit-guard.js')).href;
+const child = spawn(process.execPath, ['--import', guard, '--test', ...reporter, '--test-concurrency=2', '--test-timeout=900000', ...files], {
   stdio: ['inherit', 'pipe', 'inherit'],
 });
 // The output passes through as it comes; each failing test's TAP entry (its title and its YAML block) is kept and

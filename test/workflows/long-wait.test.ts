@@ -28,9 +28,14 @@ describe(`a request watched for ${DAYS} days (time-skipping)`, () => {
       // Released at once (nothing held while the person takes a month); expires after 60 days.
       args: [{ server: 'fx', tool: 'ask_name', elicitation: { holdFor: 0, expiresIn: 60 * 24 * 60 * 60_000 } }],
     });
+    // The first wait ends when the request is pending, never by its timer. The time-skipping server runs its clock at
+    // real pace between skips, and it strands a run whose workflow task cancels a timer that fired meanwhile
+    // (temporalio/sdk-java#3088; scripts/upstream/UPSTREAM.md): a 1-second timer here raced the request, whose task
+    // cancels it, and the run never got another task (CI hung on it for an hour). A 10-minute timer cannot fire
+    // while the clock runs at real pace.
     let id: string | undefined;
     while (!id) {
-      const [first] = await handle.executeUpdate(waitForPendingUpdate, { args: [{ timeoutMs: 1000 }] });
+      const [first] = await handle.executeUpdate(waitForPendingUpdate, { args: [{ timeoutMs: WAIT_MS }] });
       id = first?.id;
     }
     const waits = (DAYS * 24 * 60 * 60_000) / WAIT_MS;

@@ -9,8 +9,9 @@
  * stay committed and replay through the entry's old branch. An entry goes once no history it guards can still be
  * open (then its id goes to RETIRED_VERSION_IDS, never to be reused).
  *
- * Empty today: the package was never released, so the histories were re-recorded from the current code (issue 30)
- * and the eight entries before it were dropped with the branches only the older histories needed.
+ * Three entries today (followUps, taskContinueAsNew, answerProof), all added since issue 30: then, the package never
+ * released, the histories were re-recorded from the code of the day and the eight entries before were dropped with
+ * the branches only the older histories needed.
  * Deterministic: workflow APIs only.
  */
 import { patched } from '@temporalio/workflow';

@@ -16,17 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 /** Circles that may stay for now, each by its key (`circleKey`) with why. Only ever remove entries. */
-export const ALLOWED_CIRCLES: Record<string, string> = {
-  'src/mcp/auth-config.ts + src/mcp/config.ts': 'issue 42, plan §1.2: OAuthConfig moves into auth-config.ts',
-  'src/mcp/auth/issuer.ts + src/mcp/auth/provider.ts': 'issue 42, plan §1.2: LoginSecrets moves out of provider.ts',
-  'src/activities/deps.ts + src/activities/oauth.ts': 'issue 42, plan §1.2: LoginDeps moves into deps.ts',
-  'src/workflows/host/accepts.ts + src/workflows/host/answers.ts + src/workflows/host/registry.ts':
-    'issue 42, plan §1.2: accepts and answers take the record types from records.ts',
-  'src/workflows/host/handlers.ts + src/workflows/host/index.ts': 'issue 42, plan §1.2: installing the handlers moves out of index.ts',
-  'src/inbox/page.ts + src/inbox/person-view.ts': 'issue 42, plan §1.2: the document shell goes into a leaf module',
-  'src/cli/dev-inbox.ts + src/cli/dev.ts': 'issue 42, plan §1.2: DevOptions goes into a leaf module',
-  'src/testing/scripted-servers.ts + src/testing/scripted.ts': 'issue 42, plan §1.2: the shared types go into a leaf module',
-};
+export const ALLOWED_CIRCLES: Record<string, string> = {};
 
 /** One import of a file: the specifier as written, its line, and whether only types come through it. */
 export interface ImportRef {

@@ -5,7 +5,7 @@
  */
 import type { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import type { NotifyConfig, ServerConfig, SessionPool } from '../mcp/index.js';
+import type { CredentialSeal, HttpServerConfig, LoginTarget, NotifyConfig, ServerConfig, SessionPool, TokenCache } from '../mcp/index.js';
 import { failure } from './failures.js';
 import type { WorkerFeatures } from '../workflows/internal-messages.js';
 import type { RegisteredSearchAttributes } from '../workflows/visibility.js';
@@ -21,7 +21,20 @@ export interface ActivityDeps {
   /** The webhook told of new pending requests (the `notify` key of the worker's config). */
   notify?: NotifyConfig;
   /** Servers behind OAuth: the seal of the login's secrets, the access tokens of this worker, the redirect URI (./oauth.ts). */
-  logins?: import('./oauth.js').LoginDeps;
+  logins?: LoginDeps;
+}
+
+/** What the worker gives the OAuth activities: the seal of the secrets, its token cache, where browsers come back. */
+export interface LoginDeps {
+  seal: CredentialSeal;
+  tokens: TokenCache;
+  /** The redirect URI of a server's logins: its `auth.redirectUrl`, else the worker's (the inbox's `/oauth/callback`). */
+  redirectUrl: (server: HttpServerConfig) => string;
+  /** The inbox's Client ID Metadata Document URL for a server whose `auth` names no `clientMetadataUrl` (undefined: none). */
+  clientMetadataUrl?: (server: HttpServerConfig) => string | undefined;
+  fetchFn?: LoginTarget['fetchFn'];
+  /** Issues the signed `state` of a sign-in (the MAC the inbox checks before Temporal; CredentialSeal.stateMac). */
+  issueState?: (loginId: string) => string;
 }
 
 /**

@@ -23,7 +23,8 @@ import { callMcpToolActivity } from './tool-call.js';
 
 export type { ActivityDeps } from './deps.js';
 export type { CheckAnswerProofInput } from './answer-proof.js';
-export type { LoginDeps, OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput, OAuthExchangeOutcome, RequestLoginInput } from './oauth.js';
+export type { LoginDeps } from './deps.js';
+export type { OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput, OAuthExchangeOutcome, RequestLoginInput } from './oauth.js';
 export type {
   CallMcpToolCompleted,
   CallMcpToolInput,

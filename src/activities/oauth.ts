@@ -19,33 +19,18 @@ import {
   McpSourceErrorCodes,
   resourceMetadataProblem,
   type AccessToken,
-  type CredentialSeal,
   type HttpServerConfig,
   type LoginRequired,
   type LoginSecrets,
   type LoginTarget,
   type OAuthConfig,
   type ServerConfig,
-  type TokenCache,
   type TokenInfo,
 } from '../mcp/index.js';
 import type { LoginCredentials, LoginWantedInput, LoginWantedResult } from '../workflows/internal-messages.js';
-import { clientOf, workerFeatures, type ActivityDeps } from './deps.js';
+import { clientOf, workerFeatures, type ActivityDeps, type LoginDeps } from './deps.js';
 import { loginSlots } from './update-slots.js';
 import type { CallMcpToolLoginRequired } from './types.js';
-
-/** What the worker gives the OAuth activities: the seal of the secrets, its token cache, where browsers come back. */
-export interface LoginDeps {
-  seal: CredentialSeal;
-  tokens: TokenCache;
-  /** The redirect URI of a server's logins: its `auth.redirectUrl`, else the worker's (the inbox's `/oauth/callback`). */
-  redirectUrl: (server: HttpServerConfig) => string;
-  /** The inbox's Client ID Metadata Document URL for a server whose `auth` names no `clientMetadataUrl` (undefined: none). */
-  clientMetadataUrl?: (server: HttpServerConfig) => string | undefined;
-  fetchFn?: LoginTarget['fetchFn'];
-  /** Issues the signed `state` of a sign-in (the MAC the inbox checks before Temporal; CredentialSeal.stateMac). */
-  issueState?: (loginId: string) => string;
-}
 
 /** What each step of a login runs with: the login, and its secrets as the login holds them (sealed; none before the first). */
 interface LoginStepInput {

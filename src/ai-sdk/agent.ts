@@ -8,7 +8,8 @@
  */
 import { ApplicationFailure, CancellationScope, continueAsNew, isCancellation, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
-import { installElicitationHost, type HostSnapshot } from '../workflows/host/index.js';
+import type { HostSnapshot } from '../workflows/host/index.js';
+import { installElicitationHost } from '../workflows/host/install.js';
 import type { Duration } from '../workflows/duration.js';
 import { agentModel } from './model.js';
 import { durableMcpTools, type AgentToolCall } from './tools.js';

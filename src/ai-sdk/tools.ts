@@ -10,7 +10,7 @@ import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import { dynamicTool, jsonSchema, type JSONSchema7, type ToolSet } from 'ai';
 import type { ToolResult } from '../contract/schemas.js';
 import type { Duration } from '../workflows/duration.js';
-import { useElicitationHost } from '../workflows/host/index.js';
+import { useElicitationHost } from '../workflows/host/install.js';
 import { mcpListTools, type McpToolInfo } from '../workflows/mcp-list-tools.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 

@@ -3,7 +3,13 @@ import type { EncryptionCodec } from '../codec/index.js';
 import { connectClient } from '../client/index.js';
 import { startInbox, type InboxHandle } from '../inbox/index.js';
 import type { CredentialSeal } from '../mcp/index.js';
-import type { DevOptions } from './dev.js';
+
+/** What of `dev`'s options its inbox reads (DevOptions in dev.ts). */
+export interface DevInboxOptions {
+  /** Default 8787; 0 picks a free one. */
+  inboxPort?: number;
+  taskQueue?: string;
+}
 
 /** The inbox of `dev`, on loopback. It is a convenience: when it cannot start, dev says so and goes on. */
 export async function startDevInbox(
@@ -11,7 +17,7 @@ export async function startDevInbox(
   namespace: string,
   temporalUi: string | undefined,
   encryption: EncryptionCodec | undefined,
-  options: DevOptions,
+  options: DevInboxOptions,
   log: (line: string) => void,
   warn: (message: string) => void,
   seal?: CredentialSeal,

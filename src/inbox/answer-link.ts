@@ -10,8 +10,7 @@ import { ANSWER_LINK_PATH, linkStillFor, openAnswerLink, type AnswerLink } from 
 import type { PendingRequest } from '../workflows/messages.js';
 import { answerFromForm, postedForm, submitter, type Answering } from './answer.js';
 import { rejectionByField, type Posted } from './form.js';
-import type { PageState } from './page.js';
-import { linkPageHtml } from './person-view.js';
+import { linkPageHtml, type PageState } from './page.js';
 
 /** At most this many used links are remembered (the oldest are forgotten first; their requests are long answered). */
 const USED_REMEMBERED = 100_000;

@@ -1,7 +1,8 @@
 /** The inbox's history page: the latest resolutions, who resolved each and when, the outcome, and the call's result. */
 import { html } from 'hono/html';
 import type { ResolvedRow } from '../client/resolved.js';
-import { documentHtml, shownTime, workflowLink, type PageState } from './page.js';
+import { documentHtml } from './document.js';
+import { shownTime, workflowLink, type PageState } from './page.js';
 import { escapeJsonControlChars } from '../contract/control-chars.js';
 
 /** A resolved request with the call's result, when it finished. */

@@ -6,6 +6,7 @@
 import { html } from 'hono/html';
 import { checkElicitationUrl } from '../contract/admit.js';
 import { assigneesLine } from '../contract/assignees.js';
+import { documentHtml } from './document.js';
 import { personHtml } from './person-view.js';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { approvalHtml } from './approval-view.js';
@@ -338,25 +339,14 @@ export function pageHtml(state: PageState): H {
   });
 }
 
-/** The one frame of every inbox page: its head (the stylesheet, and the script when `script`), then a top bar and `body`. */
-export function documentHtml(p: { title: string; heading: string; namespace: string; script?: boolean; head?: H; top: H; body: H }): H {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${p.title}</title>
-        <link rel="stylesheet" href="/static/inbox.css" />
-        ${p.script ? html`<script src="/static/inbox.js" defer></script>` : ''} ${p.head ?? ''}
-      </head>
-      <body>
-        <header class="top">
-          <h1>${p.heading}</h1>
-          <span class="namespace">namespace <code>${p.namespace}</code></span>
-          ${p.top}
-        </header>
-        ${p.body}
-      </body>
-    </html>`;
+/** The page of one request opened by an answer link: its form only, no list, no live updates. */
+export function linkPageHtml(state: PageState, heading: string): H {
+  return documentHtml({
+    title: 'durable-mcp: a request for you',
+    heading,
+    namespace: state.namespace,
+    top: html``,
+    body: html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+      <main>${rowsHtml(state)}</main>`,
+  });
 }

@@ -1,11 +1,10 @@
 /**
- * What the inbox shows of people (docs/people.md): the signed-in person with their two views and sign-out, and the page
- * of one request opened by an answer link. Everything shown is escaped (hono/html).
+ * What the inbox shows of people (docs/people.md): the signed-in person with their two views and sign-out (the page of
+ * one request opened by an answer link is page.ts's `linkPageHtml`). Everything shown is escaped (hono/html).
  */
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { InboxView } from './list.js';
-import { documentHtml, rowsHtml, type PageState } from './page.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;
 type Show = 'mine' | 'answerable';
@@ -20,16 +19,4 @@ export function personHtml(f: InboxView['for'], href: (show: Show) => string): H
     ${f.show === 'answerable' ? html`<strong>all I may answer</strong>` : html`<a id="show-answerable" href="${href('answerable')}">all I may answer</a>`}
     ${f.person.source === 'oidc' ? html`<form method="post" action="/auth/logout" class="signout"><button type="submit">sign out</button></form>` : ''}</span
   >`;
-}
-
-/** The page of one request opened by an answer link: its form only, no list, no live updates. */
-export function linkPageHtml(state: PageState, heading: string): H {
-  return documentHtml({
-    title: 'durable-mcp: a request for you',
-    heading,
-    namespace: state.namespace,
-    top: html``,
-    body: html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
-      <main>${rowsHtml(state)}</main>`,
-  });
 }

@@ -12,7 +12,7 @@ import type { Client } from '@temporalio/client';
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { progressQuery, type CallProgress } from '../workflows/messages.js';
-import { documentHtml } from './page.js';
+import { documentHtml } from './document.js';
 import { signedInPerson } from './view.js';
 
 /** At most this many running calls are shown (the newest first). */

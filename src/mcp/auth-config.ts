@@ -2,8 +2,41 @@
  * The `auth` field of a remote server in the MCP config (docs/oauth.md): `"oauth"`, or an object whose keys are checked
  * here, each error naming the field (`auth.clientId`, …) and never showing a secret's value.
  */
-import type { OAuthConfig } from './config.js';
 import { describe } from './config-values.js';
+
+/**
+ * `"auth": "oauth"` or `"auth": { … }` of a remote server: MCP's OAuth 2.1 authorization, run by the SDK's `auth()`
+ * behind the worker's provider, the person signing in through an `authorization` request (docs/oauth.md).
+ */
+export interface OAuthConfig {
+  /** Scopes to ask for; default: the server's challenge, else its `scopes_supported`. */
+  scopes?: string[];
+  /** A pre-registered client id (else a Client ID Metadata Document, else dynamic registration). */
+  clientId?: string;
+  /** The pre-registered client's secret; may contain `${ENV_VAR}` (expanded when used, never logged). */
+  clientSecret?: string;
+  /** An https URL serving this client's metadata (a Client ID Metadata Document), used where the server supports it. */
+  clientMetadataUrl?: string;
+  /** `shared` (default): one login for the deployment; `per-call`: each call names its principal (`auth: { principal }`). */
+  principal: 'shared' | 'per-call';
+  /** Where the authorization server sends the browser back: the inbox's `/oauth/callback` (default: the worker's `oauthRedirectUrl`). */
+  redirectUrl?: string;
+  /** `client_credentials`: a machine-to-machine login (no person), with `clientSecret` or `privateKey`; absent: a person signs in. */
+  grant?: 'client_credentials';
+  /** `client_credentials` with `private_key_jwt`: the client's private key (PEM, PKCS #8; may contain `${ENV_VAR}`). */
+  privateKey?: string;
+  /** The JWS algorithm of `privateKey` (e.g. `ES256`, `RS256`). */
+  algorithm?: string;
+  /**
+   * The only authorization server of this server (its issuer URL): the configured client's id, secret or key go only to
+   * it, and a server that names another fails its login. Without it, the first issuer a configured client is used with.
+   */
+  issuer?: string;
+  /** The OAuth flow may fetch from loopback, private, link-local and like addresses (default: refused; outbound.ts). */
+  allowPrivateNetwork?: true;
+  /** An origin, besides the server's own, whose protected-resource metadata its challenges may name. */
+  resourceMetadataOrigin?: string;
+}
 
 const AUTH_KEYS = [
   'scopes',

@@ -10,7 +10,7 @@ import { Server as LegacyServer } from '@modelcontextprotocol/sdk/server/index.j
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Server as ModernServer, inputRequired, type InputRequest } from '@modelcontextprotocol/server';
 import type { ElicitResult } from '../contract/index.js';
-import type { AskParams, RecordedAnswer, RecordedCall, ScriptedTool, ScriptedToolResult } from './scripted.js';
+import type { AskParams, RecordedAnswer, RecordedCall, ScriptedTool, ScriptedToolResult } from './scripted-types.js';
 
 /** What the servers of one scripted server share: its tools, its name, and the records of what it received. */
 export interface ScriptedTools {

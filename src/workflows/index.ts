@@ -27,7 +27,8 @@ export { mcpLogin, type McpLoginInput } from './login/workflow.js';
 
 // The elicitation host: a workflow's pending requests and their handlers, installed on first use or with the state a
 // previous run carried (the host class itself is not public).
-export { installElicitationHost, useElicitationHost, DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';
+export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS, type HostSnapshot } from './host/index.js';
+export { installElicitationHost, useElicitationHost } from './host/install.js';
 
 // The public messages of a workflow that asks for input (signals, updates, queries).
 export {

@@ -1,6 +1,7 @@
 import { CancellationScope, ContinueAsNew, condition, getExternalWorkflowHandle, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
-import { installElicitationHost, type ElicitationHost, type HostSnapshot } from './host/index.js';
+import type { ElicitationHost, HostSnapshot } from './host/index.js';
+import { installElicitationHost } from './host/install.js';
 import { continueAsNewWhenIdle, untilIdle } from './idle.js';
 import { childDoneSignal } from './internal-messages.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from './tool-call/index.js';

@@ -21,7 +21,8 @@ import { isMcpSourceError, McpSourceError, McpSourceErrorCodes } from '../errors
 import type { HttpServerConfig, OAuthConfig } from '../config.js';
 import { MachineLoginProvider } from './machine.js';
 import { OutboundGuard, resourceMetadataProblem } from './outbound.js';
-import { LoginProvider, type LoginSecrets } from './provider.js';
+import { LoginProvider } from './provider.js';
+import type { LoginSecrets } from './secrets.js';
 
 /** What a login's workflow may know of its token set: nothing secret. */
 export interface TokenInfo {

@@ -1,10 +1,11 @@
 /**
  * MCP authorization (OAuth; DESIGN §7) in the MCP plane: the worker's `OAuthClientProvider` over a login's secrets
- * (provider.ts; a machine's client-credentials login: machine.ts), the two steps of a login, each one `auth()` of the
+ * (provider.ts; a machine's client-credentials login: machine.ts; what a login keeps: secrets.ts), the two steps of a login, each one `auth()` of the
  * SDK (flow.ts), the seal of the secrets in the login workflow's state (seal.ts), and a worker's access tokens and the
  * transports' bearer `AuthProvider` (credentials.ts).
  */
-export { LoginProvider, newState, type LoginSecrets, type ProviderOptions } from './provider.js';
+export { LoginProvider, newState, type ProviderOptions } from './provider.js';
+export type { LoginSecrets } from './secrets.js';
 export { MachineLoginProvider, type MachineProviderOptions } from './machine.js';
 export {
   authorizeLogin,

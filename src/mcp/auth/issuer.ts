@@ -6,7 +6,7 @@
  */
 import type { OAuthConfig } from '../config.js';
 import { McpSourceError, McpSourceErrorCodes } from '../errors.js';
-import type { LoginSecrets } from './provider.js';
+import type { LoginSecrets } from './secrets.js';
 
 /** The same issuer (RFC 8414 compares exactly; a trailing slash is forgiven, as the SDK forgives it). */
 export function sameIssuer(a: string, b: string): boolean {

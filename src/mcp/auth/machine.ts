@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { expandEnv, type OAuthConfig } from '../config.js';
 import { checkIssuer } from './issuer.js';
-import type { LoginSecrets } from './provider.js';
+import type { LoginSecrets } from './secrets.js';
 
 type SdkProvider = ClientCredentialsProvider | PrivateKeyJwtProvider;
 

@@ -16,21 +16,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { expandEnv, type OAuthConfig } from '../config.js';
 import { checkIssuer } from './issuer.js';
-
-/** What a login keeps (sealed in the login workflow's state; src/mcp/auth/seal.ts). */
-export interface LoginSecrets {
-  discovery?: OAuthDiscoveryState;
-  /** Client information by issuer (a pre-registered client, a Client ID Metadata Document URL, or a dynamic registration). */
-  clients?: Record<string, StoredOAuthClientInformation>;
-  /** The token set, stamped with its issuer. */
-  tokens?: StoredOAuthTokens;
-  /** When the tokens were obtained (ms since the epoch): `expires_in` counts from here. */
-  obtainedAt?: number;
-  /** The PKCE verifier of the authorization request in flight. */
-  codeVerifier?: string;
-  /** The `state` of the authorization request in flight. */
-  state?: string;
-}
+import type { LoginSecrets } from './secrets.js';
 
 export interface ProviderOptions {
   server: string;

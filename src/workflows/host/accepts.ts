@@ -6,7 +6,7 @@
 import type { AnswerCheck } from '../../contract/answer.js';
 import { canonicalJson } from '../../contract/id.js';
 import type { Answer } from '../../contract/index.js';
-import type { PendingRecord } from './registry.js';
+import type { PendingRecord } from './records.js';
 import { weaker, type SenderRecord } from './sender.js';
 
 /** How many distinct people must accept: the call's N, or the policy's for an approval when larger (never fewer). */

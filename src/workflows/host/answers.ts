@@ -2,7 +2,7 @@
  * Who answered a call's requests, how and when, as the call's result reports it (`metadata.answers`, docs/failures.md):
  * never an answer's data. Pure: no workflow API.
  */
-import type { ResolvedRecord } from './registry.js';
+import type { ResolvedRecord } from './records.js';
 
 /** One answered request of a call. */
 export interface CallAnswer {

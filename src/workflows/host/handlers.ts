@@ -2,11 +2,12 @@
  * The wiring of the host's messages: the handlers of the `answer` and `progress` signals, the `submitAnswer`,
  * `waitForPending` and internal `elicit` updates, the `pending`, `pendingDetails` and `progress` queries, and
  * the signals of child workflows. Each handler hands its message to a public method of the host (or of its parts).
+ * install.ts sets them when it installs the host.
  * Deterministic: workflow APIs only.
  */
-import { ApplicationFailure, condition, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AnswerCheck } from '../../contract/answer.js';
-import type { Answer, Request } from '../../contract/index.js';
+import type { Answer } from '../../contract/index.js';
 import type { ElicitationHost } from './index.js';
 import { answerToElicitResult } from '../../contract/mapping.js';
 import { watchInputProblem } from '../input.js';
@@ -24,47 +25,7 @@ import {
 } from '../messages.js';
 import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal, type ChildPendingRequest, type ElicitInput } from '../internal-messages.js';
 import { type Resolution } from '../visibility.js';
-
-/** At most this many `waitForPending` updates wait at once (with the inline waiters, under Temporal's ~10 in flight). */
-export const MAX_PENDING_WATCHERS = 2;
-/** Default wait of one `waitForPending` update. */
-export const DEFAULT_WATCH_MS = 60_000;
-
-/**
- * Whether the run goes on, or finishes (completes, fails or continues as new): a finishing run answers the callers
- * of `waitForPending` at once, with the current list, so their updates finish and the run can end.
- */
-export const RunState = { Running: 'running', Finishing: 'finishing' } as const;
-export type RunState = (typeof RunState)[keyof typeof RunState];
-
-/** The callers of `waitForPending` that wait for a request they have not seen. */
-export class PendingWatch {
-  private watchers = 0;
-  state: RunState = RunState.Running;
-
-  constructor(
-    private readonly hasUnseen: (seen: Set<string>) => boolean,
-    private readonly pendingRequests: () => Request[],
-  ) {}
-
-  get full(): boolean {
-    return this.watchers >= MAX_PENDING_WATCHERS;
-  }
-
-  async wait(input: WaitForPendingInput | undefined): Promise<Request[]> {
-    const seen = new Set(input?.seen ?? []);
-    const finishing = () => this.state === RunState.Finishing;
-    if (!finishing() && !this.hasUnseen(seen)) {
-      this.watchers++;
-      try {
-        await condition(() => finishing() || this.hasUnseen(seen), input?.timeoutMs ?? DEFAULT_WATCH_MS);
-      } finally {
-        this.watchers--;
-      }
-    }
-    return this.pendingRequests();
-  }
-}
+import { MAX_PENDING_WATCHERS } from './watch.js';
 
 /** Set the host's handlers (once per workflow, when the host is installed): each hands its message to a public method of the host. */
 export function installHandlers(host: ElicitationHost): void {

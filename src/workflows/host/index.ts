@@ -5,11 +5,11 @@
  * - `expiry` (expiry.ts): a timer per pending request;
  * - `children` (children.ts): the link between a pipeline and its child steps (one inbox);
  * - `visibility` (visibility.ts): the memo and the search attributes;
- * - `watch` (handlers.ts): the callers of `waitForPending`, answered at once while the run finishes;
+ * - `watch` (watch.ts): the callers of `waitForPending`, answered at once while the run finishes;
  * and, here, what a change means in workflow terms: metrics, the inline wait of an `elicit` update, the
  * `notifyPending` activity. Its handlers (handlers.ts) are installed once, with the host, and call its public
- * methods. Install it with `installElicitationHost(snapshot)` at the start of a workflow that carries one across
- * continue-as-new; `useElicitationHost()` gives it (installing an empty one on first use).
+ * methods. Install it with `installElicitationHost(snapshot)` (install.ts) at the start of a workflow that carries
+ * one across continue-as-new; `useElicitationHost()` gives it (installing an empty one on first use).
  * Deterministic: workflow APIs and the contract only.
  */
 import { condition, isCancellation, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
@@ -22,7 +22,7 @@ import type { AnswerBy, PendingRequest } from '../messages.js';
 import type { ElicitOutcome, WorkerFeatures } from '../internal-messages.js';
 import { ChildLink, type ChildLinkSnapshot } from './children.js';
 import { ExpiryTimers } from './expiry.js';
-import { installHandlers, PendingWatch, RunState } from './handlers.js';
+import { PendingWatch, RunState } from './watch.js';
 import type { CallAnswer } from './answers.js';
 import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
 import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
@@ -374,22 +374,4 @@ export class ElicitationHost {
 /** Several people, as one `by` (at most 200 characters, as every `by`). */
 function cutBy(text: string): string {
   return text.length <= 200 ? text : `${text.slice(0, 199)}…`;
-}
-
-let host: ElicitationHost | undefined;
-
-/**
- * Install the workflow's elicitation host, with the state a previous run carried (`snapshot`), and its handlers.
- * Once per workflow execution, before any call: installing it twice fails the workflow task (a bug, never replayed).
- */
-export function installElicitationHost(snapshot?: HostSnapshot): ElicitationHost {
-  if (host) throw new Error('the elicitation host is already installed in this workflow: install it once, at the start, before any tool call');
-  host = new ElicitationHost(snapshot);
-  installHandlers(host);
-  return host;
-}
-
-/** The workflow's elicitation host: the one installed, or a new empty one on first use (a workflow that carries none). */
-export function useElicitationHost(): ElicitationHost {
-  return host ?? installElicitationHost();
 }

@@ -18,7 +18,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { utf8ByteLength } from '../../contract/json.js';
-import { installElicitationHost, type ElicitationHost, type HostSnapshot } from '../host/index.js';
+import type { ElicitationHost, HostSnapshot } from '../host/index.js';
+import { installElicitationHost } from '../host/install.js';
 import { continueAsNewWhenIdle, untilIdle } from '../idle.js';
 import { mcpToolCall } from '../mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from '../internal-messages.js';

@@ -10,7 +10,8 @@ import { ActivityFailure, ApplicationFailure, condition, proxyActivities, type A
 import { normalizeAssignees, type Assignees } from '../../contract/assignees.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
-import { useElicitationHost, type CallAnswer, type ElicitationHost, type RoundWait } from '../host/index.js';
+import type { CallAnswer, ElicitationHost, RoundWait } from '../host/index.js';
+import { useElicitationHost } from '../host/install.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
 import { approvalDecision, recordApproval, withApproval, type Approved } from './approval.js';
 import { recordRelease, retryAfterUrls } from './legacy.js';

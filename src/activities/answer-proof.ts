@@ -4,24 +4,17 @@
  * config's `notify.linkKey`, else $DURABLE_MCP_ANSWER_LINK_KEY (the variable the inbox reads). No key (or a short one):
  * nothing is proved, and the answer's source is recorded as claimed. The proof is never logged.
  */
-import { ANSWER_LINK_KEY_ENV, answerProofValid, type AnswerProofInput } from '../codec/answer-link.js';
-import { expandEnv } from '../mcp/index.js';
-import type { ActivityDeps } from './deps.js';
+import { answerProofValid, type AnswerProofInput } from '../codec/answer-link.js';
+import { answerLinkKey, type ActivityDeps } from './deps.js';
 
 export interface CheckAnswerProofInput extends AnswerProofInput {
   proof: string;
 }
 
-/** The key the worker checks proofs with (undefined: none, or shorter than 32 characters). */
+/** The key the worker checks proofs with (./deps.ts `answerLinkKey`); undefined (none, an unset variable, a short key) proves nothing. */
 export function answerProofKey(deps: Pick<ActivityDeps, 'notify'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  let key: string | undefined;
-  try {
-    key =
-      deps.notify?.linkKey !== undefined ? expandEnv(deps.notify.linkKey, { server: 'notify', field: 'linkKey' }, env) : env[ANSWER_LINK_KEY_ENV] || undefined;
-  } catch {
-    return undefined;
-  }
-  return key !== undefined && key.length >= 32 ? key : undefined;
+  const link = answerLinkKey(deps.notify, { orEnv: true, env });
+  return link.status === 'key' ? link.key : undefined;
 }
 
 export function checkAnswerProofActivity(deps: ActivityDeps) {

@@ -5,7 +5,17 @@
  */
 import type { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import type { CredentialSeal, HttpServerConfig, LoginTarget, NotifyConfig, ServerConfig, SessionPool, TokenCache } from '../mcp/index.js';
+import { ANSWER_LINK_KEY_ENV } from '../codec/answer-link.js';
+import {
+  expandEnv,
+  type CredentialSeal,
+  type HttpServerConfig,
+  type LoginTarget,
+  type NotifyConfig,
+  type ServerConfig,
+  type SessionPool,
+  type TokenCache,
+} from '../mcp/index.js';
 import { failure } from './failures.js';
 import type { WorkerFeatures } from '../workflows/internal-messages.js';
 import type { RegisteredSearchAttributes } from '../workflows/visibility.js';
@@ -68,4 +78,39 @@ export function serverConfigOf(deps: ActivityDeps, name: string): ServerConfig {
   } catch (err) {
     failure(err, name);
   }
+}
+
+/** The shortest answer-link key either side takes (the inbox refuses a shorter `answerLinkKey` too). */
+export const MIN_ANSWER_LINK_KEY_LENGTH = 32;
+
+/** The worker's answer-link key as configured: a usable `key`, `none`, or why the configured one is not usable. */
+export type AnswerLinkKey =
+  | { status: 'key'; key: string }
+  | { status: 'none' }
+  /** A `${VAR}` of `notify.linkKey` that this worker's environment does not set (another worker may). */
+  | { status: 'unset'; error: Error }
+  /** Shorter than MIN_ANSWER_LINK_KEY_LENGTH; `field` names where it came from. */
+  | { status: 'short'; field: string };
+
+/**
+ * The key the worker shares with the inbox for answer links and answer proofs (docs/people.md): the config's
+ * `notify.linkKey` with its `${VAR}`s expanded, else, with `orEnv`, $DURABLE_MCP_ANSWER_LINK_KEY (the variable the
+ * inbox reads; an empty one is none). The notification signs links only with `notify.linkKey` and fails its attempt on
+ * a bad one; the proof check also takes the variable, and proves nothing without a usable key.
+ */
+export function answerLinkKey(notify: Pick<NotifyConfig, 'linkKey'> | undefined, { orEnv = false, env = process.env } = {}): AnswerLinkKey {
+  let key: string | undefined;
+  let field = 'notify.linkKey';
+  if (notify?.linkKey !== undefined) {
+    try {
+      key = expandEnv(notify.linkKey, { server: 'notify', field: 'linkKey' }, env);
+    } catch (err) {
+      return { status: 'unset', error: err as Error };
+    }
+  } else if (orEnv) {
+    key = env[ANSWER_LINK_KEY_ENV] || undefined;
+    field = `$${ANSWER_LINK_KEY_ENV}`;
+  }
+  if (key === undefined) return { status: 'none' };
+  return key.length >= MIN_ANSWER_LINK_KEY_LENGTH ? { status: 'key', key } : { status: 'short', field };
 }

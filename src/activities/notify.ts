@@ -9,7 +9,7 @@ import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
 import type { AssigneeWebhook } from '../mcp/notify-config.js';
 import type { NotifyPendingInput } from '../workflows/internal-messages.js';
-import type { ActivityDeps } from './deps.js';
+import { answerLinkKey, MIN_ANSWER_LINK_KEY_LENGTH, type ActivityDeps } from './deps.js';
 
 /** Longest wait for the webhook's answer, per attempt. */
 export const NOTIFY_TIMEOUT_MS = 10_000;
@@ -85,9 +85,14 @@ export function notifyPendingActivity(deps: ActivityDeps) {
     const ctx = Context.current();
     const idempotencyKey = `${input.workflowId}/${input.request.id}${input.event ? `/${input.event}` : ''}`;
     const headers = postHeaders(idempotencyKey, notify.headers, 'headers');
-    const linkKey = notify.linkKey !== undefined ? expanded(notify.linkKey, 'linkKey') : undefined;
-    if (linkKey !== undefined && linkKey.length < 32)
-      throw ApplicationFailure.retryable('field "notify.linkKey" must be at least 32 characters (a random secret the inbox shares)', FailureTypes.NotifyFailed);
+    // Links are signed with `notify.linkKey` only (not $DURABLE_MCP_ANSWER_LINK_KEY): a bad one fails the attempt, retried.
+    const link = answerLinkKey(notify);
+    if (link.status === 'unset') throw ApplicationFailure.retryable(link.error.message, link.error.name);
+    if (link.status === 'short') {
+      const problem = `field "${link.field}" must be at least ${MIN_ANSWER_LINK_KEY_LENGTH} characters (a random secret the inbox shares)`;
+      throw ApplicationFailure.retryable(problem, FailureTypes.NotifyFailed);
+    }
+    const linkKey = link.status === 'key' ? link.key : undefined;
     const status = await post(ctx, notify.url, headers, notificationBody(input, notify, linkKey));
     // Each assignee's link to that assignee's own channel, when the config names one (and links are made at all).
     const own = notify.assigneeWebhooks ?? {};

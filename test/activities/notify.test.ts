@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { notificationBody } from '../../src/activities/notify.js';
+import { ApplicationFailure } from '@temporalio/activity';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { answerLinkKey, type ActivityDeps } from '../../src/activities/deps.js';
+import { notificationBody, notifyPendingActivity } from '../../src/activities/notify.js';
 import { openAnswerLink } from '../../src/codec/answer-link.js';
 import { parseMcpConfig } from '../../src/mcp/config.js';
 import { isMcpSourceError } from '../../src/mcp/errors.js';
@@ -135,5 +140,59 @@ describe('notify: answer links and follow-ups (docs/people.md)', () => {
     assert.match(text, /<https:\/\/inbox\.example\/a\/[\w-]+\.[\w-]+\|answer as ana@example\.com>/);
     const json = notificationBody({ ...addressed, event: 'reminder' }, { url: 'https://hooks.example.test/x' }) as { type: string };
     assert.equal(json.type, 'durable-mcp.request.reminder');
+  });
+});
+
+describe('notify: the answer-link key (one resolution with the proof check, src/activities/deps.ts)', () => {
+  const key = 'a-link-key-of-at-least-32-characters!!';
+
+  it('is notify.linkKey, expanded; $DURABLE_MCP_ANSWER_LINK_KEY only for the proof check; a short or unset one says why', () => {
+    assert.deepEqual(answerLinkKey({ linkKey: '${K}' }, { env: { K: key } }), { status: 'key', key });
+    assert.deepEqual(answerLinkKey({}, { env: { DURABLE_MCP_ANSWER_LINK_KEY: key } }), { status: 'none' }, 'links are signed with notify.linkKey only');
+    assert.deepEqual(answerLinkKey(undefined, { orEnv: true, env: { DURABLE_MCP_ANSWER_LINK_KEY: key } }), { status: 'key', key });
+    assert.deepEqual(answerLinkKey(undefined, { orEnv: true, env: { DURABLE_MCP_ANSWER_LINK_KEY: '' } }), { status: 'none' });
+    assert.deepEqual(answerLinkKey({ linkKey: 'short' }, { orEnv: true, env: { DURABLE_MCP_ANSWER_LINK_KEY: key } }), {
+      status: 'short',
+      field: 'notify.linkKey',
+    });
+    assert.deepEqual(answerLinkKey({}, { orEnv: true, env: { DURABLE_MCP_ANSWER_LINK_KEY: 'short' } }), {
+      status: 'short',
+      field: '$DURABLE_MCP_ANSWER_LINK_KEY',
+    });
+    const unset = answerLinkKey({ linkKey: '${NOT_SET_HERE}' }, { env: {} });
+    assert.equal(unset.status, 'unset');
+    assert.match(unset.status === 'unset' ? unset.error.message : '', /field "linkKey" refers to \$\{NOT_SET_HERE\}/);
+  });
+
+  it('notifyPending fails the attempt, retryably, on a short or unset linkKey and posts nothing; without one it posts without links', async () => {
+    const bodies: unknown[] = [];
+    const hook = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      req.on('end', () => {
+        bodies.push(JSON.parse(text));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((done) => hook.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    const addressed = { ...input, runId: 'run-1', context: { ...input.context, assignees: { users: ['ana@example.com'] } } };
+    const run = (linkKey?: string) =>
+      new MockActivityEnvironment().run(
+        notifyPendingActivity({ notify: { url, inboxUrl: 'https://inbox.example/', ...(linkKey !== undefined ? { linkKey } : {}) } } as ActivityDeps),
+        addressed,
+      );
+    const retryable = (type: string, message: RegExp) => (err: unknown) =>
+      err instanceof ApplicationFailure && !err.nonRetryable && err.type === type && message.test(err.message) && !err.message.includes('too-short');
+    try {
+      await assert.rejects(run('too-short'), retryable('NotifyFailed', /^field "notify\.linkKey" must be at least 32 characters/));
+      await assert.rejects(run('${NOTIFY_TEST_UNSET_KEY}'), retryable('McpSourceError', /\$\{NOTIFY_TEST_UNSET_KEY\}, which is not set/));
+      assert.deepEqual(bodies, [], 'nothing was posted');
+      assert.deepEqual(await run(), { sent: true, status: 200 });
+      assert.equal(bodies.length, 1);
+      assert.equal('links' in (bodies[0] as object), false);
+    } finally {
+      hook.close();
+    }
   });
 });

@@ -10,7 +10,8 @@
  *
  * Usage (from the built tree): `node dist/scripts/history-shape.js <history.json>` prints the shape;
  * `node dist/scripts/history-shape.js <history.json> <other.json>` prints the lines that differ and exits 1 if any do.
- * A history is Temporal's JSON format (`temporal workflow show --output json`, test/histories/*.json).
+ * A history is Temporal's JSON format (`temporal workflow show --output json`, test/histories/*.json); another file
+ * exits 2, naming it.
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -121,7 +122,12 @@ export function shapeDiff(a: string[], b: string[]): string[] {
   return out;
 }
 
-const read = (path: string): Json => JSON.parse(readFileSync(path, 'utf8')) as Json;
+/** A history file; anything else (e.g. test/histories/workflow-ids.json) is refused, naming the file. */
+function read(path: string): Json {
+  const json = JSON.parse(readFileSync(path, 'utf8')) as Json;
+  if (!Array.isArray(json?.events)) throw new Error(`${path}: not a Temporal history (no "events" array)`);
+  return json;
+}
 
 function main(): void {
   const [first, second] = process.argv.slice(2);
@@ -145,4 +151,11 @@ function main(): void {
 }
 
 // Run as a script (not when a test imports it).
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    main();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exitCode = 2;
+  }
+}

@@ -51,7 +51,7 @@ export default tseslint.config(
     },
   },
   {
-    // The workflow plane is deterministic: no Node builtins, no MCP SDK, no activity code (types only).
+    // The workflow plane is deterministic: no Node builtins, no MCP SDK, no activity code (not even types).
     // The workflow side of telemetry (metric names, the workflow metric meter and sinks) is bundled with it.
     files: ['src/workflows/**/*.ts', 'src/ai-sdk/**/*.ts', 'src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
     rules: {
@@ -63,9 +63,13 @@ export default tseslint.config(
             { group: ['node:*'], message: 'Workflow code must not import Node builtins.' },
             { group: ['@modelcontextprotocol/*'], message: 'Workflow code must not import the MCP SDK.' },
             {
-              regex: '^(\\.\\.?/)+(activities|mcp)(/|\\.js$|$)',
+              regex: '^(\\.\\.?/)+activities(/|\\.js$|$)',
+              message: 'Workflow code never imports activities, not even a type: what they exchange is in contract/activities.ts.',
+            },
+            {
+              regex: '^(\\.\\.?/)+mcp(/|\\.js$|$)',
               allowTypeImports: true,
-              message: 'Workflow code may only `import type` from activities and mcp.',
+              message: 'Workflow code may only `import type` from mcp.',
             },
             { group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client'], message: 'Workflow code may only use @temporalio/workflow.' },
             {
@@ -120,7 +124,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/workflows', '**/workflows/*'], allowTypeImports: true, message: 'Activities may only `import type` from workflows.' },
+            {
+              regex: '^(\\.\\.?/)+workflows(/|\\.js$|$)',
+              message: 'Activities never import workflow code, not even a type: what they exchange is in contract/activities.ts.',
+            },
             { group: ['@temporalio/workflow', '@temporalio/worker'], message: 'Activities must not import the workflow SDK or the worker.' },
             {
               regex: '^(\\.\\.?/)+(client|inbox|cli|testing|worker)(/|\\.js$|$)',

@@ -4,13 +4,10 @@
  * config's `notify.linkKey`, else $DURABLE_MCP_ANSWER_LINK_KEY (the variable the inbox reads). No key (or a short one):
  * nothing is proved, and the answer's source is recorded as claimed. The proof is never logged.
  */
-import { ANSWER_LINK_KEY_ENV, answerProofValid, type AnswerProofInput } from '../codec/answer-link.js';
+import { ANSWER_LINK_KEY_ENV, answerProofValid } from '../codec/answer-link.js';
 import { expandEnv } from '../mcp/index.js';
 import type { ActivityDeps } from './deps.js';
-
-export interface CheckAnswerProofInput extends AnswerProofInput {
-  proof: string;
-}
+import type { CheckAnswerProofInput } from '../contract/activities.js';
 
 /** The key the worker checks proofs with (undefined: none, or shorter than 32 characters). */
 export function answerProofKey(deps: Pick<ActivityDeps, 'notify'>, env: NodeJS.ProcessEnv = process.env): string | undefined {

@@ -7,8 +7,7 @@ import type { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { NotifyConfig, ServerConfig, SessionPool } from '../mcp/index.js';
 import { failure } from './failures.js';
-import type { WorkerFeatures } from '../workflows/internal-messages.js';
-import type { RegisteredSearchAttributes } from '../workflows/visibility.js';
+import type { RegisteredSearchAttributes, WorkerFeatures } from '../contract/activities.js';
 
 export interface ActivityDeps {
   pool: SessionPool;

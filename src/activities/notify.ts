@@ -8,8 +8,8 @@ import { assigneesLine, sameCase } from '../contract/assignees.js';
 import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
 import type { AssigneeWebhook } from '../mcp/notify-config.js';
-import type { NotifyPendingInput } from '../workflows/internal-messages.js';
 import type { ActivityDeps } from './deps.js';
+import type { NotifyPendingInput } from '../contract/activities.js';
 
 /** Longest wait for the webhook's answer, per attempt. */
 export const NOTIFY_TIMEOUT_MS = 10_000;

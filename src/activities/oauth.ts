@@ -27,12 +27,19 @@ import {
   type OAuthConfig,
   type ServerConfig,
   type TokenCache,
-  type TokenInfo,
 } from '../mcp/index.js';
-import type { LoginCredentials, LoginWantedInput, LoginWantedResult } from '../workflows/internal-messages.js';
 import { clientOf, workerFeatures, type ActivityDeps } from './deps.js';
 import { loginSlots } from './update-slots.js';
-import type { CallMcpToolLoginRequired } from './types.js';
+import type {
+  CallMcpToolLoginRequired,
+  LoginCredentials,
+  LoginWantedResult,
+  OAuthAuthorizeInput,
+  OAuthAuthorizeOutcome,
+  OAuthExchangeInput,
+  OAuthExchangeOutcome,
+  RequestLoginInput,
+} from '../contract/activities.js';
 
 /** What the worker gives the OAuth activities: the seal of the secrets, its token cache, where browsers come back. */
 export interface LoginDeps {
@@ -45,34 +52,6 @@ export interface LoginDeps {
   fetchFn?: LoginTarget['fetchFn'];
   /** Issues the signed `state` of a sign-in (the MAC the inbox checks before Temporal; CredentialSeal.stateMac). */
   issueState?: (loginId: string) => string;
-}
-
-/** What each step of a login runs with: the login, and its secrets as the login holds them (sealed; none before the first). */
-interface LoginStepInput {
-  loginId: string;
-  server: string;
-  principal: string;
-  sealed?: string;
-}
-
-export interface OAuthAuthorizeInput extends LoginStepInput {
-  scope?: string;
-  forceReauthorization?: boolean;
-  rediscover?: boolean;
-  resourceMetadataUrl?: string;
-}
-export type OAuthAuthorizeOutcome =
-  | { kind: 'authorized'; sealed: string; info: TokenInfo }
-  | { kind: 'redirect'; sealed: string; url: string; state: string; issuer?: string; scopes?: string; refreshRejected: boolean };
-
-export interface OAuthExchangeInput extends LoginStepInput {
-  sealedCode: string;
-  iss?: string;
-}
-export type OAuthExchangeOutcome = { kind: 'authorized'; sealed: string; info: TokenInfo } | { kind: 'rejected'; sealed: string; reason: string };
-
-export interface RequestLoginInput extends LoginWantedInput {
-  loginId: string;
 }
 
 type OAuthServer = HttpServerConfig & { auth: OAuthConfig };

@@ -13,6 +13,7 @@ import type { Duration } from '../workflows/duration.js';
 import { useElicitationHost } from '../workflows/host/index.js';
 import { mcpListTools, type McpToolInfo } from '../workflows/mcp-list-tools.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
+import { exposedToolName } from '../contract/tool-names.js';
 
 /** One tool call the model asked for, as the agent records it. */
 export interface AgentToolCall {
@@ -53,11 +54,7 @@ export interface DurableMcpToolsOptions {
   onCall?: (call: AgentToolCall) => void;
 }
 
-/** Exposed tool name, as McpSource names them (DESIGN §1). */
-export function exposedToolName(server: string, tool: string): string {
-  const sanitize = (x: string) => x.replace(/[^a-zA-Z0-9_-]/g, '_');
-  return `${sanitize(server)}_${sanitize(tool)}`;
-}
+export { exposedToolName };
 
 /** A server's tool input schema for the model: an object schema whatever the server sent (hostile input, §14). */
 function inputSchemaOf(info: McpToolInfo): JSONSchema7 {
@@ -74,7 +71,7 @@ function wantsApproval(setting: NeedsApproval | undefined, call: { name: string;
 }
 
 /** The outcome of a finished call, from durable-mcp's result. */
-function outcomeOf(result: ToolResult): AgentToolCall['outcome'] {
+function agentCallOutcome(result: ToolResult): AgentToolCall['outcome'] {
   const approval = result.metadata?.approval;
   if (typeof approval === 'string' && approval !== 'approved') return 'not-approved';
   return result.isError ? 'tool-error' : 'ok';
@@ -134,7 +131,7 @@ export async function durableMcpTools(servers: string[], options: DurableMcpTool
           let outcome: AgentToolCall['outcome'];
           try {
             result = await executeMcpTool(call, { step: name, reportAnswers: true });
-            outcome = outcomeOf(result);
+            outcome = agentCallOutcome(result);
           } catch (err) {
             if (isCancellation(err)) throw err;
             result = failedResult(name, err);

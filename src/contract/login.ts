@@ -91,3 +91,12 @@ export interface LoginStatus {
   /** Calls waiting for the login. */
   waiting: number;
 }
+
+/** What a login's workflow may know of its token set: nothing secret. */
+export interface TokenInfo {
+  issuer?: string;
+  scopes?: string;
+  /** When the access token expires (ms since the epoch), when the server said. */
+  expiresAtMs?: number;
+  refreshable: boolean;
+}

@@ -355,12 +355,4 @@ export function envReferenceProblems(config: McpConfig, env: NodeJS.ProcessEnv =
   return problems;
 }
 
-/** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")`. */
-export function sanitize(x: string): string {
-  return x.replace(/[^a-zA-Z0-9_-]/g, '_');
-}
-
-/** The exposed tool name: `sanitize(server) + "_" + sanitize(tool)`. */
-export function exposedToolName(server: string, tool: string): string {
-  return `${sanitize(server)}_${sanitize(tool)}`;
-}
+export { exposedToolName, sanitize } from '../contract/tool-names.js';

@@ -22,8 +22,9 @@ import {
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from '../messages.js';
-import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal, type ChildPendingRequest, type ElicitInput } from '../internal-messages.js';
+import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal, type ChildPendingRequest } from '../internal-messages.js';
 import { type Resolution } from '../visibility.js';
+import type { ElicitInput } from '../../contract/activities.js';
 
 /** At most this many `waitForPending` updates wait at once (with the inline waiters, under Temporal's ~10 in flight). */
 export const MAX_PENDING_WATCHERS = 2;

@@ -20,7 +20,7 @@ import {
   type MemoPendingRequest,
   type Resolution,
 } from '../visibility.js';
-import { outcomeOf } from '../outcome.js';
+import { requestOutcomeOf } from '../../contract/outcome.js';
 import { cut } from './registry.js';
 
 /** What visibility carries across continue-as-new (part of the host's snapshot). */
@@ -186,7 +186,7 @@ export function resolutionOf(
     tool: d.context.tool,
     ...(d.context.step !== undefined ? { step: d.context.step } : {}),
     prompt: cut(d.request.prompt, 200),
-    outcome: outcomeOf(answer),
+    outcome: requestOutcomeOf(answer),
     by,
     ...(sender.source !== undefined ? { source: sender.source } : {}),
     ...(sender.claimed !== undefined ? { claimed: sender.claimed } : {}),

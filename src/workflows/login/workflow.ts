@@ -12,26 +12,25 @@
  * Deterministic: workflow APIs and the contract only.
  */
 import { ApplicationFailure, condition, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
 import { FailureTypes } from '../../contract/failures.js';
 import type { Answer } from '../../contract/index.js';
 import { loginWorkflowId, type LoginStatus } from '../../contract/login.js';
 import { DEFAULT_EXPIRES_IN_MS, useElicitationHost } from '../host/index.js';
 import { continueAsNewWhenIdle } from '../idle.js';
-import { outcomeOf } from '../outcome.js';
+import { requestOutcomeOf } from '../../contract/outcome.js';
 import { loginStatusQuery, logoutUpdate } from '../messages.js';
 import {
   loginCredentialsQuery,
   loginSettledSignal,
   loginWantedUpdate,
   oauthCallbackUpdate,
-  type LoginWantedInput,
-  type LoginWantedResult,
   type OAuthCallbackInput,
   type OAuthCallbackResult,
 } from '../internal-messages.js';
 import { nextStep, transition, type LoginActivity, type LoginEffect, type LoginEvent, type LoginStep } from './machine.js';
 import { acceptsCallback, credentialsOf, initialState, isIdle, snapshotOf, statusOf, type LoginSnapshot, type LoginState } from './state.js';
+import type { LoginWantedInput, LoginWantedResult } from '../../contract/activities.js';
+import type { DurableMcpActivities } from '../../contract/activities.js';
 
 /** Continue as new, while idle, past this many history events (a login lives as long as its server is used). */
 export const LOGIN_MAX_HISTORY_EVENTS = 2_000;
@@ -47,7 +46,7 @@ export interface McpLoginInput {
 
 type Host = ReturnType<typeof useElicitationHost>;
 
-const { oauthAuthorize, oauthExchange } = proxyActivities<Activities>({
+const { oauthAuthorize, oauthExchange } = proxyActivities<DurableMcpActivities>({
   startToCloseTimeout: '60s',
   retry: {
     initialInterval: '1s',
@@ -188,7 +187,7 @@ class Login {
       // Declined, cancelled or expired: the calls waiting for it fail.
       // A request accepted without the authorization response (no callback came) ends as cancelled, as any other.
       const answer = this.host.requests.answerFor(this.state.pending!.requestId);
-      const outcome = answer ? outcomeOf(answer) : 'cancelled';
+      const outcome = answer ? requestOutcomeOf(answer) : 'cancelled';
       this.apply({ type: 'request-ended', how: outcome === 'accepted' ? 'cancelled' : outcome });
       return;
     }

@@ -17,7 +17,7 @@ import { recordRelease, retryAfterUrls } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
 import { followTask, newTaskWait } from './tasks.js';
 import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
-import type { Activities } from '../../activities/index.js';
+import type { DurableMcpActivities } from '../../contract/activities.js';
 
 export interface ElicitationOptions {
   /** How long a request may stay unanswered before it expires into `cancel` (a Duration: ms or "24h"; default 24 h). */
@@ -141,7 +141,7 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
     heartbeatTimeout: durations.heartbeatTimeoutMs ?? 30_000,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS },
   };
-  const { callMcpTool: activity } = proxyActivities<Activities>(activityOptions);
+  const { callMcpTool: activity } = proxyActivities<DurableMcpActivities>(activityOptions);
   // Resumed after continue-as-new: a call that waited in a modern-era round resumes at that round (its number,
   // requestState and request ids came with the host's snapshot); a released legacy call waits, then runs again.
   const resumeRound = options.resumeAfter ? host.requests.roundWaitOf(call.callId) : undefined;
@@ -190,7 +190,7 @@ async function callLoop(
   host: ElicitationHost,
   call: { callId: string; holdForMs: number; expiresInMs: number; reportAnswers: boolean; continueAsNew?: () => boolean },
   input: ExecuteMcpToolInput,
-  activity: Activities['callMcpTool'],
+  activity: DurableMcpActivities['callMcpTool'],
   toolTimeoutMs: number,
   resume?: RoundWait,
 ): Promise<ToolResult> {

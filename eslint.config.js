@@ -105,7 +105,7 @@ export default tseslint.config(
             { group: ['**/workflows', '**/workflows/*'], allowTypeImports: true, message: 'mcp may only `import type` from workflows.' },
             {
               regex: '^(\\.\\.?/)+(activities|client|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',
-              message: 'mcp imports only the contract (DESIGN.md §2); its callers import it.',
+              message: 'mcp imports only the contract (docs/architecture.md); its callers import it.',
             },
             {
               group: ['@temporalio/workflow', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'],
@@ -131,7 +131,7 @@ export default tseslint.config(
             { group: ['@temporalio/workflow', '@temporalio/worker'], message: 'Activities must not import the workflow SDK or the worker.' },
             {
               regex: '^(\\.\\.?/)+(client|inbox|cli|testing|worker)(/|\\.js$|$)',
-              message: 'Activities import contract, mcp and telemetry only (DESIGN.md §2).',
+              message: 'Activities import contract, mcp and telemetry only (docs/architecture.md).',
             },
           ],
         },
@@ -160,7 +160,7 @@ export default tseslint.config(
             },
             {
               regex: '^(\\.\\.?/)+(mcp|activities|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',
-              message: 'The client imports contract and workflow messages only (DESIGN.md §2).',
+              message: 'The client imports contract and workflow messages only (docs/architecture.md).',
             },
             {
               group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'],
@@ -186,7 +186,7 @@ export default tseslint.config(
             },
             {
               regex: '^(\\.\\.?/)+(mcp|activities|cli|testing|worker|telemetry)(/|\\.js$|$)',
-              message: 'The inbox imports client and contract only (DESIGN.md §2).',
+              message: 'The inbox imports client and contract only (docs/architecture.md).',
             },
             {
               group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'],
@@ -198,7 +198,7 @@ export default tseslint.config(
     },
   },
   {
-    // The payload codec, its data converter and the codec server: contract and Temporal's packages only (DESIGN.md §2).
+    // The payload codec, its data converter and the codec server: contract and Temporal's packages only (docs/architecture.md).
     files: ['src/codec/**/*.ts', 'src/codec/**/*.cts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -207,7 +207,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\.?/)+(mcp|activities|workflows|client|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',
-              message: 'The codec imports contract and @temporalio/* only (DESIGN.md §2); the client, inbox and worker import it.',
+              message: 'The codec imports contract and @temporalio/* only (docs/architecture.md); the client, inbox and worker import it.',
             },
             {
               group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'],

@@ -1,5 +1,5 @@
 /**
- * The activities of a login (servers behind OAuth; DESIGN §7, docs/oauth.md), and what a call's activity asks of it:
+ * The activities of a login (servers behind OAuth; docs/oauth.md), and what a call's activity asks of it:
  * - `oauthAuthorize` and `oauthExchange`, run by the login workflow one at a time: open the sealed secrets, run the
  *   SDK's `auth()` (src/mcp/auth/flow.ts), seal them again. The login holds only the sealed string.
  * - `requestLogin`, run by a call's workflow when its activity ended `login_required`: update-with-start of the

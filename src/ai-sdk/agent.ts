@@ -1,5 +1,5 @@
 /**
- * The workflow `mcpAgent` (DESIGN §11): the AI SDK's tool loop (`generateText`) in a workflow, its model called
+ * The workflow `mcpAgent` (docs/agents.md): the AI SDK's tool loop (`generateText`) in a workflow, its model called
  * through `@temporalio/ai-sdk`'s activity (./model.ts) and its tools durable MCP tools (./tools.ts). Every model call
  * and every tool call is in history: a worker that dies resumes the loop where it was, and a person's answer to a
  * tool's question reaches the tool and then the model. The conversation is carried into a new run (continue-as-new)

@@ -1,5 +1,5 @@
 /**
- * `durableMcpTools(servers, options?)`: an AI SDK `ToolSet` whose tools are MCP tools run durably (DESIGN §11).
+ * `durableMcpTools(servers, options?)`: an AI SDK `ToolSet` whose tools are MCP tools run durably (docs/agents.md).
  * Workflow code: the tool list comes from `mcpListTools` (its activity, so a server behind OAuth gets its login) and
  * each tool's `execute` runs `executeMcpTool` in the calling workflow, so a tool's elicitations and approvals are this
  * workflow's requests (the one inbox, the CLI's `pending`/`answer`). Whatever a person or the clock decides (declined,

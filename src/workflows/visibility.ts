@@ -1,5 +1,5 @@
 /**
- * Visibility: what a list of workflows shows without asking any worker (DESIGN §8): the search attributes durable-mcp
+ * Visibility: what a list of workflows shows without asking any worker (docs/inbox-at-scale.md): the search attributes durable-mcp
  * sets, and the memo a workflow that asks for input keeps (its pending requests with their context, bounded, and the
  * latest resolutions). Written by the elicitation host (host/visibility.ts); read by the client's listing and the inbox.
  */

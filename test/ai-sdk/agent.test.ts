@@ -1,5 +1,5 @@
 /**
- * Agents (DESIGN §11, docs/agents.md): `mcpAgent` in a user's worker with `DurableMcpPlugin` beside `@temporalio/ai-sdk`'s
+ * Agents (docs/agents.md): `mcpAgent` in a user's worker with `DurableMcpPlugin` beside `@temporalio/ai-sdk`'s
  * `AiSdkPlugin` in one `Worker.create`, a real dev server, the fixture MCP server over stdio, and the AI SDK's scripted
  * model (`MockLanguageModelV4` as the plugin's model provider). A tool that asks a person: the request is pending in
  * the agent's workflow, answered through DurableMcpClient, and the model reads the answer in the tool result. A

@@ -1,5 +1,5 @@
 /**
- * What a workflow shows visibility (DESIGN §8), and its writing: the memo (the pending requests with their context,
+ * What a workflow shows visibility (docs/inbox-at-scale.md), and its writing: the memo (the pending requests with their context,
  * bounded, and the latest resolutions), the awaiting-input search attribute and the listing's search attributes
  * (servers, kinds, next expiry, resolved at). The functions are pure; `Visibility` writes them with `upsertMemo` and
  * `upsertSearchAttributes`, each only when what it holds changed. Deterministic: workflow APIs only.

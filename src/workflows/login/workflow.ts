@@ -1,5 +1,5 @@
 /**
- * The workflow `mcpLogin`: the login of one server behind OAuth for one principal (DESIGN §7; docs/oauth.md), with a
+ * The workflow `mcpLogin`: the login of one server behind OAuth for one principal (docs/oauth.md), with a
  * fixed id (contract/login.ts), started by the first call that needs it (update-with-start of `loginWanted`), so any
  * number of calls waiting for one server make one login. It is the credential store: the token set, the refresh
  * token, the client registration and the PKCE verifier, sealed by an activity (src/mcp/auth/seal.ts) and held here

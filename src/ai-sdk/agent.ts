@@ -20,6 +20,10 @@ export const DEFAULT_STEPS_PER_RUN = 50;
 /** Most tool calls the result and the carried state keep (the latest). */
 export const MAX_RECORDED_CALLS = 200;
 
+/**
+ * The input of the workflow `mcpAgent`: the request, the model, the servers whose tools it may use.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export interface McpAgentInput {
   /** The person's request (or `messages`). */
   prompt?: string;
@@ -55,6 +59,10 @@ interface AgentState {
   host?: HostSnapshot;
 }
 
+/**
+ * The result of the workflow `mcpAgent`: the final text and the tool calls it made.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export interface McpAgentResult {
   /** The model's final text. */
   text: string;
@@ -88,7 +96,10 @@ function check(input: McpAgentInput): void {
   }
 }
 
-/** The workflow: an agent whose tools are durable MCP tools. */
+/**
+ * The workflow: an agent whose tools are durable MCP tools.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export async function mcpAgent(input: McpAgentInput): Promise<McpAgentResult> {
   check(input);
   const state: AgentState = input.state ?? { steps: 0, runs: 1, calls: [], droppedCalls: 0 };

@@ -15,7 +15,10 @@ import { mcpListTools, type McpToolInfo } from '../workflows/mcp-list-tools.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 import { exposedToolName } from '../contract/tool-names.js';
 
-/** One tool call the model asked for, as the agent records it. */
+/**
+ * One tool call the model asked for, as the agent records it.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export interface AgentToolCall {
   /** The name the model saw (`server_tool`). */
   name: string;
@@ -30,9 +33,16 @@ export interface AgentToolCall {
   outcome: 'ok' | 'tool-error' | 'not-approved' | 'failed';
 }
 
-/** What decides that a call needs a person's approval first, beyond the worker's policy (never less). */
+/**
+ * What decides that a call needs a person's approval first, beyond the worker's policy (never less).
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export type NeedsApproval = boolean | string[] | ((call: { name: string; server: string; tool: string; input: unknown }) => boolean);
 
+/**
+ * The options of `durableMcpTools`: which tools, and which need a person's approval.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export interface DurableMcpToolsOptions {
   /** Only these tools: exposed names (`server_tool`) or `server/tool`; default every tool of every server. */
   tools?: string[];
@@ -89,6 +99,7 @@ function failedResult(name: string, err: unknown): ToolResult {
 /**
  * The tools of `servers` (names in the worker's MCP config) as an AI SDK ToolSet, each run durably by this workflow.
  * Call it in workflow code, once per agent run (it lists each server's tools through an activity).
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
  */
 export async function durableMcpTools(servers: string[], options: DurableMcpToolsOptions = {}): Promise<ToolSet> {
   if (!Array.isArray(servers) || servers.length === 0 || servers.some((s) => typeof s !== 'string' || s === '')) {

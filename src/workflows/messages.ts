@@ -36,6 +36,7 @@ export interface AnswerBy {
   /**
    * Who the person is, for N of M (docs/people.md): a stable key the sender vouches for (the inbox: a sign-in's verified
    * email, else its issuer and subject). Without it `by` is the key. Compared case- and width-insensitively (NFKC).
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
    */
   person?: string;
   /**

@@ -196,6 +196,7 @@ class Login {
   }
 }
 
+/** The workflow `mcpLogin`: the login of one server behind OAuth for one principal, started by the calls that need it (docs/oauth.md). */
 export async function mcpLogin(input: McpLoginInput): Promise<void> {
   const login = new Login(input, useElicitationHost());
   login.host.answerGuard = login.answerGuard;

@@ -24,11 +24,20 @@ export interface ElicitationOptions {
   expiresIn?: Duration;
   /** How long a waiting tool call holds its MCP session and worker slot before it is released (a Duration; default 3 min). */
   holdFor?: Duration;
-  /** Notify the assignees again when a request is still unanswered after this long (a Duration; docs/people.md). */
+  /**
+   * Notify the assignees again when a request is still unanswered after this long (a Duration; docs/people.md).
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+   */
   remindAfter?: Duration;
-  /** When a request is still unanswered after this long (a Duration), add `escalateTo` to its assignees and notify them. */
+  /**
+   * When a request is still unanswered after this long (a Duration), add `escalateTo` to its assignees and notify them.
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+   */
   escalateAfter?: Duration;
-  /** Who is added at `escalateAfter` (users, roles). */
+  /**
+   * Who is added at `escalateAfter` (users, roles).
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+   */
   escalateTo?: Assignees;
 }
 
@@ -62,11 +71,13 @@ export interface ExecuteMcpToolInput {
   /**
    * Who may answer this call's requests (docs/people.md): users (emails or subjects) and roles. Default: the login's
    * principal (`auth.principal`) when there is one, else anyone allowed into the inbox.
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
    */
   assignees?: Assignees;
   /**
    * N of M (docs/people.md): each of the call's requests (its approval, its yes/no forms) needs this many distinct people
    * to accept, with the same answer; one decline declines (default 1).
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
    */
   approvals?: number;
 }

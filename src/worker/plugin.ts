@@ -23,6 +23,7 @@ import { workflowCode, type WorkflowCode } from './workflow-code.js';
 
 export type { DurableMcpPluginOptions } from './options.js';
 
+/** durable-mcp in any Temporal worker: its activities, workflows, session pool and codec, on Temporal's plugin hooks (docs/workflows.md). */
 export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlugin {
   readonly name = 'durable-mcp';
   readonly config: McpConfig;

@@ -51,7 +51,7 @@ export default tseslint.config(
     },
   },
   {
-    // The workflow plane is deterministic: no Node builtins, no MCP SDK, no activity code (types only).
+    // The workflow plane is deterministic: no Node builtins, no MCP SDK, no activity code (not even types).
     // The workflow side of telemetry (metric names, the workflow metric meter and sinks) is bundled with it.
     files: ['src/workflows/**/*.ts', 'src/ai-sdk/**/*.ts', 'src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
     rules: {
@@ -63,9 +63,13 @@ export default tseslint.config(
             { group: ['node:*'], message: 'Workflow code must not import Node builtins.' },
             { group: ['@modelcontextprotocol/*'], message: 'Workflow code must not import the MCP SDK.' },
             {
-              regex: '^(\\.\\.?/)+(activities|mcp)(/|\\.js$|$)',
+              regex: '^(\\.\\.?/)+activities(/|\\.js$|$)',
+              message: 'Workflow code never imports activities, not even a type: what they exchange is in contract/activities.ts.',
+            },
+            {
+              regex: '^(\\.\\.?/)+mcp(/|\\.js$|$)',
               allowTypeImports: true,
-              message: 'Workflow code may only `import type` from activities and mcp.',
+              message: 'Workflow code may only `import type` from mcp.',
             },
             { group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client'], message: 'Workflow code may only use @temporalio/workflow.' },
             {
@@ -101,7 +105,7 @@ export default tseslint.config(
             { group: ['**/workflows', '**/workflows/*'], allowTypeImports: true, message: 'mcp may only `import type` from workflows.' },
             {
               regex: '^(\\.\\.?/)+(activities|client|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',
-              message: 'mcp imports only the contract (DESIGN.md §2); its callers import it.',
+              message: 'mcp imports only the contract (docs/architecture.md); its callers import it.',
             },
             {
               group: ['@temporalio/workflow', '@temporalio/activity', '@temporalio/client', '@temporalio/worker'],
@@ -120,11 +124,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/workflows', '**/workflows/*'], allowTypeImports: true, message: 'Activities may only `import type` from workflows.' },
+            {
+              regex: '^(\\.\\.?/)+workflows(/|\\.js$|$)',
+              message: 'Activities never import workflow code, not even a type: what they exchange is in contract/activities.ts.',
+            },
             { group: ['@temporalio/workflow', '@temporalio/worker'], message: 'Activities must not import the workflow SDK or the worker.' },
             {
               regex: '^(\\.\\.?/)+(client|inbox|cli|testing|worker)(/|\\.js$|$)',
-              message: 'Activities import contract, mcp and telemetry only (DESIGN.md §2).',
+              message: 'Activities import contract, mcp and telemetry only (docs/architecture.md).',
             },
           ],
         },
@@ -153,7 +160,7 @@ export default tseslint.config(
             },
             {
               regex: '^(\\.\\.?/)+(mcp|activities|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',
-              message: 'The client imports contract and workflow messages only (DESIGN.md §2).',
+              message: 'The client imports contract and workflow messages only (docs/architecture.md).',
             },
             {
               group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'],
@@ -179,7 +186,7 @@ export default tseslint.config(
             },
             {
               regex: '^(\\.\\.?/)+(mcp|activities|cli|testing|worker|telemetry)(/|\\.js$|$)',
-              message: 'The inbox imports client and contract only (DESIGN.md §2).',
+              message: 'The inbox imports client and contract only (docs/architecture.md).',
             },
             {
               group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'],
@@ -191,7 +198,7 @@ export default tseslint.config(
     },
   },
   {
-    // The payload codec, its data converter and the codec server: contract and Temporal's packages only (DESIGN.md §2).
+    // The payload codec, its data converter and the codec server: contract and Temporal's packages only (docs/architecture.md).
     files: ['src/codec/**/*.ts', 'src/codec/**/*.cts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -200,7 +207,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\.?/)+(mcp|activities|workflows|client|inbox|cli|testing|worker|telemetry)(/|\\.js$|$)',
-              message: 'The codec imports contract and @temporalio/* only (DESIGN.md §2); the client, inbox and worker import it.',
+              message: 'The codec imports contract and @temporalio/* only (docs/architecture.md); the client, inbox and worker import it.',
             },
             {
               group: ['@modelcontextprotocol/*', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'],

@@ -4,12 +4,9 @@
  * config's `notify.linkKey`, else $DURABLE_MCP_ANSWER_LINK_KEY (the variable the inbox reads). No key (or a short one):
  * nothing is proved, and the answer's source is recorded as claimed. The proof is never logged.
  */
-import { answerProofValid, type AnswerProofInput } from '../codec/answer-link.js';
+import { answerProofValid } from '../codec/answer-link.js';
+import type { CheckAnswerProofInput } from '../contract/activities.js';
 import { answerLinkKey, type ActivityDeps } from './deps.js';
-
-export interface CheckAnswerProofInput extends AnswerProofInput {
-  proof: string;
-}
 
 /** The key the worker checks proofs with (./deps.ts `answerLinkKey`); undefined (none, an unset variable, a short key) proves nothing. */
 export function answerProofKey(deps: Pick<ActivityDeps, 'notify'>, env: NodeJS.ProcessEnv = process.env): string | undefined {

@@ -9,8 +9,7 @@ import { approvalRequest, argumentsDigest, needsApproval, NO_APPROVAL } from '..
 import { FailureTypes } from '../contract/index.js';
 import { argumentsProblemText, argumentsSchemaProblem, argumentsSizeProblem } from '../contract/tool-arguments.js';
 import type { McpToolInfo, ServerConfig } from '../mcp/index.js';
-import type { CallMcpToolApprovalRequired, CallMcpToolInput } from './types.js';
-import type { WorkerFeatures } from '../workflows/internal-messages.js';
+import type { CallMcpToolApprovalRequired, CallMcpToolInput, WorkerFeatures } from '../contract/activities.js';
 
 /**
  * What the gate says of this attempt: `undefined`, the tool may run (no approval needed, or the approved arguments are

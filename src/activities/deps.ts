@@ -17,8 +17,7 @@ import {
   type TokenCache,
 } from '../mcp/index.js';
 import { failure } from './failures.js';
-import type { WorkerFeatures } from '../workflows/internal-messages.js';
-import type { RegisteredSearchAttributes } from '../workflows/visibility.js';
+import type { RegisteredSearchAttributes, WorkerFeatures } from '../contract/activities.js';
 
 export interface ActivityDeps {
   pool: SessionPool;

@@ -12,6 +12,7 @@
  * - ./oauth.ts `oauthAuthorize`, `oauthExchange` (a login's steps) and `requestLogin` (a call asks its login).
  * The names are the activity types recorded in histories: they never change.
  */
+import type { DurableMcpActivities } from '../contract/activities.js';
 import { measuredToolCall } from '../telemetry/tool-call-metrics.js';
 import { checkAnswerProofActivity } from './answer-proof.js';
 import type { ActivityDeps } from './deps.js';
@@ -22,9 +23,7 @@ import { cancelMcpTaskActivity, watchMcpTaskActivity } from './task-watch.js';
 import { callMcpToolActivity } from './tool-call.js';
 
 export type { ActivityDeps } from './deps.js';
-export type { CheckAnswerProofInput } from './answer-proof.js';
 export type { LoginDeps } from './deps.js';
-export type { OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput, OAuthExchangeOutcome, RequestLoginInput } from './oauth.js';
 export type {
   CallMcpToolCompleted,
   CallMcpToolInput,
@@ -32,12 +31,20 @@ export type {
   CallMcpToolOutcome,
   CallMcpToolReleased,
   CallMcpToolUrlRequired,
+  CheckAnswerProofInput,
+  DurableMcpActivities,
   ElicitationRequests,
   ListMcpToolsInput,
+  OAuthAuthorizeInput,
+  OAuthAuthorizeOutcome,
+  OAuthExchangeInput,
+  OAuthExchangeOutcome,
   ReleaseReason,
-} from './types.js';
+  RequestLoginInput,
+} from '../contract/activities.js';
 
-export function createActivities(deps: ActivityDeps) {
+/** The activities of a durable-mcp worker, on `deps` (the session pool, the worker's config and features). */
+export function createActivities(deps: ActivityDeps): DurableMcpActivities {
   return {
     callMcpTool: measuredToolCall(callMcpToolActivity(deps)),
     listMcpTools: listMcpToolsActivity(deps),
@@ -51,4 +58,5 @@ export function createActivities(deps: ActivityDeps) {
   };
 }
 
-export type Activities = ReturnType<typeof createActivities>;
+/** @deprecated the same as DurableMcpActivities (contract/activities.ts). */
+export type Activities = DurableMcpActivities;

@@ -12,11 +12,10 @@ import { ProtocolError } from '@modelcontextprotocol/client';
 import { answerToElicitResult, deriveRequestId, elicitationToRequest, ELICIT_UPDATE, type Request } from '../contract/index.js';
 import type { ElicitationHandler, Lease } from '../mcp/index.js';
 import { elicitationSpan } from '../telemetry/tool-call-tracing.js';
-import type { ElicitInput, ElicitOutcome } from '../workflows/internal-messages.js';
 import { clientOf, workerFeatures, type ActivityDeps } from './deps.js';
 import { elicitSlots } from './update-slots.js';
 import { elicitationEnd } from './outcome.js';
-import type { CallMcpToolInput, ReleaseReason } from './types.js';
+import type { CallMcpToolInput, ElicitInput, ElicitOutcome, ReleaseReason } from '../contract/activities.js';
 
 /** What a call does now, in its heartbeat details: leasing, calling, or waiting for a person (for which request). */
 export type CallPhase = { state: 'leasing' | 'calling' } | { state: 'waiting'; requestId: string };

@@ -11,7 +11,7 @@ import { loginRequiredOf, type McpToolInfo } from '../mcp/index.js';
 import { heartbeatEvery, serverConfigOf, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
 import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
-import { MAX_RESULT_BYTES, type ListMcpToolsInput, type ListMcpToolsOutcome } from './types.js';
+import { MAX_RESULT_BYTES, type ListMcpToolsInput, type ListMcpToolsOutcome } from '../contract/activities.js';
 
 export function listMcpToolsActivity(deps: ActivityDeps) {
   return async function listMcpTools(input: ListMcpToolsInput): Promise<ListMcpToolsOutcome> {

@@ -8,7 +8,7 @@ import { assigneesLine, sameCase } from '../contract/assignees.js';
 import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
 import type { AssigneeWebhook } from '../mcp/notify-config.js';
-import type { NotifyPendingInput } from '../workflows/internal-messages.js';
+import type { NotifyPendingInput } from '../contract/activities.js';
 import { answerLinkKey, MIN_ANSWER_LINK_KEY_LENGTH, type ActivityDeps } from './deps.js';
 
 /** Longest wait for the webhook's answer, per attempt. */

@@ -1,5 +1,5 @@
 /**
- * The activities of a login (servers behind OAuth; DESIGN §7, docs/oauth.md), and what a call's activity asks of it:
+ * The activities of a login (servers behind OAuth; docs/oauth.md), and what a call's activity asks of it:
  * - `oauthAuthorize` and `oauthExchange`, run by the login workflow one at a time: open the sealed secrets, run the
  *   SDK's `auth()` (src/mcp/auth/flow.ts), seal them again. The login holds only the sealed string.
  * - `requestLogin`, run by a call's workflow when its activity ended `login_required`: update-with-start of the
@@ -25,40 +25,19 @@ import {
   type LoginTarget,
   type OAuthConfig,
   type ServerConfig,
-  type TokenInfo,
 } from '../mcp/index.js';
-import type { LoginCredentials, LoginWantedInput, LoginWantedResult } from '../workflows/internal-messages.js';
 import { clientOf, workerFeatures, type ActivityDeps, type LoginDeps } from './deps.js';
 import { loginSlots } from './update-slots.js';
-import type { CallMcpToolLoginRequired } from './types.js';
-
-/** What each step of a login runs with: the login, and its secrets as the login holds them (sealed; none before the first). */
-interface LoginStepInput {
-  loginId: string;
-  server: string;
-  principal: string;
-  sealed?: string;
-}
-
-export interface OAuthAuthorizeInput extends LoginStepInput {
-  scope?: string;
-  forceReauthorization?: boolean;
-  rediscover?: boolean;
-  resourceMetadataUrl?: string;
-}
-export type OAuthAuthorizeOutcome =
-  | { kind: 'authorized'; sealed: string; info: TokenInfo }
-  | { kind: 'redirect'; sealed: string; url: string; state: string; issuer?: string; scopes?: string; refreshRejected: boolean };
-
-export interface OAuthExchangeInput extends LoginStepInput {
-  sealedCode: string;
-  iss?: string;
-}
-export type OAuthExchangeOutcome = { kind: 'authorized'; sealed: string; info: TokenInfo } | { kind: 'rejected'; sealed: string; reason: string };
-
-export interface RequestLoginInput extends LoginWantedInput {
-  loginId: string;
-}
+import type {
+  CallMcpToolLoginRequired,
+  LoginCredentials,
+  LoginWantedResult,
+  OAuthAuthorizeInput,
+  OAuthAuthorizeOutcome,
+  OAuthExchangeInput,
+  OAuthExchangeOutcome,
+  RequestLoginInput,
+} from '../contract/activities.js';
 
 type OAuthServer = HttpServerConfig & { auth: OAuthConfig };
 

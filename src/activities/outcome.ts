@@ -21,7 +21,6 @@ import {
   type ServerConfig,
   type UrlRequiredRound,
 } from '../mcp/index.js';
-import type { ElicitOutcome, WorkerFeatures } from '../workflows/internal-messages.js';
 import { admittedOrFail, failureOf } from './failures.js';
 import {
   MAX_RESULT_BYTES,
@@ -31,10 +30,12 @@ import {
   type CallMcpToolOutcome,
   type CallMcpToolReleased,
   type CallMcpToolUrlRequired,
+  type ElicitOutcome,
   type ElicitationRequests,
   type ReleaseReason,
   type TaskHandle,
-} from './types.js';
+  type WorkerFeatures,
+} from '../contract/activities.js';
 
 /** A legacy-era call given up while a person is asked: the request that waits on, and why. */
 export interface Release {

@@ -20,7 +20,7 @@ import { failure } from './failures.js';
 import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
 import { completedOutcome, inputRequiredOutcome, taskHandle } from './outcome.js';
 import { progressReporter } from './progress.js';
-import type { CancelMcpTaskInput, WatchMcpTaskInput, WatchMcpTaskOutcome } from './types.js';
+import type { CancelMcpTaskInput, WatchMcpTaskInput, WatchMcpTaskOutcome } from '../contract/activities.js';
 
 /** The poll interval is kept within these bounds, whatever the server suggests (ms). */
 export const MIN_TASK_POLL_MS = 100;

@@ -14,7 +14,7 @@ import { legacyElicitations, type CallState, type ElicitingCall } from './legacy
 import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
 import { callErrorOutcome, releasedOutcome, roundOutcome, type Release } from './outcome.js';
 import { progressReporter, toProgress, type Progress } from './progress.js';
-import type { CallMcpToolInput, CallMcpToolOutcome, ReleaseReason } from './types.js';
+import type { CallMcpToolInput, CallMcpToolOutcome, ReleaseReason } from '../contract/activities.js';
 
 /** A call's release, also the reason its `tools/call` is aborted with. */
 class Released extends Error implements Release {

@@ -1,5 +1,5 @@
 /**
- * The workflow `mcpAgent` (DESIGN §11): the AI SDK's tool loop (`generateText`) in a workflow, its model called
+ * The workflow `mcpAgent` (docs/agents.md): the AI SDK's tool loop (`generateText`) in a workflow, its model called
  * through `@temporalio/ai-sdk`'s activity (./model.ts) and its tools durable MCP tools (./tools.ts). Every model call
  * and every tool call is in history: a worker that dies resumes the loop where it was, and a person's answer to a
  * tool's question reaches the tool and then the model. The conversation is carried into a new run (continue-as-new)
@@ -21,6 +21,10 @@ export const DEFAULT_STEPS_PER_RUN = 50;
 /** Most tool calls the result and the carried state keep (the latest). */
 export const MAX_RECORDED_CALLS = 200;
 
+/**
+ * The input of the workflow `mcpAgent`: the request, the model, the servers whose tools it may use.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export interface McpAgentInput {
   /** The person's request (or `messages`). */
   prompt?: string;
@@ -56,6 +60,10 @@ interface AgentState {
   host?: HostSnapshot;
 }
 
+/**
+ * The result of the workflow `mcpAgent`: the final text and the tool calls it made.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export interface McpAgentResult {
   /** The model's final text. */
   text: string;
@@ -89,7 +97,10 @@ function check(input: McpAgentInput): void {
   }
 }
 
-/** The workflow: an agent whose tools are durable MCP tools. */
+/**
+ * The workflow: an agent whose tools are durable MCP tools.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export async function mcpAgent(input: McpAgentInput): Promise<McpAgentResult> {
   check(input);
   const state: AgentState = input.state ?? { steps: 0, runs: 1, calls: [], droppedCalls: 0 };

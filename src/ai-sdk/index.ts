@@ -1,4 +1,4 @@
-// `durable-mcp/ai-sdk`: durable-mcp as the tool layer of AI SDK agents (DESIGN §11; docs/agents.md). Workflow code:
+// `durable-mcp/ai-sdk`: durable-mcp as the tool layer of AI SDK agents (docs/agents.md). Workflow code:
 // import it in your workflows module, beside `export * from 'durable-mcp/workflows'`, in a worker with both
 // `DurableMcpPlugin` and `@temporalio/ai-sdk`'s `AiSdkPlugin`.
 

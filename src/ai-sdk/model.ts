@@ -13,7 +13,10 @@ interface ModelActivities {
   invokeModel(args: { modelId: string; options: LanguageModelV4CallOptions }): Promise<LanguageModelV4GenerateResult | undefined>;
 }
 
-/** A model whose calls run as AiSdkPlugin's `invokeModel` activity (default: 10 minutes per call, Temporal's retries). */
+/**
+ * A model whose calls run as AiSdkPlugin's `invokeModel` activity (default: 10 minutes per call, Temporal's retries).
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export function agentModel(modelId: string, activityOptions: ActivityOptions = {}): LanguageModelV4 {
   return {
     specificationVersion: 'v4',

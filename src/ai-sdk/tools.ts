@@ -1,5 +1,5 @@
 /**
- * `durableMcpTools(servers, options?)`: an AI SDK `ToolSet` whose tools are MCP tools run durably (DESIGN §11).
+ * `durableMcpTools(servers, options?)`: an AI SDK `ToolSet` whose tools are MCP tools run durably (docs/agents.md).
  * Workflow code: the tool list comes from `mcpListTools` (its activity, so a server behind OAuth gets its login) and
  * each tool's `execute` runs `executeMcpTool` in the calling workflow, so a tool's elicitations and approvals are this
  * workflow's requests (the one inbox, the CLI's `pending`/`answer`). Whatever a person or the clock decides (declined,
@@ -13,8 +13,12 @@ import type { Duration } from '../workflows/duration.js';
 import { useElicitationHost } from '../workflows/host/install.js';
 import { mcpListTools, type McpToolInfo } from '../workflows/mcp-list-tools.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
+import { exposedToolName } from '../contract/tool-names.js';
 
-/** One tool call the model asked for, as the agent records it. */
+/**
+ * One tool call the model asked for, as the agent records it.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export interface AgentToolCall {
   /** The name the model saw (`server_tool`). */
   name: string;
@@ -29,9 +33,16 @@ export interface AgentToolCall {
   outcome: 'ok' | 'tool-error' | 'not-approved' | 'failed';
 }
 
-/** What decides that a call needs a person's approval first, beyond the worker's policy (never less). */
+/**
+ * What decides that a call needs a person's approval first, beyond the worker's policy (never less).
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export type NeedsApproval = boolean | string[] | ((call: { name: string; server: string; tool: string; input: unknown }) => boolean);
 
+/**
+ * The options of `durableMcpTools`: which tools, and which need a person's approval.
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+ */
 export interface DurableMcpToolsOptions {
   /** Only these tools: exposed names (`server_tool`) or `server/tool`; default every tool of every server. */
   tools?: string[];
@@ -53,11 +64,7 @@ export interface DurableMcpToolsOptions {
   onCall?: (call: AgentToolCall) => void;
 }
 
-/** Exposed tool name, as McpSource names them (DESIGN §1). */
-export function exposedToolName(server: string, tool: string): string {
-  const sanitize = (x: string) => x.replace(/[^a-zA-Z0-9_-]/g, '_');
-  return `${sanitize(server)}_${sanitize(tool)}`;
-}
+export { exposedToolName };
 
 /** A server's tool input schema for the model: an object schema whatever the server sent (hostile input, §14). */
 function inputSchemaOf(info: McpToolInfo): JSONSchema7 {
@@ -74,7 +81,7 @@ function wantsApproval(setting: NeedsApproval | undefined, call: { name: string;
 }
 
 /** The outcome of a finished call, from durable-mcp's result. */
-function outcomeOf(result: ToolResult): AgentToolCall['outcome'] {
+function agentCallOutcome(result: ToolResult): AgentToolCall['outcome'] {
   const approval = result.metadata?.approval;
   if (typeof approval === 'string' && approval !== 'approved') return 'not-approved';
   return result.isError ? 'tool-error' : 'ok';
@@ -92,6 +99,7 @@ function failedResult(name: string, err: unknown): ToolResult {
 /**
  * The tools of `servers` (names in the worker's MCP config) as an AI SDK ToolSet, each run durably by this workflow.
  * Call it in workflow code, once per agent run (it lists each server's tools through an activity).
+ * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
  */
 export async function durableMcpTools(servers: string[], options: DurableMcpToolsOptions = {}): Promise<ToolSet> {
   if (!Array.isArray(servers) || servers.length === 0 || servers.some((s) => typeof s !== 'string' || s === '')) {
@@ -134,7 +142,7 @@ export async function durableMcpTools(servers: string[], options: DurableMcpTool
           let outcome: AgentToolCall['outcome'];
           try {
             result = await executeMcpTool(call, { step: name, reportAnswers: true });
-            outcome = outcomeOf(result);
+            outcome = agentCallOutcome(result);
           } catch (err) {
             if (isCancellation(err)) throw err;
             result = failedResult(name, err);

@@ -74,6 +74,7 @@ export const WORKER_WAIT_MS = 15_000;
 /** What to do when no worker takes an answer: the durable signal needs none until it is validated. */
 export const SIGNAL_HINT = 'Or send it as a durable signal (`--signal`), validated when a worker picks it up';
 
+/** durable-mcp from any Temporal client: start tool calls, list and answer pending requests, follow results (docs/cli.md). */
 export class DurableMcpClient {
   private registered: boolean | undefined;
   private support: ListingSupport | undefined;
@@ -99,6 +100,7 @@ export class DurableMcpClient {
     return new DurableMcpClient(client, { taskQueue });
   }
 
+  /** The Temporal namespace this client works in. */
   get namespace(): string {
     return this.client.options.namespace;
   }

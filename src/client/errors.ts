@@ -118,6 +118,7 @@ export class AnswerRejectedFailure extends ApplicationFailure {
     return new AnswerRejectedFailure(workflowId, requestId, root.type, root.message, err);
   }
 
+  /** Plain JSON, for `--json` and logs: the failure's type as `error`, the reason, the workflow and the request. */
   toJSON(): Record<string, unknown> {
     return { error: this.type, message: this.reason, workflowId: this.workflowId, requestId: this.requestId };
   }

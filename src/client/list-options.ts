@@ -41,6 +41,7 @@ export interface ListOptions {
   queriesWithoutMemo?: number;
 }
 
+/** A listing option that is wrong: its message names the option and what is wrong with its value. */
 export class ListOptionError extends Error {
   override name = 'ListOptionError';
 }

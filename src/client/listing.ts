@@ -1,5 +1,5 @@
 /**
- * The one listing of pending requests across a namespace (DESIGN §8), used by DurableMcpClient, the CLI's `pending`
+ * The one listing of pending requests across a namespace (docs/inbox-at-scale.md), used by DurableMcpClient, the CLI's `pending`
  * and the inbox. It reads visibility pages only: each workflow keeps its pending requests with their context in its
  * memo (LISTING_MEMO_KEY, encoded by the payload codec) and what a list filters on in search attributes
  * (DurableMcpAwaitingInput, DurableMcpServers, DurableMcpKinds, DurableMcpNextExpiry). No worker is asked, except for

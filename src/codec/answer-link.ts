@@ -11,6 +11,9 @@
  * its run, whichever inbox replica sends the answer.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { AnswerProofInput } from '../contract/activities.js';
+
+export type { AnswerProofInput } from '../contract/activities.js';
 
 /** The key both sides need (at least 32 characters): the config's `notify.linkKey` and the inbox's `answerLinkKey`. */
 export const ANSWER_LINK_KEY_ENV = 'DURABLE_MCP_ANSWER_LINK_KEY';
@@ -67,19 +70,6 @@ export function linkStillFor(to: string, assignees: { users?: string[]; roles?: 
   if (to === '*') return assignees === undefined;
   if (to.startsWith('role:')) return assignees?.roles?.includes(to.slice(5)) ?? false;
   return assignees?.users?.some((u) => u.toLowerCase() === to.toLowerCase()) ?? false;
-}
-
-/**
- * What an answer's proof covers (docs/security.md "Who answered"): the workflow it is sent to, the answer (its request id and
- * its JSON as sent), and who the inbox says gives it: `by`, `source`, `person`, and an answer link's run.
- */
-export interface AnswerProofInput {
-  workflowId: string;
-  answer: unknown;
-  by: string;
-  source: string;
-  person?: string;
-  link?: { run: string };
 }
 
 /** The text a proof's HMAC covers: one JSON array, so no field can run into the next. */

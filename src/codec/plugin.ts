@@ -16,6 +16,7 @@ export interface DurableMcpClientPluginOptions {
   encryption?: EncryptionCodec | false;
 }
 
+/** A client plugin that encrypts payloads with durable-mcp's codec (docs/encryption.md), for any Temporal client. */
 export class DurableMcpClientPlugin extends SimplePlugin {
   /** The payload codec the client encrypts with (undefined: payloads in plaintext). */
   readonly encryption?: EncryptionCodec;

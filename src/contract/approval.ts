@@ -1,5 +1,5 @@
 /**
- * Approvals (DESIGN §10): a person allows a tool before it runs. Pure and deterministic (workflow code and the
+ * Approvals (docs/approvals.md): a person allows a tool before it runs. Pure and deterministic (workflow code and the
  * activity use it alike; unit tests need no server): the policy and its check, the digest that binds an approval to
  * the exact arguments, the Request a person answers (a form of the tool's arguments, prefilled), the arguments an
  * answer approves, and the result a caller gets when the tool did not run.

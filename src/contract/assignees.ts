@@ -1,5 +1,5 @@
 /**
- * Addressed requests (DESIGN §13, docs/people.md): who may answer a request. A call, a pipeline step or the approval
+ * Addressed requests (docs/people.md): who may answer a request. A call, a pipeline step or the approval
  * policy names `assignees: { users?: [...], roles?: [...] }`; a person may answer when one of the users is their email
  * or subject, or one of the roles is theirs. A request without assignees is answered by anyone allowed into the inbox,
  * as before. Pure and deterministic (workflow code, activities and the inbox use it alike).

@@ -90,6 +90,7 @@ export type FailureType = keyof typeof FAILURES;
 /** The failure types by name, for `ApplicationFailure.nonRetryable(message, FailureTypes.UnknownTool)`. */
 export const FailureTypes = Object.fromEntries(Object.keys(FAILURES).map((k) => [k, k])) as { readonly [K in FailureType]: K };
 
+/** Whether `type` is one of durable-mcp's failure types (FailureTypes). */
 export function isFailureType(type: unknown): type is FailureType {
   return typeof type === 'string' && Object.prototype.hasOwnProperty.call(FAILURES, type);
 }

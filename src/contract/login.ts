@@ -1,5 +1,5 @@
 /**
- * The login of a server behind OAuth (MCP authorization; DESIGN §7), as every plane names it: the id of its workflow
+ * The login of a server behind OAuth (MCP authorization; docs/oauth.md), as every plane names it: the id of its workflow
  * (one per credential set: server and principal; credentials inside are keyed by the authorization server's issuer)
  * and the `state` parameter that binds an authorization response to that workflow. Pure: workflow code imports it.
  */
@@ -90,4 +90,13 @@ export interface LoginStatus {
   requestId?: string;
   /** Calls waiting for the login. */
   waiting: number;
+}
+
+/** What a login's workflow may know of its token set: nothing secret. */
+export interface TokenInfo {
+  issuer?: string;
+  scopes?: string;
+  /** When the access token expires (ms since the epoch), when the server said. */
+  expiresAtMs?: number;
+  refreshable: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * The inbox's `/oauth/callback` (servers behind OAuth; DESIGN §7, docs/oauth.md): where an authorization server sends
+ * The inbox's `/oauth/callback` (servers behind OAuth; docs/oauth.md): where an authorization server sends
  * the browser back after a person signed in. It takes only what a browser sends back (a GET navigation with `code`,
  * `state`, `iss`, or `error`). Before it touches Temporal it refuses, at no cost to any workflow: a client over its rate
  * (429), a state this deployment did not sign (the worker's MAC, src/codec/state-mac.ts), an expired one, and one this

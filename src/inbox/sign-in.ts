@@ -1,5 +1,5 @@
 /**
- * Sign-in to the inbox with OpenID Connect (DESIGN §13, docs/people.md): the authorization code flow with PKCE, a
+ * Sign-in to the inbox with OpenID Connect (docs/people.md): the authorization code flow with PKCE, a
  * `state` and a `nonce` (kept in a short-lived signed cookie of this origin), the ID token verified with `jose` against
  * the issuer's JWKS (signature by an asymmetric algorithm the issuer lists, issuer, audience and `azp`, expiry, nonce),
  * then the person (subject, issuer, the email when `email_verified` is true, roles) in a session cookie: HMAC-signed,

@@ -31,7 +31,7 @@ function durationToMs(v: string): number {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * How the worker negotiates with a server (DESIGN §6b): `auto` (default) speaks 2026-07-28 when the server offers it,
+ * How the worker negotiates with a server (docs/eras.md): `auto` (default) speaks 2026-07-28 when the server offers it,
  * else the legacy era, and falls back to the legacy era for a server whose tools turn out to ask the old way;
  * `legacy` and `modern` pin the era.
  */
@@ -323,12 +323,4 @@ export function envReferenceProblems(config: McpConfig, env: NodeJS.ProcessEnv =
   return problems;
 }
 
-/** `sanitize(x) = x.replace(/[^a-zA-Z0-9_-]/g, "_")`. */
-export function sanitize(x: string): string {
-  return x.replace(/[^a-zA-Z0-9_-]/g, '_');
-}
-
-/** The exposed tool name: `sanitize(server) + "_" + sanitize(tool)`. */
-export function exposedToolName(server: string, tool: string): string {
-  return `${sanitize(server)}_${sanitize(tool)}`;
-}
+export { exposedToolName, sanitize } from '../contract/tool-names.js';

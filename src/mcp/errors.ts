@@ -50,7 +50,7 @@ export const McpSourceErrorCodes = {
   /**
    * The server refused a `tools/call` because its tool asked the old way (`elicitation/create`) where its SDK has no
    * channel for it (`era`: the session's). In the modern era, `era: "auto"` runs the call again in the legacy era
-   * (DESIGN §6b); in the legacy era the server's transport has none either (stateless HTTP).
+   * (docs/eras.md); in the legacy era the server's transport has none either (stateless HTTP).
    */
   BackChannelRefused: 'BackChannelRefused',
 } as const;

@@ -7,7 +7,7 @@ import { TASKS_EXTENSION } from './tasks-modern.js';
 export const CLIENT_INFO = { name: 'durable-mcp', version: '0.1.0' };
 
 /**
- * The client for `server`, negotiating as its config says (DESIGN §6b): `auto` asks `server/discover` and speaks
+ * The client for `server`, negotiating as its config says (docs/eras.md): `auto` asks `server/discover` and speaks
  * 2026-07-28 when the server offers it, else `initialize`; `legacy` only `initialize` (offering `protocolVersion`
  * when one is pinned); `modern` only 2026-07-28 (or the pinned modern `protocolVersion`), never falling back.
  */

@@ -42,6 +42,7 @@ export interface SourceCallOptions {
   maxRounds?: number;
 }
 
+/** MCP tools without Temporal: the configured servers' tools under their exposed names, called over pooled sessions. */
 export class McpSource implements AsyncDisposable {
   private constructor(
     readonly status: Record<string, ServerStatus>,
@@ -55,6 +56,7 @@ export class McpSource implements AsyncDisposable {
   ) {}
   private calls = 0;
 
+  /** Connects to every server of `config` (an mcp.json object) and lists its tools; fails naming the field of a bad config. */
   static async load(config: McpConfig | unknown, waitFor?: WaitFor): Promise<McpSource> {
     const parsed = isParsed(config) ? config : parseMcpConfig(config);
     const status: Record<string, ServerStatus> = {};
@@ -187,6 +189,7 @@ export class McpSource implements AsyncDisposable {
     this.sessions.clear();
   }
 
+  /** Closes every session and server process (`await using source = await McpSource.load(…)`). */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

@@ -4,7 +4,7 @@
  * answers `CreateTaskResult { task }` at once; the client then waits on `tasks/result`, which blocks until the task is
  * over and carries the server's own requests (`elicitation/create`, with the `related-task` `_meta`) on the session
  * meanwhile. Those reach the session's elicitation handler as any legacy-era elicitation does (the inline wait and
- * the release rules of DESIGN §3.4). `tasks/get` is polled alongside, at the server's `pollInterval`, for the call's
+ * the release rules of docs/guarantees.md). `tasks/get` is polled alongside, at the server's `pollInterval`, for the call's
  * progress (its status and `statusMessage`). A call that is aborted (cancelled, released) sends `tasks/cancel`.
  *
  * `"optional"` tools are called without `task`: in this form a task lives in its session's server (a released or
@@ -18,7 +18,7 @@ import { McpSourceError, McpSourceErrorCodes } from './errors.js';
 /** A task's states (SEP-1686). */
 export const TERMINAL_TASK_STATUSES = ['completed', 'failed', 'cancelled'] as const;
 
-/** The longest task id accepted (it is logged and sent back: outside input, DESIGN §14). */
+/** The longest task id accepted (it is logged and sent back: outside input, docs/security.md). */
 export const MAX_TASK_ID_LENGTH = 256;
 /** The poll interval is kept within these bounds, whatever the server suggests (ms). */
 export const MIN_POLL_MS = 250;

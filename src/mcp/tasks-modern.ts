@@ -18,7 +18,7 @@ import { interceptMessages } from './transports.js';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** JSON-RPC error: the server needs a client capability the request did not declare. */
 export const MISSING_CLIENT_CAPABILITY = -32021;
-/** The longest task id accepted (logged, sent back, a header value: outside input, DESIGN §14). */
+/** The longest task id accepted (logged, sent back, a header value: outside input, docs/security.md). */
 export const MAX_TASK_ID_LENGTH = 256;
 /** Largest `data` of a failed task's error kept in the call's failure (JSON characters). */
 export const MAX_ERROR_DATA_CHARS = 8 * 1024;

@@ -5,19 +5,11 @@
  * listing is checked here only for what a listing needs, and handed on untouched.
  */
 import { SdkError, SdkErrorCode, type Client, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import type { McpToolInfo } from '../contract/activities.js';
 import { isPlainObject, preview } from '../contract/json.js';
 import { isMcpSourceError, McpSourceError, McpSourceErrorCodes } from './errors.js';
 
-/** A tool as its server lists it. Fields other than these pass through too, as the server sent them. */
-export interface McpToolInfo {
-  name: string;
-  title?: string;
-  description?: string;
-  /** The JSON Schema of the tool's arguments, byte for byte as the server sent it (key order included). */
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-}
+export type { McpToolInfo } from '../contract/activities.js';
 
 /** Most pages of one listing: a server whose cursor never ends fails the listing instead of looping. */
 export const MAX_TOOL_PAGES = 100;

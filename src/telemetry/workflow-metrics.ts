@@ -9,7 +9,7 @@
 import type { MetricCounter, MetricHistogram } from '@temporalio/common';
 import { metricMeter, proxySinks, type Sinks } from '@temporalio/workflow';
 import type { Answer } from '../contract/index.js';
-import { outcomeOf, type RequestOutcome } from '../workflows/outcome.js';
+import { requestOutcomeOf, type RequestOutcome } from '../contract/outcome.js';
 import { MetricDescriptions, MetricNames, type MetricLabelValues } from './metric-names.js';
 
 /** The sink the worker registers (createWorker) for the metrics the workflow meter cannot express. */
@@ -22,7 +22,7 @@ export interface DurableMcpSinks extends Sinks {
 
 /** How a request ended, as counted: what the MCP server was told, or `expired`. */
 export type ResolvedOutcome = (typeof MetricLabelValues.outcome)[number];
-/** The metric's label of each outcome (workflows/outcome.ts): the MCP action's words. */
+/** The metric's label of each outcome (contract/outcome.ts): the MCP action's words. */
 const OUTCOME_LABELS: Record<RequestOutcome, ResolvedOutcome> = { accepted: 'accept', declined: 'decline', cancelled: 'cancel', expired: 'expired' };
 
 let resolved: MetricCounter | undefined;
@@ -43,7 +43,7 @@ export function requestPending(server: string, kind: string): void {
 export function requestResolved(server: string, kind: string, answer: Answer, answeredAfterMs?: number): void {
   durableMcpMetrics.pendingChanged(-1, { server, kind });
   resolved ??= metricMeter.createCounter(MetricNames.requestsResolved, '1', MetricDescriptions[MetricNames.requestsResolved]);
-  resolved.add(1, { server, kind, outcome: OUTCOME_LABELS[outcomeOf(answer)] });
+  resolved.add(1, { server, kind, outcome: OUTCOME_LABELS[requestOutcomeOf(answer)] });
   if (answeredAfterMs !== undefined) {
     timeToAnswer ??= metricMeter.createHistogram(MetricNames.timeToAnswer, 'int', 'ms', MetricDescriptions[MetricNames.timeToAnswer]);
     timeToAnswer.record(Math.max(0, Math.round(answeredAfterMs)), { server, kind });

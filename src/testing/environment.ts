@@ -90,6 +90,7 @@ function buildConfig(options: TestEnvironmentOptions): McpConfig | Record<string
   return { ...base, [key]: { ...entries, ...Object.fromEntries(extra) } };
 }
 
+/** A Temporal test server, a durable-mcp worker and its MCP servers for your tests (`await using`; docs/testing.md). */
 export async function createTestEnvironment(options: TestEnvironmentOptions = {}): Promise<DurableMcpTestEnvironment> {
   // Bad key material fails here, before a server starts.
   const encryption = resolveEncryption(options.encryption);

@@ -35,6 +35,7 @@ function protobufAdvice<T>(what: string, fn: () => T): T {
   }
 }
 
+/** A recorded history no longer replays against the current workflow code: a change needs `patched()`. */
 export class ReplayFailedError extends Error {
   override name = 'ReplayFailedError';
   constructor(readonly failures: ReplayOutcome[]) {

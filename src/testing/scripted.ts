@@ -55,6 +55,7 @@ function toolsOf(options: ScriptedServerOptions): Map<string, ScriptedTool> {
   return tools;
 }
 
+/** An MCP server made of scripted tools (`ask`, `answer`), served over HTTP in this process for your tests (docs/testing.md). */
 export async function scriptedServer(options: ScriptedServerOptions): Promise<ScriptedServer> {
   const era: ProtocolEra = options.era ?? 'modern';
   const transport: ScriptedTransport = options.transport ?? 'stdio';

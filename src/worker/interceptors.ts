@@ -4,12 +4,21 @@
  * prebuilt bundle has its own built in: the traced one when tracing is on).
  */
 import type { WorkflowClientInterceptor } from '@temporalio/client';
-import type { WorkerOptions } from '@temporalio/worker';
-import { durableMcpSinks } from '../telemetry/metrics.js';
+import type { WorkerInterceptors, WorkerOptions } from '@temporalio/worker';
+import { durableMcpSinks, tracesRequested } from '../telemetry/metrics.js';
+import type { TracingSetup } from '../telemetry/tracing.js';
 
 type Traced = Pick<WorkerOptions, 'interceptors' | 'sinks'>;
 
-export function workerInterceptors(user: WorkerOptions['interceptors'], traced: Traced | undefined, bundlesAtStart: boolean): WorkerOptions['interceptors'] {
+/** OpenTelemetry's interceptors and sinks, or undefined when tracing is off. The OpenTelemetry SDK is loaded only when it is on. */
+export async function tracingOptions(setting: TracingSetup | false | undefined): Promise<Traced | undefined> {
+  if (setting === false || (setting === undefined && !tracesRequested())) return undefined;
+  const tracing = await import('../telemetry/tracing.js');
+  const setup = setting ?? tracing.tracingFromEnv();
+  return setup ? tracing.tracingWorkerOptions(setup) : undefined;
+}
+
+export function workerInterceptors(user: WorkerOptions['interceptors'], traced: Traced | undefined, bundlesAtStart: boolean): WorkerInterceptors {
   const clientWorkflow = (i: WorkerOptions['interceptors']) => (i?.client?.workflow as WorkflowClientInterceptor[] | undefined) ?? [];
   return {
     ...user,

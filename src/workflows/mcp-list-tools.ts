@@ -8,12 +8,12 @@
  * signing in) and lists again.
  */
 import { condition, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import type { McpToolInfo } from '../mcp/index.js';
+import type { McpToolInfo } from '../contract/activities.js';
 import type { Duration } from './duration.js';
 import { DEFAULT_EXPIRES_IN_MS } from './host/index.js';
 import { durationOption, invalidInput, listToolsInputProblem } from './input.js';
 import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from './login/waiting.js';
+import type { DurableMcpActivities } from '../contract/activities.js';
 
 export type { McpToolInfo };
 
@@ -30,7 +30,7 @@ export interface McpListToolsInput {
 /** Attempts of the activity before the listing fails: a server that cannot be reached fails within seconds, not minutes. */
 export const LIST_TOOLS_MAX_ATTEMPTS = 3;
 
-const { listMcpTools } = proxyActivities<Activities>({
+const { listMcpTools } = proxyActivities<DurableMcpActivities>({
   // Connect and list within the server's timeout, or wait for a session of a busy server (heartbeating meanwhile).
   startToCloseTimeout: '10m',
   heartbeatTimeout: '30s',

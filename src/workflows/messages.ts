@@ -15,11 +15,11 @@ import {
   LOGIN_STATUS_QUERY,
   LOGOUT_UPDATE,
 } from '../contract/message-names.js';
-import type { ApprovalContext } from '../contract/approval.js';
-import type { Assignees } from '../contract/assignees.js';
 import type { Answer, ElicitResult, Request } from '../contract/index.js';
 import type { LoginStatus } from '../contract/login.js';
-import { APPROVAL_ARGUMENTS_MAX } from '../contract/tool-arguments.js';
+import type { PendingRequest } from '../contract/requests.js';
+
+export { ARGUMENTS_SHOWN, type PendingContext, type PendingRequest } from '../contract/requests.js';
 
 /**
  * Who gives an answer, sent beside it (a second argument of the `answer` signal or the `submitAnswer` update),
@@ -36,6 +36,7 @@ export interface AnswerBy {
   /**
    * Who the person is, for N of M (docs/people.md): a stable key the sender vouches for (the inbox: a sign-in's verified
    * email, else its issuer and subject). Without it `by` is the key. Compared case- and width-insensitively (NFKC).
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
    */
   person?: string;
   /**
@@ -89,50 +90,6 @@ export interface WaitForPendingInput {
  */
 export const waitForPendingUpdate = defineUpdate<Request[], [WaitForPendingInput]>(WAIT_FOR_PENDING_UPDATE);
 
-/** Where a pending request comes from: what a person needs to act on it. */
-export interface PendingContext {
-  callId: string;
-  server: string;
-  tool: string;
-  /** The pipeline step, when the call is part of a pipeline. */
-  step?: string;
-  /** URL mode (`kind: "authorization"`): the host the link goes to, to show beside it. */
-  host?: string;
-  /** A sign-in of a server behind OAuth (the login workflow's request): whose, at which authorization server, for what. */
-  login?: { principal: string; issuer?: string; scopes?: string };
-  /** When the request was recorded (workflow time, ISO 8601). */
-  askedAt?: string;
-  /** The tool call's arguments as JSON text, cut to ARGUMENTS_SHOWN characters (an approval's: whole; untrusted: escape it). */
-  arguments?: string;
-  /**
-   * An approval (docs/approvals.md): a person allows the tool to run with these arguments. The tool's title,
-   * description and annotations as its server lists them (untrusted text: escape it), whether the config trusts them,
-   * and whether the form edits the arguments.
-   */
-  approval?: ApprovalContext;
-  /** Who may answer (docs/people.md): absent, anyone allowed into the inbox. An approval's come from the policy when it names them. */
-  assignees?: Assignees;
-  /** N of M (docs/people.md): how many distinct people must accept, and who has. */
-  approvals?: { required: number; accepted: string[] };
-  /** A reminder was sent (`elicitation.remindAfter`). */
-  reminded?: true;
-  /** It was escalated (`elicitation.escalateAfter`): who was added to the assignees. */
-  escalated?: Assignees;
-}
-/**
- * At most this many characters of a call's arguments (as JSON) go with its pending requests: an approval's arguments
- * are never larger (APPROVAL_ARGUMENTS_MAX: larger ones are refused before anyone is asked), so an approval is never cut.
- */
-export const ARGUMENTS_SHOWN = APPROVAL_ARGUMENTS_MAX;
-/**
- * A pending request with its context: the one shape of it (the `pendingDetails` query's rows). The memo's entry
- * (MemoPendingRequest), the listing's row (ListedRequest), the inbox's row (PendingRow), the child's signal
- * (ChildPendingRequest) and the testing kit's `nextPending` (NextPending) are this shape with a little more or less.
- */
-export interface PendingRequest {
-  request: Request;
-  context: PendingContext;
-}
 /** The pending requests with their context (server, tool, step). */
 export const pendingDetailsQuery = defineQuery<PendingRequest[]>(PENDING_DETAILS_QUERY);
 

@@ -1,5 +1,5 @@
 /**
- * Visibility: what a list of workflows shows without asking any worker (DESIGN §8): the search attributes durable-mcp
+ * Visibility: what a list of workflows shows without asking any worker (docs/inbox-at-scale.md): the search attributes durable-mcp
  * sets, and the memo a workflow that asks for input keeps (its pending requests with their context, bounded, and the
  * latest resolutions). Written by the elicitation host (host/visibility.ts); read by the client's listing and the inbox.
  */
@@ -7,7 +7,7 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 import type { Assignees } from '../contract/assignees.js';
 import type { Request } from '../contract/index.js';
 import type { PendingRequest } from './messages.js';
-import type { RequestOutcome } from './outcome.js';
+import type { RequestOutcome } from '../contract/outcome.js';
 
 /** Name of the Bool search attribute that is true while a workflow has a pending request. */
 export const AWAITING_INPUT_SEARCH_ATTRIBUTE = 'DurableMcpAwaitingInput';
@@ -26,11 +26,7 @@ export const serversKey = defineSearchAttributeKey(SERVERS_SEARCH_ATTRIBUTE, 'KE
 export const kindsKey = defineSearchAttributeKey(KINDS_SEARCH_ATTRIBUTE, 'KEYWORD_LIST');
 export const nextExpiryKey = defineSearchAttributeKey(NEXT_EXPIRY_SEARCH_ATTRIBUTE, 'DATETIME');
 export const resolvedAtKey = defineSearchAttributeKey(RESOLVED_AT_SEARCH_ATTRIBUTE, 'DATETIME');
-/**
- * Which of durable-mcp's search attributes a namespace has, as the worker finds them at start: none, only
- * DurableMcpAwaitingInput (`awaiting`), or all of SEARCH_ATTRIBUTES (`listing`).
- */
-export type RegisteredSearchAttributes = 'none' | 'awaiting' | 'listing';
+export type { RegisteredSearchAttributes } from '../contract/activities.js';
 /**
  * Every search attribute durable-mcp uses, with its type as `temporal operator search-attribute create --type` names it
  * (dev, the testing kit and docker-compose register them all). Nothing sensitive: search attributes are never encoded.

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerProofKey, checkAnswerProofActivity } from '../../src/activities/answer-proof.js';
 import type { ActivityDeps } from '../../src/activities/index.js';
-import { answerProof, answerProofValid, type AnswerProofInput } from '../../src/codec/answer-link.js';
+import { answerProof, answerProofValid } from '../../src/codec/answer-link.js';
+import type { AnswerProofInput } from '../../src/contract/activities.js';
 
 const KEY = 'answer-proof-unit-key-0123456789abcdefgh';
 

@@ -12,11 +12,11 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { approvalGate } from '../../src/activities/approval.js';
 import { callMcpToolActivity } from '../../src/activities/tool-call.js';
-import type { CallMcpToolInput } from '../../src/activities/types.js';
 import { argumentsDigest, approvalRequestId } from '../../src/contract/approval.js';
 import { FailureTypes } from '../../src/contract/index.js';
 import { parseMcpConfig, SessionPool } from '../../src/mcp/index.js';
 import { events, stdioFixture } from '../helpers/mcp.js';
+import type { CallMcpToolInput } from '../../src/contract/activities.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'approval-gate-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { callErrorOutcome, completedOutcome, elicitationEnd, MAX_REQUEST_STATE_BYTES, releasedOutcome, roundOutcome } from '../../src/activities/outcome.js';
-import { MAX_RESULT_BYTES, type CallMcpToolInput } from '../../src/activities/types.js';
 import { FailureTypes, type Request } from '../../src/contract/index.js';
 import { loginRequired, McpSourceError } from '../../src/mcp/index.js';
+import { MAX_RESULT_BYTES, type CallMcpToolInput } from '../../src/contract/activities.js';
 
 const input: CallMcpToolInput = { server: 'files', tool: 'read', callId: 'call-1', toolTimeoutMs: 1000 };
 const form = (message: string) => ({ mode: 'form', message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });

@@ -1,5 +1,5 @@
 /**
- * Agents (DESIGN §11, docs/agents.md): `mcpAgent` in a user's worker with `DurableMcpPlugin` beside `@temporalio/ai-sdk`'s
+ * Agents (docs/agents.md): `mcpAgent` in a user's worker with `DurableMcpPlugin` beside `@temporalio/ai-sdk`'s
  * `AiSdkPlugin` in one `Worker.create`, a real dev server, the fixture MCP server over stdio, and the AI SDK's scripted
  * model (`MockLanguageModelV4` as the plugin's model provider). A tool that asks a person: the request is pending in
  * the agent's workflow, answered through DurableMcpClient, and the model reads the answer in the tool result. A
@@ -22,6 +22,7 @@ import { DurableMcpPlugin } from '../../src/worker.js';
 import { answerSignal, pendingQuery } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { run } from '../helpers/cli.js';
+import { recordHistory } from '../helpers/history.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { createLocalEnv, eventually, fixtureConfig, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { scriptedModel, type ScriptStep } from './scripted-model.js';
@@ -94,6 +95,8 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
       );
       // The model saw the answer in the tool result (its second call).
       assert.deepEqual(seen.at(-1), ['hello Ada']);
+      // Replayed with the agent's bundle by test/workflows/replay.test.ts (recorded without a codec).
+      await recordHistory(handle, 'agent-ask-name', env.address);
     });
   });
 

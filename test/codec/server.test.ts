@@ -163,7 +163,7 @@ describe('the codec server', () => {
   it('the raw history holds only encrypted payloads: not the prompt, the answer or the tool result', () => {
     const payloads = payloadsIn(rawHistory);
     assert.ok(payloads.length >= 4, `the history has payloads (${payloads.length})`);
-    // Not encoded: search attributes (DESIGN §9) and the SDK's own patch markers (a patch id); everything else is.
+    // Not encoded: search attributes (docs/encryption.md) and the SDK's own patch markers (a patch id); everything else is.
     const plain = new Set(
       payloadsIn(
         rawHistory.events?.map((e) => [

@@ -5,14 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { Worker } from '@temporalio/worker';
-import { prebuiltBundle, workflowsPath } from '../../src/worker/workflow-code.js';
-import { durableMcpSinks } from '../../src/telemetry/metrics.js';
 import { historiesDir } from '../helpers/history.js';
+import { committedHistories, replayCommitted } from '../helpers/replay.js';
 import { secs, within } from './lib.js';
 import type { CaseContext, FaultCase } from './suite.js';
 
@@ -23,33 +20,14 @@ export const f5Replay: FaultCase = {
   title: 'every committed history replays',
   timeoutMs: () => 120_000,
   async run() {
-    // As test/workflows/replay.test.ts: workflow-ids.json maps a history's name to the workflow id it was
-    // recorded under (child workflow ids derive from it); every other .json file is a history.
-    const idsPath = join(historiesDir, 'workflow-ids.json');
-    const workflowIds: Record<string, string> = existsSync(idsPath) ? JSON.parse(readFileSync(idsPath, 'utf8')) : {};
-    const files = readdirSync(historiesDir)
-      .filter((f) => f.endsWith('.json') && f !== 'workflow-ids.json')
-      .sort();
-    assert.ok(files.length > 0, `histories under ${historiesDir}`);
-    const bundle = prebuiltBundle();
-    const histories = files.map((f) => {
-      const name = f.replace(/\.json$/, '');
-      const json = JSON.parse(readFileSync(join(historiesDir, f), 'utf8'));
-      assert.ok(Array.isArray(json?.events), `test/histories/${f} is a history ({ events: [...] })`);
-      return { workflowId: workflowIds[name] ?? name, history: historyFromJSON(json) };
-    });
-    const failures: string[] = [];
-    let count = 0;
-    for await (const result of Worker.runReplayHistories(
-      { ...(bundle ? { workflowBundle: bundle } : { workflowsPath }), sinks: durableMcpSinks() },
-      histories,
-    )) {
-      count++;
-      if (result.error) failures.push(`${result.workflowId}: ${result.error.message.slice(0, 400)}`);
-    }
-    assert.equal(count, files.length, 'every history was replayed');
+    // As test/workflows/replay.test.ts: each history with the workflow code that ran it (an agent's with an agent
+    // worker's bundle, test/helpers/replay.ts).
+    const histories = committedHistories();
+    assert.ok(histories.length > 0, `histories under ${historiesDir}`);
+    const { replayed, failures } = await replayCommitted(histories);
+    assert.equal(replayed.length, histories.length, 'every history was replayed');
     assert.deepEqual(failures, [], 'no history fails to replay');
-    return `${count} histories replayed without nondeterminism (${files.map((f) => f.replace(/\.json$/, '')).join(', ')})`;
+    return `${replayed.length} histories replayed without nondeterminism (${histories.map((h) => h.name).join(', ')})`;
   },
 };
 

@@ -30,6 +30,22 @@ export async function recordHistory(handle: WorkflowHandle, name: string, addres
   writeFileSync(idsPath, `${JSON.stringify(ids, Object.keys(ids).sort(), 2)}\n`);
 }
 
+/**
+ * `recordHistory` of a workflow that runs on (a login holds its token for the next call): once its history has
+ * stopped growing at a completed workflow task, so the recording ends where a replay can take it up.
+ */
+export async function recordRunningHistory(handle: WorkflowHandle, name: string, address: string): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  let last = -1;
+  for (let i = 0; i < 100; i++) {
+    const events = (await handle.fetchHistory()).events ?? [];
+    if (events.length === last && events.at(-1)?.workflowTaskCompletedEventAttributes) return recordHistory(handle, name, address);
+    last = events.length;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`recordRunningHistory: the history of ${handle.workflowId} never settled at a completed workflow task`);
+}
+
 /** Workflow task failures in a history (nondeterminism, uncaught errors in handlers), as "<workflowId>#<eventId>: <message>". */
 export async function workflowTaskFailures(handle: WorkflowHandle): Promise<string[]> {
   const history = await handle.fetchHistory();

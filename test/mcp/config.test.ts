@@ -448,7 +448,7 @@ describe('loadMcpConfigFile', () => {
   });
 });
 
-describe('parseMcpConfig: era and protocolVersion (DESIGN §6b)', () => {
+describe('parseMcpConfig: era and protocolVersion (docs/eras.md)', () => {
   it('defaults to era "auto" with no pinned version', () => {
     const s = stdio({ mcpServers: { fx: { command: ['x'] } } });
     assert.equal(s.era, 'auto');

@@ -1,4 +1,4 @@
-/** Reading a server's task (MCP Tasks, 2026-07-28 extension): outside input, checked field by field (DESIGN §14). */
+/** Reading a server's task (MCP Tasks, 2026-07-28 extension): outside input, checked field by field (docs/security.md). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readModernTask } from '../../src/mcp/tasks-modern.js';

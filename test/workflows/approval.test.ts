@@ -15,7 +15,7 @@ import { pendingDetailsQuery, pendingQuery, submitAnswerUpdate, answerSignal, wa
 import { TOOL_CALL_MAX_UPDATES } from '../../src/workflows/mcp-tool-call.js';
 import { livePids, spawnNode } from '../../scripts/processes.js';
 import { fixtureServerPath, modernServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { continueAsNewInputs } from '../helpers/history.js';
+import { continueAsNewInputs, recordHistory } from '../helpers/history.js';
 import { suiteEnvironment, tempDir, testEnvironment, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 import { accept, answerWith, nextPending } from '../../src/testing/index.js';
@@ -88,6 +88,7 @@ describe('approvals: a person approves a tool before it runs', () => {
     assert.ok(Date.parse(String(result.metadata?.answeredAt)) <= Date.now());
     assert.deepEqual(result.metadata?.approvedArguments, { to: 'bob', amount: 5 });
     assert.deepEqual(runs(logs.v1, 'transfer'), [{ to: 'bob', amount: 5 }], 'one run, with the proposed arguments');
+    await recordHistory(handle, 'approval-approved', suite.env.address);
   });
 
   it('declined: the tool never runs, and the caller gets an isError result that says so (approval "declined", who)', async () => {

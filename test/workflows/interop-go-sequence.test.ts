@@ -74,7 +74,7 @@ describe('Go SDK server: go_trip, go_legacy, go_trip, each asking twice, the wor
           assert.deepEqual(received, answers, 'each answer reached the tool once');
         } else {
           assert.match(first.id, /^c1\.1\./, 'go_legacy asks on the live session (the legacy era)');
-          // The old way re-runs the tool up to its question after the kill (DESIGN §3.4): the city, from the record, again.
+          // The old way re-runs the tool up to its question after the kill (docs/guarantees.md): the city, from the record, again.
           assert.deepEqual(received, [answers[0], answers[0], answers[1]], 'the nights reached the tool once');
         }
       }

@@ -1,5 +1,5 @@
 /**
- * Issue #34 item 4 (DESIGN §6b): servers of three SDKs whose tools ask the old way (a server-initiated
+ * Issue #34 item 4 (docs/eras.md): servers of three SDKs whose tools ask the old way (a server-initiated
  * `elicitation/create`), each refusing it in the 2026-07-28 era in its own words and its own form: the Go SDK v1.8
  * (`ServerSession.Elicit`: an `isError` result through `mcp.AddTool`, a JSON-RPC error of code 0 through
  * `Server.AddTool`), the TypeScript SDK v2 (`McpServer` and `elicitInput`: an `isError` result) and the Python SDK 2.x

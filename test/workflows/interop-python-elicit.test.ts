@@ -1,5 +1,5 @@
 /**
- * Interop (issue #21, DESIGN §6b): a tool of the official MCP Python SDK 2.x that asks with `ctx.elicit(...)` — how
+ * Interop (issue #21, docs/eras.md): a tool of the official MCP Python SDK 2.x that asks with `ctx.elicit(...)` — how
  * its docs and almost every Python server ask — through the real worker. The worker negotiates 2026-07-28 with it
  * (`era: "auto"`), the SDK refuses to send `elicitation/create` in that era (-32600 "no back-channel for
  * server-initiated requests"), and the worker runs the call again in the legacy era, which it then remembers for the

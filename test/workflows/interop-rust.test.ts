@@ -1,5 +1,5 @@
 /**
- * Interop (issue #41 item 4, DESIGN §6b, §12): a server written with the official MCP Rust SDK (`rmcp`, from crates.io,
+ * Interop (issue #41 item 4; docs/eras.md, docs/tasks.md): a server written with the official MCP Rust SDK (`rmcp`, from crates.io,
  * pinned in test/fixtures/rust/elicit-server/Cargo.lock and built by the test setup into .tools/rust), through the real
  * worker, with no config but the command: the default era, `auto`.
  *

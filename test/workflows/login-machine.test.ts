@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { FailureTypes } from '../../src/contract/failures.js';
 import { nextStep, transition, type LoginEvent, type Transition } from '../../src/workflows/login/machine.js';
 import { acceptsCallback, initialState, isIdle, LoginPhase, snapshotOf, statusOf, type LoginState, type TokenInfo } from '../../src/workflows/login/state.js';
-import type { LoginWantedInput } from '../../src/workflows/internal-messages.js';
+import type { LoginWantedInput } from '../../src/contract/activities.js';
 
 const info: TokenInfo = { issuer: 'https://as.example', scopes: 'read', expiresAtMs: 10_000, refreshable: true } as TokenInfo;
 const fresh = () => initialState('files', 'shared', 'login:files:shared');

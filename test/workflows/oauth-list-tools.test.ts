@@ -14,7 +14,7 @@ import { loginWorkflowId } from '../../src/contract/login.js';
 import { loginStatusQuery, mcpListTools, pendingQuery } from '../../src/workflows/index.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { run } from '../helpers/cli.js';
-import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
+import { recordHistory, recordRunningHistory, workflowTaskFailures } from '../helpers/history.js';
 import { oauthServers, oauthSuite } from '../helpers/oauth.js';
 import { eventually } from '../helpers/temporal.js';
 
@@ -197,7 +197,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     assert.deepEqual(await login(servers.perCall, 'ada').query(pendingQuery), []);
   });
 
-  it('a listing that waited for its login replays from its history (recorded without a codec: test/histories/list-tools-oauth-login.json)', async () => {
+  it('a listing that waited for its login, and that login, replay from their histories (recorded without a codec: test/histories/list-tools-oauth-login.json, login-signed-in.json)', async () => {
     const { plain } = suite;
     const handle = await plain.client.workflow.start(mcpListTools, {
       taskQueue: plain.taskQueue,
@@ -212,5 +212,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     assert.deepEqual((await handle.result()).map((t) => t.name).sort(), FIXTURE_TOOLS);
     assert.deepEqual(await workflowTaskFailures(handle), []);
     await recordHistory(handle, 'list-tools-oauth-login', suite.env.address);
+    // Its login (mcpLogin) asked, signed in through the inbox's callback and told the listing: test/histories/login-signed-in.json.
+    await recordRunningHistory(plain.client.workflow.getHandle(loginWorkflowId(servers.recorded)), 'login-signed-in', suite.env.address);
   });
 });

@@ -14,7 +14,7 @@ import {
   cut,
   expiresAtOf,
 } from '../../src/workflows/host/registry.js';
-import { outcomeOf } from '../../src/workflows/outcome.js';
+import { requestOutcomeOf } from '../../src/contract/outcome.js';
 import { ARGUMENTS_SHOWN } from '../../src/workflows/messages.js';
 import { weaker } from '../../src/workflows/host/sender.js';
 import { APPROVAL_ARGUMENTS_MAX } from '../../src/contract/tool-arguments.js';
@@ -241,10 +241,10 @@ describe('the request registry (pure: no workflow API, no server)', () => {
   });
 
   it('names how a request ended in one place, and the id an answer names', () => {
-    assert.equal(outcomeOf({ id: 'a', ok: true, data: {} }), 'accepted');
-    assert.equal(outcomeOf({ id: 'a', ok: false, reason: 'declined' }), 'declined');
-    assert.equal(outcomeOf({ id: 'a', ok: false, reason: 'expired' }), 'expired');
-    assert.equal(outcomeOf({ id: 'a', ok: false, reason: 'cancelled' }), 'cancelled');
+    assert.equal(requestOutcomeOf({ id: 'a', ok: true, data: {} }), 'accepted');
+    assert.equal(requestOutcomeOf({ id: 'a', ok: false, reason: 'declined' }), 'declined');
+    assert.equal(requestOutcomeOf({ id: 'a', ok: false, reason: 'expired' }), 'expired');
+    assert.equal(requestOutcomeOf({ id: 'a', ok: false, reason: 'cancelled' }), 'cancelled');
     assert.equal(answerId({ id: 'q' }), 'q');
     assert.equal(answerId(['q']), undefined);
     assert.equal(cut('abcdef', 4), 'abc…');

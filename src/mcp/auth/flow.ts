@@ -17,6 +17,7 @@ import {
   type FetchLike,
 } from '@modelcontextprotocol/client';
 import { checkElicitationUrl } from '../../contract/admit.js';
+import type { TokenInfo } from '../../contract/login.js';
 import { isMcpSourceError, McpSourceError, McpSourceErrorCodes } from '../errors.js';
 import type { HttpServerConfig, OAuthConfig } from '../config.js';
 import { MachineLoginProvider } from './machine.js';
@@ -24,14 +25,7 @@ import { OutboundGuard, resourceMetadataProblem } from './outbound.js';
 import { LoginProvider } from './provider.js';
 import type { LoginSecrets } from './secrets.js';
 
-/** What a login's workflow may know of its token set: nothing secret. */
-export interface TokenInfo {
-  issuer?: string;
-  scopes?: string;
-  /** When the access token expires (ms since the epoch), when the server said. */
-  expiresAtMs?: number;
-  refreshable: boolean;
-}
+export type { TokenInfo } from '../../contract/login.js';
 
 export type AuthorizeResult =
   | { kind: 'authorized'; secrets: LoginSecrets; info: TokenInfo }

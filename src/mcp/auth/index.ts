@@ -1,5 +1,5 @@
 /**
- * MCP authorization (OAuth; DESIGN §7) in the MCP plane: the worker's `OAuthClientProvider` over a login's secrets
+ * MCP authorization (OAuth; docs/oauth.md) in the MCP plane: the worker's `OAuthClientProvider` over a login's secrets
  * (provider.ts; a machine's client-credentials login: machine.ts; what a login keeps: secrets.ts), the two steps of a login, each one `auth()` of the
  * SDK (flow.ts), the seal of the secrets in the login workflow's state (seal.ts), and a worker's access tokens and the
  * transports' bearer `AuthProvider` (credentials.ts).

@@ -1,5 +1,5 @@
 /**
- * A login's credentials are bound to one authorization server (DESIGN §14, docs/oauth.md "The issuer"): the configured
+ * A login's credentials are bound to one authorization server (docs/security.md, docs/oauth.md "The issuer"): the configured
  * `auth.issuer`, else, for a configured client (`auth.clientId`), the issuer it was first used with (recorded with its
  * client information, or with the tokens). The providers ask before `auth()` may send anything of the client to an
  * issuer: a server that names another authorization server fails the login, naming both, and nothing is sent.

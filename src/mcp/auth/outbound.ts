@@ -1,6 +1,6 @@
 /**
  * The fetch of everything the OAuth flow fetches because a server or an authorization server named it (protected-resource
- * metadata, authorization-server metadata, registration, token, a Client ID Metadata Document, …; DESIGN §14,
+ * metadata, authorization-server metadata, registration, token, a Client ID Metadata Document, …; docs/security.md,
  * docs/security.md "The worker: URLs it fetches"). The SDK's `auth()` does the protocol; this is the `fetchFn` it is
  * given, and it refuses:
  * - any scheme but https, and http except to a loopback host;

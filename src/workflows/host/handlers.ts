@@ -23,8 +23,9 @@ import {
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from '../messages.js';
-import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal, type ChildPendingRequest, type ElicitInput } from '../internal-messages.js';
+import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal, type ChildPendingRequest } from '../internal-messages.js';
 import { type Resolution } from '../visibility.js';
+import type { ElicitInput } from '../../contract/activities.js';
 import { MAX_PENDING_WATCHERS } from './watch.js';
 
 /** Set the host's handlers (once per workflow, when the host is installed): each hands its message to a public method of the host. */

@@ -13,13 +13,11 @@
  * Deterministic: workflow APIs and the contract only.
  */
 import { condition, isCancellation, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../../activities/index.js';
 import type { AnswerCheck } from '../../contract/answer.js';
 import type { ApprovalContext } from '../../contract/approval.js';
 import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
 import { requestPending, requestResolved } from '../../telemetry/workflow-metrics.js';
 import type { AnswerBy, PendingRequest } from '../messages.js';
-import type { ElicitOutcome, WorkerFeatures } from '../internal-messages.js';
 import { ChildLink, type ChildLinkSnapshot } from './children.js';
 import { ExpiryTimers } from './expiry.js';
 import { PendingWatch, RunState } from './watch.js';
@@ -30,6 +28,8 @@ import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visib
 import { answerProved } from './proof.js';
 import { recordOf, weaker, type SenderRecord } from './sender.js';
 import { since, Versions } from '../versions.js';
+import type { ElicitOutcome, WorkerFeatures } from '../../contract/activities.js';
+import type { DurableMcpActivities } from '../../contract/activities.js';
 
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
 export type { CallAnswer } from './answers.js';
@@ -49,7 +49,7 @@ export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot, Visib
  * Notifications of new pending requests: an activity, durable and retried with backoff, never awaited (a
  * failing webhook never fails or delays the tool call). Scheduled once per request, when it is recorded.
  */
-const { notifyPending } = proxyActivities<ReturnType<typeof createActivities>>({
+const { notifyPending } = proxyActivities<DurableMcpActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 15 },
 });

@@ -4,15 +4,15 @@
  * workflow's history is readable). Deterministic: workflow APIs only.
  */
 import { log, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../../activities/index.js';
 import type { Answer } from '../../contract/index.js';
 import type { AnswerBy } from '../messages.js';
 import { since, Versions } from '../versions.js';
 import { answerId } from './registry.js';
 import { claimsProof } from './sender.js';
+import type { DurableMcpActivities } from '../../contract/activities.js';
 
 /** The proof's check: a local activity, short, retried briefly. */
-const { checkAnswerProof } = proxyLocalActivities<ReturnType<typeof createActivities>>({
+const { checkAnswerProof } = proxyLocalActivities<DurableMcpActivities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '200ms', maximumAttempts: 3 },
 });

@@ -13,7 +13,7 @@ import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
 import type { CallProgress, PendingContext } from '../messages.js';
-import { outcomeOf } from '../outcome.js';
+import { requestOutcomeOf } from '../../contract/outcome.js';
 import type { SenderRecord } from './sender.js';
 import { answerId, argumentsShown, DEFAULT_EXPIRES_IN_MS, type CallRecord, type PendingRecord, type ResolvedRecord } from './records.js';
 import { countAccept, requiredAccepts, sameAnswer } from './accepts.js';
@@ -241,7 +241,7 @@ export class RequestRegistry {
     const id = answerId(raw);
     if (typeof id === 'string') {
       const done = this.resolved.get(id);
-      const how = done && !this.pending.has(id) ? outcomeOf(done.answer) : this.finished.find((f) => f.id === id)?.how;
+      const how = done && !this.pending.has(id) ? requestOutcomeOf(done.answer) : this.finished.find((f) => f.id === id)?.how;
       if (how !== undefined) {
         return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}`, type: how === 'expired' ? 'Expired' : 'AlreadyResolved' };
       }
@@ -278,7 +278,7 @@ export class RequestRegistry {
       answers.push(callAnswerOf(id, r));
       this.resolved.delete(id);
       this.released.delete(id);
-      this.finished.push({ id, how: outcomeOf(r.answer) });
+      this.finished.push({ id, how: requestOutcomeOf(r.answer) });
     }
     if (this.finished.length > FINISHED_REMEMBERED) this.finished.splice(0, this.finished.length - FINISHED_REMEMBERED);
     return { dropped: answers.map((a) => a.id), answers };

@@ -3,8 +3,8 @@
  * watches, carried across continue-as-new so the next run goes on watching the same task (never a second
  * `tools/call`) and waits for the same questions. Pure data: the workflow loop is tool-call/tasks.ts.
  */
-import type { TaskHandle } from '../../activities/types.js';
 import type { RoundRequest } from './rounds.js';
+import type { TaskHandle } from '../../contract/activities.js';
 
 export interface TaskWait {
   /** The server's task as the last watch saw it (its id first). */

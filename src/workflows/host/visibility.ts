@@ -1,5 +1,5 @@
 /**
- * What a workflow shows visibility (DESIGN §8), and its writing: the memo (the pending requests with their context,
+ * What a workflow shows visibility (docs/inbox-at-scale.md), and its writing: the memo (the pending requests with their context,
  * bounded, and the latest resolutions), the awaiting-input search attribute and the listing's search attributes
  * (servers, kinds, next expiry, resolved at). The functions are pure; `Visibility` writes them with `upsertMemo` and
  * `upsertSearchAttributes`, each only when what it holds changed. Deterministic: workflow APIs only.
@@ -20,7 +20,7 @@ import {
   type MemoPendingRequest,
   type Resolution,
 } from '../visibility.js';
-import { outcomeOf } from '../outcome.js';
+import { requestOutcomeOf } from '../../contract/outcome.js';
 import { cut } from './registry.js';
 
 /** What visibility carries across continue-as-new (part of the host's snapshot). */
@@ -186,7 +186,7 @@ export function resolutionOf(
     tool: d.context.tool,
     ...(d.context.step !== undefined ? { step: d.context.step } : {}),
     prompt: cut(d.request.prompt, 200),
-    outcome: outcomeOf(answer),
+    outcome: requestOutcomeOf(answer),
     by,
     ...(sender.source !== undefined ? { source: sender.source } : {}),
     ...(sender.claimed !== undefined ? { claimed: sender.claimed } : {}),

@@ -12,11 +12,11 @@
  *                                                                          └──rejected──▶ Idle, wanted again
  *   `logout` forgets the token, withdraws a pending sign-in and fails the waiting calls, in any phase.
  */
-import type { OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput } from '../../activities/index.js';
 import { FailureTypes } from '../../contract/failures.js';
-import type { RequestOutcome } from '../outcome.js';
-import type { LoginSettled, LoginWantedInput, LoginWantedResult, OAuthCallbackInput, OAuthCallbackResult } from '../internal-messages.js';
+import type { RequestOutcome } from '../../contract/outcome.js';
+import type { LoginSettled, OAuthCallbackInput, OAuthCallbackResult } from '../internal-messages.js';
 import { acceptsCallback, isIdle, LoginPhase, type LoginState, type PendingLoginRequest, type TokenInfo, type Want } from './state.js';
+import type { LoginWantedInput, LoginWantedResult, OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput } from '../../contract/activities.js';
 
 type Redirect = Extract<OAuthAuthorizeOutcome, { kind: 'redirect' }>;
 

@@ -2,9 +2,9 @@
  * The state of a login (the workflow `mcpLogin`): its phase, its token, its waiters, its want and its pending sign-in,
  * and what its queries and continue-as-new read of it. Its transitions are ./machine.ts. Pure: no workflow API.
  */
-import type { OAuthAuthorizeOutcome } from '../../activities/index.js';
 import type { LoginStatus } from '../../contract/login.js';
-import type { LoginWantedInput, OAuthCallbackInput } from '../internal-messages.js';
+import type { OAuthCallbackInput } from '../internal-messages.js';
+import type { LoginWantedInput, OAuthAuthorizeOutcome } from '../../contract/activities.js';
 
 export type TokenInfo = Extract<OAuthAuthorizeOutcome, { kind: 'authorized' }>['info'];
 

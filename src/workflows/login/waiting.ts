@@ -5,10 +5,10 @@
  * before it replay unchanged. Deterministic: workflow APIs only.
  */
 import { ApplicationFailure, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities, RequestLoginInput } from '../../activities/index.js';
-import type { CallMcpToolLoginRequired } from '../../activities/types.js';
 import { FailureTypes } from '../../contract/failures.js';
 import { loginSettledSignal, type LoginSettled } from '../internal-messages.js';
+import type { CallMcpToolLoginRequired, RequestLoginInput } from '../../contract/activities.js';
+import type { DurableMcpActivities } from '../../contract/activities.js';
 
 /**
  * Attempts of one `executeMcpTool` (or one `mcpListTools`) that may end `login_required` in a row before it fails (the
@@ -17,7 +17,7 @@ import { loginSettledSignal, type LoginSettled } from '../internal-messages.js';
 export const MAX_LOGIN_ROUNDS = 5;
 
 /** A call (or a listing) asks its server's login for a token (a short update-with-start; the wait for the login is the workflow's). */
-export const { requestLogin } = proxyActivities<Activities>({
+export const { requestLogin } = proxyActivities<DurableMcpActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 20 },
 });

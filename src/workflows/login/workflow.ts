@@ -1,5 +1,5 @@
 /**
- * The workflow `mcpLogin`: the login of one server behind OAuth for one principal (DESIGN §7; docs/oauth.md), with a
+ * The workflow `mcpLogin`: the login of one server behind OAuth for one principal (docs/oauth.md), with a
  * fixed id (contract/login.ts), started by the first call that needs it (update-with-start of `loginWanted`), so any
  * number of calls waiting for one server make one login. It is the credential store: the token set, the refresh
  * token, the client registration and the PKCE verifier, sealed by an activity (src/mcp/auth/seal.ts) and held here
@@ -12,27 +12,26 @@
  * Deterministic: workflow APIs and the contract only.
  */
 import { ApplicationFailure, condition, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.js';
 import { FailureTypes } from '../../contract/failures.js';
 import type { Answer } from '../../contract/index.js';
 import { loginWorkflowId, type LoginStatus } from '../../contract/login.js';
 import { DEFAULT_EXPIRES_IN_MS } from '../host/index.js';
 import { useElicitationHost } from '../host/install.js';
 import { continueAsNewWhenIdle } from '../idle.js';
-import { outcomeOf } from '../outcome.js';
+import { requestOutcomeOf } from '../../contract/outcome.js';
 import { loginStatusQuery, logoutUpdate } from '../messages.js';
 import {
   loginCredentialsQuery,
   loginSettledSignal,
   loginWantedUpdate,
   oauthCallbackUpdate,
-  type LoginWantedInput,
-  type LoginWantedResult,
   type OAuthCallbackInput,
   type OAuthCallbackResult,
 } from '../internal-messages.js';
 import { nextStep, transition, type LoginActivity, type LoginEffect, type LoginEvent, type LoginStep } from './machine.js';
 import { acceptsCallback, credentialsOf, initialState, isIdle, snapshotOf, statusOf, type LoginSnapshot, type LoginState } from './state.js';
+import type { LoginWantedInput, LoginWantedResult } from '../../contract/activities.js';
+import type { DurableMcpActivities } from '../../contract/activities.js';
 
 /** Continue as new, while idle, past this many history events (a login lives as long as its server is used). */
 export const LOGIN_MAX_HISTORY_EVENTS = 2_000;
@@ -48,7 +47,7 @@ export interface McpLoginInput {
 
 type Host = ReturnType<typeof useElicitationHost>;
 
-const { oauthAuthorize, oauthExchange } = proxyActivities<Activities>({
+const { oauthAuthorize, oauthExchange } = proxyActivities<DurableMcpActivities>({
   startToCloseTimeout: '60s',
   retry: {
     initialInterval: '1s',
@@ -189,7 +188,7 @@ class Login {
       // Declined, cancelled or expired: the calls waiting for it fail.
       // A request accepted without the authorization response (no callback came) ends as cancelled, as any other.
       const answer = this.host.requests.answerFor(this.state.pending!.requestId);
-      const outcome = answer ? outcomeOf(answer) : 'cancelled';
+      const outcome = answer ? requestOutcomeOf(answer) : 'cancelled';
       this.apply({ type: 'request-ended', how: outcome === 'accepted' ? 'cancelled' : outcome });
       return;
     }
@@ -198,6 +197,7 @@ class Login {
   }
 }
 
+/** The workflow `mcpLogin`: the login of one server behind OAuth for one principal, started by the calls that need it (docs/oauth.md). */
 export async function mcpLogin(input: McpLoginInput): Promise<void> {
   const login = new Login(input, useElicitationHost());
   login.host.answerGuard = login.answerGuard;

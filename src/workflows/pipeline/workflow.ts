@@ -32,6 +32,7 @@ import { stageSteps, type FailurePolicy, type PipelineInput, type PipelineResult
 /** Continue-as-new once the history has this many events (unless the input says otherwise). */
 const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
 
+/** The workflow `mcpPipeline`: many tool calls, in sequence or parallel groups, with one inbox (docs/workflows.md). */
 export async function mcpPipeline(input: PipelineInput): Promise<PipelineResult> {
   validatePipelineInput(input);
   const run = new PipelineRun(input, installElicitationHost(input.state?.host));

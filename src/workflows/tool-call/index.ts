@@ -18,18 +18,27 @@ import { recordRelease, retryAfterUrls } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
 import { followTask, newTaskWait } from './tasks.js';
 import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
-import type { Activities } from '../../activities/index.js';
+import type { DurableMcpActivities } from '../../contract/activities.js';
 
 export interface ElicitationOptions {
   /** How long a request may stay unanswered before it expires into `cancel` (a Duration: ms or "24h"; default 24 h). */
   expiresIn?: Duration;
   /** How long a waiting tool call holds its MCP session and worker slot before it is released (a Duration; default 3 min). */
   holdFor?: Duration;
-  /** Notify the assignees again when a request is still unanswered after this long (a Duration; docs/people.md). */
+  /**
+   * Notify the assignees again when a request is still unanswered after this long (a Duration; docs/people.md).
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+   */
   remindAfter?: Duration;
-  /** When a request is still unanswered after this long (a Duration), add `escalateTo` to its assignees and notify them. */
+  /**
+   * When a request is still unanswered after this long (a Duration), add `escalateTo` to its assignees and notify them.
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+   */
   escalateAfter?: Duration;
-  /** Who is added at `escalateAfter` (users, roles). */
+  /**
+   * Who is added at `escalateAfter` (users, roles).
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
+   */
   escalateTo?: Assignees;
 }
 
@@ -63,11 +72,13 @@ export interface ExecuteMcpToolInput {
   /**
    * Who may answer this call's requests (docs/people.md): users (emails or subjects) and roles. Default: the login's
    * principal (`auth.principal`) when there is one, else anyone allowed into the inbox.
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
    */
   assignees?: Assignees;
   /**
    * N of M (docs/people.md): each of the call's requests (its approval, its yes/no forms) needs this many distinct people
    * to accept, with the same answer; one decline declines (default 1).
+   * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
    */
   approvals?: number;
 }
@@ -142,7 +153,7 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
     heartbeatTimeout: durations.heartbeatTimeoutMs ?? 30_000,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS },
   };
-  const { callMcpTool: activity } = proxyActivities<Activities>(activityOptions);
+  const { callMcpTool: activity } = proxyActivities<DurableMcpActivities>(activityOptions);
   // Resumed after continue-as-new: a call that waited in a modern-era round resumes at that round (its number,
   // requestState and request ids came with the host's snapshot); a released legacy call waits, then runs again.
   const resumeRound = options.resumeAfter ? host.requests.roundWaitOf(call.callId) : undefined;
@@ -191,7 +202,7 @@ async function callLoop(
   host: ElicitationHost,
   call: { callId: string; holdForMs: number; expiresInMs: number; reportAnswers: boolean; continueAsNew?: () => boolean },
   input: ExecuteMcpToolInput,
-  activity: Activities['callMcpTool'],
+  activity: DurableMcpActivities['callMcpTool'],
   toolTimeoutMs: number,
   resume?: RoundWait,
 ): Promise<ToolResult> {

@@ -1,11 +1,11 @@
+import type { DurableMcpActivities } from '../../contract/activities.js';
 /**
  * The activity `callMcpTool` as the call loop sees it: its proxy type and the outcomes it returns, by kind. Types
  * only (the activity's code never enters the workflow bundle).
  */
-import type { Activities } from '../../activities/index.js';
 
 /** What one attempt of the activity returns. */
-export type CallOutcome = Awaited<ReturnType<Activities['callMcpTool']>>;
+export type CallOutcome = Awaited<ReturnType<DurableMcpActivities['callMcpTool']>>;
 /** The call was released (legacy era): the request it waits for, with nothing held. */
 export type ReleasedOutcome = Extract<CallOutcome, { status: 'released' }>;
 /** The server needs input first (a modern-era round, or the legacy `-32042` form): the round's requests. */

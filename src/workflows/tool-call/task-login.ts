@@ -6,9 +6,9 @@
  * refused watch did not. Deterministic: workflow APIs only.
  */
 import { condition } from '@temporalio/workflow';
-import type { WatchMcpTaskLoginRequired } from '../../activities/types.js';
 import { DEFAULT_EXPIRES_IN_MS, type ElicitationHost } from '../host/index.js';
 import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
+import type { WatchMcpTaskLoginRequired } from '../../contract/activities.js';
 
 /**
  * Ask the login a watch wants and wait until it settles: true once it did (watch again), false when `timeoutMs` (the

@@ -14,12 +14,12 @@
 import { ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import { FailureTypes } from '../../contract/failures.js';
 import type { ToolResult } from '../../contract/index.js';
-import type { Activities } from '../../activities/index.js';
 import type { ElicitationHost, TaskWait } from '../host/index.js';
 import { durationOption } from '../input.js';
 import { since, Versions } from '../versions.js';
 import type { CallOutcome } from './outcome.js';
 import { loginForTask } from './task-login.js';
+import type { DurableMcpActivities } from '../../contract/activities.js';
 
 /** A `watchMcpTask` returns `working` after this long, so a task that works for days costs a few events an hour. */
 export const TASK_WATCH_CAP_MS = 10 * 60 * 1000;
@@ -50,12 +50,12 @@ export async function followTask(
   const { server, tool } = input;
   const { taskId } = start.task;
   const heartbeatTimeoutMs = durationOption('heartbeatTimeout', input.heartbeatTimeout) ?? 30_000;
-  const { watchMcpTask } = proxyActivities<Activities>({
+  const { watchMcpTask } = proxyActivities<DurableMcpActivities>({
     startToCloseTimeout: TASK_WATCH_CAP_MS + 2 * 60_000,
     heartbeatTimeout: heartbeatTimeoutMs,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 10 },
   });
-  const { cancelMcpTask } = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { maximumAttempts: 3 } });
+  const { cancelMcpTask } = proxyActivities<DurableMcpActivities>({ startToCloseTimeout: '1m', retry: { maximumAttempts: 3 } });
   const principal = input.auth?.principal;
   // Older histories (before the version) never parked a task for continue-as-new.
   const carried = since(Versions.taskContinueAsNew);

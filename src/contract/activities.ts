@@ -1,12 +1,39 @@
 /**
- * The inputs and outcomes of the activities, shared by the files of each job. Their JSON shapes are recorded in
- * workflow histories (an activity's input and result): a shape never changes; a TypeScript name may.
+ * Every message between the workflows and the activities (docs/architecture.md "Planes"): each activity's input and
+ * outcome, the updates and queries an activity sends its workflow (`elicit`, `loginWanted`, `loginCredentials`), and
+ * the worker's features they carry. Workflows and activities import these from here, never from each other. Their
+ * JSON shapes are recorded in workflow histories (an activity's input and result, an update's input): a shape never
+ * changes; a TypeScript name may. Pure types (and one constant).
  */
-import type { ApprovalContext } from '../contract/approval.js';
-import type { Answer, ElicitParams, Request, ToolResult } from '../contract/index.js';
-import type { LoginWanted } from '../contract/login.js';
-import type { WorkerFeatures } from '../workflows/internal-messages.js';
-import type { McpToolInfo } from '../mcp/index.js';
+import type { ApprovalContext } from './approval.js';
+import type { Answer, ElicitParams, Request, ToolResult } from './index.js';
+import type { LoginWanted, TokenInfo } from './login.js';
+import type { PendingRequest } from './requests.js';
+
+// ---- the worker's features, carried by the messages below ----
+
+/**
+ * The worker's features, as its workflows learn them: one object, spread flat into the payloads that carry it (the
+ * `elicit` update's input, the `callMcpTool` activity's waiting outcomes, the `loginWanted` update's input), so the
+ * recorded histories keep their field names. The worker derives it from ActivityDeps (activities/deps.ts
+ * `workerFeatures`); the host takes it in one method (`useWorkerFeatures`).
+ */
+export interface WorkerFeatures {
+  /** The worker found the DurableMcpAwaitingInput search attribute registered: the workflow keeps it current. */
+  searchAttribute?: boolean;
+  /** The worker found every listing search attribute registered too (SEARCH_ATTRIBUTES): the workflow keeps them current. */
+  listing?: boolean;
+  /** The worker's config names a webhook: the workflow runs `notifyPending` when a request becomes pending. */
+  notify?: boolean;
+}
+
+/**
+ * Which of durable-mcp's search attributes a namespace has, as the worker finds them at start: none, only
+ * DurableMcpAwaitingInput (`awaiting`), or all of SEARCH_ATTRIBUTES (`listing`).
+ */
+export type RegisteredSearchAttributes = 'none' | 'awaiting' | 'listing';
+
+// ---- callMcpTool, watchMcpTask, cancelMcpTask, listMcpTools ----
 
 /** Largest tool result (or round of input requests) an activity returns: Temporal rejects payloads over 2 MB. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
@@ -180,3 +207,117 @@ export type ListMcpToolsListed = McpToolInfo[];
 
 /** What `listMcpTools` returns: the tools, or (only with `waitForLogin`) the login it needs first, as a tool call's. */
 export type ListMcpToolsOutcome = ListMcpToolsListed | CallMcpToolLoginRequired;
+
+/** A tool as its server lists it. Fields other than these pass through too, as the server sent them. */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  /** The JSON Schema of the tool's arguments, byte for byte as the server sent it (key order included). */
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+// ---- what an activity sends its workflow, and notifyPending ----
+
+export interface ElicitInput extends WorkerFeatures {
+  callId: string;
+  request: Request;
+}
+
+/** Input of the `notifyPending` activity: one new pending request. */
+export interface NotifyPendingInput extends PendingRequest {
+  /** The workflow to answer it through (a pipeline's, for a request of one of its steps). */
+  workflowId: string;
+  /**
+   * The run of that workflow an answer link is bound to (docs/people.md): its first run's id (kept across
+   * continue-as-new), or, for a step's request, the pipeline's run then.
+   */
+  runId?: string;
+  /** A follow-up of a request still waiting (docs/people.md); absent: the first notification. */
+  event?: 'reminder' | 'escalation';
+}
+
+export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: 'released'; request: Request };
+
+/** Internal: why a call needs the login, and for which token (the login wanted, contract/login.ts), and who waits. */
+export interface LoginWantedInput extends LoginWanted, Pick<WorkerFeatures, 'searchAttribute' | 'notify'> {
+  /** The workflow of the call: it is signalled `loginSettled` when the login settles. */
+  waiter: string;
+  /** How long a login's request waits for a person (the call's `elicitation.expiresIn`, in ms). */
+  expiresInMs?: number;
+}
+
+export type LoginWantedResult = { status: 'ready'; generation: number } | { status: 'waiting' };
+
+/** Internal: a worker reads the login's token set (sealed: only a worker opens it). */
+export interface LoginCredentials {
+  generation: number;
+  sealed?: string;
+  expiresAtMs?: number;
+}
+
+// ---- a login's activities ----
+
+/** What each step of a login runs with: the login, and its secrets as the login holds them (sealed; none before the first). */
+interface LoginStepInput {
+  loginId: string;
+  server: string;
+  principal: string;
+  sealed?: string;
+}
+
+export interface OAuthAuthorizeInput extends LoginStepInput {
+  scope?: string;
+  forceReauthorization?: boolean;
+  rediscover?: boolean;
+  resourceMetadataUrl?: string;
+}
+export type OAuthAuthorizeOutcome =
+  | { kind: 'authorized'; sealed: string; info: TokenInfo }
+  | { kind: 'redirect'; sealed: string; url: string; state: string; issuer?: string; scopes?: string; refreshRejected: boolean };
+
+export interface OAuthExchangeInput extends LoginStepInput {
+  sealedCode: string;
+  iss?: string;
+}
+export type OAuthExchangeOutcome = { kind: 'authorized'; sealed: string; info: TokenInfo } | { kind: 'rejected'; sealed: string; reason: string };
+
+export interface RequestLoginInput extends LoginWantedInput {
+  loginId: string;
+}
+
+/**
+ * What an answer's proof covers (docs/security.md "Who answered"): the workflow it is sent to, the answer (its request id and
+ * its JSON as sent), and who the inbox says gives it: `by`, `source`, `person`, and an answer link's run.
+ */
+export interface AnswerProofInput {
+  workflowId: string;
+  answer: unknown;
+  by: string;
+  source: string;
+  person?: string;
+  link?: { run: string };
+}
+
+export interface CheckAnswerProofInput extends AnswerProofInput {
+  proof: string;
+}
+
+/**
+ * The activities a durable-mcp worker registers (`createActivities(deps)` is declared as this type, so the compiler
+ * checks each against its messages here); the workflows proxy them by this type. The names are the activity types
+ * recorded in histories: they never change.
+ */
+export interface DurableMcpActivities {
+  callMcpTool(input: CallMcpToolInput): Promise<CallMcpToolOutcome>;
+  listMcpTools(input: ListMcpToolsInput): Promise<ListMcpToolsOutcome>;
+  notifyPending(input: NotifyPendingInput): Promise<{ sent: boolean; status?: number }>;
+  oauthAuthorize(input: OAuthAuthorizeInput): Promise<OAuthAuthorizeOutcome>;
+  oauthExchange(input: OAuthExchangeInput): Promise<OAuthExchangeOutcome>;
+  requestLogin(input: RequestLoginInput): Promise<LoginWantedResult>;
+  watchMcpTask(input: WatchMcpTaskInput): Promise<WatchMcpTaskOutcome>;
+  cancelMcpTask(input: CancelMcpTaskInput): Promise<void>;
+  checkAnswerProof(input: CheckAnswerProofInput): Promise<boolean>;
+}

@@ -33,7 +33,7 @@ export type {
   CallMcpToolUrlRequired,
   CheckAnswerProofInput,
   DurableMcpActivities,
-  ElicitationRequests,
+  InputRequests,
   ListMcpToolsInput,
   OAuthAuthorizeInput,
   OAuthAuthorizeOutcome,

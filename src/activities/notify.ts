@@ -8,7 +8,8 @@ import { assigneesLine, sameCase } from '../contract/assignees.js';
 import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
 import type { AssigneeWebhook } from '../mcp/notify-config.js';
-import type { NotifyPendingInput } from '../contract/activities.js';
+import type { NotifyTarget } from '../contract/activities.js';
+import type { PendingRequest } from '../contract/requests.js';
 import { answerLinkKey, MIN_ANSWER_LINK_KEY_LENGTH, type ActivityDeps } from './deps.js';
 
 /** Longest wait for the webhook's answer, per attempt. */
@@ -26,7 +27,7 @@ const slackText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, 
  * message, its `data` with the `requestedSchema`, and the URL-mode link) only with `includePrompt: true`, since a
  * webhook's receiver (a chat channel, a ticket system) is rarely as private as the encrypted history.
  */
-export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig, linkKey?: string, to?: string): Record<string, unknown> {
+export function notificationBody(input: PendingRequest & NotifyTarget, notify: NotifyConfig, linkKey?: string, to?: string): Record<string, unknown> {
   const inboxUrl = notify.inboxUrl;
   const withPrompt = notify.includePrompt === true;
   const { request, context } = input;
@@ -63,7 +64,7 @@ export function notificationBody(input: NotifyPendingInput, notify: NotifyConfig
  * cannot tell who holds it, so whoever reads it could answer as each assignee; those are answered signed in
  * (docs/people.md). `only`: that assignee's link alone (a channel's body signs just its own).
  */
-export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: string, only?: string): Array<{ to: string; url: string }> {
+export function answerLinks(input: PendingRequest & NotifyTarget, inboxUrl: string, key: string, only?: string): Array<{ to: string; url: string }> {
   if ((input.context.approvals?.required ?? 1) > 1) return [];
   const exp = input.request.expiresAt ? Date.parse(input.request.expiresAt) : Date.now() + 24 * 60 * 60_000;
   const base = new URL(ANSWER_LINK_PATH.slice(1), inboxUrl.endsWith('/') ? inboxUrl : `${inboxUrl}/`).href;
@@ -79,7 +80,7 @@ export function answerLinks(input: NotifyPendingInput, inboxUrl: string, key: st
  * attempt (retried with backoff by the workflow's retry policy). A worker without `notify` sends nothing.
  */
 export function notifyPendingActivity(deps: ActivityDeps) {
-  return async function notifyPending(input: NotifyPendingInput): Promise<{ sent: boolean; status?: number }> {
+  return async function notifyPending(input: PendingRequest & NotifyTarget): Promise<{ sent: boolean; status?: number }> {
     const notify = deps.notify;
     if (!notify) return { sent: false };
     const ctx = Context.current();

@@ -31,7 +31,7 @@ import {
   type CallMcpToolReleased,
   type CallMcpToolUrlRequired,
   type ElicitOutcome,
-  type ElicitationRequests,
+  type InputRequests,
   type ReleaseReason,
   type TaskHandle,
   type WorkerFeatures,
@@ -62,7 +62,7 @@ export function inputRequiredOutcome(
       );
     }
   }
-  const inputRequests: ElicitationRequests = {};
+  const inputRequests: InputRequests = {};
   for (const r of readInputRequests(round.inputRequests)) {
     if (r.kind === 'unsupported') {
       throw ApplicationFailure.nonRetryable(
@@ -91,7 +91,7 @@ export function inputRequiredOutcome(
 /** A `-32042` URLElicitationRequired error goes back to the workflow as its URLs, each admitted: complete them, then call again. */
 export function urlRequiredOutcome(input: CallMcpToolInput, round: UrlRequiredRound, features: WorkerFeatures): CallMcpToolUrlRequired {
   const where = `tool "${input.tool}" of server "${input.server}"`;
-  const inputRequests: ElicitationRequests = {};
+  const inputRequests: InputRequests = {};
   for (const { key, params } of urlInputRequests(round)) inputRequests[key] = { method: 'elicitation/create', params: admittedOrFail(where, key, params) };
   if (Object.keys(inputRequests).length === 0) {
     const message = `${where} requires URL elicitation (-32042) but named no URL: ${round.message}`;

@@ -19,7 +19,9 @@ export {
 export { DurableMcpClientPlugin, type DurableMcpClientPluginOptions } from '../codec/plugin.js';
 export { DurableMcpClient, type StartToolCallOptions } from './client.js';
 export { FIRST_ATTEMPT_WAIT_MS, type FirstAttempt } from './first-attempt.js';
-export { type ListToolsOptions, type PendingLogin } from './login-watch.js';
+export { type ListToolsOptions, type LoginWait } from './login-watch.js';
+/** @deprecated renamed LoginWait (a listing's wait for a sign-in). */
+export type { LoginWait as PendingLogin } from './login-watch.js';
 export { ListOptionError, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type ListFilter, type ListOptions } from './list-options.js';
 export { type AwaitingWorkflow, type ListPage, type ListedRequest, type UnlistedWorkflow } from './listing.js';
 export { type ResolvedRow } from './resolved.js';

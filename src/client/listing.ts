@@ -11,6 +11,7 @@ import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { causeMessages } from '../contract/causes.js';
+import type { ListedRequest } from '../contract/requests.js';
 import { pendingDetailsQuery, type PendingRequest } from '../workflows/messages.js';
 import {
   AWAITING_INPUT_SEARCH_ATTRIBUTE,
@@ -18,7 +19,6 @@ import {
   NEXT_EXPIRY_SEARCH_ATTRIBUTE,
   SERVERS_SEARCH_ATTRIBUTE,
   type ListingMemo,
-  type MemoPendingRequest,
 } from '../workflows/visibility.js';
 import { isDeadlineExceeded } from './errors.js';
 import {
@@ -37,6 +37,8 @@ import {
 import { memoOf, nextPageToken, queryLiteral, tsToDate } from './visibility.js';
 import { pollsOf, type PollsCache } from './workers.js';
 
+export type { ListedRequest } from '../contract/requests.js';
+
 export interface AwaitingWorkflow {
   workflowId: string;
   runId: string;
@@ -47,17 +49,6 @@ export interface AwaitingWorkflow {
   unreachable?: string;
 }
 
-/** One pending request, listed: the memo's entry (`tooLarge`: the memo holds only its start) with its workflow. */
-export interface ListedRequest extends MemoPendingRequest {
-  workflowId: string;
-  runId: string;
-  workflowType: string;
-  startTime: string;
-  /** From the workflow's `pendingDetails` query (a workflow started before the listing memo), not from its memo. */
-  queried?: true;
-  /** No worker polls the workflow's task queue (asked once per task queue, kept 10 s): an answer would wait for one. */
-  noWorker?: string;
-}
 /** A workflow that awaits input whose requests are not in this page: why (`unreachable`: its query failed; `unlisted`: not queried). */
 export interface UnlistedWorkflow {
   workflowId: string;

@@ -20,11 +20,11 @@ export interface ListToolsOptions {
    * A server behind OAuth that needs a sign-in: told of each login request its login makes while the listing waits
    * (the listing then returns once someone signed in, or fails with `AuthorizationRequired` when the sign-in expires).
    */
-  onLoginRequest?: (pending: PendingLogin) => void;
+  onLoginRequest?: (pending: LoginWait) => void;
 }
 
 /** A sign-in a listing waits for: the login's `authorization` request (open its `url`) and the login's status. */
-export interface PendingLogin {
+export interface LoginWait {
   loginWorkflowId: string;
   request: Request;
   status: LoginStatus;

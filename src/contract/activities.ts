@@ -78,8 +78,11 @@ export interface CallMcpToolReleased extends WorkerFeatures {
   reason: ReleaseReason;
 }
 
-/** Input requests handed back to the workflow: only elicitations (key → `{ method: "elicitation/create", params }`, params raw). */
-export type ElicitationRequests = Record<string, { method: 'elicitation/create'; params: ElicitParams }>;
+/**
+ * What a server asks in one round, task or -32042 error (MCP's `inputRequests`), handed back to the workflow: only
+ * elicitations (key → `{ method: "elicitation/create", params }`, params raw). Each becomes a Request.
+ */
+export type InputRequests = Record<string, { method: 'elicitation/create'; params: ElicitParams }>;
 
 /**
  * Modern era (`form: "mrtr"`): the round ended `input_required`, and nothing is held meanwhile: answer, then send
@@ -88,7 +91,7 @@ export type ElicitationRequests = Record<string, { method: 'elicitation/create';
 export interface CallMcpToolInputRequired extends WorkerFeatures {
   status: 'input_required';
   form: 'mrtr';
-  inputRequests: ElicitationRequests;
+  inputRequests: InputRequests;
   requestState?: string;
 }
 
@@ -99,7 +102,7 @@ export interface CallMcpToolInputRequired extends WorkerFeatures {
 export interface CallMcpToolUrlRequired extends WorkerFeatures {
   status: 'input_required';
   form: 'url-error';
-  inputRequests: ElicitationRequests;
+  inputRequests: InputRequests;
   /** Never set: the call is made again from the start. */
   requestState?: undefined;
 }
@@ -178,7 +181,7 @@ export interface WatchMcpTaskLoginRequired extends CallMcpToolLoginRequired {
 /** What one `watchMcpTask` returns (a failed or cancelled task fails it, typed). */
 export type WatchMcpTaskOutcome =
   | { status: 'working'; task: TaskHandle }
-  | { status: 'input_required'; task: TaskHandle; inputRequests: ElicitationRequests }
+  | { status: 'input_required'; task: TaskHandle; inputRequests: InputRequests }
   | CallMcpToolCompleted
   | WatchMcpTaskLoginRequired;
 
@@ -226,8 +229,8 @@ export interface ElicitInput extends WorkerFeatures {
   request: Request;
 }
 
-/** Input of the `notifyPending` activity: one new pending request. */
-export interface NotifyPendingInput extends PendingRequest {
+/** Where the `notifyPending` activity's request is answered, and why it is sent (its input: `PendingRequest & NotifyTarget`). */
+export interface NotifyTarget {
   /** The workflow to answer it through (a pipeline's, for a request of one of its steps). */
   workflowId: string;
   /**
@@ -313,7 +316,7 @@ export interface CheckAnswerProofInput extends AnswerProofInput {
 export interface DurableMcpActivities {
   callMcpTool(input: CallMcpToolInput): Promise<CallMcpToolOutcome>;
   listMcpTools(input: ListMcpToolsInput): Promise<ListMcpToolsOutcome>;
-  notifyPending(input: NotifyPendingInput): Promise<{ sent: boolean; status?: number }>;
+  notifyPending(input: PendingRequest & NotifyTarget): Promise<{ sent: boolean; status?: number }>;
   oauthAuthorize(input: OAuthAuthorizeInput): Promise<OAuthAuthorizeOutcome>;
   oauthExchange(input: OAuthExchangeInput): Promise<OAuthExchangeOutcome>;
   requestLogin(input: RequestLoginInput): Promise<LoginWantedResult>;

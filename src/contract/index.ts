@@ -51,7 +51,7 @@ export {
   type Request,
   type ToolResult,
 } from './schemas.js';
-export { answerToElicitResult, elicitationToRequest, readInputRequests, type RoundInputRequest, type ToRequestOptions } from './mapping.js';
+export { answerToElicitResult, elicitationToRequest, readInputRequests, type ToRequestOptions } from './mapping.js';
 export { deriveRequestId, deriveRoundRequestId } from './id.js';
 export {
   admitElicitation,

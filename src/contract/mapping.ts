@@ -39,16 +39,15 @@ export function answerToElicitResult(answer: Answer, options: { mode?: 'form' | 
   return answer.reason === 'declined' ? { action: 'decline' } : { action: 'cancel' };
 }
 
-/** The one input request of an MRTR round as the bridge reads it: an elicitation, or another kind it refuses. */
-export type RoundInputRequest = { key: string; kind: 'elicitation'; params: ElicitParams } | { key: string; kind: 'unsupported'; method: string };
-
 /**
- * The input requests of an MCP 2026-07-28 `input_required` result (key → `{ method, params }`), in the
- * server's order. Only `elicitation/create` (form or URL mode) is one this client declares; sampling,
+ * The input requests of an MCP 2026-07-28 `input_required` result (key → `{ method, params }`, InputRequests), in the
+ * server's order, each an elicitation or another kind the bridge refuses. Only `elicitation/create` (form or URL mode) is one this client declares; sampling,
  * roots or anything else is `unsupported`. The params are kept as the server sent them (the raw
  * requestedSchema, every keyword).
  */
-export function readInputRequests(inputRequests: Record<string, unknown>): RoundInputRequest[] {
+export function readInputRequests(
+  inputRequests: Record<string, unknown>,
+): Array<{ key: string; kind: 'elicitation'; params: ElicitParams } | { key: string; kind: 'unsupported'; method: string }> {
   return Object.entries(inputRequests).map(([key, value]) => {
     const v = value as { method?: unknown; params?: unknown } | null;
     const method = v && typeof v === 'object' && typeof v.method === 'string' ? v.method : String(v && typeof v === 'object' ? v.method : typeof v);

@@ -1,8 +1,18 @@
 /**
- * A request a person is asked, as durable-mcp's parts pass it on: `Request` (contract/schemas.ts, what a person sees,
- * byte for byte the seed contract), `PendingRequest` (the request with where it comes from: the `pendingDetails`
- * query's row, the memo's entry, a child's signal, the webhook's input), `PendingRecord` (the workflow's stored
- * record, workflows/host/records.ts) and `ListedRequest` (a listing's row, client/listing.ts). Pure types.
+ * The request model: what a person is asked goes by five names, wherever it is.
+ * - `InputRequests` (contract/activities.ts): what a server asks in one round, task or -32042 error, as MCP sends it
+ *   (key → `elicitation/create` params), before durable-mcp has made a Request of it.
+ * - `Request` (contract/schemas.ts): what a person sees and answers, byte for byte the seed contract.
+ * - `PendingRequest` (here): a Request with where it comes from (`PendingContext`): the `pendingDetails` query's row, the
+ *   listing memo's entry, a pipeline child's signal, the webhook activity's input, the testing kit's `nextPending`.
+ * - `PendingRecord` (workflows/host/records.ts): the workflow's own record of it, carried across continue-as-new.
+ * - `ListedRequest` (here): a PendingRequest found by a listing, with its workflow (client, inbox, CLI).
+ *
+ * The words around them (docs/architecture.md "Glossary"): an **approval** is a request to allow a tool call before it
+ * runs (its context says which tool, with which arguments); an **assignee** is a user or role a request is addressed
+ * to (who may answer); a **task** is an MCP server's handle for a long tool run, which the call follows; an **agent** is
+ * a model's tool loop (`mcpAgent`) whose tools are durable calls; a **gate** is what a call waits on between two runs of
+ * its activity (an approval, a login, a round, a question, a task, a release). Pure types.
  */
 import type { ApprovalContext } from './approval.js';
 import type { Assignees } from './assignees.js';
@@ -45,11 +55,25 @@ export interface PendingContext {
  */
 export const ARGUMENTS_SHOWN = APPROVAL_ARGUMENTS_MAX;
 /**
- * A pending request with its context: the one shape of it (the `pendingDetails` query's rows). The memo's entry
- * (MemoPendingRequest), the listing's row (ListedRequest), the inbox's row (PendingRow), the child's signal
- * (ChildPendingRequest) and the testing kit's `nextPending` (NextPending) are this shape with a little more or less.
+ * A pending request with its context: the one shape of it, wherever it goes: the `pendingDetails` query's rows, the
+ * listing memo's entries, a pipeline child's signal to its parent (with `child`), the `notifyPending` activity's input
+ * (with a NotifyTarget), the testing kit's `nextPending`. A listing's row is a ListedRequest (client/listing.ts).
  */
 export interface PendingRequest {
   request: Request;
   context: PendingContext;
+  /** In the listing memo only: the request did not fit; open it (one query) to answer it. */
+  tooLarge?: true;
+}
+
+/** One pending request, listed: the memo's entry (`tooLarge`: the memo holds only its start) with its workflow. */
+export interface ListedRequest extends PendingRequest {
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  startTime: string;
+  /** From the workflow's `pendingDetails` query (a workflow started before the listing memo), not from its memo. */
+  queried?: true;
+  /** No worker polls the workflow's task queue (asked once per task queue, kept 10 s): an answer would wait for one. */
+  noWorker?: string;
 }

@@ -4,7 +4,7 @@
  * opened first comes back from `tools/call` as the `-32042` URLElicitationRequired error.
  */
 import { ProtocolError, type Client, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/client';
-import { admitElicitation, INVALID_PARAMS, type ElicitParams, type ElicitResult, type RoundInputRequest } from '../contract/index.js';
+import { admitElicitation, INVALID_PARAMS, type ElicitParams, type ElicitResult } from '../contract/index.js';
 
 /** The JSON-RPC error code of URLElicitationRequiredError (MCP 2025-11-25). */
 export const URL_ELICITATION_REQUIRED = -32042;
@@ -27,7 +27,7 @@ export function readUrlElicitationRequired(err: unknown): UrlRequiredRound | und
 }
 
 /** The URL elicitations of a `-32042` error as input requests: keys `url1`, `url2`, …, each in URL mode (not yet admitted). */
-export function urlInputRequests(round: UrlRequiredRound): Array<Extract<RoundInputRequest, { kind: 'elicitation' }>> {
+export function urlInputRequests(round: UrlRequiredRound): Array<{ key: string; kind: 'elicitation'; params: ElicitParams }> {
   return round.elicitations.map((e, i) => ({ key: `url${i + 1}`, kind: 'elicitation' as const, params: { ...(e as ElicitParams), mode: 'url' as const } }));
 }
 

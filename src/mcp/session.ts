@@ -34,7 +34,7 @@ import { paramHeaders, scanParamHeaders, type ParamHeader } from './param-header
 import { newMcpClient } from './new-client.js';
 import { toToolResult, watchBareResults } from './result.js';
 import { callAsLegacyTask, requiresTask, serverRunsToolTasks } from './tasks-legacy.js';
-import { acceptTaskResults, missingCapability, readModernTask, TaskRequests, type ModernTask } from './tasks-modern.js';
+import { acceptTaskResults, missingCapability, readModernTask, TaskRpc, type ModernTask } from './tasks-modern.js';
 import { isWrongListing, listAllTools, type McpToolInfo } from './tool-list.js';
 import { httpHeaders, sseTransport, stdioTransport, streamableHttpTransport, terminateHttpSession, transportPid, type TransportKind } from './transports.js';
 
@@ -377,8 +377,8 @@ export class McpSession {
   }
 
   /** The requests on a task of this server (2026-07-28 extension): `tasks/get`, `tasks/update`, `tasks/cancel`. */
-  get tasks(): TaskRequests {
-    return new TaskRequests(this.client, this.server.name, this.transportKind === 'streamable-http');
+  get tasks(): TaskRpc {
+    return new TaskRpc(this.client, this.server.name, this.transportKind === 'streamable-http');
   }
 
   /** Close the session; a stdio server process is ended (stdin closed, then SIGTERM, then SIGKILL). */

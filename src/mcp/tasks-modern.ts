@@ -131,8 +131,8 @@ export function missingCapability(err: unknown, server: string, tool: string, ta
   );
 }
 
-/** The requests on a task, each with `Mcp-Name: <taskId>` over streamable HTTP. */
-export class TaskRequests {
+/** The RPCs on a task (`tasks/get`, `tasks/update`, `tasks/cancel`), each with `Mcp-Name: <taskId>` over streamable HTTP. */
+export class TaskRpc {
   constructor(
     private readonly client: Client,
     private readonly server: string,

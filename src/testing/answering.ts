@@ -25,12 +25,6 @@ export const decline = (): AnswerFor => ({ ok: false, reason: 'declined' });
 /** Cancel: the MCP server sees `cancel`. */
 export const cancel = (): AnswerFor => ({ ok: false, reason: 'cancelled' });
 
-/**
- * What `nextPending` returns: a PendingRequest (the one shape of a pending request with its context), whose context is
- * absent when the request was resolved before it could be read.
- */
-export type NextPending = Omit<PendingRequest, 'context'> & Partial<Pick<PendingRequest, 'context'>>;
-
 /** Longest single wait (the update's own bound is 10 min of workflow time). */
 const WAIT_SLICE_MS = 60_000;
 
@@ -62,10 +56,14 @@ async function waitOnce(handle: WorkflowHandle, seen: string[], timeoutMs: numbe
 }
 
 /**
- * The next pending request the caller has not seen (`seen`, default none). Rejects after `timeout` (real
- * time, default 30 s) with the workflow's id in the message, or at once when the workflow closed first.
+ * The next pending request the caller has not seen (`seen`, default none): a PendingRequest, whose context is absent
+ * when the request was resolved before it could be read. Rejects after `timeout` (real time, default 30 s) with the
+ * workflow's id in the message, or at once when the workflow closed first.
  */
-export async function nextPending(handle: WorkflowHandle, options: { timeout?: Duration; seen?: string[] } = {}): Promise<NextPending> {
+export async function nextPending(
+  handle: WorkflowHandle,
+  options: { timeout?: Duration; seen?: string[] } = {},
+): Promise<Omit<PendingRequest, 'context'> & Partial<Pick<PendingRequest, 'context'>>> {
   const timeoutMs = options.timeout === undefined ? 30_000 : msToNumber(options.timeout);
   const deadline = Date.now() + timeoutMs;
   const seen = options.seen ?? [];

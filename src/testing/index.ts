@@ -15,5 +15,5 @@ export {
 } from './scripted.js';
 export type { ProtocolEra } from '../contract/era.js';
 export type { PendingContext, PendingRequest } from '../workflows/messages.js';
-export { accept, answerWith, cancel, decline, nextPending, type AnswerFor, type Answerer, type NextPending } from './answering.js';
+export { accept, answerWith, cancel, decline, nextPending, type AnswerFor, type Answerer } from './answering.js';
 export { replayHistories, saveHistory, ReplayFailedError, type HistorySource, type ReplayOutcome } from './replay.js';

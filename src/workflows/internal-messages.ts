@@ -31,12 +31,8 @@ export const elicitUpdate = defineUpdate<ElicitOutcome, [ElicitInput]>(ELICIT_UP
 
 // ---- internal: between a tool call running as a child workflow and its parent (one inbox) ----
 
-/** A child's pending request, with the child's workflow id. */
-export interface ChildPendingRequest extends PendingRequest {
-  child: string;
-}
-/** Internal: a child's request is pending; the parent lists it and routes answers to the child. */
-export const childPendingSignal = defineSignal<[ChildPendingRequest]>(CHILD_PENDING_SIGNAL);
+/** Internal: a child's request is pending (with the child's workflow id); the parent lists it and routes answers to the child. */
+export const childPendingSignal = defineSignal<[PendingRequest & { child: string }]>(CHILD_PENDING_SIGNAL);
 /** Internal: a child's request was resolved (answered there, expired, or withdrawn). */
 export const childResolvedSignal = defineSignal<[{ child: string; id: string; resolution?: Resolution }]>(CHILD_RESOLVED_SIGNAL);
 export interface ChildDone {

@@ -41,10 +41,6 @@ export const SEARCH_ATTRIBUTES = [
 
 /** The memo key under which a workflow keeps what a person needs to see (encoded by the payload codec). */
 export const LISTING_MEMO_KEY = 'durableMcp';
-/** A pending request as the memo lists it. `tooLarge`: the request did not fit; open it (one query) to answer it. */
-export interface MemoPendingRequest extends PendingRequest {
-  tooLarge?: true;
-}
 /** How a request ended, who ended it and when. `by`: a person or program, "signal", "update", "expiry" or "workflow". */
 export interface Resolution {
   id: string;
@@ -77,7 +73,7 @@ export interface Resolution {
 /** The memo of a workflow that asks for input: bounded (MEMO_LIMITS), rewritten whenever its requests change. */
 export interface ListingMemo {
   v: 1;
-  pending: MemoPendingRequest[];
+  pending: PendingRequest[];
   /** Pending requests left out of `pending` (past the count or size bound): open the workflow to see them. */
   more?: number;
   /** The latest resolutions, newest first. */

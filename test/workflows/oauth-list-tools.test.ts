@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError } from '@temporalio/client';
-import { DurableMcpClient, isToolCallFailure, type PendingLogin } from '../../src/client/index.js';
+import { DurableMcpClient, isToolCallFailure, type LoginWait } from '../../src/client/index.js';
 import type { Request } from '../../src/contract/index.js';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { loginStatusQuery, mcpListTools, pendingQuery } from '../../src/workflows/index.js';
@@ -55,7 +55,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
   const cliTools = (...args: string[]) => spawnNode([cliMain, 'tools', ...args], suite.cliEnv);
 
   it('before any login: one authorization request (for the listing and a tool call together), and the tools once Chromium signed in', async () => {
-    const told: PendingLogin[] = [];
+    const told: LoginWait[] = [];
     const listing = client().listTools(servers.first, { onLoginRequest: (s) => told.push(s) });
     listing.catch(() => undefined); // awaited below: a failure shows there
     const request = await pendingSignIn(servers.first);

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { ToolCallFailure, type McpToolInfo, type PendingLogin } from '../../client/index.js';
+import { ToolCallFailure, type McpToolInfo, type LoginWait } from '../../client/index.js';
 import { SHARED_PRINCIPAL } from '../../contract/login.js';
 import { terminalSafe } from '../terminal.js';
 import { client, duration, print, UsageError } from './common.js';
@@ -21,7 +21,7 @@ const FIXES: Partial<Record<string, string>> = {
 };
 
 /** What a person does about a sign-in the listing waits for (stderr: stdout stays the listing). */
-export function loginLines(server: string, { loginWorkflowId, request, status }: PendingLogin): string[] {
+export function loginLines(server: string, { loginWorkflowId, request, status }: LoginWait): string[] {
   const login = terminalSafe(loginWorkflowId);
   // A per-call server's login is one principal's: whoever signs in, signs in for that principal's calls only.
   const whose =
@@ -78,7 +78,7 @@ export function toolsCommand(program: Command): void {
             process.exit(130);
           });
       };
-      const onLoginRequest = (pending: PendingLogin) => {
+      const onLoginRequest = (pending: LoginWait) => {
         // Before the lines that say so: a Ctrl-C right after them finds the handler.
         if (!process.listeners('SIGINT').includes(interrupted)) process.once('SIGINT', interrupted);
         if (opts.json) console.error(JSON.stringify({ event: 'sign-in', server, workflowId: pending.loginWorkflowId, request: pending.request }));

@@ -7,21 +7,21 @@ import { ApplicationFailure, getExternalWorkflowHandle, log, workflowInfo } from
 import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
 import { answerSignal, type AnswerBy, type PendingContext, type PendingRequest } from '../messages.js';
-import { childPendingSignal, childResolvedSignal, type ChildPendingRequest } from '../internal-messages.js';
+import { childPendingSignal, childResolvedSignal } from '../internal-messages.js';
 import { type Resolution } from '../visibility.js';
 import { answerId, type PendingRecord } from './registry.js';
 
 /** What the child link carries across continue-as-new (part of the host's snapshot). */
 export interface ChildLinkSnapshot {
   /** Requests of child workflows, listed here and answered through here. */
-  remote?: ChildPendingRequest[];
+  remote?: Array<PendingRequest & { child: string }>;
   /** Ids of child requests this workflow already forwarded an answer for. */
   forwarded?: string[];
 }
 
 export class ChildLink {
   /** Pending requests of child tool calls, by request id. */
-  private readonly remote = new Map<string, ChildPendingRequest>();
+  private readonly remote = new Map<string, PendingRequest & { child: string }>();
   private readonly forwarded = new Set<string>();
   /** Where this (child) workflow reports its requests: the parent's workflow id and the step. */
   reportTo: { parent: string; step?: string } | undefined;
@@ -36,7 +36,7 @@ export class ChildLink {
   ) {}
 
   /** A child's request is pending (`childPending` signal), unless its answer was already forwarded. */
-  childPending(p: ChildPendingRequest): void {
+  childPending(p: PendingRequest & { child: string }): void {
     if (!this.forwarded.has(p.request.id)) this.remote.set(p.request.id, p);
     this.changed();
   }

@@ -23,7 +23,7 @@ import {
   type SubmitAnswerResult,
   type WaitForPendingInput,
 } from '../messages.js';
-import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal, type ChildPendingRequest } from '../internal-messages.js';
+import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal } from '../internal-messages.js';
 import { type Resolution } from '../visibility.js';
 import type { ElicitInput } from '../../contract/activities.js';
 import { MAX_PENDING_WATCHERS } from './watch.js';
@@ -93,7 +93,7 @@ export function installHandlers(host: ElicitationHost): void {
   setHandler(pendingDetailsQuery, () => host.pendingDetails());
   setHandler(progressQuery, () => host.requests.progressList());
   setHandler(progressSignal, (p) => host.requests.recordProgress(p));
-  setHandler(childPendingSignal, (p: ChildPendingRequest) => host.children.childPending(p));
+  setHandler(childPendingSignal, (p) => host.children.childPending(p));
   setHandler(childResolvedSignal, ({ id, resolution }: { child: string; id: string; resolution?: Resolution }) => host.children.childResolved(id, resolution));
   setHandler(
     waitForPendingUpdate,

@@ -23,7 +23,7 @@ import { ExpiryTimers } from './expiry.js';
 import { PendingWatch, RunState } from './watch.js';
 import type { CallAnswer } from './answers.js';
 import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
-import { recordRound, roundResponses, type RoundRequest } from './rounds.js';
+import { recordRound, roundResponses, type RoundKey } from './rounds.js';
 import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
 import { answerProved } from './proof.js';
 import { recordOf, weaker, type SenderRecord } from './sender.js';
@@ -33,7 +33,7 @@ import type { DurableMcpActivities } from '../../contract/activities.js';
 
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
 export type { CallAnswer } from './answers.js';
-export type { RoundRequest, RoundWait } from './rounds.js';
+export type { RoundKey, RoundWait } from './rounds.js';
 export type { TaskWait } from './tasks.js';
 
 /**
@@ -117,12 +117,12 @@ export class ElicitationHost {
    * Record all the elicitations of one modern-era (MRTR) round as pending at once (idempotent: a round asked again
    * derives the same ids and finds them pending or answered).
    */
-  registerRound(callId: string, round: number, inputRequests: Record<string, { params: ElicitParams }>): RoundRequest[] {
+  registerRound(callId: string, round: number, inputRequests: Record<string, { params: ElicitParams }>): RoundKey[] {
     return recordRound(callId, round, inputRequests, (request) => this.register(request, callId));
   }
 
   /** The round's answers as the server reads them (key → ElicitResult): expired or cancelled is `cancel`. */
-  roundResponses(requests: RoundRequest[]): Record<string, ElicitResult> {
+  roundResponses(requests: RoundKey[]): Record<string, ElicitResult> {
     return roundResponses(requests, (id) => this.requests.answerFor(id));
   }
 

@@ -8,8 +8,8 @@ import { deriveRoundRequestId } from '../../contract/id.js';
 import { answerToElicitResult, elicitationToRequest } from '../../contract/mapping.js';
 import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
 
-/** One request of an MRTR round: the server's key, the request id, and the elicitation's mode. */
-export interface RoundRequest {
+/** A key of an MRTR round: the server's key of one of its input requests, the id of the Request it became, and its mode. */
+export interface RoundKey {
   key: string;
   id: string;
   mode: 'form' | 'url';
@@ -22,7 +22,7 @@ export interface RoundRequest {
  */
 export interface RoundWait {
   round: number;
-  requests: RoundRequest[];
+  requests: RoundKey[];
   /** Opaque; carried as given, never parsed or logged. */
   requestState?: string;
   form: 'mrtr' | 'url-error';
@@ -38,8 +38,8 @@ export function recordRound(
   round: number,
   inputRequests: Record<string, { params: ElicitParams }>,
   register: (request: Request) => void,
-): RoundRequest[] {
-  const out: RoundRequest[] = [];
+): RoundKey[] {
+  const out: RoundKey[] = [];
   for (const [key, { params }] of Object.entries(inputRequests)) {
     const id = deriveRoundRequestId(callId, round, key, params);
     register(elicitationToRequest(params, { id }));
@@ -49,7 +49,7 @@ export function recordRound(
 }
 
 /** The round's answers as the server reads them (key → ElicitResult): no answer (expired, cancelled) is `cancel`. */
-export function roundResponses(requests: RoundRequest[], answerFor: (id: string) => Answer | undefined): Record<string, ElicitResult> {
+export function roundResponses(requests: RoundKey[], answerFor: (id: string) => Answer | undefined): Record<string, ElicitResult> {
   const out: Record<string, ElicitResult> = {};
   for (const r of requests) out[r.key] = answerToElicitResult(answerFor(r.id) ?? { id: r.id, ok: false, reason: 'cancelled' }, { mode: r.mode });
   return out;

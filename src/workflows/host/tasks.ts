@@ -3,7 +3,7 @@
  * watches, carried across continue-as-new so the next run goes on watching the same task (never a second
  * `tools/call`) and waits for the same questions. Pure data: the workflow loop is tool-call/tasks.ts.
  */
-import type { RoundRequest } from './rounds.js';
+import type { RoundKey } from './rounds.js';
 import type { TaskHandle } from '../../contract/activities.js';
 
 export interface TaskWait {
@@ -16,7 +16,7 @@ export interface TaskWait {
   /** The number of the task's last round of questions (0: none yet). */
   round: number;
   /** The questions of that round while they wait for answers, or answered and not yet sent (`tasks/update`). */
-  requests?: RoundRequest[];
+  requests?: RoundKey[];
   /** Metadata the result gets (who approved the call, with which arguments: docs/approvals.md). */
   metadata?: Record<string, unknown>;
 }

@@ -17,7 +17,6 @@ import {
   resolvedAtKey,
   serversKey,
   type ListingMemo,
-  type MemoPendingRequest,
   type Resolution,
 } from '../visibility.js';
 import { requestOutcomeOf } from '../../contract/outcome.js';
@@ -116,7 +115,7 @@ function startedWithSearchAttribute(): boolean {
 }
 
 /** A request too large for the memo: its id, kind, expiry and the start of its prompt (open it to answer). */
-function stub(d: PendingRequest): MemoPendingRequest {
+function stub(d: PendingRequest): PendingRequest {
   const { id, kind, prompt, expiresAt } = d.request;
   return {
     request: { id, kind, prompt: cut(prompt, MEMO_LIMITS.promptShown), ...(expiresAt !== undefined ? { expiresAt } : {}) },
@@ -131,11 +130,11 @@ function stub(d: PendingRequest): MemoPendingRequest {
  * MEMO_LIMITS.totalBytes in all (the rest counted in `more`).
  */
 export function listingMemo(details: PendingRequest[], recent: Resolution[]): ListingMemo {
-  const pending: MemoPendingRequest[] = [];
+  const pending: PendingRequest[] = [];
   let size = JSON.stringify(recent).length;
   let more = 0;
   for (const d of details) {
-    let listed: MemoPendingRequest = { request: d.request, context: d.context };
+    let listed: PendingRequest = { request: d.request, context: d.context };
     let bytes = JSON.stringify(listed).length;
     if (bytes > MEMO_LIMITS.requestBytes) {
       listed = stub(d);

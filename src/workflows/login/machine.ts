@@ -15,7 +15,7 @@
 import { FailureTypes } from '../../contract/failures.js';
 import type { RequestOutcome } from '../../contract/outcome.js';
 import type { LoginSettled, OAuthCallbackInput, OAuthCallbackResult } from '../internal-messages.js';
-import { acceptsCallback, isIdle, LoginPhase, type LoginState, type PendingLoginRequest, type TokenInfo, type Want } from './state.js';
+import { acceptsCallback, isIdle, LoginPhase, type LoginState, type OpenSignIn, type TokenInfo, type Want } from './state.js';
 import type { LoginWantedInput, LoginWantedResult, OAuthAuthorizeInput, OAuthAuthorizeOutcome, OAuthExchangeInput } from '../../contract/activities.js';
 
 type Redirect = Extract<OAuthAuthorizeOutcome, { kind: 'redirect' }>;
@@ -253,7 +253,7 @@ function exchange(s: LoginState, cb: OAuthCallbackInput): Transition {
   return { state: s, effects: [], activity: { name: 'oauthExchange', input } };
 }
 
-function exchanged(s: LoginState, signIn: PendingLoginRequest, token: { sealed: string; info: TokenInfo }): Transition {
+function exchanged(s: LoginState, signIn: OpenSignIn, token: { sealed: string; info: TokenInfo }): Transition {
   return {
     state: { ...signedIn(s, token), pending: undefined, exchanging: undefined },
     effects: [{ kind: 'signed-in', requestId: signIn.requestId }, settle(s, { generation: s.generation + 1 })],
@@ -261,7 +261,7 @@ function exchanged(s: LoginState, signIn: PendingLoginRequest, token: { sealed: 
   };
 }
 
-function askAgain(s: LoginState, signIn: PendingLoginRequest, r: { sealed: string; reason: string }): Transition {
+function askAgain(s: LoginState, signIn: OpenSignIn, r: { sealed: string; reason: string }): Transition {
   return {
     state: { ...s, phase: LoginPhase.Idle, sealed: r.sealed, pending: undefined, exchanging: undefined, want: signIn.want },
     effects: withdraw(s),

@@ -28,7 +28,8 @@ export interface Want {
   expiresInMs?: number;
 }
 
-export interface PendingLoginRequest {
+/** The sign-in the login has open (a person was asked to follow its link): its request, state, issuer and want. */
+export interface OpenSignIn {
   requestId: string;
   state: string;
   issuer?: string;
@@ -62,11 +63,11 @@ export interface LoginState {
   readonly waiters: readonly string[];
   /** What the calls want next (outside a sign-in: the calls that ask during one wait for it). */
   readonly want: Want | undefined;
-  readonly pending: PendingLoginRequest | undefined;
+  readonly pending: OpenSignIn | undefined;
   /** Authorizing: the want `oauthAuthorize` answers. */
   readonly authorizing: Want | undefined;
   /** Exchanging: the authorization response, and the sign-in it answers. */
-  readonly exchanging: { callback: OAuthCallbackInput; signIn: PendingLoginRequest } | undefined;
+  readonly exchanging: { callback: OAuthCallbackInput; signIn: OpenSignIn } | undefined;
 }
 
 export function initialState(server: string, principal: string, loginId: string, continued?: LoginSnapshot): LoginState {

@@ -7,7 +7,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureTypes } from '../../contract/failures.js';
 import type { ElicitResult, Request } from '../../contract/index.js';
-import type { ElicitationHost, RoundRequest } from '../host/index.js';
+import type { ElicitationHost, RoundKey } from '../host/index.js';
 
 /**
  * The activity released the call: record its request as pending and mark it released (an inline wait for it
@@ -27,7 +27,7 @@ export function recordRelease(host: ElicitationHost, callId: string, request: Re
 export function retryAfterUrls(
   host: ElicitationHost,
   input: { server: string; tool: string },
-  requests: RoundRequest[],
+  requests: RoundKey[],
   responses: Record<string, ElicitResult>,
 ): undefined {
   const refused = requests.find((r) => responses[r.key]?.action !== 'accept');

@@ -9,18 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { shownText } from '../../src/inbox/working.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
-import { startHttpFixture, taskServerPath, type HttpFixture } from '../fixtures/paths.js';
+import { taskServerForFile } from '../helpers/task-server.js';
 import { eventually, suiteEnvironment } from '../helpers/temporal.js';
 
-const extraServers: Record<string, unknown> = {};
-let http: HttpFixture | undefined;
-before(async () => {
-  http = await startHttpFixture({ script: taskServerPath });
-  extraServers.tasks = { url: http.url };
-});
-after(async () => {
-  await http?.close();
-});
+const { extraServers } = taskServerForFile();
 
 describe('the inbox shows the tool calls at work', () => {
   const suite = suiteEnvironment({ name: 'inbox-working', searchAttributes: true, extraServers });

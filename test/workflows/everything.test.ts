@@ -3,10 +3,11 @@
  * worker's v2 client: its elicitation (`elicitation/create` on the live session) is durable as before.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { everything, startEverythingHttp } from '../helpers/everything.js';
+import { serverForFile } from '../helpers/file-server.js';
 import { eventually, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
@@ -39,15 +40,7 @@ describe('@modelcontextprotocol/server-everything (legacy era) through the v2 cl
 });
 
 /** server-everything over stdio, and over streamable HTTP (started in `before`). */
-const extraServers: Record<string, unknown> = { everything: { command: [process.execPath, everything, 'stdio'] } };
-let httpServer: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
-before(async () => {
-  httpServer = await startEverythingHttp();
-  extraServers.everythinghttp = { url: httpServer.url };
-});
-after(async () => {
-  await httpServer?.stop();
-});
+const { extraServers } = serverForFile(startEverythingHttp, { everythinghttp: {} }, { everything: { command: [process.execPath, everything, 'stdio'] } });
 
 /**
  * Issue #21: "the -32042 path of trigger-url-elicitation hangs about 90 s through the worker". It does not: through

@@ -8,25 +8,22 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
-import { rawServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
+import { rawServerPath, readFixtureLog, startHttpFixture } from '../fixtures/paths.js';
+import { serverForFile } from '../helpers/file-server.js';
 import { suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 const dir = tempDir();
 const stdioLog = join(dir, 'raw-stdio.jsonl');
 const httpLog = join(dir, 'raw-http.jsonl');
-const extraServers: Record<string, unknown> = { raw: { command: [process.execPath, rawServerPath], env: { FIXTURE_LOG: stdioLog } } };
-let http: HttpFixture | undefined;
-before(async () => {
-  http = await startHttpFixture({ script: rawServerPath, env: { FIXTURE_LOG: httpLog } });
-  extraServers.rawhttp = { url: http.url };
-});
-after(async () => {
-  await http?.close();
-});
+const { extraServers } = serverForFile(
+  () => startHttpFixture({ script: rawServerPath, env: { FIXTURE_LOG: httpLog } }),
+  { rawhttp: {} },
+  { raw: { command: [process.execPath, rawServerPath], env: { FIXTURE_LOG: stdioLog } } },
+);
 
 describe('the 2026-07-28 requirements on results and headers, through the worker', () => {
   const suite = suiteEnvironment({ name: 'protocol', extraServers, pool: { idleTimeoutMs: 0 } });

@@ -6,23 +6,16 @@
  * `tasks/result`. See docs/tasks.md.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { progressQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { startEverythingHttp } from '../helpers/everything.js';
+import { serverForFile } from '../helpers/file-server.js';
 import { eventually, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 /** server-everything over streamable HTTP, its own process (started in `before`). */
-const extraServers: Record<string, unknown> = {};
-let httpServer: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
-before(async () => {
-  httpServer = await startEverythingHttp();
-  extraServers.research = { url: httpServer.url };
-});
-after(async () => {
-  await httpServer?.stop();
-});
+const { extraServers } = serverForFile(startEverythingHttp, { research: {} });
 
 describe('MCP Tasks, 2025-11-25 form: server-everything simulate-research-query over streamable HTTP', () => {
   const suite = suiteEnvironment({ name: 'tasks-everything', extraServers });

@@ -2,7 +2,10 @@
  * An MCP server over HTTP that the tests of one file share: started in the file's `before`, closed in its `after`,
  * and named in the file's `extraServers` once it listens (the suites' environments read them when they start).
  */
+import { join } from 'node:path';
 import { after, before } from 'node:test';
+import { startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
+import { tempDir } from './temporal.js';
 
 export interface FileServer<S extends { url: string; close(): Promise<void> }> {
   /** The servers a suite environment adds to its MCP config: those given, and `names` once the server listens. */
@@ -41,4 +44,19 @@ export function serverForFile<S extends { url: string; close(): Promise<void> }>
       return this.server.url;
     },
   };
+}
+
+/**
+ * A node fixture server of test/fixtures (`script`) both ways, for a file: over stdio as `names.stdio` (the worker
+ * spawns it) and over HTTP as `names.http` (started in `before`), each logging to a file of its own (`logs`).
+ */
+export function fixtureBothWays(script: string, names: { stdio: string; http: string }): FileServer<HttpFixture> & { logs: { stdio: string; http: string } } {
+  const dir = tempDir();
+  const logs = { stdio: join(dir, `${names.stdio}.jsonl`), http: join(dir, `${names.http}.jsonl`) };
+  const served = serverForFile(
+    () => startHttpFixture({ script, env: { FIXTURE_LOG: logs.http } }),
+    { [names.http]: {} },
+    { [names.stdio]: { command: [process.execPath, script], env: { FIXTURE_LOG: logs.stdio } } },
+  );
+  return Object.defineProperty(served, 'logs', { value: logs, enumerable: true }) as FileServer<HttpFixture> & { logs: typeof logs };
 }

@@ -228,6 +228,11 @@ export async function testEnvironment(options: TestEnvOptions = {}): Promise<Tes
   }) as TestEnv;
 }
 
+/** Close each of `things` in turn, skipping those not opened (yet): a suite's `after`. */
+export async function closeAll(...things: Array<{ close(): Promise<unknown> } | undefined>): Promise<void> {
+  for (const thing of things) await thing?.close();
+}
+
 /**
  * `testEnvironment(options)` for a whole suite: started in the suite's `before`, torn down (worker drained, every MCP
  * server closed, Temporal server stopped) in its `after`. Its fields read through to the environment once `before` ran.

@@ -10,7 +10,7 @@ import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { shownText } from '../../src/inbox/working.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { taskServerForFile } from '../helpers/task-server.js';
-import { eventually, suiteEnvironment } from '../helpers/temporal.js';
+import { closeAll, eventually, suiteEnvironment } from '../helpers/temporal.js';
 
 const { extraServers } = taskServerForFile();
 
@@ -22,10 +22,7 @@ describe('the inbox shows the tool calls at work', () => {
     inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, queryTimeoutMs: 3000 });
     proxied = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, userHeader: 'X-Forwarded-User' });
   });
-  after(async () => {
-    await inbox?.close();
-    await proxied?.close();
-  });
+  after(() => closeAll(inbox, proxied));
 
   it("a task working without a question: its status and the server's statusMessage, escaped, with no control characters", async () => {
     const hostile = '<script>alert(1)</script>\u001b[31mred\u202eevil';

@@ -8,21 +8,16 @@ import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { mcpPipeline, mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
-import { modernServerPath, readFixtureLog, startHttpFixture } from '../fixtures/paths.js';
-import { serverForFile } from '../helpers/file-server.js';
+import { modernServerPath, readFixtureLog } from '../fixtures/paths.js';
+import { fixtureBothWays } from '../helpers/file-server.js';
 import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const dir = tempDir();
-const stdioLog = join(dir, 'modern-stdio.jsonl');
-const httpLog = join(dir, 'modern-http.jsonl');
 // Started before the suite's worker: the HTTP server's URL goes into the worker's MCP config.
-const { extraServers } = serverForFile(
-  () => startHttpFixture({ script: modernServerPath, env: { FIXTURE_LOG: httpLog } }),
-  { mhttp: {} },
-  { mstdio: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: stdioLog } } },
-);
+const { extraServers, logs } = fixtureBothWays(modernServerPath, { stdio: 'mstdio', http: 'mhttp' });
+const { stdio: stdioLog, http: httpLog } = logs;
 
 describe('modern era (MRTR) through the worker', () => {
   const suite = suiteEnvironment({ name: 'mrtr', extraServers });

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { answerSignal, loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
-import { LOOPBACK_AUTH, oauthSuite } from '../helpers/oauth.js';
+import { LOOPBACK_AUTH, oauthSuite, oneLoginEach } from '../helpers/oauth.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { taskServerForFile } from '../helpers/task-server.js';
 import { eventually } from '../helpers/temporal.js';
@@ -31,14 +31,7 @@ async function activities(handle: WorkflowHandle): Promise<{ types: string[]; at
 }
 
 describe('an MCP task on a server behind OAuth (a token refused mid-task)', () => {
-  // One login each: a test's sign-ins and refreshes do not disturb another's.
-  const servers = {
-    expiry: `taskexpiry${process.pid}`,
-    asks: `taskasks${process.pid}`,
-    revoked: `taskrevoked${process.pid}`,
-    cancelled: `taskcancelled${process.pid}`,
-    recorded: `taskrecorded${process.pid}`,
-  };
+  const servers = oneLoginEach('task', ['expiry', 'asks', 'revoked', 'cancelled', 'recorded']);
   const suite = oauthSuite({
     name: 'tasks-oauth',
     // The recorded call's history is plaintext (the login's secrets are sealed all the same): it replays with any key.

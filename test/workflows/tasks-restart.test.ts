@@ -7,47 +7,21 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import type { Client } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
-import { DevServer, writeJson } from '../faults/lib.js';
-import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
+import { writeJson } from '../faults/lib.js';
+import { withDevServer, workerProcess } from '../helpers/dev-server.js';
 import { taskServerForFile } from '../helpers/task-server.js';
-import { eventually, tempDir, testEnvironment } from '../helpers/temporal.js';
+import { eventually, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
-const dir = tempDir();
 const tasks = taskServerForFile();
 const { callsOf } = tasks;
 
-function workerProcess(server: DevServer, configPath: string, taskQueue: string): SpawnedProcess {
-  return spawnNode([workerEntry, '--mcp-config', configPath], {
-    TEMPORAL_ADDRESS: server.address,
-    TEMPORAL_NAMESPACE: 'default',
-    DURABLE_MCP_TASK_QUEUE: taskQueue,
-  });
-}
-
-async function withDevServer(fn: (server: DevServer, client: Client) => Promise<void>): Promise<void> {
-  const server = await DevServer.create(join(dir, 'temporal'), `tasks-${process.pid}`);
-  await server.start();
-  let connection: Awaited<ReturnType<DevServer['client']>>['connection'] | undefined;
-  try {
-    const c = await server.client();
-    connection = c.connection;
-    await fn(server, c.client);
-  } finally {
-    await connection?.close();
-    await server.kill('SIGTERM');
-  }
-}
-
 describe('MCP Tasks (2026-07-28 extension) across a crash and across days', () => {
   it('the worker SIGKILLed while the task works: a new worker re-attaches by task id; the server counts one tools/call', async () => {
-    await withDevServer(async (server, client) => {
+    await withDevServer('tasks', async (server, client, dir) => {
       const configPath = writeJson(join(dir, 'mcp.json'), { mcpServers: tasks.extraServers });
       const taskQueue = `tasks-kill-${process.pid}-${Date.now()}`;
       const first = workerProcess(server, configPath, taskQueue);

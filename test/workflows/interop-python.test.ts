@@ -28,7 +28,7 @@ import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
 import { pythonEncryptedClientPath, pythonSdkDir, startPythonServer } from '../fixtures/python/paths.js';
 import { serverForFile } from '../helpers/file-server.js';
-import { eventually, fixtureConfig, startWorker, suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { eventually, fixtureConfig, startToolCall, startWorker, suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 const { extraServers } = serverForFile(() => startPythonServer(), { py: {} });
@@ -37,11 +37,7 @@ describe('a Python SDK 2.x tool over stateless streamable HTTP', () => {
   const suite = suiteEnvironment({ name: 'interop-py', extraServers });
 
   it('asks through the worker: the Request is pending, nothing is held, the answer reaches the Python tool', async () => {
-    const handle = await suite.env.client.workflow.start(mcpToolCall, {
-      taskQueue: suite.taskQueue,
-      workflowId: `py-${Math.random().toString(36).slice(2)}`,
-      args: [{ server: 'py', tool: 'greet_mrtr' }],
-    });
+    const handle = await startToolCall(suite, 'py', { server: 'py', tool: 'greet_mrtr' });
     const [request] = await waitForPending(handle);
     assert.equal(request.kind, 'input');
     assert.equal(request.prompt, 'What is your name? (python, MRTR)');

@@ -8,8 +8,8 @@ const require = createRequire(import.meta.url);
 /** server-everything's entry point (`node <it> stdio` or `streamableHttp`). */
 export const everything = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 
-/** Start server-everything over streamable HTTP on a free port; its MCP URL once it listens, and `stop` (SIGTERM, awaited). */
-export async function startEverythingHttp(): Promise<{ url: string; stop(): Promise<void> }> {
+/** Start server-everything over streamable HTTP on a free port; its MCP URL once it listens, and `close` (SIGTERM, awaited). */
+export async function startEverythingHttp(): Promise<{ url: string; close(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [everything, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
@@ -22,7 +22,7 @@ export async function startEverythingHttp(): Promise<{ url: string; stop(): Prom
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    async stop() {
+    async close() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

@@ -182,6 +182,14 @@ export interface OAuthSuite {
 
 let calls = 0;
 
+/**
+ * One server name a test, so that a test's sign-ins and refreshes do not disturb another's: each key's name is
+ * `prefix`, the key in lower case and this process's id (e.g. `taskexpiry1234`).
+ */
+export function oneLoginEach<K extends string>(prefix: string, keys: readonly K[]): Record<K, string> {
+  return Object.fromEntries(keys.map((k) => [k, `${prefix}${k.toLowerCase()}${process.pid}`])) as Record<K, string>;
+}
+
 /** Registers the suite's before/after: dev server, inbox, fixture, worker, Chromium (in that order), all closed after. */
 export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const taskQueue = uniqueTaskQueue(options.name);

@@ -18,6 +18,7 @@ import { type EncryptionCodec, resolveEncryption } from '../../src/codec/index.j
 import type { DurableMcpClient, StartToolCallOptions } from '../../src/client/index.js';
 import { installQuietRuntime, startTemporalServer, type TestLogLevel } from '../../src/testing/temporal-server.js';
 import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../../src/worker.js';
+import { mcpToolCall, type McpToolCallInput } from '../../src/workflows/index.js';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { scratchDir } from './scratch.js';
 import { metricsFlags } from './server-metrics.js';
@@ -226,6 +227,16 @@ export async function testEnvironment(options: TestEnvOptions = {}): Promise<Tes
       },
     },
   }) as TestEnv;
+}
+
+/** Start an `mcpToolCall` of `input` on the environment's task queue, its workflow id `<prefix>-<random>`. */
+export function startToolCall(t: DurableMcpTestEnvironment, prefix: string, input: McpToolCallInput) {
+  return t.env.client.workflow.start(mcpToolCall, { taskQueue: t.taskQueue, workflowId: `${prefix}-${Math.random().toString(36).slice(2)}`, args: [input] });
+}
+
+/** Close each of `things` in turn, skipping those not opened (yet): a suite's `after`. */
+export async function closeAll(...things: Array<{ close(): Promise<unknown> } | undefined>): Promise<void> {
+  for (const thing of things) await thing?.close();
 }
 
 /**

@@ -10,7 +10,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { openAnswerLink, signAnswerLink } from '../../src/codec/answer-link.js';
 import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
-import { eventually, fixtureConfig, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
+import { closeAll, eventually, fixtureConfig, suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { freePort } from '../helpers/ports.js';
 import { receiver } from '../helpers/webhook.js';
 import { waitForPending } from '../helpers/watch.js';
@@ -29,11 +29,7 @@ describe('answer links in notifications', () => {
   let inbox: InboxHandle;
   let browser: Browser;
   const dir = tempDir();
-  after(async () => {
-    await browser?.close();
-    await inbox?.close();
-    await hook.close();
-  });
+  after(() => closeAll(browser, inbox, hook));
   const suite = suiteEnvironment({
     taskQueue: uniqueTaskQueue('answer-link'),
     searchAttributes: true,

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { escapeJsonControlChars, stripControlChars } from '../../src/contract/control-chars.js';
 import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
-import { eventually, suiteEnvironment } from '../helpers/temporal.js';
+import { closeAll, eventually, suiteEnvironment } from '../helpers/temporal.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const hostileServer = resolve(here, '..', 'fixtures', 'inbox-hostile-server.js');
@@ -37,9 +37,7 @@ describe("the inbox's HTML carries no bidi or control character of a server or a
   before(async () => {
     inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, refreshMs: 300 });
   });
-  after(async () => {
-    await inbox?.close();
-  });
+  after(() => closeAll(inbox));
 
   it('an approval with U+202E in its arguments, then the question it asks: page, fragment and live stream clean', async () => {
     const to = 'bob\u202e\u2066lapyap\u2069';

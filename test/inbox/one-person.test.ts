@@ -13,7 +13,7 @@ import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
 import { fixtureServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
+import { closeAll, eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { signInToInbox, startOidcIssuer, type OidcIssuer } from '../helpers/oidc-issuer.js';
 import { waitForPending } from '../helpers/watch.js';
 
@@ -44,11 +44,7 @@ describe('a person is one person, whatever scopes a sign-in asked for', () => {
     issuer.start(new URL('auth/callback', inbox.url).href);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
-  after(async () => {
-    await browser?.close();
-    await inbox?.close();
-    await issuer?.close();
-  });
+  after(() => closeAll(browser, inbox, issuer));
 
   /** Sign in as `login` with `email` deleted from the scope of the authorization URL, as a person can in their browser. */
   async function signInWithoutEmail(page: Page, login: string): Promise<void> {

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
-import { eventually, startWaitingCalls, tempDir, uniqueTaskQueue, suiteEnvironment } from '../helpers/temporal.js';
+import { closeAll, eventually, startWaitingCalls, suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { signInToInbox, startOidcIssuer, type OidcIssuer } from '../helpers/oidc-issuer.js';
 import { receiver } from '../helpers/webhook.js';
@@ -29,12 +29,7 @@ describe('sign-in to the inbox and addressed requests', () => {
   let issuer: OidcIssuer;
   let browser: Browser;
   const dir = tempDir();
-  after(async () => {
-    await browser?.close();
-    await inbox?.close();
-    await issuer?.close();
-    await hook.close();
-  });
+  after(() => closeAll(browser, inbox, issuer, hook));
   const suite = suiteEnvironment({
     taskQueue: uniqueTaskQueue('inbox-sign-in'),
     searchAttributes: true,

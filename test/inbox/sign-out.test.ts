@@ -10,7 +10,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { signOutWorkflowId } from '../../src/inbox/sign-outs.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
-import { eventually, suiteEnvironment } from '../helpers/temporal.js';
+import { closeAll, eventually, suiteEnvironment } from '../helpers/temporal.js';
 import { signInToInbox, startOidcIssuer, type OidcIssuer } from '../helpers/oidc-issuer.js';
 
 const SESSION_KEY = 'a-session-key-the-replicas-share-0123456789';
@@ -35,12 +35,7 @@ describe('sign-out revokes the session on every replica', () => {
     issuer.start(new URL('auth/callback', a.url).href);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
-  after(async () => {
-    await browser?.close();
-    await a?.close();
-    await b?.close();
-    await issuer?.close();
-  });
+  after(() => closeAll(browser, a, b, issuer));
 
   it('a copied cookie opens neither replica once its person signed out', async () => {
     const context = await browser.newContext();

@@ -9,18 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import { startInbox, type InboxHandle } from '../../src/inbox/index.js';
 import { shownText } from '../../src/inbox/working.js';
 import { mcpToolCall } from '../../src/workflows/index.js';
-import { startHttpFixture, taskServerPath, type HttpFixture } from '../fixtures/paths.js';
-import { eventually, suiteEnvironment } from '../helpers/temporal.js';
+import { taskServerForFile } from '../helpers/task-server.js';
+import { closeAll, eventually, suiteEnvironment } from '../helpers/temporal.js';
 
-const extraServers: Record<string, unknown> = {};
-let http: HttpFixture | undefined;
-before(async () => {
-  http = await startHttpFixture({ script: taskServerPath });
-  extraServers.tasks = { url: http.url };
-});
-after(async () => {
-  await http?.close();
-});
+const { extraServers } = taskServerForFile();
 
 describe('the inbox shows the tool calls at work', () => {
   const suite = suiteEnvironment({ name: 'inbox-working', searchAttributes: true, extraServers });
@@ -30,10 +22,7 @@ describe('the inbox shows the tool calls at work', () => {
     inbox = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, queryTimeoutMs: 3000 });
     proxied = await startInbox({ client: suite.env.client, host: '127.0.0.1', port: 0, userHeader: 'X-Forwarded-User' });
   });
-  after(async () => {
-    await inbox?.close();
-    await proxied?.close();
-  });
+  after(() => closeAll(inbox, proxied));
 
   it("a task working without a question: its status and the server's statusMessage, escaped, with no control characters", async () => {
     const hostile = '<script>alert(1)</script>\u001b[31mred\u202eevil';

@@ -16,6 +16,17 @@ function newPool(servers: Record<string, unknown> = { fx: stdioFixture(newLog())
   return new SessionPool(parseMcpConfig({ mcpServers: servers }));
 }
 
+/** Run `fn` with a new pool of `servers` (default: the fixture server `fx`), closed after it whatever happens. */
+async function withPool(...args: [(pool: SessionPool) => Promise<void>] | [Record<string, unknown>, (pool: SessionPool) => Promise<void>]): Promise<void> {
+  const [servers, fn] = args.length === 1 ? [undefined, args[0]] : args;
+  const pool = newPool(servers);
+  try {
+    await fn(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
 const tick = (ms = 50): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('SessionPool', () => {
@@ -41,8 +52,7 @@ describe('SessionPool', () => {
   });
 
   it('reuses the session for sequential leases', async () => {
-    const pool = newPool();
-    try {
+    await withPool(async (pool) => {
       const first = await pool.lease('fx');
       const pid = first.session.pid;
       assert.equal(typeof pid, 'number');
@@ -54,14 +64,11 @@ describe('SessionPool', () => {
       assert.deepEqual(await second.session.callTool('echo', { text: 'again' }, { timeoutMs: 5000 }), { output: 'echo: again', isError: false });
       await second.release();
       assert.deepEqual(pool.stats(), { fx: { idle: 1, leased: 0, waiting: 0 } });
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('gives concurrent leases two different sessions', async () => {
-    const pool = newPool();
-    try {
+    await withPool(async (pool) => {
       const [a, b] = await Promise.all([pool.lease('fx'), pool.lease('fx')]);
       assert.notEqual(a.session, b.session);
       assert.notEqual(a.session.pid, b.session.pid);
@@ -69,14 +76,11 @@ describe('SessionPool', () => {
       assert.deepEqual(pool.stats().fx, { idle: 0, leased: 2, waiting: 0 });
       await Promise.all([a.release(), b.release()]);
       assert.deepEqual(pool.stats().fx, { idle: 2, leased: 0, waiting: 0 });
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('replaces a discarded session', async () => {
-    const pool = newPool();
-    try {
+    await withPool(async (pool) => {
       const first = await pool.lease('fx');
       const pid = first.session.pid!;
       await first.release({ discard: true });
@@ -87,14 +91,11 @@ describe('SessionPool', () => {
       assert.notEqual(second.session.pid, pid);
       assert.equal(pool.opened, 2);
       await second.release();
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('does not hand out a session whose process died', async () => {
-    const pool = newPool();
-    try {
+    await withPool(async (pool) => {
       const first = await pool.lease('fx');
       const pid = first.session.pid!;
       await first.release();
@@ -105,14 +106,11 @@ describe('SessionPool', () => {
       assert.notEqual(second.session.pid, pid);
       assert.deepEqual(await second.session.callTool('echo', { text: 'fresh' }, { timeoutMs: 5000 }), { output: 'echo: fresh', isError: false });
       await second.release();
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('closes a session whose process died while leased instead of returning it', async () => {
-    const pool = newPool();
-    try {
+    await withPool(async (pool) => {
       const first = await pool.lease('fx');
       const pid = first.session.pid!;
       process.kill(pid, 'SIGKILL');
@@ -122,14 +120,11 @@ describe('SessionPool', () => {
       const second = await pool.lease('fx');
       assert.notEqual(second.session.pid, pid);
       await second.release();
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('asks one holder per waiter to give its session up, and a holder that starts waiting later takes on an unserved waiter', async () => {
-    const pool = newPool({ two: stdioFixture(newLog(), { maxSessions: 2 }) });
-    try {
+    await withPool({ two: stdioFixture(newLog(), { maxSessions: 2 }) }, async (pool) => {
       const a = await pool.lease('two');
       const b = await pool.lease('two');
       const asked: string[] = [];
@@ -148,14 +143,11 @@ describe('SessionPool', () => {
       const c = await first;
       await b.release();
       await c.release();
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('a waiter no holder would serve is taken on by the first holder that offers, once', async () => {
-    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
-    try {
+    await withPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) }, async (pool) => {
       const holder = await pool.lease('one');
       holder.onPressure(() => false); // busy running a tool: cannot give the session up now
       const waiting = pool.lease('one');
@@ -165,14 +157,11 @@ describe('SessionPool', () => {
       await holder.release({ discard: true });
       const next = await waiting;
       await next.release();
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('makes a second lease wait when maxSessions is reached, tells the holder, and hands the session over on release', async () => {
-    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
-    try {
+    await withPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) }, async (pool) => {
       const holder = await pool.lease('one');
       let pressure = 0;
       holder.onPressure(() => {
@@ -191,14 +180,11 @@ describe('SessionPool', () => {
       assert.equal(pool.opened, 1);
       assert.deepEqual(pool.stats().one, { idle: 0, leased: 1, waiting: 0 });
       await second.release();
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('opens a fresh session for the waiter when the holder discards', async () => {
-    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
-    try {
+    await withPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) }, async (pool) => {
       const holder = await pool.lease('one');
       const waiting = pool.lease('one');
       await tick();
@@ -207,14 +193,11 @@ describe('SessionPool', () => {
       assert.notEqual(second.session, holder.session);
       assert.equal(pool.opened, 2);
       await second.release();
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('keeps the freed slot for the waiter while the discarded session closes: a later caller does not jump the queue', async () => {
-    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
-    try {
+    await withPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) }, async (pool) => {
       const holder = await pool.lease('one');
       const order: string[] = [];
       const waiting = pool.lease('one').then((l) => (order.push('waiter'), l));
@@ -229,14 +212,11 @@ describe('SessionPool', () => {
       await first.release();
       await (await later).release();
       assert.deepEqual(order, ['waiter', 'later']);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('stops waiting when the lease signal aborts', async () => {
-    const pool = newPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) });
-    try {
+    await withPool({ one: stdioFixture(newLog(), { maxSessions: 1 }) }, async (pool) => {
       const holder = await pool.lease('one');
       const controller = new AbortController();
       const waiting = pool.lease('one', controller.signal);
@@ -246,27 +226,21 @@ describe('SessionPool', () => {
       assert.equal(pool.stats().one.waiting, 0);
       await holder.release();
       assert.deepEqual(pool.stats().one, { idle: 1, leased: 0, waiting: 0 });
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('clears the elicitation handler on release', async () => {
-    const pool = newPool();
-    try {
+    await withPool(async (pool) => {
       const lease = await pool.lease('fx');
       lease.session.elicitationHandler = async () => ({ action: 'decline' });
       await lease.release();
       assert.equal(lease.session.elicitationHandler, undefined);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('advertises elicitation and routes it to the leaseholder', async () => {
     const log = newLog();
-    const pool = newPool({ fx: stdioFixture(log) });
-    try {
+    await withPool({ fx: stdioFixture(log) }, async (pool) => {
       const lease = await pool.lease('fx');
       lease.session.elicitationHandler = async () => ({ action: 'accept', content: { name: 'Pooled' } });
       assert.deepEqual(await lease.session.callTool('ask_name', {}, { timeoutMs: 10_000 }), { output: 'hello Pooled', isError: false });
@@ -279,14 +253,11 @@ describe('SessionPool', () => {
         events(log, 'received', 'ask_name').map((e) => e.result),
         [{ action: 'accept', content: { name: 'Pooled' } }, { action: 'cancel' }],
       );
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('rejects an unknown server with UnknownServer naming the configured servers', async () => {
-    const pool = newPool({ alpha: stdioFixture(newLog()), beta: stdioFixture(newLog(), { enabled: false }) });
-    try {
+    await withPool({ alpha: stdioFixture(newLog()), beta: stdioFixture(newLog(), { enabled: false }) }, async (pool) => {
       await assert.rejects(pool.lease('gamma'), (err: unknown) => {
         assert.ok(isMcpSourceError(err, 'UnknownServer'));
         assert.equal(err.disabled, undefined);
@@ -295,14 +266,11 @@ describe('SessionPool', () => {
         return true;
       });
       assert.equal(pool.opened, 0);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('rejects a disabled server with UnknownServer, disabled', async () => {
-    const pool = newPool({ off: stdioFixture(newLog(), { disabled: true }) });
-    try {
+    await withPool({ off: stdioFixture(newLog(), { disabled: true }) }, async (pool) => {
       await assert.rejects(pool.lease('off'), (err: unknown) => {
         assert.ok(isMcpSourceError(err, 'UnknownServer'));
         assert.equal(err.disabled, true);
@@ -310,9 +278,7 @@ describe('SessionPool', () => {
         return true;
       });
       assert.equal(pool.opened, 0);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('close() leaves no child process, idle or leased, and rejects waiters and later leases', async () => {
@@ -338,8 +304,7 @@ describe('SessionPool', () => {
 
   it('eras per tool: a legacy lease gets a legacy-era session, the other tools keep the era the server negotiates, within maxSessions', async () => {
     const shapes = fileURLToPath(new URL('../fixtures/shapes-server.js', import.meta.url));
-    const pool = newPool({ both: { command: [process.execPath, shapes], maxSessions: 1 } });
-    try {
+    await withPool({ both: { command: [process.execPath, shapes], maxSessions: 1 } }, async (pool) => {
       const modern = await pool.lease('both');
       assert.equal(modern.session.era, 'modern', 'the server offers 2026-07-28: negotiated');
       await modern.release();
@@ -356,8 +321,6 @@ describe('SessionPool', () => {
       assert.equal(again.session.era, 'modern', 'a legacy session opened for one tool is not taken by the others');
       await again.release();
       assert.equal(pool.opened, 3);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 });

@@ -55,19 +55,21 @@ describe('durable elicitation on the dev server', () => {
     assert.ok(received.some((e) => JSON.stringify(e.result) === JSON.stringify({ action: 'accept', content: { name: 'Ada' } })));
   });
 
-  it('a declined answer reaches the server as decline', async () => {
+  /** The result of an `ask_name` call whose request got `answer` by the answer signal. */
+  const answeredWith = async (answer: { ok: false; reason?: string }) => {
     const handle = await start('ask_name');
     const [request] = await waitForPending(handle);
-    await handle.signal(answerSignal, { id: request.id, ok: false, reason: 'declined' });
-    assert.deepEqual(await handle.result(), { output: 'declined', isError: false });
+    await handle.signal(answerSignal, { id: request.id, ...answer } as any);
+    return handle.result();
+  };
+
+  it('a declined answer reaches the server as decline', async () => {
+    assert.deepEqual(await answeredWith({ ok: false, reason: 'declined' }), { output: 'declined', isError: false });
   });
 
   it('a cancelled answer (or one with no reason) reaches the server as cancel', async () => {
-    for (const answer of [{ ok: false, reason: 'cancelled' }, { ok: false }]) {
-      const handle = await start('ask_name');
-      const [request] = await waitForPending(handle);
-      await handle.signal(answerSignal, { id: request.id, ...answer } as any);
-      assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
+    for (const answer of [{ ok: false, reason: 'cancelled' }, { ok: false }] as const) {
+      assert.deepEqual(await answeredWith(answer), { output: 'cancelled', isError: false });
     }
   });
 

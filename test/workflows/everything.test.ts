@@ -3,22 +3,19 @@
  * worker's v2 client: its elicitation (`elicitation/create` on the live session) is durable as before.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { everything, startEverythingHttp } from '../helpers/everything.js';
-import { eventually, suiteEnvironment } from '../helpers/temporal.js';
+import { serverForFile } from '../helpers/file-server.js';
+import { eventually, startToolCall, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 describe('@modelcontextprotocol/server-everything (legacy era) through the v2 client', () => {
   const suite = suiteEnvironment({ name: 'everything', extraServers: { everything: { command: [process.execPath, everything, 'stdio'] } } });
 
   it('its form elicitation is a pending input Request; the validated answer (defaults applied) reaches the server as accept', async () => {
-    const handle = await suite.env.client.workflow.start(mcpToolCall, {
-      taskQueue: suite.taskQueue,
-      workflowId: `everything-${Math.random().toString(36).slice(2)}`,
-      args: [{ server: 'everything', tool: 'trigger-elicitation-request' }],
-    });
+    const handle = await startToolCall(suite, 'everything', { server: 'everything', tool: 'trigger-elicitation-request' });
     const [request] = await waitForPending(handle);
     assert.equal(request.kind, 'input');
     assert.equal(request.prompt, 'Please provide inputs for the following fields:');
@@ -39,15 +36,7 @@ describe('@modelcontextprotocol/server-everything (legacy era) through the v2 cl
 });
 
 /** server-everything over stdio, and over streamable HTTP (started in `before`). */
-const extraServers: Record<string, unknown> = { everything: { command: [process.execPath, everything, 'stdio'] } };
-let httpServer: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
-before(async () => {
-  httpServer = await startEverythingHttp();
-  extraServers.everythinghttp = { url: httpServer.url };
-});
-after(async () => {
-  await httpServer?.stop();
-});
+const { extraServers } = serverForFile(startEverythingHttp, { everythinghttp: {} }, { everything: { command: [process.execPath, everything, 'stdio'] } });
 
 /**
  * Issue #21: "the -32042 path of trigger-url-elicitation hangs about 90 s through the worker". It does not: through
@@ -63,10 +52,10 @@ describe('@modelcontextprotocol/server-everything: the -32042 error path of trig
 
   for (const server of ['everything', 'everythinghttp']) {
     it(`${server}: the prerequisite URL, then the tool's own URL request, each answered once: the call completes`, async () => {
-      const handle = await suite.env.client.workflow.start(mcpToolCall, {
-        taskQueue: suite.taskQueue,
-        workflowId: `everything-url-${Math.random().toString(36).slice(2)}`,
-        args: [{ server, tool: 'trigger-url-elicitation', arguments: { url: 'https://example.test/flow', errorPath: true } }],
+      const handle = await startToolCall(suite, 'everything-url', {
+        server,
+        tool: 'trigger-url-elicitation',
+        arguments: { url: 'https://example.test/flow', errorPath: true },
       });
       const [first] = await waitForPending(handle);
       assert.deepEqual([first.kind, first.url], ['authorization', 'https://modelcontextprotocol.io']);

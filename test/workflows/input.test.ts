@@ -29,6 +29,18 @@ function failure(fn: () => unknown): ApplicationFailure {
   assert.fail('no failure was thrown');
 }
 
+/** The last fields a tool call and a pipeline step check, in the order they check them (the principal, approval, people). */
+const LATER_FIELDS = [
+  'auth',
+  'auth.principal',
+  'approval',
+  'assignees',
+  'elicitation.remindAfter',
+  'elicitation.escalateAfter',
+  'elicitation.escalateTo',
+  'approvals',
+];
+
 describe('the shared input check (src/workflows/input.ts)', () => {
   describe('a tool call (mcpToolCall, executeMcpTool)', () => {
     const ok = { server: 'fx', tool: 'echo' };
@@ -82,26 +94,7 @@ describe('the shared input check (src/workflows/input.ts)', () => {
     });
 
     it('names the first bad field in the order the call checks them', () => {
-      assert.deepEqual(
-        [...TOOL_CALL_FIELDS],
-        [
-          'server',
-          'tool',
-          'arguments',
-          'toolTimeout',
-          'heartbeatTimeout',
-          'maxAttempts',
-          'maxRounds',
-          'auth',
-          'auth.principal',
-          'approval',
-          'assignees',
-          'elicitation.remindAfter',
-          'elicitation.escalateAfter',
-          'elicitation.escalateTo',
-          'approvals',
-        ],
-      );
+      assert.deepEqual([...TOOL_CALL_FIELDS], ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds', ...LATER_FIELDS]);
       // A call may ask for an approval ("always"), never waive one.
       assert.equal(toolCallInputProblem({ ...ok, approval: 'always' }), undefined);
       assert.match(toolCallInputProblem({ ...ok, approval: 'never' }) ?? '', /field "approval" must be "always" .*, got "never"$/);
@@ -159,14 +152,7 @@ describe('the shared input check (src/workflows/input.ts)', () => {
           'toolTimeout',
           'heartbeatTimeout',
           'arguments',
-          'auth',
-          'auth.principal',
-          'approval',
-          'assignees',
-          'elicitation.remindAfter',
-          'elicitation.escalateAfter',
-          'elicitation.escalateTo',
-          'approvals',
+          ...LATER_FIELDS,
         ],
       );
       assert.match(stepInputProblem({ ...step, approval: 'destructive' }) ?? '', /^step "a": field "approval" must be "always"/);

@@ -132,25 +132,25 @@ describe('a Python SDK 2.x tool that asks with ctx.elicit, through the worker', 
     });
   }
 
-  it('stdio, after one tool fell back to the legacy era: a tool that asks the MRTR way (Resolve(...)) keeps its rounds', async () => {
-    assert.equal(suite.worker.pool.asksTheOldWay('pystdio', 'greet'), true);
-    assert.equal(suite.worker.pool.asksTheOldWay('pystdio', 'greet_mrtr'), false, 'the fallback is per tool, not per server');
-    const handle = await start('pystdio', 'greet_mrtr');
+  /** `greet_mrtr` on `server`: its question is a modern-era round request, and Ada's answer reaches the tool. */
+  const mrtrRound = async (server: string) => {
+    const handle = await start(server, 'greet_mrtr');
     const [request] = await waitForPending(handle);
     assert.equal(request.prompt, 'What is your name? (python, MRTR)');
     assert.match(request.id, /^c1\.r1\./, 'a modern-era round request');
     await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
     assert.deepEqual(JSON.parse((await handle.result()).output), { result: 'Hi Ada, welcome' });
+  };
+
+  it('stdio, after one tool fell back to the legacy era: a tool that asks the MRTR way (Resolve(...)) keeps its rounds', async () => {
+    assert.equal(suite.worker.pool.asksTheOldWay('pystdio', 'greet'), true);
+    assert.equal(suite.worker.pool.asksTheOldWay('pystdio', 'greet_mrtr'), false, 'the fallback is per tool, not per server');
+    await mrtrRound('pystdio');
   });
 
   it('stateless HTTP, the MRTR way (Resolve(...)) in the modern era: the request is pending and the answer reaches the tool', async () => {
     // Before the ctx.elicit case below, which makes the worker remember the legacy era for this server.
-    const handle = await start('pystateless', 'greet_mrtr');
-    const [request] = await waitForPending(handle);
-    assert.equal(request.prompt, 'What is your name? (python, MRTR)');
-    assert.match(request.id, /^c1\.r1\./, 'a modern-era round request');
-    await handle.signal(answerSignal, { id: request.id, ok: true, data: { name: 'Ada' } });
-    assert.deepEqual(JSON.parse((await handle.result()).output), { result: 'Hi Ada, welcome' });
+    await mrtrRound('pystateless');
   });
 
   it('stateless HTTP: ctx.elicit has no channel in either era, so the call fails at once saying so (nobody asked)', async () => {

@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
@@ -27,28 +27,17 @@ import {
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
 import { pythonEncryptedClientPath, pythonSdkDir, startPythonServer } from '../fixtures/python/paths.js';
-import { eventually, fixtureConfig, startWorker, suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { serverForFile } from '../helpers/file-server.js';
+import { eventually, fixtureConfig, startToolCall, startWorker, suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const extraServers: Record<string, unknown> = {};
-let py: { url: string; close(): Promise<void> } | undefined;
-before(async () => {
-  py = await startPythonServer();
-  extraServers.py = { url: py.url };
-});
-after(async () => {
-  await py?.close();
-});
+const { extraServers } = serverForFile(() => startPythonServer(), { py: {} });
 
 describe('a Python SDK 2.x tool over stateless streamable HTTP', () => {
   const suite = suiteEnvironment({ name: 'interop-py', extraServers });
 
   it('asks through the worker: the Request is pending, nothing is held, the answer reaches the Python tool', async () => {
-    const handle = await suite.env.client.workflow.start(mcpToolCall, {
-      taskQueue: suite.taskQueue,
-      workflowId: `py-${Math.random().toString(36).slice(2)}`,
-      args: [{ server: 'py', tool: 'greet_mrtr' }],
-    });
+    const handle = await startToolCall(suite, 'py', { server: 'py', tool: 'greet_mrtr' });
     const [request] = await waitForPending(handle);
     assert.equal(request.kind, 'input');
     assert.equal(request.prompt, 'What is your name? (python, MRTR)');

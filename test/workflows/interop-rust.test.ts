@@ -21,6 +21,7 @@ import { readFixtureLog } from '../fixtures/paths.js';
 import { rustElicitServerBinary, startRustHttpServer } from '../fixtures/rust/paths.js';
 import { DevServer, writeJson } from '../faults/lib.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
+import { serverForFile } from '../helpers/file-server.js';
 import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
@@ -28,15 +29,11 @@ import { waitForPending, watchPending } from '../helpers/watch.js';
 const binary = rustElicitServerBinary();
 const dir = tempDir();
 const logs = { stdio: join(dir, 'rs-stdio.jsonl'), http: join(dir, 'rs-http.jsonl') };
-const extraServers: Record<string, unknown> = { rs: { command: [binary], env: { FIXTURE_LOG: logs.stdio } } };
-let http: { url: string; close(): Promise<void> } | undefined;
-before(async () => {
-  http = await startRustHttpServer({ FIXTURE_LOG: logs.http });
-  extraServers.rshttp = { url: http.url };
-});
-after(async () => {
-  await http?.close();
-});
+const { extraServers } = serverForFile(
+  () => startRustHttpServer({ FIXTURE_LOG: logs.http }),
+  { rshttp: {} },
+  { rs: { command: [binary], env: { FIXTURE_LOG: logs.stdio } } },
+);
 
 const entries = (log: string, tool: string, event = 'run') => readFixtureLog(log).filter((e) => e.event === event && e.tool === tool);
 /** The call's first question; if none comes, fails saying why: the call's activity attempt and its last failure. */

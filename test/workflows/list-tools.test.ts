@@ -19,6 +19,12 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   const pagedLog = join(dir, 'paged.jsonl');
   const modernPagedLog = join(dir, 'modern-paged.jsonl');
   const taskQueue = uniqueTaskQueue('list-tools');
+  /** The error a listing of `server` fails with (a listing that succeeds fails the test). */
+  const listingFailure = (server: string): Promise<unknown> =>
+    t.durable.listTools(server).then(
+      () => assert.fail('the listing succeeded'),
+      (e: unknown) => e,
+    );
 
   before(async () => {
     const legacyHttp = await startHttpFixture({ env: { ...ZOO, FIXTURE_TOOLS_PAGE_SIZE: '4' } });
@@ -117,10 +123,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   });
 
   it('a pagination that never ends fails the listing, naming the cursor, without retrying', async () => {
-    const err = await t.durable.listTools('looping').then(
-      () => assert.fail('the listing succeeded'),
-      (e: unknown) => e,
-    );
+    const err = await listingFailure('looping');
     assert.ok(isToolCallFailure(err, FailureTypes.McpServerUnavailable), String(err));
     assert.match(err.message, /listing the tools of server "looping" \(workflow "mcp-tools-looping-[0-9a-f]+"\) failed: McpServerUnavailable: /);
     assert.match(err.failureMessage, /server "looping": tools\/list failed: the server sent the cursor "again" again after 2 pages: its pagination loops/);
@@ -128,20 +131,14 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   });
 
   it('a listing of the wrong shape fails, naming the tool and what is wrong, without retrying', async () => {
-    const err = await t.durable.listTools('malformed').then(
-      () => assert.fail('the listing succeeded'),
-      (e: unknown) => e,
-    );
+    const err = await listingFailure('malformed');
     assert.ok(isToolCallFailure(err, FailureTypes.McpServerUnavailable), String(err));
     assert.match(err.failureMessage, /^server "malformed": tools\/list failed: .*tools\[\d+\] \("no_schema"\): inputSchema must be an object, got undefined/);
     assert.equal(nonRetryable(err), true);
   });
 
   it('an unknown server fails at once with UnknownServer, naming it and the configured servers; a disabled one too', async () => {
-    const err = await t.durable.listTools('nosuch').then(
-      () => assert.fail('the listing succeeded'),
-      (e: unknown) => e,
-    );
+    const err = await listingFailure('nosuch');
     assert.ok(isToolCallFailure(err, FailureTypes.UnknownServer), String(err));
     assert.equal(err.type, 'UnknownServer');
     assert.equal(err.server, 'nosuch');
@@ -156,10 +153,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
     assert.equal(history.events?.filter((e) => e.activityTaskStartedEventAttributes).length, 1, 'one attempt');
     await recordHistory(handle, 'list-tools-unknown-server', t.env.address);
 
-    const off = await t.durable.listTools('off').then(
-      () => assert.fail('the listing succeeded'),
-      (e: unknown) => e,
-    );
+    const off = await listingFailure('off');
     assert.ok(isToolCallFailure(off, FailureTypes.UnknownServer), String(off));
     assert.match(off.failureMessage, /MCP server "off" is disabled in the MCP config/);
   });
@@ -174,10 +168,7 @@ describe('mcpListTools lists a server through the worker: each tool as the serve
   });
 
   it('a wrong input fails with InvalidInput, naming the field and the value', async () => {
-    const err = await t.durable.listTools('').then(
-      () => assert.fail('the listing succeeded'),
-      (e: unknown) => e,
-    );
+    const err = await listingFailure('');
     assert.ok(isToolCallFailure(err, FailureTypes.InvalidInput), String(err));
     assert.equal(err.failureMessage, 'mcpListTools: field "server" must be a non-empty string, got ""');
   });

@@ -6,39 +6,23 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery } from '../../src/workflows/messages.js';
 import { modernServerPath, readFixtureLog } from '../fixtures/paths.js';
-import { DevServer, writeJson } from '../faults/lib.js';
-import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { eventually, tempDir } from '../helpers/temporal.js';
+import { writeJson, type DevServer } from '../faults/lib.js';
+import { withDevServer, workerProcess } from '../helpers/dev-server.js';
+import { eventually } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
-import { fileURLToPath } from 'node:url';
 
-const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
-
-async function withDevServer(fn: (server: DevServer, client: Client, dir: string) => Promise<void>): Promise<void> {
-  const dir = tempDir();
-  const server = await DevServer.create(join(dir, 'temporal'), `mrtr-${process.pid}`);
-  await server.start();
-  let connection: Awaited<ReturnType<DevServer['client']>>['connection'] | undefined;
-  try {
-    const c = await server.client();
-    connection = c.connection;
-    await fn(server, c.client, dir);
-  } finally {
-    await connection?.close();
-    await server.kill('SIGTERM');
-  }
-}
-
-function workerProcess(server: DevServer, configPath: string, taskQueue: string): SpawnedProcess {
-  return spawnNode([workerEntry, '--mcp-config', configPath], {
-    TEMPORAL_ADDRESS: server.address,
-    TEMPORAL_NAMESPACE: 'default',
-    DURABLE_MCP_TASK_QUEUE: taskQueue,
-  });
+/** The modern fixture server `m` in an MCP config under `dir`, and a worker process with it on a new task queue (`mrtr-<kind>-…`), once it is up. */
+async function modernWorker(server: DevServer, dir: string, kind: string) {
+  const logPath = join(dir, 'modern.jsonl');
+  const configPath = writeJson(join(dir, 'mcp.json'), { mcpServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } } });
+  const taskQueue = `mrtr-${kind}-${process.pid}-${Date.now()}`;
+  const worker = workerProcess(server, configPath, taskQueue);
+  await worker.waitFor(/durable-mcp worker: Temporal/, 60_000);
+  return { logPath, configPath, taskQueue, worker };
 }
 
 const toolRuns = (logPath: string) => readFixtureLog(logPath).filter((e) => e.event === 'tool' && e.tool === 'ask_name');
@@ -49,14 +33,8 @@ async function noPendingActivity(handle: WorkflowHandle): Promise<void> {
 
 describe('modern era (MRTR) across crashes', () => {
   it('worker SIGKILLed while a modern-era request is pending; answered while no worker runs; a new worker finishes the call; asked once', async () => {
-    await withDevServer(async (server, client, dir) => {
-      const logPath = join(dir, 'modern.jsonl');
-      const configPath = writeJson(join(dir, 'mcp.json'), {
-        mcpServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } },
-      });
-      const taskQueue = `mrtr-kill-${process.pid}-${Date.now()}`;
-      const first = workerProcess(server, configPath, taskQueue);
-      await first.waitFor(/durable-mcp worker: Temporal/, 60_000);
+    await withDevServer('mrtr', async (server, client, dir) => {
+      const { logPath, configPath, taskQueue, worker: first } = await modernWorker(server, dir, 'kill');
       const handle = await client.workflow.start(mcpToolCall, { taskQueue, workflowId: `mrtr-kill-${Date.now()}`, args: [{ server: 'm', tool: 'ask_name' }] });
       const watch = watchPending(handle);
       const [request] = await waitForPending(handle);
@@ -80,14 +58,8 @@ describe('modern era (MRTR) across crashes', () => {
   });
 
   it('Temporal dev server SIGKILLed and restarted on its file while a modern-era request is pending: the same request, answered once, reaches the server', async () => {
-    await withDevServer(async (server, client, dir) => {
-      const logPath = join(dir, 'modern.jsonl');
-      const configPath = writeJson(join(dir, 'mcp.json'), {
-        mcpServers: { m: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: logPath } } },
-      });
-      const taskQueue = `mrtr-server-${process.pid}-${Date.now()}`;
-      const worker = workerProcess(server, configPath, taskQueue);
-      await worker.waitFor(/durable-mcp worker: Temporal/, 60_000);
+    await withDevServer('mrtr', async (server, client, dir) => {
+      const { logPath, taskQueue, worker } = await modernWorker(server, dir, 'server');
       try {
         const workflowId = `mrtr-server-${Date.now()}`;
         const handle = await client.workflow.start(mcpToolCall, { taskQueue, workflowId, args: [{ server: 'm', tool: 'ask_name' }] });

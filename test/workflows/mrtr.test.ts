@@ -4,30 +4,20 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { mcpPipeline, mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
-import { modernServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
+import { modernServerPath, readFixtureLog } from '../fixtures/paths.js';
+import { fixtureBothWays } from '../helpers/file-server.js';
 import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const dir = tempDir();
-const stdioLog = join(dir, 'modern-stdio.jsonl');
-const httpLog = join(dir, 'modern-http.jsonl');
-const extraServers: Record<string, unknown> = {
-  mstdio: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: stdioLog } },
-};
-let http: HttpFixture | undefined;
-// Registered before the suite's worker starts: the HTTP server's URL goes into the worker's MCP config.
-before(async () => {
-  http = await startHttpFixture({ script: modernServerPath, env: { FIXTURE_LOG: httpLog } });
-  extraServers.mhttp = { url: http.url };
-});
-after(async () => {
-  await http?.close();
-});
+// Started before the suite's worker: the HTTP server's URL goes into the worker's MCP config.
+const { extraServers, logs } = fixtureBothWays(modernServerPath, { stdio: 'mstdio', http: 'mhttp' });
+const { stdio: stdioLog, http: httpLog } = logs;
 
 describe('modern era (MRTR) through the worker', () => {
   const suite = suiteEnvironment({ name: 'mrtr', extraServers });

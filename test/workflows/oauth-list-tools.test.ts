@@ -15,7 +15,7 @@ import { loginStatusQuery, mcpListTools, pendingQuery } from '../../src/workflow
 import { spawnNode } from '../../scripts/processes.js';
 import { run } from '../helpers/cli.js';
 import { recordHistory, recordRunningHistory, workflowTaskFailures } from '../helpers/history.js';
-import { oauthServers, oauthSuite } from '../helpers/oauth.js';
+import { oauthServers, oauthSuite, oneLoginEach } from '../helpers/oauth.js';
 import { eventually } from '../helpers/temporal.js';
 
 /** The tools of the fixture's v2 server (test/fixtures/oauth-server.ts, /mcp), sorted. */
@@ -31,16 +31,7 @@ const toolNames = (stdout: string) =>
     .sort();
 
 describe('mcpListTools of a server behind OAuth waits for its login (oidc-provider, Chromium, the inbox callback, the CLI)', () => {
-  // One login each: a test's sign-ins do not disturb another's.
-  const servers = {
-    first: `list${process.pid}`,
-    expires: `listexp${process.pid}`,
-    cli: `listcli${process.pid}`,
-    json: `listjson${process.pid}`,
-    interrupted: `listint${process.pid}`,
-    perCall: `listpc${process.pid}`,
-    recorded: `listrec${process.pid}`,
-  };
+  const servers = oneLoginEach('list', ['first', 'expires', 'cli', 'json', 'interrupted', 'perCall', 'recorded']);
   const suite = oauthSuite({
     name: 'oauth-list',
     mcpConfig: ({ fixture }) => oauthServers(fixture.mcp, Object.values(servers), [servers.perCall]),

@@ -7,26 +7,16 @@
  * The worker closes a session as soon as it is released (`idleTimeoutMs: 0`), so each round runs on a new one.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
-import { rawServerPath, readFixtureLog, startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
-import { suiteEnvironment, tempDir } from '../helpers/temporal.js';
+import { rawServerPath, readFixtureLog } from '../fixtures/paths.js';
+import { fixtureBothWays } from '../helpers/file-server.js';
+import { suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const dir = tempDir();
-const stdioLog = join(dir, 'raw-stdio.jsonl');
-const httpLog = join(dir, 'raw-http.jsonl');
-const extraServers: Record<string, unknown> = { raw: { command: [process.execPath, rawServerPath], env: { FIXTURE_LOG: stdioLog } } };
-let http: HttpFixture | undefined;
-before(async () => {
-  http = await startHttpFixture({ script: rawServerPath, env: { FIXTURE_LOG: httpLog } });
-  extraServers.rawhttp = { url: http.url };
-});
-after(async () => {
-  await http?.close();
-});
+const { extraServers, logs } = fixtureBothWays(rawServerPath, { stdio: 'raw', http: 'rawhttp' });
+const { stdio: stdioLog, http: httpLog } = logs;
 
 describe('the 2026-07-28 requirements on results and headers, through the worker', () => {
   const suite = suiteEnvironment({ name: 'protocol', extraServers, pool: { idleTimeoutMs: 0 } });

@@ -6,28 +6,18 @@
  * server once (tasks/update). Against the task server of the project's own (test/fixtures/task-server.ts, over HTTP).
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { TOOL_CALL_MAX_UPDATES } from '../../src/workflows/mcp-tool-call.js';
 import { answerSignal, pendingQuery, submitAnswerUpdate, waitForPendingUpdate } from '../../src/workflows/messages.js';
-import { readFixtureLog, startHttpFixture, taskServerPath, type HttpFixture } from '../fixtures/paths.js';
 import { continueAsNewInputs, recordHistory } from '../helpers/history.js';
-import { eventually, tempDir, testEnvironment } from '../helpers/temporal.js';
+import { taskServerForFile } from '../helpers/task-server.js';
+import { eventually, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const logPath = join(tempDir(), 'tasks.jsonl');
-let http: HttpFixture | undefined;
-before(async () => {
-  http = await startHttpFixture({ script: taskServerPath, env: { FIXTURE_LOG: logPath } });
-});
-after(async () => {
-  await http?.close();
-});
-
-const log = () => readFixtureLog(logPath);
-const callsOf = (tool: string) => log().filter((e) => e.event === 'call' && e.tool === tool);
+const tasks = taskServerForFile();
+const { log, callsOf } = tasks;
 const updatesOf = (taskId: unknown) => log().filter((e) => e.event === 'update' && e.taskId === taskId);
 
 /** The activities each run of the chain scheduled, by type. */
@@ -42,7 +32,7 @@ async function activitiesByRun(handle: WorkflowHandle, runIds: string[]): Promis
 
 describe('an MCP task carried across continue-as-new', () => {
   it(`${TOOL_CALL_MAX_UPDATES + 1} updates while the task's question waits: continued as new with the task, still answerable, one tools/call`, async () => {
-    await using t = await testEnvironment({ name: 'tasks-continue-updates', extraServers: { tasks: { url: http!.url } } });
+    await using t = await testEnvironment({ name: 'tasks-continue-updates', extraServers: tasks.extraServers });
     const handle = await t.env.client.workflow.start(mcpToolCall, {
       taskQueue: t.taskQueue,
       workflowId: `tasks-can-updates-${Date.now()}`,
@@ -95,7 +85,7 @@ describe('an MCP task carried across continue-as-new', () => {
     // The dev server suggests continue-as-new from a small history on, so the run continues as new wherever it may.
     await using t = await testEnvironment({
       name: 'tasks-continue-history',
-      extraServers: { tasks: { url: http!.url } },
+      extraServers: tasks.extraServers,
       serverArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=12'],
     });
     const handle = await t.env.client.workflow.start(mcpToolCall, {

@@ -6,32 +6,24 @@
  * `tasks/result`. See docs/tasks.md.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { mcpToolCall } from '../../src/workflows/index.js';
+import { describe, it } from 'node:test';
 import { progressQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { startEverythingHttp } from '../helpers/everything.js';
-import { eventually, suiteEnvironment } from '../helpers/temporal.js';
+import { serverForFile } from '../helpers/file-server.js';
+import { eventually, startToolCall, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
 /** server-everything over streamable HTTP, its own process (started in `before`). */
-const extraServers: Record<string, unknown> = {};
-let httpServer: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
-before(async () => {
-  httpServer = await startEverythingHttp();
-  extraServers.research = { url: httpServer.url };
-});
-after(async () => {
-  await httpServer?.stop();
-});
+const { extraServers } = serverForFile(startEverythingHttp, { research: {} });
 
 describe('MCP Tasks, 2025-11-25 form: server-everything simulate-research-query over streamable HTTP', () => {
   const suite = suiteEnvironment({ name: 'tasks-everything', extraServers });
 
   it('a taskSupport "required" tool is called as a task: the result arrives through tasks/result, its status was the progress', async () => {
-    const handle = await suite.env.client.workflow.start(mcpToolCall, {
-      taskQueue: suite.taskQueue,
-      workflowId: `tasks-everything-${Math.random().toString(36).slice(2)}`,
-      args: [{ server: 'research', tool: 'simulate-research-query', arguments: { topic: 'durable execution' } }],
+    const handle = await startToolCall(suite, 'tasks-everything', {
+      server: 'research',
+      tool: 'simulate-research-query',
+      arguments: { topic: 'durable execution' },
     });
     const seen = new Set<string>();
     await eventually(async () => {
@@ -45,10 +37,10 @@ describe('MCP Tasks, 2025-11-25 form: server-everything simulate-research-query 
   });
 
   it('ambiguous: true: the person is asked once (a durable input Request), and the answer reaches the task', async () => {
-    const handle = await suite.env.client.workflow.start(mcpToolCall, {
-      taskQueue: suite.taskQueue,
-      workflowId: `tasks-everything-ask-${Math.random().toString(36).slice(2)}`,
-      args: [{ server: 'research', tool: 'simulate-research-query', arguments: { topic: 'python', ambiguous: true } }],
+    const handle = await startToolCall(suite, 'tasks-everything-ask', {
+      server: 'research',
+      tool: 'simulate-research-query',
+      arguments: { topic: 'python', ambiguous: true },
     });
     const pending = await waitForPending(handle);
     assert.equal(pending.length, 1);

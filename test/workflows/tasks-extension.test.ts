@@ -7,29 +7,14 @@
  * See docs/tasks.md.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal, pendingQuery, progressQuery } from '../../src/workflows/messages.js';
-import { readFixtureLog, startHttpFixture, taskServerPath, type HttpFixture } from '../fixtures/paths.js';
-import { eventually, suiteEnvironment, tempDir } from '../helpers/temporal.js';
+import { taskServerForFile } from '../helpers/task-server.js';
+import { eventually, suiteEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const dir = tempDir();
-const logPath = join(dir, 'tasks.jsonl');
-const extraServers: Record<string, unknown> = {};
-let http: HttpFixture | undefined;
-before(async () => {
-  http = await startHttpFixture({ script: taskServerPath, env: { FIXTURE_LOG: logPath } });
-  extraServers.tasks = { url: http.url };
-  extraServers.notasks = { url: http.url, tasks: 'off' };
-});
-after(async () => {
-  await http?.close();
-});
-
-const log = () => readFixtureLog(logPath);
-const taskOf = (tool: string) => log().filter((e) => e.event === 'call' && e.tool === tool);
+const { extraServers, log, callsOf: taskOf } = taskServerForFile({ tasks: {}, notasks: { tasks: 'off' } });
 
 describe('MCP Tasks, 2026-07-28 extension, through the worker (a task server of our own over HTTP)', () => {
   const suite = suiteEnvironment({ name: 'tasks-extension', extraServers });

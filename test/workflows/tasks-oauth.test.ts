@@ -7,28 +7,19 @@
  * watched again (one tools/call), the answers the refused watch did not deliver sent with it.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { loginWorkflowId } from '../../src/contract/login.js';
 import { answerSignal, loginStatusQuery, mcpToolCall, pendingQuery } from '../../src/workflows/index.js';
-import { readFixtureLog, startHttpFixture, taskServerPath, type HttpFixture } from '../fixtures/paths.js';
-import { LOOPBACK_AUTH, oauthSuite } from '../helpers/oauth.js';
+import { LOOPBACK_AUTH, oauthSuite, oneLoginEach } from '../helpers/oauth.js';
 import { recordHistory, workflowTaskFailures } from '../helpers/history.js';
-import { eventually, tempDir } from '../helpers/temporal.js';
+import { taskServerForFile } from '../helpers/task-server.js';
+import { eventually } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const logPath = join(tempDir(), 'tasks.jsonl');
-let tasks: HttpFixture | undefined;
-before(async () => {
-  tasks = await startHttpFixture({ script: taskServerPath, env: { FIXTURE_LOG: logPath } });
-});
-after(async () => {
-  await tasks?.close();
-});
-
-const log = () => readFixtureLog(logPath);
-const callsOf = (tool: string) => log().filter((e) => e.event === 'call' && e.tool === tool);
+// The task server itself is not in the MCP config: the OAuth fixture's /tasks forwards to it.
+const tasks = taskServerForFile({});
+const { log, callsOf } = tasks;
 
 /** The activities a call's workflow ran, in order, each with its attempts (a retried one shows more than one). */
 async function activities(handle: WorkflowHandle): Promise<{ types: string[]; attempts: number[] }> {
@@ -40,19 +31,12 @@ async function activities(handle: WorkflowHandle): Promise<{ types: string[]; at
 }
 
 describe('an MCP task on a server behind OAuth (a token refused mid-task)', () => {
-  // One login each: a test's sign-ins and refreshes do not disturb another's.
-  const servers = {
-    expiry: `taskexpiry${process.pid}`,
-    asks: `taskasks${process.pid}`,
-    revoked: `taskrevoked${process.pid}`,
-    cancelled: `taskcancelled${process.pid}`,
-    recorded: `taskrecorded${process.pid}`,
-  };
+  const servers = oneLoginEach('task', ['expiry', 'asks', 'revoked', 'cancelled', 'recorded']);
   const suite = oauthSuite({
     name: 'tasks-oauth',
     // The recorded call's history is plaintext (the login's secrets are sealed all the same): it replays with any key.
     plainWorker: true,
-    fixtureEnv: () => ({ FIXTURE_TASKS_UPSTREAM: tasks!.url }),
+    fixtureEnv: () => ({ FIXTURE_TASKS_UPSTREAM: tasks.url }),
     mcpConfig: ({ fixture }) => ({ mcpServers: Object.fromEntries(Object.values(servers).map((n) => [n, { url: fixture.tasks, auth: LOOPBACK_AUTH }])) }),
   });
   /** Start the call; Chromium answers its first sign-in; returns once the server made the task and the worker watches it. */

@@ -7,55 +7,22 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import type { Client } from '@temporalio/client';
+import { describe, it } from 'node:test';
 import { mcpToolCall } from '../../src/workflows/index.js';
 import { answerSignal } from '../../src/workflows/messages.js';
-import { readFixtureLog, startHttpFixture, taskServerPath, type HttpFixture } from '../fixtures/paths.js';
-import { DevServer, writeJson } from '../faults/lib.js';
-import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { eventually, tempDir, testEnvironment } from '../helpers/temporal.js';
+import { writeJson } from '../faults/lib.js';
+import { withDevServer, workerProcess } from '../helpers/dev-server.js';
+import { taskServerForFile } from '../helpers/task-server.js';
+import { eventually, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 
-const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
-const dir = tempDir();
-const logPath = join(dir, 'tasks.jsonl');
-let http: HttpFixture | undefined;
-before(async () => {
-  http = await startHttpFixture({ script: taskServerPath, env: { FIXTURE_LOG: logPath } });
-});
-after(async () => {
-  await http?.close();
-});
-const callsOf = (tool: string) => readFixtureLog(logPath).filter((e) => e.event === 'call' && e.tool === tool);
-
-function workerProcess(server: DevServer, configPath: string, taskQueue: string): SpawnedProcess {
-  return spawnNode([workerEntry, '--mcp-config', configPath], {
-    TEMPORAL_ADDRESS: server.address,
-    TEMPORAL_NAMESPACE: 'default',
-    DURABLE_MCP_TASK_QUEUE: taskQueue,
-  });
-}
-
-async function withDevServer(fn: (server: DevServer, client: Client) => Promise<void>): Promise<void> {
-  const server = await DevServer.create(join(dir, 'temporal'), `tasks-${process.pid}`);
-  await server.start();
-  let connection: Awaited<ReturnType<DevServer['client']>>['connection'] | undefined;
-  try {
-    const c = await server.client();
-    connection = c.connection;
-    await fn(server, c.client);
-  } finally {
-    await connection?.close();
-    await server.kill('SIGTERM');
-  }
-}
+const tasks = taskServerForFile();
+const { callsOf } = tasks;
 
 describe('MCP Tasks (2026-07-28 extension) across a crash and across days', () => {
   it('the worker SIGKILLed while the task works: a new worker re-attaches by task id; the server counts one tools/call', async () => {
-    await withDevServer(async (server, client) => {
-      const configPath = writeJson(join(dir, 'mcp.json'), { mcpServers: { tasks: { url: http!.url } } });
+    await withDevServer('tasks', async (server, client, dir) => {
+      const configPath = writeJson(join(dir, 'mcp.json'), { mcpServers: tasks.extraServers });
       const taskQueue = `tasks-kill-${process.pid}-${Date.now()}`;
       const first = workerProcess(server, configPath, taskQueue);
       await first.waitFor(/durable-mcp worker: Temporal/, 60_000);
@@ -66,9 +33,9 @@ describe('MCP Tasks (2026-07-28 extension) across a crash and across days', () =
         args: [{ server: 'tasks', tool: 'slow', arguments: { workMs: 8000 }, heartbeatTimeout: '2s' }],
       });
       const taskId = await eventually(async () => callsOf('slow')[0]?.taskId as string | undefined, 'the task created');
-      await eventually(async () => readFixtureLog(logPath).some((e) => e.method === 'tasks/get' && e.taskId === taskId), 'the first worker polls');
+      await eventually(async () => tasks.log().some((e) => e.method === 'tasks/get' && e.taskId === taskId), 'the first worker polls');
       await first.kill('SIGKILL');
-      const gets = () => readFixtureLog(logPath).filter((e) => e.method === 'tasks/get' && e.taskId === taskId).length;
+      const gets = () => tasks.log().filter((e) => e.method === 'tasks/get' && e.taskId === taskId).length;
       const before = gets();
       const second = workerProcess(server, configPath, taskQueue);
       try {
@@ -82,7 +49,7 @@ describe('MCP Tasks (2026-07-28 extension) across a crash and across days', () =
   });
 
   it('answered after 3 days (time-skipping) within the ttlMs of 7 days: the answer reaches the task', async () => {
-    await using t = await testEnvironment({ timeSkipping: true, name: 'tasks-days', extraServers: { tasks: { url: http!.url } } });
+    await using t = await testEnvironment({ timeSkipping: true, name: 'tasks-days', extraServers: tasks.extraServers });
     const handle = await t.env.client.workflow.start(mcpToolCall, {
       taskQueue: t.taskQueue,
       workflowId: `tasks-days-${Date.now()}`,
@@ -95,7 +62,7 @@ describe('MCP Tasks (2026-07-28 extension) across a crash and across days', () =
   });
 
   it('a task whose ttlMs passes unanswered fails TaskExpired, and the server is sent tasks/cancel', async () => {
-    await using t = await testEnvironment({ timeSkipping: true, name: 'tasks-ttl', extraServers: { tasks: { url: http!.url } } });
+    await using t = await testEnvironment({ timeSkipping: true, name: 'tasks-ttl', extraServers: tasks.extraServers });
     const handle = await t.env.client.workflow.start(mcpToolCall, {
       taskQueue: t.taskQueue,
       workflowId: `tasks-ttl-${Date.now()}`,
@@ -109,6 +76,6 @@ describe('MCP Tasks (2026-07-28 extension) across a crash and across days', () =
       assert.match(err.cause?.message, /did not end within its ttlMs \(3600000 ms\)/);
       return true;
     });
-    await eventually(async () => readFixtureLog(logPath).some((e) => e.event === 'cancel' && e.taskId === taskId), 'tasks/cancel at the server');
+    await eventually(async () => tasks.log().some((e) => e.event === 'cancel' && e.taskId === taskId), 'tasks/cancel at the server');
   });
 });

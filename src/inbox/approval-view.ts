@@ -6,7 +6,7 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { escapeJsonControlChars } from '../contract/control-chars.js';
-import type { PendingRow } from './list.js';
+import type { PendingContext } from '../contract/requests.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -29,7 +29,7 @@ function pretty(json: string): string {
 }
 
 /** The approval's box above its form: what runs, what the server says of it, and the arguments (read-only when not editable). */
-export function approvalHtml(context: PendingRow['context']): H {
+export function approvalHtml(context: PendingContext): H {
   const a = context.approval!;
   const listed = hints(a.annotations);
   const trust = a.annotationsTrusted ? 'trusted by the config' : 'hints only: not trusted by the config';

@@ -6,15 +6,15 @@
 import type { DurableMcpClient, ListedRequest, ListFilter, ListPage } from '../client/index.js';
 import { isAddressedTo, isAssignee, type Person } from '../contract/assignees.js';
 
-/** A pending request of the page: the listing's row (a PendingRequest with its workflow), without its start time. */
-export type PendingRow = { kind: 'pending' } & Omit<ListedRequest, 'startTime' | 'queried'>;
+/** A workflow of the page whose requests are not listed, with the reason (never dropped). */
 export interface UnreachableRow {
   kind: 'unreachable';
   workflowId: string;
   runId: string;
   reason: string;
 }
-export type InboxRow = PendingRow | UnreachableRow;
+/** A row of the inbox: a pending request (the listing's ListedRequest, without its start time), or an unreachable workflow. */
+export type InboxRow = ({ kind: 'pending' } & Omit<ListedRequest, 'startTime' | 'queried'>) | UnreachableRow;
 
 /** The rows of one page of the listing (in the listing's order), without the requests in `hidden` (workflowId + request id). */
 export function inboxRows(page: ListPage, hidden: (workflowId: string, requestId: string) => boolean = () => false): InboxRow[] {

@@ -11,7 +11,7 @@ import { personHtml } from './person-view.js';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { approvalHtml } from './approval-view.js';
 import { initialValues, schemaFields, type Field, type Posted } from './form.js';
-import type { InboxRow, InboxView, PendingRow } from './list.js';
+import type { InboxRow, InboxView } from './list.js';
 import { escapeJsonControlChars } from '../contract/control-chars.js';
 
 type H = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -219,7 +219,7 @@ function buttons(kind: 'input' | 'authorization' | 'approval'): H {
   </div>`;
 }
 
-function pendingRow(row: PendingRow, state: PageState): H {
+function pendingRow(row: Extract<InboxRow, { kind: 'pending' }>, state: PageState): H {
   const { request, context } = row;
   const rejected = state.rejected && state.rejected.workflowId === row.workflowId && state.rejected.requestId === request.id ? state.rejected : undefined;
   const action =

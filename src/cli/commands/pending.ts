@@ -1,6 +1,6 @@
 /** `pending`: the pending requests of one workflow, or of every workflow awaiting input (visibility only, grouped by workflow). */
 import type { Command } from 'commander';
-import { ListOptionError, MAX_PAGE_LIMIT, type DurableMcpClient, type ListFilter } from '../../client/index.js';
+import { ListOptionError, MAX_PAGE_LIMIT, type DurableMcpClient, type ListFilter, type PendingRequest } from '../../client/index.js';
 import { pendingEntryLines, terminalSafe } from '../terminal.js';
 import { client, EXIT, positiveInt, positiveSeconds, print, UsageError } from './common.js';
 
@@ -16,9 +16,10 @@ interface PendingOptions {
   limit?: number;
   cursor?: string;
 }
-type PendingRowOut = {
+/** One workflow of the text or JSON listing: its pending requests, or why they are not listed. */
+type WorkflowRow = {
   workflowId: string;
-  pending: Array<Awaited<ReturnType<DurableMcpClient['pendingDetails']>>[number] & { tooLarge?: true }>;
+  pending: PendingRequest[];
   unreachable?: string;
   note?: string;
 };
@@ -41,9 +42,9 @@ async function listedRows(
   filter: ListFilter,
   opts: PendingOptions,
   paged: boolean,
-): Promise<{ rows: PendingRowOut[]; nextCursor?: string }> {
-  const rows: PendingRowOut[] = [];
-  const byId = new Map<string, PendingRowOut>();
+): Promise<{ rows: WorkflowRow[]; nextCursor?: string }> {
+  const rows: WorkflowRow[] = [];
+  const byId = new Map<string, WorkflowRow>();
   const rowOf = (id: string) => {
     let row = byId.get(id);
     if (!row) {
@@ -115,7 +116,7 @@ export function pendingCommand(program: Command): void {
       if (opts.wait !== undefined && workflowId) {
         await c.waitForPending(workflowId, { timeoutMs: (opts.wait === true ? 60 : opts.wait) * 1000 });
       }
-      let rows: PendingRowOut[];
+      let rows: WorkflowRow[];
       let nextCursor: string | undefined;
       if (workflowId) rows = [{ workflowId, pending: await c.pendingDetails(workflowId) }];
       else ({ rows, nextCursor } = await listedRows(c, filter, opts, paged));

@@ -53,7 +53,7 @@ export default tseslint.config(
   {
     // The workflow plane is deterministic: no Node builtins, no MCP SDK, no activity code (not even types).
     // The workflow side of telemetry (metric names, the workflow metric meter and sinks) is bundled with it.
-    files: ['src/workflows/**/*.ts', 'src/ai-sdk/**/*.ts', 'src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
+    files: ['src/workflows/**/*.ts', 'src/gates/**/*.ts', 'src/ai-sdk/**/*.ts', 'src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -13,11 +13,10 @@ import type { Duration } from '../duration.js';
 import type { CallAnswer, ElicitationHost, RoundWait } from '../host/index.js';
 import { useElicitationHost } from '../host/install.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
-import { approvalDecision, recordApproval, withApproval, type Approved } from './approval.js';
-import { recordRelease, retryAfterUrls } from './legacy.js';
-import { DEFAULT_MAX_ROUNDS, nextRound, pauseBeforeRetry, startRound, type NextRound } from './modern.js';
-import { followTask, newTaskWait } from './tasks.js';
-import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
+import { withApproval } from './approval.js';
+import { DEFAULT_MAX_ROUNDS, type NextRound } from './modern.js';
+import { followTask } from './tasks.js';
+import { openGate, roundSteps, type GateContext, type Step } from '../../gates/waits.js';
 import type { DurableMcpActivities } from '../../contract/activities.js';
 
 export interface ElicitationOptions {
@@ -194,9 +193,8 @@ function repeatedFailure(err: unknown, maxAttempts: number): unknown {
 }
 
 /**
- * The neutral call loop: run the activity; a completed call returns; a released one (legacy era) waits and runs
- * again; an `input_required` one (a modern-era round, or the legacy `-32042` form) waits for the round's answers and
- * runs the next round.
+ * The call loop: run the activity; a completed call returns; any other outcome opens its gate (src/gates: approval,
+ * login, round, task, release), whose steps the loop runs here until the gate says run again or end the call.
  */
 async function callLoop(
   host: ElicitationHost,
@@ -206,21 +204,18 @@ async function callLoop(
   toolTimeoutMs: number,
   resume?: RoundWait,
 ): Promise<ToolResult> {
-  // Modern era: the round about to run (1-based) and what it carries from the previous one.
-  let round = resume?.round ?? 1;
+  const ctx: GateContext = { host, input, call, state: { round: resume?.round ?? 1, maxRounds: input.maxRounds ?? DEFAULT_MAX_ROUNDS, logins: 0 } };
+  // Modern era: what the next round carries from the previous one.
   let next: NextRound | undefined;
-  const maxRounds = input.maxRounds ?? DEFAULT_MAX_ROUNDS;
   // A round carried across continue-as-new: wait for its requests (the host restored them), then go on.
-  let wait: RoundWait | undefined = resume;
-  // Servers behind OAuth: how many times in a row this call needed its login.
-  let logins = 0;
-  // A call a person approved runs the approved arguments only (docs/approvals.md).
-  let approved: Approved | undefined;
+  let step: Step | undefined = resume ? roundSteps(ctx, resume) : undefined;
   for (;;) {
-    if (!wait) {
+    if (!step) {
+      const { approved } = ctx.state;
       const outcome = await activity({
         server: input.server,
         tool: input.tool,
+        // A call a person approved runs the approved arguments only (docs/approvals.md).
         arguments: approved ? approved.args : input.arguments,
         ...(approved ? { approval: { approved: approved.approved } } : input.approval === 'always' ? { approval: { ask: 'always' } } : {}),
         callId: call.callId,
@@ -231,67 +226,26 @@ async function callLoop(
       });
       if (outcome.status === 'completed') return withAnswers(withApproval(outcome.result, approved), host.finishCall(call.callId), call.reportAnswers);
       host.useWorkerFeatures(outcome);
-      if (outcome.status === 'approval_required') {
-        // A person approves the call first: nothing ran, nothing is held while they decide.
-        const id = recordApproval(host, call.callId, outcome);
-        host.requests.setWaiting(call.callId, id);
-        await condition(() => host.requests.isResolved(id));
-        host.requests.setWaiting(call.callId, undefined);
-        const decided = approvalDecision(host, input, outcome);
-        if ('result' in decided) return withAnswers(decided.result, host.finishCall(call.callId), call.reportAnswers);
-        approved = decided.approved;
-        continue;
-      }
-      if (outcome.status === 'login_required') {
-        // A server behind OAuth needs a (new) token: ask its login (one per server and principal), wait for it to
-        // settle (a refresh, or a person signing in: nothing is held meanwhile), then run the call again.
-        if (++logins > MAX_LOGIN_ROUNDS) throw tooManyLogins(input.server, outcome.login.reason);
-        const waits = useLoginWaits();
-        const { loginId } = outcome.login;
-        const seen = waits.count(loginId);
-        const asked = await requestLogin(loginRequestOf(outcome, call.expiresInMs));
-        if (asked.status === 'waiting') {
-          await condition(() => waits.count(loginId) > seen);
-          const failure = waits.last(loginId)?.failure;
-          if (failure) throw loginFailure(failure);
-        }
-        continue;
-      }
-      if (outcome.status === 'task') {
-        // MCP Tasks (2026-07-28 extension): the task id is in history; the task is watched, never called again (./tasks.ts).
-        const result = await followTask(host, call.callId, input, newTaskWait(outcome, approved?.metadata), call);
-        return withAnswers(result, host.finishCall(call.callId), call.reportAnswers);
-      }
-      if (outcome.status !== 'input_required') {
-        // Released: nothing is held while the human thinks. Wait for the answer (or expiry), then re-run.
-        const id = recordRelease(host, call.callId, outcome.request);
-        host.requests.setWaiting(call.callId, id);
-        await condition(() => host.requests.isResolved(id));
-        host.requests.setWaiting(call.callId, undefined);
-        continue;
-      }
-      wait = startRound(host, input, call.callId, round, maxRounds, outcome);
+      step = openGate(ctx, outcome);
     }
-    // Wait for the round's requests. (Every wait of this loop is an `await` here, none inside a helper: the
-    // recorded histories order a request's timer cancellation and the next activity as these awaits run.)
-    const requests = wait.requests;
-    if (requests.length === 0) {
-      await pauseBeforeRetry();
-    } else {
-      for (const r of requests) {
-        if (host.requests.isResolved(r.id)) continue;
-        // The round's state goes with the wait: a continue-as-new now resumes the call at this round.
-        host.requests.setWaiting(call.callId, r.id, { round: wait });
-        await condition(() => host.requests.isResolved(r.id));
+    // The gate's wait. Every wait of a call is an `await` here, none inside a helper: the recorded histories order a
+    // request's timer cancellation and the next activity as these awaits run.
+    while (!('again' in step) && !('result' in step)) {
+      if ('until' in step) {
+        await condition(step.until);
+        step = step.then();
+      } else {
+        step = step.then(await step.run());
       }
-      host.requests.setWaiting(call.callId, undefined);
     }
-    // The round's answers are read here, before the next round's activity is scheduled: the host keeps a
-    // call's resolved answers until the call finishes (bounded state drops them only in finishCall).
-    const responses = host.roundResponses(requests);
-    next = wait.form === 'url-error' ? retryAfterUrls(host, input, requests, responses) : nextRound(wait, responses);
-    wait = undefined;
-    round++;
+    if ('result' in step) return withAnswers(step.result, host.finishCall(call.callId), call.reportAnswers);
+    const { again } = step;
+    if (again.approved) ctx.state.approved = again.approved;
+    if ('next' in again) {
+      next = again.next;
+      ctx.state.round++;
+    }
+    step = undefined;
   }
 }
 

@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TASK_WATCH_CAP_MS } from '../src/workflows/tool-call/tasks.js';
+import { TASK_WATCH_CAP_MS } from '../src/gates/task/workflow.js';
 import { mcpToolCall } from '../src/workflows/index.js';
 import { TOOL_CALL_MAX_HISTORY_EVENTS } from '../src/workflows/mcp-tool-call.js';
 import { readFixtureLog } from '../scripts/fixture-log.js';

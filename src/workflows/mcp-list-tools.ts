@@ -12,7 +12,7 @@ import type { McpToolInfo } from '../contract/activities.js';
 import type { Duration } from './duration.js';
 import { DEFAULT_EXPIRES_IN_MS } from './host/index.js';
 import { durationOption, invalidInput, listToolsInputProblem } from './input.js';
-import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from './login/waiting.js';
+import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../gates/login/workflow.js';
 import type { DurableMcpActivities } from '../contract/activities.js';
 
 export type { McpToolInfo };

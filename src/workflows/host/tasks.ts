@@ -1,7 +1,7 @@
 /**
  * A call that follows an MCP task (2026-07-28 extension, docs/tasks.md) in the host: the task's state between two
  * watches, carried across continue-as-new so the next run goes on watching the same task (never a second
- * `tools/call`) and waits for the same questions. Pure data: the workflow loop is tool-call/tasks.ts.
+ * `tools/call`) and waits for the same questions. Pure data: the workflow loop is src/gates/task/workflow.ts.
  */
 import type { RoundKey } from './rounds.js';
 import type { TaskHandle } from '../../contract/activities.js';

@@ -2,8 +2,8 @@
  * Call an MCP tool from inside any workflow, with durable elicitation. This is the library entry for
  * workflow authors: `await executeMcpTool({ server, tool, arguments })` in your own workflow (the activity it
  * schedules is `callMcpTool`; the helper has its own name, so the two are never confused).
- * This file holds the neutral call loop; what each MCP era adds to it is in legacy.ts (a released call re-run,
- * the `-32042` form) and modern.ts (`input_required` rounds).
+ * This file holds the call loop: run the activity; while the call waits, the gate its outcome opens waits (src/gates:
+ * approval, login, round, task, release; the table in src/gates/table.ts); then run it again.
  */
 import { RetryState } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
@@ -13,10 +13,12 @@ import type { Duration } from '../duration.js';
 import type { CallAnswer, ElicitationHost, RoundWait } from '../host/index.js';
 import { useElicitationHost } from '../host/install.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
-import { withApproval } from './approval.js';
-import { DEFAULT_MAX_ROUNDS, type NextRound } from './modern.js';
-import { followTask } from './tasks.js';
-import { openGate, roundSteps, type GateContext, type Step } from '../../gates/waits.js';
+import { withApproval } from '../../gates/approval/workflow.js';
+import type { NextRound } from '../../gates/round/messages.js';
+import { followTask } from '../../gates/task/workflow.js';
+import { DEFAULT_MAX_ROUNDS, roundSteps } from '../../gates/round/workflow.js';
+import type { GateContext, Step } from '../../gates/step.js';
+import { openGate } from '../../gates/waits.js';
 import type { DurableMcpActivities } from '../../contract/activities.js';
 
 export interface ElicitationOptions {

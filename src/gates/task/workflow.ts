@@ -14,12 +14,13 @@
 import { ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import { FailureTypes } from '../../contract/failures.js';
 import type { ToolResult } from '../../contract/index.js';
-import type { ElicitationHost, TaskWait } from '../host/index.js';
-import { durationOption } from '../input.js';
-import { since, Versions } from '../versions.js';
-import type { CallOutcome } from './outcome.js';
-import { loginForTask } from './task-login.js';
+import type { ElicitationHost, TaskWait } from '../../workflows/host/index.js';
+import { durationOption } from '../../workflows/input.js';
+import { since, Versions } from '../../workflows/versions.js';
+import type { CallOutcome } from '../../workflows/tool-call/outcome.js';
+import { loginForTask } from './login.js';
 import type { DurableMcpActivities } from '../../contract/activities.js';
+import { run, type GateWait } from '../step.js';
 
 /** A `watchMcpTask` returns `working` after this long, so a task that works for days costs a few events an hour. */
 export const TASK_WATCH_CAP_MS = 10 * 60 * 1000;
@@ -135,3 +136,10 @@ export async function followTask(
     throw err;
   }
 }
+
+/** The task gate's wait (MCP Tasks, 2026-07-28 extension): the task id is in history; it is followed, never called again. */
+export const taskWait: GateWait<'task'> = (ctx, outcome) =>
+  run(
+    () => followTask(ctx.host, ctx.call.callId, ctx.input, newTaskWait(outcome, ctx.state.approved?.metadata), ctx.call),
+    (result) => ({ result }),
+  );

@@ -6,9 +6,10 @@
  */
 import { ApplicationFailure, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import { FailureTypes } from '../../contract/failures.js';
-import { loginSettledSignal, type LoginSettled } from '../internal-messages.js';
+import { loginSettledSignal, type LoginSettled } from '../../workflows/internal-messages.js';
 import type { CallMcpToolLoginRequired, RequestLoginInput } from '../../contract/activities.js';
 import type { DurableMcpActivities } from '../../contract/activities.js';
+import { run, type GateWait, type Step } from '../step.js';
 
 /**
  * Attempts of one `executeMcpTool` (or one `mcpListTools`) that may end `login_required` in a row before it fails (the
@@ -78,3 +79,23 @@ export function useLoginWaits(): LoginWaits {
   if (!waits) waits = new LoginWaits();
   return waits;
 }
+
+/**
+ * The login gate's wait: ask the server's login (one per server and principal), wait for it to settle (a refresh, or a
+ * person signing in: nothing is held meanwhile), then run the call again.
+ */
+export const loginWait: GateWait<'login'> = (ctx, outcome) => {
+  if (++ctx.state.logins > MAX_LOGIN_ROUNDS) throw tooManyLogins(ctx.input.server, outcome.login.reason);
+  const waits = useLoginWaits();
+  const { loginId } = outcome.login;
+  const seen = waits.count(loginId);
+  const settled = (): Step => {
+    const failure = waits.last(loginId)?.failure;
+    if (failure) throw loginFailure(failure);
+    return { again: {} };
+  };
+  return run(
+    () => requestLogin(loginRequestOf(outcome, ctx.call.expiresInMs)),
+    (asked): Step => (asked.status === 'waiting' ? { until: () => waits.count(loginId) > seen, then: settled } : { again: {} }),
+  );
+};

@@ -1,13 +1,13 @@
 /**
  * A call following an MCP task on a server behind OAuth (docs/tasks.md, docs/oauth.md): a watch that ended
  * `login_required` (its token expired, was revoked, or lacks a scope) asks the call's login as the call loop does
- * (../login/waiting.ts: one login per server and principal, a refresh or a person signing in, nothing held meanwhile);
+ * (../login/workflow.ts: one login per server and principal, a refresh or a person signing in, nothing held meanwhile);
  * once the login settled, tasks.ts watches the same task again (never a second `tools/call`), sending the answers the
  * refused watch did not. Deterministic: workflow APIs only.
  */
 import { condition } from '@temporalio/workflow';
-import { DEFAULT_EXPIRES_IN_MS, type ElicitationHost } from '../host/index.js';
-import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/waiting.js';
+import { DEFAULT_EXPIRES_IN_MS, type ElicitationHost } from '../../workflows/host/index.js';
+import { loginFailure, loginRequestOf, MAX_LOGIN_ROUNDS, requestLogin, tooManyLogins, useLoginWaits } from '../login/workflow.js';
 import type { WatchMcpTaskLoginRequired } from '../../contract/activities.js';
 
 /**

@@ -8,15 +8,10 @@
 import { approvalMetadata, approvalStatusOf, approvedArguments, argumentsDigest, notApprovedResult, type ApprovalAnswered } from '../../contract/approval.js';
 import type { ToolResult } from '../../contract/index.js';
 import { approvalResolved } from '../../telemetry/workflow-metrics.js';
-import type { ElicitationHost } from '../host/index.js';
-import type { ApprovalRequiredOutcome } from './outcome.js';
-
-/** A call a person approved: the arguments it runs, what the activity checks them against, and the result's metadata. */
-export interface Approved {
-  args: Record<string, unknown>;
-  approved: { id: string; digest: string };
-  metadata: Record<string, unknown>;
-}
+import type { ElicitationHost } from '../../workflows/host/index.js';
+import type { ApprovalRequiredOutcome } from '../../workflows/tool-call/outcome.js';
+import { untilResolved, type GateWait } from '../step.js';
+import type { Approved } from './messages.js';
 
 /** Record the approval the activity asks for as pending (idempotent); returns its id. */
 export function recordApproval(host: ElicitationHost, callId: string, outcome: ApprovalRequiredOutcome): string {
@@ -53,3 +48,12 @@ export function approvalDecision(
 export function withApproval(result: ToolResult, approved: Approved | undefined): ToolResult {
   return approved ? { ...result, metadata: { ...result.metadata, ...approved.metadata } } : result;
 }
+
+/** The approval gate's wait: record the approval, wait for a person's decision, then run the approved arguments or end. */
+export const approvalWait: GateWait<'approval'> = (ctx, outcome) => {
+  const id = recordApproval(ctx.host, ctx.call.callId, outcome);
+  return untilResolved(ctx, id, () => {
+    const decided = approvalDecision(ctx.host, ctx.input, outcome);
+    return 'result' in decided ? decided : { again: { approved: decided.approved } };
+  });
+};

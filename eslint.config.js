@@ -53,7 +53,9 @@ export default tseslint.config(
   {
     // The workflow plane is deterministic: no Node builtins, no MCP SDK, no activity code (not even types).
     // The workflow side of telemetry (metric names, the workflow metric meter and sinks) is bundled with it.
+    // src/gates: each gate's workflow.ts and messages.ts, the table and the steps, are workflow code; its activity.ts is not (below).
     files: ['src/workflows/**/*.ts', 'src/gates/**/*.ts', 'src/ai-sdk/**/*.ts', 'src/telemetry/workflow-metrics.ts', 'src/telemetry/metric-names.ts'],
+    ignores: ['src/gates/*/activity.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -65,6 +67,10 @@ export default tseslint.config(
             {
               regex: '^(\\.\\.?/)+activities(/|\\.js$|$)',
               message: 'Workflow code never imports activities, not even a type: what they exchange is in contract/activities.ts.',
+            },
+            {
+              regex: '(^|/)activity\\.js$',
+              message: "Workflow code never imports a gate's activity.ts, not even a type: its messages are in the gate's messages.ts.",
             },
             {
               regex: '^(\\.\\.?/)+mcp(/|\\.js$|$)',
@@ -118,7 +124,7 @@ export default tseslint.config(
   },
   {
     // Activities talk to their workflow by message name (contract), never through workflow code.
-    files: ['src/activities/**/*.ts'],
+    files: ['src/activities/**/*.ts', 'src/gates/*/activity.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -127,6 +133,10 @@ export default tseslint.config(
             {
               regex: '^(\\.\\.?/)+workflows(/|\\.js$|$)',
               message: 'Activities never import workflow code, not even a type: what they exchange is in contract/activities.ts.',
+            },
+            {
+              regex: '(^|/)(workflow|waits|step)\\.js$',
+              message: "Activities never import a gate's workflow code, not even a type: its messages are in the gate's messages.ts.",
             },
             { group: ['@temporalio/workflow', '@temporalio/worker'], message: 'Activities must not import the workflow SDK or the worker.' },
             {

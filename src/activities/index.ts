@@ -2,8 +2,8 @@
  * Activities: `createActivities(deps)` assembles the activities the worker registers, one file per job:
  * - ./tool-call.ts `callMcpTool` (lease a session, one round trip of `tools/call`, release), measured per attempt;
  *   ./outcome.ts says what a round, an elicitation or an error turns into (the tool's result, each era's input
- *   requests: `input_required`, the `-32042` form; a release; a login; a failure), pure; ./legacy.ts holds the
- *   legacy era's `elicitation/create` on the live session (at most ./update-slots.ts's number of a run's elicit
+ *   requests: `input_required`, the `-32042` form; a release; a login; a failure), pure; the question gate
+ *   (src/gates/question/activity.ts) holds the legacy era's `elicitation/create` on the live session (at most ./update-slots.ts's number of a run's elicit
  *   updates in flight); ./failures.ts maps errors to failure types, ./progress.ts relays progress;
  * - ./list-tools.ts `listMcpTools`;
  * - ./task-watch.ts `watchMcpTask`, `cancelMcpTask` (MCP Tasks, 2026-07-28 extension);

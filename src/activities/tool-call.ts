@@ -1,16 +1,17 @@
 /**
  * The `callMcpTool` activity: lease a session of the server exclusively from the worker's pool, make one round
  * trip of `tools/call` (heartbeating on an interval, progress relayed), release the session. The round ends
- * complete, or with the input one era asks for (./modern.ts: `input_required`; ./legacy.ts: `-32042`), or
- * (legacy era) released while a person is asked on the live session (./legacy.ts).
+ * complete, or with the outcome of a gate (src/gates/table.ts): the approval asked first (src/gates/approval/activity.ts),
+ * the input one era asks for (`input_required`, `-32042`), a task, a login, or (legacy era) released while a person is
+ * asked on the live session (the question gate, src/gates/question/activity.ts).
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, type Request } from '../contract/index.js';
 import type { Lease, RoundOutcome, ServerConfig } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
-import { approvalGate } from './approval.js';
+import { approvalGate } from '../gates/approval/activity.js';
 import { heartbeatEvery, serverConfigOf, workerFeatures, type ActivityDeps } from './deps.js';
-import { legacyElicitations, type CallState, type ElicitingCall } from './legacy.js';
+import { legacyElicitations, type CallState, type ElicitingCall } from '../gates/question/activity.js';
 import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
 import { callErrorOutcome, releasedOutcome, roundOutcome, type Release } from './outcome.js';
 import { progressReporter, toProgress, type Progress } from './progress.js';
@@ -239,7 +240,7 @@ async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof
     if ((round as RoundOutcome).kind === 'url_required') askedTheOldWay();
     return roundOutcome(input, round as RoundOutcome, workerFeatures(deps));
   } catch (err) {
-    // A server that fails the call while one of its questions is open gave up waiting: the call is released (./legacy.ts).
+    // A server that fails the call while one of its questions is open gave up waiting: the call is released (src/gates/question/activity.ts).
     if (!ctx.cancellationSignal.aborted) elicitations.failedWhileAsking(err);
     if (releasedWith) {
       void lease.release({ discard: true });

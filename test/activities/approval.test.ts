@@ -1,5 +1,5 @@
 /**
- * The approval gate of `callMcpTool` (src/activities/approval.ts, docs/approvals.md "Asked once, bound to the
+ * The approval gate of `callMcpTool` (src/gates/approval/activity.ts, docs/approvals.md "Asked once, bound to the
  * arguments"): the activity runs the tool only with the arguments whose digest a person approved. The gate alone, then
  * the activity itself in Temporal's MockActivityEnvironment against the real v1 fixture server, counting its runs.
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { approvalGate } from '../../src/activities/approval.js';
+import { approvalGate } from '../../src/gates/approval/activity.js';
 import { callMcpToolActivity } from '../../src/activities/tool-call.js';
 import { argumentsDigest, approvalRequestId } from '../../src/contract/approval.js';
 import { FailureTypes } from '../../src/contract/index.js';

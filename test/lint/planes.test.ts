@@ -48,6 +48,32 @@ const cases: { plane: string; file: string; forbidden: string[]; allowed: string
     allowed: ["import type { SessionPool } from '../../mcp/index.js';"],
   },
   {
+    plane: "a gate's wait (workflow code)",
+    file: 'src/gates/x/workflow.ts',
+    forbidden: [
+      "import { approvalGate } from './activity.js';",
+      "import type { CallState } from '../question/activity.js';",
+      "import type { ActivityDeps } from '../../activities/deps.js';",
+      "import 'node:fs';",
+    ],
+    allowed: ["import type { Approved } from './messages.js';", "import { condition } from '@temporalio/workflow';", "import { run } from '../step.js';"],
+  },
+  {
+    plane: "a gate's check (activity code)",
+    file: 'src/gates/x/activity.ts',
+    forbidden: [
+      "import { roundSteps } from './workflow.js';",
+      "import type { Step } from '../step.js';",
+      "import { condition } from '@temporalio/workflow';",
+      "import { answerSignal } from '../../workflows/messages.js';",
+    ],
+    allowed: [
+      "import { Context } from '@temporalio/activity';",
+      "import type { Approved } from './messages.js';",
+      "import { clientOf } from '../../activities/deps.js';",
+    ],
+  },
+  {
     plane: 'workflow side of telemetry',
     file: 'src/telemetry/workflow-metrics.ts',
     forbidden: ["import 'node:os';", "import { Runtime } from '@temporalio/worker';"],

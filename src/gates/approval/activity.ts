@@ -5,11 +5,11 @@
  * `approval_required` (nothing ran); one that brings an approval runs only the arguments whose digest was approved.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { approvalRequest, argumentsDigest, needsApproval, NO_APPROVAL } from '../contract/approval.js';
-import { FailureTypes } from '../contract/index.js';
-import { argumentsProblemText, argumentsSchemaProblem, argumentsSizeProblem } from '../contract/tool-arguments.js';
-import type { McpToolInfo, ServerConfig } from '../mcp/index.js';
-import type { CallMcpToolApprovalRequired, CallMcpToolInput, WorkerFeatures } from '../contract/activities.js';
+import { approvalRequest, argumentsDigest, needsApproval, NO_APPROVAL } from '../../contract/approval.js';
+import { FailureTypes } from '../../contract/index.js';
+import { argumentsProblemText, argumentsSchemaProblem, argumentsSizeProblem } from '../../contract/tool-arguments.js';
+import type { McpToolInfo, ServerConfig } from '../../mcp/index.js';
+import type { CallMcpToolApprovalRequired, CallMcpToolInput, WorkerFeatures } from '../../contract/activities.js';
 
 /**
  * What the gate says of this attempt: `undefined`, the tool may run (no approval needed, or the approved arguments are

@@ -9,13 +9,13 @@
  */
 import type { Context } from '@temporalio/activity';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { answerToElicitResult, deriveRequestId, elicitationToRequest, ELICIT_UPDATE, type Request } from '../contract/index.js';
-import type { ElicitationHandler, Lease } from '../mcp/index.js';
-import { elicitationSpan } from '../telemetry/tool-call-tracing.js';
-import { clientOf, workerFeatures, type ActivityDeps } from './deps.js';
-import { elicitSlots } from './update-slots.js';
-import { elicitationEnd } from './outcome.js';
-import type { CallMcpToolInput, ElicitInput, ElicitOutcome, ReleaseReason } from '../contract/activities.js';
+import { answerToElicitResult, deriveRequestId, elicitationToRequest, ELICIT_UPDATE, type Request } from '../../contract/index.js';
+import type { ElicitationHandler, Lease } from '../../mcp/index.js';
+import { elicitationSpan } from '../../telemetry/tool-call-tracing.js';
+import { clientOf, workerFeatures, type ActivityDeps } from '../../activities/deps.js';
+import { elicitSlots } from '../../activities/update-slots.js';
+import { elicitationEnd } from '../../activities/outcome.js';
+import type { CallMcpToolInput, ElicitInput, ElicitOutcome, ReleaseReason } from '../../contract/activities.js';
 
 /** What a call does now, in its heartbeat details: leasing, calling, or waiting for a person (for which request). */
 export type CallPhase = { state: 'leasing' | 'calling' } | { state: 'waiting'; requestId: string };

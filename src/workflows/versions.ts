@@ -9,7 +9,7 @@
  * stay committed and replay through the entry's old branch. An entry goes once no history it guards can still be
  * open (then its id goes to RETIRED_VERSION_IDS, never to be reused).
  *
- * Three entries today (followUps, taskContinueAsNew, answerProof), all added since issue 30: then, the package never
+ * Four entries today (followUps, taskContinueAsNew, answerProof, taskWatchEndsWait), all added since issue 30: then, the package never
  * released, the histories were re-recorded from the code of the day and the eight entries before were dropped with
  * the branches only the older histories needed.
  * Deterministic: workflow APIs only.
@@ -48,6 +48,15 @@ export const Versions = {
     id: 'durable-mcp:answer-proof',
     since: '2026-12-05, issue 40 (a claimed source is recorded as claimed)',
     before: 'no local activity: the answer was taken in its handler at once, its source recorded as named (replayed now as claimed)',
+  },
+  /**
+   * A call resumed (after continue-as-new) with its task's wait stops waiting when it watches the task again: the run
+   * no longer continues as new while that watch runs, which sent the task's answers again from the next run.
+   */
+  taskWatchEndsWait: {
+    id: 'durable-mcp:task-watch-ends-wait',
+    since: '2026-12-05, issue 42 (found by tasks-continue under load: an answer sent to a task server 4 times)',
+    before: 'the restored wait stayed set during the first watch: the run could continue as new while the watch ran',
   },
 } as const satisfies Record<string, WorkflowVersion>;
 

@@ -117,4 +117,36 @@ describe('an MCP task carried across continue-as-new', () => {
     await recordHistory(handle, 'task-continue-as-new-between', t.env.address, between[0].runId);
     await recordHistory(handle, 'task-continue-as-new-last', t.env.address);
   });
+  it('a run resumed with the task continues as new only between its watches, never during one: the answer reaches the server once', async () => {
+    // Temporal suggests continue-as-new from the first events of each run on: a resumed run that still counted as
+    // waiting while its first watch ran continued as new during that watch, and every next run sent the answer again
+    // (4 or 5 tasks/update instead of 1, found under load with the threshold of the test above).
+    await using t = await testEnvironment({
+      name: 'tasks-continue-watching',
+      extraServers: tasks.extraServers,
+      serverArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=4'],
+    });
+    const handle = await t.env.client.workflow.start(mcpToolCall, {
+      taskQueue: t.taskQueue,
+      workflowId: `tasks-can-watching-${Date.now()}`,
+      args: [{ server: 'tasks', tool: 'ask_lagging', arguments: { lagMs: 1500 } }],
+    });
+    const [question] = await waitForPending(handle);
+    await handle.signal(answerSignal, { id: question.id, ok: true, data: { reason: 'because' } });
+    assert.deepEqual(await handle.result(), { output: 'acknowledged: because', isError: false });
+    const carried = await continueAsNewInputs(handle);
+    assert.ok(carried.length >= 2, `continued as new in more than one run (did ${carried.length})`);
+    const taskId = (carried[0].input.continued.host.tasks as Array<{ task: { taskId: string } }>)[0].task.taskId;
+    assert.equal(callsOf('ask_lagging').filter((c) => c.taskId === taskId).length, 1, 'one tools/call for the task');
+    assert.equal(updatesOf(taskId).length, 1, 'the answer reached the server once');
+    // Every run's watch ended before the run continued as new (none left a watch running behind it).
+    const runs = [...carried.map((c) => c.runId), (await handle.describe()).runId];
+    for (const runId of runs) {
+      const { events } = await handle.client.getHandle(handle.workflowId, runId).fetchHistory();
+      const scheduled = events!.filter((e) => e.activityTaskScheduledEventAttributes).length;
+      const ended = events!.filter((e) => e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes).length;
+      assert.equal(ended, scheduled, `run ${runId}: every activity it scheduled ended in it`);
+    }
+    await recordHistory(handle, 'task-watch-ends-wait-resumed', t.env.address, carried[1]!.runId);
+  });
 });

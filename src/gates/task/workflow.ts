@@ -60,6 +60,9 @@ export async function followTask(
   const principal = input.auth?.principal;
   // Older histories (before the version) never parked a task for continue-as-new.
   const carried = since(Versions.taskContinueAsNew);
+  // A run resumed with the task's wait no longer waits once it watches (below): before the version, the wait it was
+  // restored with stayed set during its first watch, and the run could continue as new while that watch ran.
+  const watchEndsWait = carried && since(Versions.taskWatchEndsWait);
   const left = () => (state.deadline === undefined ? undefined : Math.max(0, state.deadline - Date.now()));
   const expired = () =>
     ApplicationFailure.create({
@@ -94,6 +97,9 @@ export async function followTask(
         await condition(() => false);
       }
       const responses = state.requests ? host.roundResponses(state.requests) : undefined;
+      // A watch runs an activity: the call does not wait meanwhile, so the run never continues as new during it (the
+      // next run would send the answers again, and the watch's result would be lost).
+      if (watchEndsWait) host.requests.setTaskWaiting(callId, undefined);
       const watched = await watchMcpTask({
         server,
         tool,

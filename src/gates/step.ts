@@ -42,11 +42,11 @@ export type GateWait<K extends WaitingKind> = (ctx: GateContext, outcome: Outcom
 
 /** Wait for one request of the call to be resolved (answered, expired or withdrawn), marked as what the call waits for. */
 export function untilResolved(ctx: GateContext, id: string, then: () => Step): Step {
-  ctx.host.requests.setWaiting(ctx.call.callId, id);
+  ctx.host.waits.setWaiting(ctx.call.callId, id);
   return {
     until: () => ctx.host.requests.isResolved(id),
     then: () => {
-      ctx.host.requests.setWaiting(ctx.call.callId, undefined);
+      ctx.host.waits.setWaiting(ctx.call.callId, undefined);
       return then();
     },
   };

@@ -86,7 +86,7 @@ async function continueWhileWaiting(host: ElicitationHost, input: McpToolCallInp
   // two watches or waiting for its questions: the snapshot carries the task and the next run goes on watching it.
   const waiting = () => {
     const id = callId();
-    return id !== undefined && host.requests.isWaiting(id);
+    return id !== undefined && host.waits.isWaiting(id);
   };
   // Only the call ends the workflow (or this loop's continue-as-new): a cancellation reaches the call, which
   // withdraws its requests before the run ends, so this loop just stops waiting.
@@ -101,7 +101,7 @@ async function continueWhileWaiting(host: ElicitationHost, input: McpToolCallInp
         const id = callId()!;
         return {
           ...input,
-          continued: { host: host.snapshot(), callId: id, waitingFor: host.requests.waitingFor(id), runs: (input.continued?.runs ?? 1) + 1 },
+          continued: { host: host.snapshot(), callId: id, waitingFor: host.waits.waitingFor(id), runs: (input.continued?.runs ?? 1) + 1 },
         };
       });
     } catch (err) {

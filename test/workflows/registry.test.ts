@@ -1,4 +1,5 @@
-// The request registry (src/workflows/host/registry.ts) without a Temporal server: pure state, its own clock.
+// The request registry (src/workflows/host/registry.ts), the gates' call waits (src/gates/call-waits.ts) and N of M's
+// count (src/gates/approval/accepts.ts) without a Temporal server: pure state, its own clock.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,7 +17,9 @@ import {
 } from '../../src/workflows/host/registry.js';
 import { requestOutcomeOf } from '../../src/contract/outcome.js';
 import { ARGUMENTS_SHOWN } from '../../src/workflows/messages.js';
-import { weaker } from '../../src/workflows/host/sender.js';
+import { weaker, type SenderRecord } from '../../src/workflows/host/sender.js';
+import { countAccept } from '../../src/gates/approval/accepts.js';
+import { CallWaits } from '../../src/gates/call-waits.js';
 import { APPROVAL_ARGUMENTS_MAX } from '../../src/contract/tool-arguments.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -130,13 +133,16 @@ describe('the request registry (pure: no workflow API, no server)', () => {
     const accept = { id: 'q1', ok: true, data: { name: 'Ada' } } as const;
     const oidc = { source: 'oidc', assurance: 'issuer-verified' } as const;
     const claimed = { source: 'claimed', claimed: 'oidc', assurance: 'claimed' } as const;
-    assert.equal(r.countAccept(accept, 'ana', 'ana', oidc), true);
-    assert.deepEqual(r.weakestAccept('q1'), oidc);
-    assert.equal(r.countAccept(accept, 'eve', 'eve', claimed), true);
-    assert.equal(r.countAccept(accept, 'eve', 'eve', oidc), true, 'a repeat counts nothing, and strengthens nothing');
-    assert.deepEqual(r.weakestAccept('q1'), claimed);
-    assert.equal(r.countAccept(accept, 'bob', 'bob', oidc), false);
-    assert.deepEqual(weaker(r.weakestAccept('q1'), oidc), claimed);
+    const entry = r.pendingRecord('q1')!;
+    const count = (a: typeof accept, who: string, person: string, sender: SenderRecord) => countAccept(entry, r.requiredAccepts(entry), a, who, person, sender);
+    const weakest = (id: string) => r.pendingRecord(id)?.accepts?.weakest;
+    assert.equal(count(accept, 'ana', 'ana', oidc), true);
+    assert.deepEqual(weakest('q1'), oidc);
+    assert.equal(count(accept, 'eve', 'eve', claimed), true);
+    assert.equal(count(accept, 'eve', 'eve', oidc), true, 'a repeat counts nothing, and strengthens nothing');
+    assert.deepEqual(weakest('q1'), claimed);
+    assert.equal(count(accept, 'bob', 'bob', oidc), false);
+    assert.deepEqual(weaker(weakest('q1'), oidc), claimed);
     assert.deepEqual(weaker(undefined, oidc), oidc);
     assert.deepEqual(weaker({ source: 'token', assurance: 'inbox-token' }, oidc), { source: 'token', assurance: 'inbox-token' });
   });
@@ -186,9 +192,10 @@ describe('the request registry (pure: no workflow API, no server)', () => {
   });
 
   it('tracks the call a released call waits for, with its modern-era round', () => {
-    const { r } = registry();
-    const { callId } = r.newCall({ server: 's', tool: 't' });
-    assert.equal(r.soleCallId(), callId);
+    const { r: registered } = registry();
+    const { callId } = registered.newCall({ server: 's', tool: 't' });
+    assert.equal(registered.soleCallId(), callId);
+    const r = new CallWaits();
     const round = { round: 2, requests: [{ key: 'k', id: 'q1', mode: 'form' as const }], form: 'mrtr' as const };
     r.setWaiting(callId, 'q1', { round });
     assert.equal(r.waitingFor(callId), 'q1');
@@ -200,8 +207,8 @@ describe('the request registry (pure: no workflow API, no server)', () => {
   });
 
   it('tracks a call that follows an MCP task while it waits, carries the task through a snapshot, and forgets it with the call', () => {
-    const { r } = registry();
-    const { callId } = r.newCall({ server: 's', tool: 't' });
+    const callId = 'c1';
+    const r = new CallWaits();
     assert.equal(r.isWaiting(callId), false);
     const wait = {
       task: { taskId: 'task-1', status: 'input_required', ttlMs: 60_000 },
@@ -213,13 +220,13 @@ describe('the request registry (pure: no workflow API, no server)', () => {
     r.setTaskWaiting(callId, wait);
     assert.equal(r.isWaiting(callId), true, 'a task wait is a wait (mcpToolCall may continue as new)');
     assert.equal(r.waitingFor(callId), undefined, 'but not a released call: nothing runs tools/call again');
-    const next = new RequestRegistry(() => T0);
+    const next = new CallWaits();
     next.restore(JSON.parse(JSON.stringify(r.snapshot())));
     assert.deepEqual(next.taskWaitOf(callId), wait);
     r.setTaskWaiting(callId, undefined);
     assert.equal(r.isWaiting(callId), false);
     assert.equal(r.snapshot().tasks, undefined, 'no task field when no call follows one');
-    next.forgetCall(callId);
+    next.forget(callId, []);
     assert.equal(next.taskWaitOf(callId), undefined);
   });
 
@@ -229,13 +236,17 @@ describe('the request registry (pure: no workflow API, no server)', () => {
     r.record(input('q1'), callId);
     r.record(input('q2'), callId);
     r.resolve({ id: 'q2', ok: true, data: { name: 'Ada' } });
-    r.setWaiting(callId, 'q1', { round: { round: 1, requests: [], form: 'mrtr' } });
-    const snapshot = JSON.parse(JSON.stringify(r.snapshot()));
+    const waits = new CallWaits();
+    waits.setWaiting(callId, 'q1', { round: { round: 1, requests: [], form: 'mrtr' } });
+    const snapshot = JSON.parse(JSON.stringify({ ...r.snapshot(), ...waits.snapshot() }));
     const next = new RequestRegistry(() => T0);
     next.restore(snapshot);
+    const nextWaits = new CallWaits();
+    nextWaits.restore(snapshot);
     assert.deepEqual(next.snapshot(), r.snapshot());
+    assert.deepEqual(nextWaits.snapshot(), waits.snapshot());
     assert.equal(next.isPending('q1'), true);
-    assert.deepEqual(next.roundWaitOf(callId), { round: 1, requests: [], form: 'mrtr' });
+    assert.deepEqual(nextWaits.roundWaitOf(callId), { round: 1, requests: [], form: 'mrtr' });
     assert.equal(next.newCall({ server: 's', tool: 't' }).callId, 'c2', 'call ids go on');
     assert.deepEqual(next.contextOf(next.pendingRecords()[0]), { callId, server: 's', tool: 't', step: 'a', askedAt: new Date(T0).toISOString() });
   });

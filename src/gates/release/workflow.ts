@@ -14,7 +14,7 @@ import { untilResolved, type GateWait } from '../step.js';
  */
 export function recordRelease(host: ElicitationHost, callId: string, request: Request): string {
   const registered = host.register(request, callId);
-  host.requests.markReleased(registered.id);
+  host.waits.markReleased(registered.id);
   return registered.id;
 }
 

@@ -7,17 +7,31 @@
  */
 import { ApplicationFailure, sleep } from '@temporalio/workflow';
 import { FailureTypes } from '../../contract/failures.js';
-import type { ElicitResult } from '../../contract/index.js';
+import type { ElicitParams, ElicitResult } from '../../contract/index.js';
 import { mrtrRound } from '../../telemetry/workflow-metrics.js';
-import type { ElicitationHost, RoundKey, RoundWait } from '../../workflows/host/index.js';
+import type { ElicitationHost } from '../../workflows/host/index.js';
 import type { InputRequiredOutcome } from '../../workflows/tool-call/outcome.js';
 import { run, type GateContext, type GateWait, type Step } from '../step.js';
-import type { NextRound } from './messages.js';
+import type { NextRound, RoundKey, RoundWait } from './messages.js';
+import { recordRound, roundResponses } from './record.js';
 
 /** Default `maxRounds`. */
 export const DEFAULT_MAX_ROUNDS = 10;
 /** Pause before retrying a round that carried only `requestState` (the server shed load). */
 export const REQUEST_STATE_ONLY_PAUSE_MS = 1_000;
+
+/**
+ * Record all the questions of one round as pending at once (idempotent: a round asked again derives the same ids and
+ * finds them pending or answered). A task's questions are recorded so too.
+ */
+export function registerRound(host: ElicitationHost, callId: string, round: number, inputRequests: Record<string, { params: ElicitParams }>): RoundKey[] {
+  return recordRound(callId, round, inputRequests, (request) => host.register(request, callId));
+}
+
+/** The round's answers as the server reads them (key → ElicitResult): expired or cancelled is `cancel`. */
+export function roundAnswers(host: ElicitationHost, requests: RoundKey[]): Record<string, ElicitResult> {
+  return roundResponses(requests, (id) => host.requests.answerFor(id));
+}
 
 /**
  * The activity returned `input_required` for round `round`: fail past `maxRounds`, else record the round's
@@ -37,7 +51,7 @@ export function startRound(
       FailureTypes.RoundLimitExceeded,
     );
   }
-  const registered = host.registerRound(callId, round, outcome.inputRequests);
+  const registered = registerRound(host, callId, round, outcome.inputRequests);
   mrtrRound(input.server, outcome.form === 'url-error' ? 'url-error' : registered.length === 0 ? 'request-state' : 'input');
   return { round, requests: registered, form: outcome.form, ...(outcome.requestState !== undefined ? { requestState: outcome.requestState } : {}) };
 }
@@ -83,7 +97,7 @@ export function roundSteps(ctx: GateContext, wait: RoundWait): Step {
   // The round's answers are read before the next round's activity is scheduled: the host keeps a call's resolved
   // answers until the call finishes (bounded state drops them only in finishCall).
   const next = (): Step => {
-    const responses = host.roundResponses(requests);
+    const responses = roundAnswers(host, requests);
     return { again: { next: wait.form === 'url-error' ? retryAfterUrls(host, input, requests, responses) : nextRound(wait, responses) } };
   };
   if (requests.length === 0) return run(pauseBeforeRetry, next);
@@ -92,11 +106,11 @@ export function roundSteps(ctx: GateContext, wait: RoundWait): Step {
       const id = requests[i]!.id;
       if (host.requests.isResolved(id)) continue;
       // The round's state goes with the wait: a continue-as-new now resumes the call at this round.
-      host.requests.setWaiting(call.callId, id, { round: wait });
+      host.waits.setWaiting(call.callId, id, { round: wait });
       const after = i + 1;
       return { until: () => host.requests.isResolved(id), then: () => from(after) };
     }
-    host.requests.setWaiting(call.callId, undefined);
+    host.waits.setWaiting(call.callId, undefined);
     return next();
   };
   return from(0);

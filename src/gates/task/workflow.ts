@@ -14,7 +14,9 @@
 import { ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import { FailureTypes } from '../../contract/failures.js';
 import type { ToolResult } from '../../contract/index.js';
-import type { ElicitationHost, TaskWait } from '../../workflows/host/index.js';
+import type { ElicitationHost } from '../../workflows/host/index.js';
+import { registerRound, roundAnswers } from '../round/workflow.js';
+import type { TaskWait } from './messages.js';
 import { durationOption } from '../../workflows/input.js';
 import { since, Versions } from '../../workflows/versions.js';
 import type { CallOutcome } from '../../workflows/tool-call/outcome.js';
@@ -82,24 +84,24 @@ export async function followTask(
       // The round's questions: wait for their answers (the task's state in the host meanwhile: the run may continue as new).
       for (const r of state.requests ?? []) {
         if (host.requests.isResolved(r.id)) continue;
-        if (carried) host.requests.setTaskWaiting(callId, state);
+        if (carried) host.waits.setTaskWaiting(callId, state);
         const remaining = left();
         const resolved =
           remaining === undefined
             ? await condition(() => host.requests.isResolved(r.id)).then(() => true)
             : await condition(() => host.requests.isResolved(r.id), remaining);
-        host.requests.setTaskWaiting(callId, undefined);
+        host.waits.setTaskWaiting(callId, undefined);
         if (!resolved) throw expired();
       }
       if (carried && watchedHere && options.continueAsNew?.()) {
         // Between two watches, near the run's limits: park here; mcpToolCall continues as new with the task's state.
-        host.requests.setTaskWaiting(callId, state);
+        host.waits.setTaskWaiting(callId, state);
         await condition(() => false);
       }
-      const responses = state.requests ? host.roundResponses(state.requests) : undefined;
+      const responses = state.requests ? roundAnswers(host, state.requests) : undefined;
       // A watch runs an activity: the call does not wait meanwhile, so the run never continues as new during it (the
       // next run would send the answers again, and the watch's result would be lost).
-      if (watchEndsWait) host.requests.setTaskWaiting(callId, undefined);
+      if (watchEndsWait) host.waits.setTaskWaiting(callId, undefined);
       const watched = await watchMcpTask({
         server,
         tool,
@@ -129,11 +131,11 @@ export async function followTask(
       }
       const round = state.round + 1;
       // Not `setWaiting`: a call marked released would run `callMcpTool` again (a second tools/call) after continue-as-new.
-      const requests = host.registerRound(callId, round, fresh);
+      const requests = registerRound(host, callId, round, fresh);
       state = { ...state, asked: [...state.asked, ...Object.keys(fresh)], round, requests };
     }
   } catch (err) {
-    host.requests.setTaskWaiting(callId, undefined);
+    host.waits.setTaskWaiting(callId, undefined);
     const typeOf = (err as { type?: unknown })?.type;
     if (isCancellation(err) || typeOf === FailureTypes.TaskExpired) {
       // The server should stop working for nobody (best effort: the call fails either way).

@@ -26,6 +26,7 @@ import {
 import { childPendingSignal, childResolvedSignal, elicitUpdate, progressSignal } from '../internal-messages.js';
 import { type Resolution } from '../visibility.js';
 import type { ElicitInput } from '../../contract/activities.js';
+import { elicit } from '../../gates/question/workflow.js';
 import { MAX_PENDING_WATCHERS } from './watch.js';
 
 /** Set the host's handlers (once per workflow, when the host is installed): each hands its message to a public method of the host. */
@@ -121,7 +122,7 @@ export function installHandlers(host: ElicitationHost): void {
     (input: ElicitInput) => {
       host.updatesHandled++;
       host.useWorkerFeatures(input);
-      return host.elicit(input.callId, input.request);
+      return elicit(host, input.callId, input.request);
     },
     {
       validator: (input: ElicitInput) => {

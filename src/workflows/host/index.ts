@@ -2,48 +2,43 @@
  * The elicitation host: durable state of the requests that MCP servers made of a human, inside one workflow, by
  * composition (the style of temporalio/samples-typescript `message-passing/safe-message-handlers`). Its parts:
  * - `requests` (registry.ts): the calls and their requests, pure state (no workflow API);
+ * - `waits` (src/gates/call-waits.ts): what each call waits on between the runs of its activity, its gates' state;
  * - `expiry` (expiry.ts): a timer per pending request;
  * - `children` (children.ts): the link between a pipeline and its child steps (one inbox);
  * - `visibility` (visibility.ts): the memo and the search attributes;
  * - `watch` (watch.ts): the callers of `waitForPending`, answered at once while the run finishes;
- * and, here, what a change means in workflow terms: metrics, the inline wait of an `elicit` update, the
- * `notifyPending` activity. Its handlers (handlers.ts) are installed once, with the host, and call its public
- * methods. Install it with `installElicitationHost(snapshot)` (install.ts) at the start of a workflow that carries
- * one across continue-as-new; `useElicitationHost()` gives it (installing an empty one on first use).
+ * and, here, what a change means in workflow terms: metrics, reminders and escalations, the `notifyPending`
+ * activity. The question gate's inline wait (`elicit`) is src/gates/question/workflow.ts. Its handlers (handlers.ts)
+ * are installed once, with the host, and call its public methods. Install it with `installElicitationHost(snapshot)`
+ * (install.ts) at the start of a workflow that carries one across continue-as-new; `useElicitationHost()` gives it
+ * (installing an empty one on first use).
  * Deterministic: workflow APIs and the contract only.
  */
 import { condition, isCancellation, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { countAccept, sameAnswer } from '../../gates/approval/accepts.js';
+import { CallWaits, type CallWaitsSnapshot } from '../../gates/call-waits.js';
 import type { AnswerCheck } from '../../contract/answer.js';
 import type { ApprovalContext } from '../../contract/approval.js';
-import type { Answer, ElicitParams, ElicitResult, Request } from '../../contract/index.js';
+import type { Answer, Request } from '../../contract/index.js';
 import { requestPending, requestResolved } from '../../telemetry/workflow-metrics.js';
 import type { AnswerBy, PendingRequest } from '../messages.js';
 import { ChildLink, type ChildLinkSnapshot } from './children.js';
 import { ExpiryTimers } from './expiry.js';
 import { PendingWatch, RunState } from './watch.js';
 import type { CallAnswer } from './answers.js';
-import { DEFAULT_HOLD_FOR_MS, expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
-import { recordRound, roundResponses, type RoundKey } from './rounds.js';
+import { expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
 import { byOf, resolutionOf, Visibility, type VisibilitySnapshot } from './visibility.js';
 import { answerProved } from './proof.js';
 import { recordOf, weaker, type SenderRecord } from './sender.js';
 import { since, Versions } from '../versions.js';
-import type { ElicitOutcome, WorkerFeatures } from '../../contract/activities.js';
+import type { WorkerFeatures } from '../../contract/activities.js';
 import type { DurableMcpActivities } from '../../contract/activities.js';
 
 export { DEFAULT_EXPIRES_IN_MS, DEFAULT_HOLD_FOR_MS } from './registry.js';
 export type { CallAnswer } from './answers.js';
-export type { RoundKey, RoundWait } from './rounds.js';
-export type { TaskWait } from './tasks.js';
-
-/**
- * At most this many activities wait inline (inside an `elicit` update) at once. Temporal allows about
- * 10 updates in flight per run; past this, requests are released at once and answered by a re-run.
- */
-export const MAX_INLINE_WAITERS = 6;
 
 /** What the host carries across continue-as-new. */
-export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot, VisibilitySnapshot {}
+export interface HostSnapshot extends RegistrySnapshot, ChildLinkSnapshot, CallWaitsSnapshot, VisibilitySnapshot {}
 
 /**
  * Notifications of new pending requests: an activity, durable and retried with backoff, never awaited (a
@@ -57,6 +52,8 @@ const { notifyPending } = proxyActivities<DurableMcpActivities>({
 export class ElicitationHost {
   /** This workflow's calls and requests (pure state). */
   readonly requests = new RequestRegistry();
+  /** What each call waits on between the runs of its activity (its gates' state, pure). */
+  readonly waits = new CallWaits();
   /** The requests of child workflows (a pipeline's), and the parent this workflow reports to (a child's). */
   readonly children = new ChildLink(
     (resolution) => {
@@ -65,7 +62,8 @@ export class ElicitationHost {
     },
     (entry, step) => this.requests.contextOf(entry, step),
   );
-  private readonly expiry = new ExpiryTimers(
+  /** A timer per pending request (the question gate defers it while it waits inline). */
+  readonly expiry = new ExpiryTimers(
     (id) => this.requests.isPending(id),
     (id) => this.expire(id),
   );
@@ -74,7 +72,6 @@ export class ElicitationHost {
     (seen) => this.hasUnseen(seen),
     () => this.pendingRequests(),
   );
-  private inlineWaiters = 0;
   /** The worker's config names a webhook (it says so in the `elicit` update or the activity's result, so this replays). */
   private notifyEnabled = false;
   /** Updates this run has handled (Temporal allows 2,000 per run): a reason to continue as new. */
@@ -87,6 +84,7 @@ export class ElicitationHost {
     if (snapshot) {
       this.children.restore(snapshot);
       this.requests.restore(snapshot);
+      this.waits.restore(snapshot);
       for (const e of snapshot.pending) this.expiry.watch(e.request.id, expiresAtOf(e.request));
       for (const e of this.requests.pendingRecords()) this.followUp(e);
     }
@@ -114,19 +112,6 @@ export class ElicitationHost {
   }
 
   /**
-   * Record all the elicitations of one modern-era (MRTR) round as pending at once (idempotent: a round asked again
-   * derives the same ids and finds them pending or answered).
-   */
-  registerRound(callId: string, round: number, inputRequests: Record<string, { params: ElicitParams }>): RoundKey[] {
-    return recordRound(callId, round, inputRequests, (request) => this.register(request, callId));
-  }
-
-  /** The round's answers as the server reads them (key → ElicitResult): expired or cancelled is `cancel`. */
-  roundResponses(requests: RoundKey[]): Record<string, ElicitResult> {
-    return roundResponses(requests, (id) => this.requests.answerFor(id));
-  }
-
-  /**
    * Record the first resolution of a pending request. Later ones are ignored (the checks reject them). `sender`: what the
    * worker records of who answered (./sender.ts), for a person's answer.
    */
@@ -148,6 +133,7 @@ export class ElicitationHost {
   finishCall(callId: string): CallAnswer[] {
     for (const id of this.requests.endCall(callId)) this.resolve({ id, ok: false, reason: 'cancelled' });
     const { dropped, answers } = this.requests.forgetCall(callId);
+    this.waits.forget(callId, dropped);
     for (const id of dropped) this.expiry.forget(id);
     return answers;
   }
@@ -162,7 +148,7 @@ export class ElicitationHost {
   }
 
   /** A request's expiry timer fired first (or its inline wait reached its expiry): it is resolved as expired. */
-  private expire(id: string): void {
+  expire(id: string): void {
     if (!this.requests.isPending(id)) return;
     log.info('request expired', { id });
     this.resolve({ id, ok: false, reason: 'expired' }, { by: 'expiry' });
@@ -172,7 +158,7 @@ export class ElicitationHost {
 
   /** Validate an answer against the pending request it names (this workflow's or a child's), without changing any state. */
   check(raw: unknown): AnswerCheck {
-    const checked = this.children.check(raw) ?? this.requests.check(raw);
+    const checked = this.children.check(raw) ?? this.ownCheck(raw);
     return (checked.ok && this.answerGuard?.(checked.answer)) || checked;
   }
 
@@ -186,15 +172,17 @@ export class ElicitationHost {
     if (forwarding) return forwarding;
     const who = byOf(by.sender?.by, by.via);
     const sender = recordOf(by.sender, by.proved === true);
-    // N of M: an accept is counted; the request is taken once enough distinct people accepted.
-    if (this.requests.countAccept(answer, who, by.sender?.person ?? who, sender)) {
+    // N of M (the approval gate's count, src/gates/approval/accepts.ts): an accept is counted; the request is taken
+    // once enough distinct people accepted.
+    const entry = this.requests.pendingRecord(answer.id);
+    if (entry && countAccept(entry, this.requests.requiredAccepts(entry), answer, who, by.sender?.person ?? who, sender)) {
       this.visibility.write(this.pendingDetails());
       return undefined;
     }
-    const accepted = this.requests.acceptedBy(answer.id);
+    const accepted = entry?.accepts?.by ?? [];
     // Several people: the record is as strong as the weakest of their accepts.
     const several = answer.ok && accepted.length > 1;
-    const record = several ? weaker(this.requests.weakestAccept(answer.id), sender) : sender;
+    const record = several ? weaker(entry?.accepts?.weakest, sender) : sender;
     this.resolve(answer, { answered: true, by: several ? cutBy(accepted.join(', ')) : who, sender: record });
     return undefined;
   }
@@ -202,34 +190,6 @@ export class ElicitationHost {
   /** Whether the sender's proof is the inbox's for this answer (./proof.ts); undefined: no check. */
   proved(raw: unknown, sender: AnswerBy | undefined): Promise<boolean> | undefined {
     return answerProved(raw, sender, { ownedByChild: (id) => this.children.owns(id), parent: this.children.reportTo?.parent });
-  }
-
-  /**
-   * The `elicit` update of a call's activity: the request's answer if it has one; else record it and wait inline
-   * (up to the call's holdFor, or its expiry if that comes first) for an answer, or release the call.
-   */
-  async elicit(callId: string, request: Request): Promise<ElicitOutcome> {
-    const done = this.requests.answerFor(request.id);
-    if (done) return { status: 'answered', answer: done };
-    const id = request.id;
-    const stored = this.register(request, callId, { deferExpiry: true });
-    const expiresAtMs = expiresAtOf(stored);
-    const holdForMs = this.requests.call(callId)?.holdForMs ?? DEFAULT_HOLD_FOR_MS;
-    if (holdForMs <= 0 || this.inlineWaiters >= MAX_INLINE_WAITERS) {
-      this.expiry.watch(id, expiresAtMs);
-      return { status: 'released', request: stored };
-    }
-    // One timer while the call waits inline: the earlier of holdFor and the request's expiry (unless its
-    // expiry timer already runs, as for a request asked again after a release).
-    const untilExpiry = !this.expiry.has(id) ? Math.max(0, expiresAtMs - Date.now()) : Infinity;
-    const expiryFirst = untilExpiry <= holdForMs;
-    const woken = expiryFirst && untilExpiry === 0 ? false : await this.waitInline(id, expiryFirst ? untilExpiry : holdForMs);
-    if (this.requests.isPending(id)) {
-      if (expiryFirst && !woken) this.expire(id);
-      else this.expiry.watch(id, expiresAtMs);
-    }
-    const answer = this.requests.answerFor(id);
-    return answer ? { status: 'answered', answer } : { status: 'released', request: stored };
   }
 
   /** Pending requests: this workflow's own, then those of its child tool calls. */
@@ -276,10 +236,16 @@ export class ElicitationHost {
 
   snapshot(): HostSnapshot {
     const { calls, pending, resolved, nextCall, ...rest } = this.requests.snapshot();
-    return { calls, pending, resolved, nextCall, ...this.children.snapshot(), ...rest, ...this.visibility.snapshot() };
+    return { calls, pending, resolved, nextCall, ...this.children.snapshot(), ...rest, ...this.waits.snapshot(), ...this.visibility.snapshot() };
   }
 
   // ---- private ----
+
+  /** This workflow's own check of an answer: the request's, and N of M's (every accept gives the first accept's answer). */
+  private ownCheck(raw: unknown): AnswerCheck {
+    const checked = this.requests.check(raw);
+    return checked.ok ? sameAnswer(this.requests.pendingRecord(checked.answer.id), checked) : checked;
+  }
 
   /** A request was recorded as pending, or resolved: visibility is written again and the parent told. */
   private changed(kind: 'pending' | 'resolved', entry: PendingRecord, resolved?: { answer: Answer; by: string; at: string; sender?: SenderRecord }): void {
@@ -352,16 +318,6 @@ export class ElicitationHost {
         if (!isCancellation(err)) log.warn('could not notify of a pending request', { id: entry.request.id, error: String(err) });
       },
     );
-  }
-
-  /** Wait inline (counted) until the request is resolved or released, or `timeoutMs` passes; false on timeout. */
-  private async waitInline(id: string, timeoutMs: number): Promise<boolean> {
-    this.inlineWaiters++;
-    try {
-      return await condition(() => this.requests.isResolved(id) || this.requests.isReleased(id), timeoutMs);
-    } finally {
-      this.inlineWaiters--;
-    }
   }
 
   private hasUnseen(seen: Set<string>): boolean {

@@ -1,6 +1,6 @@
 /**
- * The request registry: a workflow's tool calls, their requests (pending, then resolved), the calls released to wait
- * for one, the check of an answer against them, and how they ended. Pure state: no workflow API (no timer, no
+ * The request registry: a workflow's tool calls, their requests (pending, then resolved), the check of an answer
+ * against them, and how they ended. What a call waits on between its runs is its gates' (src/gates/call-waits.ts). Pure state: no workflow API (no timer, no
  * activity, no condition, no marker), so it runs and is tested without a Temporal server (test/workflows/registry.test.ts).
  * What a change means for the outside world (metrics, expiry timers, visibility, the parent, the webhook) is the
  * host's (index.ts), which calls these methods. Deterministic: its clock is the workflow's `Date.now` unless given.
@@ -14,13 +14,9 @@ import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
 import type { CallProgress, PendingContext } from '../messages.js';
 import { requestOutcomeOf } from '../../contract/outcome.js';
-import type { SenderRecord } from './sender.js';
 import { answerId, argumentsShown, DEFAULT_EXPIRES_IN_MS, type CallRecord, type PendingRecord, type ResolvedRecord } from './records.js';
-import { countAccept, requiredAccepts, sameAnswer } from './accepts.js';
+import { requiredAccepts } from '../../gates/approval/accepts.js';
 import { callAnswerOf, type CallAnswer } from './answers.js';
-import { CallWaits } from './call-waits.js';
-import type { RoundWait } from './rounds.js';
-import type { TaskWait } from './tasks.js';
 
 /** Default time a tool call holds its MCP session and worker slot while it waits for a human. */
 export const DEFAULT_HOLD_FOR_MS = 3 * 60 * 1000;
@@ -35,10 +31,6 @@ export interface RegistrySnapshot {
   nextCall: number;
   /** How the requests of the latest finished calls ended (bounded), to say why a late answer is refused. */
   finished?: Array<{ id: string; how: string }>;
-  /** Calls waiting in a modern-era round, with the round's state (the next run resumes them at that round). */
-  rounds?: Array<{ callId: string } & RoundWait>;
-  /** Calls following an MCP task, with the task's state (the next run goes on watching it). */
-  tasks?: Array<{ callId: string } & TaskWait>;
 }
 
 /** The options of a new call, as `executeMcpTool` and the pipeline give them. */
@@ -59,14 +51,6 @@ export class RequestRegistry {
   private readonly calls = new Map<string, CallRecord>();
   private readonly pending = new Map<string, PendingRecord>();
   private readonly resolved = new Map<string, ResolvedRecord>();
-  /** Requests whose activity gave up waiting inline (its `elicit` update returns `released`). */
-  private readonly released = new Set<string>();
-  /** Calls released and waiting for an answer (no activity running), by call id → request id. */
-  private readonly waiting = new Map<string, string>();
-  /** Calls of `waiting` that wait in a modern-era (MRTR) round, with the round's state. */
-  private readonly roundWaiting = new CallWaits<RoundWait>();
-  /** Calls following an MCP task, between two watches or waiting for its questions' answers. */
-  private readonly taskWaiting = new CallWaits<TaskWait>();
   private nextCall = 1;
   /** Prefixed to the call ids this registry assigns (a pipeline's child keeps its ids apart from the parent's). */
   private callIdPrefix = '';
@@ -165,15 +149,6 @@ export class RequestRegistry {
     return this.resolved.get(id);
   }
 
-  /** The activity gave up waiting inline for the request (its `elicit` update returns `released`). */
-  markReleased(id: string): void {
-    this.released.add(id);
-  }
-
-  isReleased(id: string): boolean {
-    return this.released.has(id);
-  }
-
   isPending(id: string): boolean {
     return this.pending.has(id);
   }
@@ -220,20 +195,9 @@ export class RequestRegistry {
     return requiredAccepts(e.approval?.approvals, this.calls.get(e.callId)?.requiredApprovals);
   }
 
-  /** N of M: count an accept of `who`; true while more people must accept (else resolve it, as by `acceptedBy`). */
-  countAccept(answer: Answer, who: string, person: string, sender?: SenderRecord): boolean {
-    const e = this.pending.get(answer.id);
-    return e !== undefined && countAccept(e, this.requiredAccepts(e), answer, who, person, sender);
-  }
-
-  /** N of M: the weakest record of who accepted so far (./sender.ts `weaker`). */
-  weakestAccept(id: string): SenderRecord | undefined {
-    return this.pending.get(id)?.accepts?.weakest;
-  }
-
-  /** N of M: who accepted a pending request so far. */
-  acceptedBy(id: string): string[] {
-    return this.pending.get(id)?.accepts?.by ?? [];
+  /** A pending request's record (its accepts so far: N of M). */
+  pendingRecord(id: string): PendingRecord | undefined {
+    return this.pending.get(id);
   }
 
   /** Validate an answer against the pending request it names, without changing any state. */
@@ -246,9 +210,7 @@ export class RequestRegistry {
         return { ok: false, reason: `request "${id}" is no longer pending: it was already ${how}`, type: how === 'expired' ? 'Expired' : 'AlreadyResolved' };
       }
     }
-    const entry = typeof id === 'string' ? this.pending.get(id) : undefined;
-    // N of M: every accept must give the same answer as the first.
-    return sameAnswer(entry, checkAnswer(raw, entry?.request));
+    return checkAnswer(raw, typeof id === 'string' ? this.pending.get(id)?.request : undefined);
   }
 
   /** The calls that have a pending request. */
@@ -264,20 +226,16 @@ export class RequestRegistry {
   }
 
   /**
-   * Drop everything of an ended call (its record, answers, waits), remembering how its requests ended, so what a
+   * Drop everything of an ended call (its record, answers), remembering how its requests ended, so what a
    * run carries into continue-as-new is bounded by what is still pending or running. Returns them and who answered.
    */
   forgetCall(callId: string): { dropped: string[]; answers: CallAnswer[] } {
     this.calls.delete(callId);
-    this.waiting.delete(callId);
-    this.roundWaiting.delete(callId);
-    this.taskWaiting.delete(callId);
     const answers: CallAnswer[] = [];
     for (const [id, r] of [...this.resolved]) {
       if (r.callId !== callId) continue;
       answers.push(callAnswerOf(id, r));
       this.resolved.delete(id);
-      this.released.delete(id);
       this.finished.push({ id, how: requestOutcomeOf(r.answer) });
     }
     if (this.finished.length > FINISHED_REMEMBERED) this.finished.splice(0, this.finished.length - FINISHED_REMEMBERED);
@@ -300,66 +258,18 @@ export class RequestRegistry {
     return [...this.progress.values()];
   }
 
-  /**
-   * Mark a call as released and waiting for `requestId` (no activity runs for it meanwhile), or no longer waiting
-   * (undefined). `round`: it waits in a modern-era (MRTR) round, whose state is carried across continue-as-new.
-   */
-  setWaiting(callId: string, requestId: string | undefined, { round }: { round?: RoundWait } = {}): void {
-    if (requestId === undefined) {
-      this.waiting.delete(callId);
-      this.roundWaiting.delete(callId);
-    } else {
-      this.waiting.set(callId, requestId);
-      if (round) this.roundWaiting.set(callId, round);
-      else this.roundWaiting.delete(callId);
-    }
-  }
-
-  /** The modern-era round a call waits in (restored after continue-as-new: the call resumes at it). */
-  roundWaitOf(callId: string): RoundWait | undefined {
-    return this.roundWaiting.get(callId);
-  }
-
-  /**
-   * Mark a call that follows an MCP task as waiting (between two watches, or for its questions' answers: no activity
-   * runs for it), with the task's state, carried across continue-as-new; or no longer waiting (undefined).
-   */
-  setTaskWaiting(callId: string, wait: TaskWait | undefined): void {
-    if (wait) this.taskWaiting.set(callId, wait);
-    else this.taskWaiting.delete(callId);
-  }
-
-  /** The task a call follows, while it waits (restored after continue-as-new: the call goes on watching it). */
-  taskWaitOf(callId: string): TaskWait | undefined {
-    return this.taskWaiting.get(callId);
-  }
-
-  /** Whether a call waits with no activity running: released for a request, or between the watches of its task. */
-  isWaiting(callId: string): boolean {
-    return this.waiting.has(callId) || this.taskWaiting.has(callId);
-  }
-
-  /** The request a released call waits for, if it waits. */
-  waitingFor(callId: string): string | undefined {
-    return this.waiting.get(callId);
-  }
-
   /** The id of this run's only call, if it has exactly one (an `mcpToolCall` workflow). */
   soleCallId(): string | undefined {
     return this.calls.size === 1 ? this.calls.keys().next().value : undefined;
   }
 
   snapshot(): RegistrySnapshot {
-    const rounds = this.roundWaiting.snapshot();
-    const tasks = this.taskWaiting.snapshot();
     return {
       calls: [...this.calls.values()],
       pending: [...this.pending.values()],
       resolved: [...this.resolved.values()],
       nextCall: this.nextCall,
       ...(this.finished.length > 0 ? { finished: [...this.finished] } : {}),
-      ...(rounds ? { rounds } : {}),
-      ...(tasks ? { tasks } : {}),
     };
   }
 
@@ -367,8 +277,6 @@ export class RequestRegistry {
   restore(s: RegistrySnapshot): void {
     this.nextCall = s.nextCall;
     this.finished = [...(s.finished ?? [])];
-    this.roundWaiting.restore(s.rounds ?? []);
-    this.taskWaiting.restore(s.tasks ?? []);
     for (const c of s.calls) this.calls.set(c.callId, c);
     for (const r of s.resolved) this.resolved.set(r.answer.id, r);
     for (const e of s.pending) this.pending.set(e.request.id, e);

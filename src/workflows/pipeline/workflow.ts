@@ -148,7 +148,7 @@ class PipelineRun {
     );
     const unfinishedAllWaiting = () => {
       const names = Object.keys(state.inflight);
-      const inlineWaiting = names.every((n) => host.requests.waitingFor(state.inflight[n].callId) !== undefined);
+      const inlineWaiting = names.every((n) => host.waits.waitingFor(state.inflight[n].callId) !== undefined);
       return names.length + Object.keys(this.children).length > 0 && inlineWaiting;
     };
     for (;;) {
@@ -157,7 +157,7 @@ class PipelineRun {
       // A handler may have resolved a request meanwhile (its call now runs again): only continue while all wait.
       await continueAsNewWhenIdle<typeof mcpPipeline>(host, () => {
         if (done || !unfinishedAllWaiting()) return undefined;
-        for (const flight of Object.values(state.inflight)) flight.waitingFor = host.requests.waitingFor(flight.callId);
+        for (const flight of Object.values(state.inflight)) flight.waitingFor = host.waits.waitingFor(flight.callId);
         return this.fitting(boundedNext(this.input, state, state.stage, { host: host.snapshot(), runs: state.runs + 1 }));
       });
     }

@@ -10,11 +10,11 @@ import { ActivityFailure, ApplicationFailure, condition, proxyActivities, type A
 import { normalizeAssignees, type Assignees } from '../../contract/assignees.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
-import type { CallAnswer, ElicitationHost, RoundWait } from '../host/index.js';
+import type { CallAnswer, ElicitationHost } from '../host/index.js';
 import { useElicitationHost } from '../host/install.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
 import { withApproval } from '../../gates/approval/workflow.js';
-import type { NextRound } from '../../gates/round/messages.js';
+import type { NextRound, RoundWait } from '../../gates/round/messages.js';
 import { followTask } from '../../gates/task/workflow.js';
 import { DEFAULT_MAX_ROUNDS, roundSteps } from '../../gates/round/workflow.js';
 import type { GateContext, Step } from '../../gates/step.js';
@@ -157,14 +157,14 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
   const { callMcpTool: activity } = proxyActivities<DurableMcpActivities>(activityOptions);
   // Resumed after continue-as-new: a call that waited in a modern-era round resumes at that round (its number,
   // requestState and request ids came with the host's snapshot); a released legacy call waits, then runs again.
-  const resumeRound = options.resumeAfter ? host.requests.roundWaitOf(call.callId) : undefined;
-  if (options.resumeAfter && !resumeRound && !host.requests.taskWaitOf(call.callId)) {
-    host.requests.setWaiting(call.callId, options.resumeAfter);
+  const resumeRound = options.resumeAfter ? host.waits.roundWaitOf(call.callId) : undefined;
+  if (options.resumeAfter && !resumeRound && !host.waits.taskWaitOf(call.callId)) {
+    host.waits.setWaiting(call.callId, options.resumeAfter);
     await condition(() => host.requests.isResolved(options.resumeAfter!));
-    host.requests.setWaiting(call.callId, undefined);
+    host.waits.setWaiting(call.callId, undefined);
   }
   // Resumed after continue-as-new while it followed an MCP task: go on watching that task (never a second tools/call).
-  const resumeTask = host.requests.taskWaitOf(call.callId);
+  const resumeTask = host.waits.taskWaitOf(call.callId);
   const loop = { ...call, reportAnswers: options.reportAnswers === true, continueAsNew: options.continueAsNew };
   // A call that fails for good withdraws its pending requests.
   try {

@@ -1,9 +1,9 @@
 /**
- * A call that follows an MCP task (2026-07-28 extension, docs/tasks.md) in the host: the task's state between two
- * watches, carried across continue-as-new so the next run goes on watching the same task (never a second
- * `tools/call`) and waits for the same questions. Pure data: the workflow loop is src/gates/task/workflow.ts.
+ * The task gate's share of the snapshot (MCP Tasks, 2026-07-28 extension, docs/tasks.md): the task's state between
+ * two watches, carried across continue-as-new (the snapshot's `tasks`) so the next run goes on watching the same task
+ * (never a second `tools/call`) and waits for the same questions. Pure types: the wait is ./workflow.ts.
  */
-import type { RoundKey } from './rounds.js';
+import type { RoundKey } from '../round/messages.js';
 import type { TaskHandle } from '../../contract/activities.js';
 
 export interface TaskWait {

@@ -1,13 +1,14 @@
 /**
- * N of M (docs/people.md): a request that needs `approvals` distinct people to accept. The accepts so far live on the
- * pending record (carried across continue-as-new); the first accept fixes the answer every later accept must give; one
- * decline declines (an ordinary resolution). Pure state: no workflow API.
+ * N of M (docs/people.md), the approval gate's count of people: a request (an approval, a yes/no form) that needs
+ * `approvals` distinct people to accept. The accepts so far live on the pending record (carried across continue-as-new);
+ * the first accept fixes the answer every later accept must give; one decline declines (an ordinary resolution). Pure
+ * state: no workflow API.
  */
 import type { AnswerCheck } from '../../contract/answer.js';
 import { canonicalJson } from '../../contract/id.js';
 import type { Answer } from '../../contract/index.js';
-import type { PendingRecord } from './records.js';
-import { weaker, type SenderRecord } from './sender.js';
+import type { PendingRecord } from '../../workflows/host/records.js';
+import { weaker, type SenderRecord } from '../../workflows/host/sender.js';
 
 /** How many distinct people must accept: the call's N, or the policy's for an approval when larger (never fewer). */
 export function requiredAccepts(policy: number | undefined, call: number | undefined): number {

@@ -5,33 +5,22 @@
  * JSON shapes are recorded in workflow histories (an activity's input and result, an update's input): a shape never
  * changes; a TypeScript name may. Pure types (and one constant).
  */
-import type { ApprovalContext } from './approval.js';
-import type { Answer, ElicitParams, Request, ToolResult } from './index.js';
+import type { Answer, ToolResult } from './index.js';
 import type { LoginWanted, TokenInfo } from './login.js';
 import type { PendingRequest } from './requests.js';
+import type { WorkerFeatures } from './worker-features.js';
+import type { CallMcpToolApprovalRequired } from '../gates/approval/messages.js';
+import type { CallMcpToolLoginRequired } from '../gates/login/messages.js';
+import type { ElicitInput, ElicitOutcome } from '../gates/question/messages.js';
+import type { CallMcpToolReleased } from '../gates/release/messages.js';
+import type { CallMcpToolInputRequired, CallMcpToolUrlRequired, InputRequests } from '../gates/round/messages.js';
+import type { CallMcpToolTask, CancelMcpTaskInput, TaskHandle, WatchMcpTaskInput, WatchMcpTaskLoginRequired } from '../gates/task/messages.js';
 
-// ---- the worker's features, carried by the messages below ----
-
-/**
- * The worker's features, as its workflows learn them: one object, spread flat into the payloads that carry it (the
- * `elicit` update's input, the `callMcpTool` activity's waiting outcomes, the `loginWanted` update's input), so the
- * recorded histories keep their field names. The worker derives it from ActivityDeps (activities/deps.ts
- * `workerFeatures`); the host takes it in one method (`useWorkerFeatures`).
- */
-export interface WorkerFeatures {
-  /** The worker found the DurableMcpAwaitingInput search attribute registered: the workflow keeps it current. */
-  searchAttribute?: boolean;
-  /** The worker found every listing search attribute registered too (SEARCH_ATTRIBUTES): the workflow keeps them current. */
-  listing?: boolean;
-  /** The worker's config names a webhook: the workflow runs `notifyPending` when a request becomes pending. */
-  notify?: boolean;
-}
-
-/**
- * Which of durable-mcp's search attributes a namespace has, as the worker finds them at start: none, only
- * DurableMcpAwaitingInput (`awaiting`), or all of SEARCH_ATTRIBUTES (`listing`).
- */
-export type RegisteredSearchAttributes = 'none' | 'awaiting' | 'listing';
+// Each gate's messages are in its folder (src/gates/<kind>/messages.ts); here, with the rest, for both planes.
+export type { RegisteredSearchAttributes, WorkerFeatures } from './worker-features.js';
+export type { CallMcpToolApprovalRequired, CallMcpToolLoginRequired, CallMcpToolReleased, CallMcpToolInputRequired, CallMcpToolUrlRequired, InputRequests };
+export type { ReleaseReason } from '../gates/release/messages.js';
+export type { CallMcpToolTask, CancelMcpTaskInput, TaskHandle, WatchMcpTaskInput, WatchMcpTaskLoginRequired, ElicitInput, ElicitOutcome };
 
 // ---- callMcpTool, watchMcpTask, cancelMcpTask, listMcpTools ----
 
@@ -63,87 +52,10 @@ export interface CallMcpToolInput {
   approval?: { ask?: 'always'; approved?: { id: string; digest: string } };
 }
 
-export type ReleaseReason = 'hold-expired' | 'server-gave-up' | 'session-needed' | 'worker-shutdown' | 'workflow-unreachable';
-
 /** The tool's result, as the server sent it. */
 export interface CallMcpToolCompleted {
   status: 'completed';
   result: ToolResult;
-}
-
-/** Legacy era: the call waited on a live session for a person and gave the session up (why: `reason`); the request waits on. */
-export interface CallMcpToolReleased extends WorkerFeatures {
-  status: 'released';
-  request: Request;
-  reason: ReleaseReason;
-}
-
-/**
- * What a server asks in one round, task or -32042 error (MCP's `inputRequests`), handed back to the workflow: only
- * elicitations (key → `{ method: "elicitation/create", params }`, params raw). Each becomes a Request.
- */
-export type InputRequests = Record<string, { method: 'elicitation/create'; params: ElicitParams }>;
-
-/**
- * Modern era (`form: "mrtr"`): the round ended `input_required`, and nothing is held meanwhile: answer, then send
- * the next round with `requestState`.
- */
-export interface CallMcpToolInputRequired extends WorkerFeatures {
-  status: 'input_required';
-  form: 'mrtr';
-  inputRequests: InputRequests;
-  requestState?: string;
-}
-
-/**
- * Legacy era (`form: "url-error"`): a `-32042` URLElicitationRequiredError: complete the URLs (`url1`, `url2`, …),
- * then call again from the start. It shares `status: "input_required"` with the modern round (the recorded value).
- */
-export interface CallMcpToolUrlRequired extends WorkerFeatures {
-  status: 'input_required';
-  form: 'url-error';
-  inputRequests: InputRequests;
-  /** Never set: the call is made again from the start. */
-  requestState?: undefined;
-}
-
-/**
- * A server behind OAuth needs a (new) access token: the call had none, it expired, or the server refused it. Nothing is
- * held; the workflow asks the login (`requestLogin`) and runs the call again once the login settles.
- */
-export interface CallMcpToolLoginRequired extends WorkerFeatures {
-  status: 'login_required';
-  /** The login wanted (contract/login.ts), and the login's workflow id. */
-  login: LoginWanted & { loginId: string };
-}
-
-/**
- * The policy (or the call) wants a person's approval before the tool runs, and the call brings none: nothing ran. The
- * workflow records `request` (asked once: its id derives from the call id and the arguments' digest) and runs the call
- * again with the approved arguments, or returns a result saying the tool did not run.
- */
-export interface CallMcpToolApprovalRequired extends WorkerFeatures {
-  status: 'approval_required';
-  request: Request;
-  context: ApprovalContext;
-  /** The policy's `expiresIn` (ms), when it sets one. */
-  expiresInMs?: number;
-}
-
-/** A server's task (MCP Tasks, 2026-07-28 extension) as the workflow keeps it: its id first (docs/tasks.md). */
-export interface TaskHandle {
-  taskId: string;
-  status: string;
-  statusMessage?: string;
-  /** Ms from the task's creation the server keeps it; null: unlimited. */
-  ttlMs: number | null;
-  pollIntervalMs?: number;
-}
-
-/** The server runs the call as a task (2026-07-28 extension): the workflow records its id and watches it (`watchMcpTask`). */
-export interface CallMcpToolTask extends WorkerFeatures {
-  status: 'task';
-  task: TaskHandle;
 }
 
 export type CallMcpToolOutcome =
@@ -155,42 +67,12 @@ export type CallMcpToolOutcome =
   | CallMcpToolApprovalRequired
   | CallMcpToolTask;
 
-/** The input of `watchMcpTask`: poll one task until it asks, ends, or `capMs` passed. */
-export interface WatchMcpTaskInput {
-  server: string;
-  tool: string;
-  callId: string;
-  taskId: string;
-  pollIntervalMs?: number;
-  /** Answers to the task's input requests (key → ElicitResult), sent first with `tasks/update`. */
-  inputResponses?: Record<string, unknown>;
-  /** The activity returns `working` after this long (ms), so a long task's history stays bounded. */
-  capMs: number;
-  principal?: string;
-}
-
-/**
- * A server behind OAuth needs a (new) token while a task is watched (its token expired, was revoked, or lacks a scope):
- * the login wanted, as `callMcpTool`'s; the workflow asks the login, then watches the same task again. `answersSent`:
- * the watch's `tasks/update` went through before the refusal (the answers are not sent again).
- */
-export interface WatchMcpTaskLoginRequired extends CallMcpToolLoginRequired {
-  answersSent?: true;
-}
-
 /** What one `watchMcpTask` returns (a failed or cancelled task fails it, typed). */
 export type WatchMcpTaskOutcome =
   | { status: 'working'; task: TaskHandle }
   | { status: 'input_required'; task: TaskHandle; inputRequests: InputRequests }
   | CallMcpToolCompleted
   | WatchMcpTaskLoginRequired;
-
-/** The input of `cancelMcpTask`. */
-export interface CancelMcpTaskInput {
-  server: string;
-  taskId: string;
-  principal?: string;
-}
 
 /** The input of `listMcpTools` (the workflow `mcpListTools` passes its server on). */
 export interface ListMcpToolsInput {
@@ -224,11 +106,6 @@ export interface McpToolInfo {
 
 // ---- what an activity sends its workflow, and notifyPending ----
 
-export interface ElicitInput extends WorkerFeatures {
-  callId: string;
-  request: Request;
-}
-
 /** Where the `notifyPending` activity's request is answered, and why it is sent (its input: `PendingRequest & NotifyTarget`). */
 export interface NotifyTarget {
   /** The workflow to answer it through (a pipeline's, for a request of one of its steps). */
@@ -241,8 +118,6 @@ export interface NotifyTarget {
   /** A follow-up of a request still waiting (docs/people.md); absent: the first notification. */
   event?: 'reminder' | 'escalation';
 }
-
-export type ElicitOutcome = { status: 'answered'; answer: Answer } | { status: 'released'; request: Request };
 
 /** Internal: why a call needs the login, and for which token (the login wanted, contract/login.ts), and who waits. */
 export interface LoginWantedInput extends LoginWanted, Pick<WorkerFeatures, 'searchAttribute' | 'notify'> {

@@ -82,8 +82,14 @@ const cases: { plane: string; file: string; forbidden: string[]; allowed: string
   {
     plane: 'contract',
     file: 'src/contract/x.ts',
-    forbidden: ["import 'node:crypto';", "import '@temporalio/common';", "import { SessionPool } from '../mcp/index.js';"],
-    allowed: ["import { z } from 'zod';"],
+    forbidden: [
+      "import 'node:crypto';",
+      "import '@temporalio/common';",
+      "import { SessionPool } from '../mcp/index.js';",
+      "import type { GateContext } from '../gates/step.js';",
+      "import type { RoundWait } from '../gates/round/workflow.js';",
+    ],
+    allowed: ["import { z } from 'zod';", "import type { CallMcpToolTask } from '../gates/task/messages.js';"],
   },
   {
     plane: 'mcp',

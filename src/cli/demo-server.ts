@@ -10,7 +10,9 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
-type Responses = Record<string, { action?: string; content?: Record<string, unknown> }> | undefined;
+/** The person's answer to one question, as the client sends it back. */
+type InputResponse = { action?: string; content?: Record<string, unknown> };
+type Responses = Record<string, InputResponse> | undefined;
 interface Ctx {
   mcpReq: { inputResponses?: Record<string, unknown>; requestState: () => unknown };
 }
@@ -27,48 +29,61 @@ const ask = (inputRequests: Record<string, unknown>, requestState?: string): any
   ...(requestState !== undefined ? { requestState } : {}),
 });
 
+/** A tool of one round: the first call asks the question `key`; the call with its answer replies in text. */
+function oneRoundTool<A>(
+  server: McpServer,
+  tool: {
+    name: string;
+    description: string;
+    inputSchema: z.ZodType;
+    key: string;
+    question: (args: A) => Record<string, unknown>;
+    reply: (args: A, answer: InputResponse) => string;
+  },
+): void {
+  const { name, description, inputSchema, key, question, reply } = tool;
+  server.registerTool(name, { description, inputSchema }, (async (args: A, ctx: Ctx) => {
+    const answer = answerTo(ctx, key);
+    return answer ? text(reply(args, answer)) : ask({ [key]: elicit(question(args)) });
+  }) as any);
+}
+
 function factory(): McpServer {
   const server = new McpServer({ name: 'durable-mcp-demo', version: '0.2.0' }, { capabilities: { tools: {} } });
 
-  server.registerTool(
-    'book_table',
-    {
-      description: 'Book a restaurant table. Asks the human for the details (form elicitation, one round).',
-      inputSchema: z.object({ restaurant: z.string().default('Chez Temporal') }),
-    },
-    (async ({ restaurant }: { restaurant: string }, ctx: Ctx) => {
-      const booking = answerTo(ctx, 'booking');
-      if (!booking) {
-        return ask({
-          booking: elicit({
-            mode: 'form',
-            message: `Booking a table at ${restaurant}. Who is coming, and when?`,
-            requestedSchema: {
-              type: 'object',
-              properties: {
-                name: { type: 'string', title: 'Name on the booking', minLength: 1 },
-                guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12 },
-                date: { type: 'string', format: 'date', title: 'Date' },
-                seating: {
-                  type: 'string',
-                  title: 'Seating',
-                  oneOf: [
-                    { const: 'inside', title: 'Inside' },
-                    { const: 'terrace', title: 'Terrace' },
-                  ],
-                  default: 'inside',
-                },
-              },
-              required: ['name', 'guests', 'date'],
-            },
-          }),
-        });
-      }
-      if (booking.action !== 'accept') return text(`No booking (${booking.action}).`);
+  oneRoundTool(server, {
+    name: 'book_table',
+    description: 'Book a restaurant table. Asks the human for the details (form elicitation, one round).',
+    inputSchema: z.object({ restaurant: z.string().default('Chez Temporal') }),
+    key: 'booking',
+    question: ({ restaurant }: { restaurant: string }) => ({
+      mode: 'form',
+      message: `Booking a table at ${restaurant}. Who is coming, and when?`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', title: 'Name on the booking', minLength: 1 },
+          guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12 },
+          date: { type: 'string', format: 'date', title: 'Date' },
+          seating: {
+            type: 'string',
+            title: 'Seating',
+            oneOf: [
+              { const: 'inside', title: 'Inside' },
+              { const: 'terrace', title: 'Terrace' },
+            ],
+            default: 'inside',
+          },
+        },
+        required: ['name', 'guests', 'date'],
+      },
+    }),
+    reply: ({ restaurant }, booking) => {
+      if (booking.action !== 'accept') return `No booking (${booking.action}).`;
       const c = booking.content ?? {};
-      return text(`Booked ${restaurant} for ${String(c.guests)} on ${String(c.date)} under "${String(c.name)}" (${String(c.seating ?? 'inside')}).`);
-    }) as any,
-  );
+      return `Booked ${restaurant} for ${String(c.guests)} on ${String(c.date)} under "${String(c.name)}" (${String(c.seating ?? 'inside')}).`;
+    },
+  });
 
   server.registerTool(
     'plan_trip',
@@ -110,26 +125,18 @@ function factory(): McpServer {
     }) as any,
   );
 
-  server.registerTool(
-    'connect_account',
-    {
-      description: 'Connect a (pretend) third-party account. Sends the human to a URL (URL-mode elicitation).',
-      inputSchema: z.object({ provider: z.string().default('example') }),
-    },
-    (async ({ provider }: { provider: string }, ctx: Ctx) => {
-      const login = answerTo(ctx, 'login');
-      if (!login) {
-        return ask({
-          login: elicit({
-            mode: 'url',
-            message: `Sign in to ${provider} to connect your account.`,
-            url: `https://${provider}.example/oauth/authorize?state=${randomUUID()}`,
-          }),
-        });
-      }
-      return text(login.action === 'accept' ? `Connected to ${provider}.` : `Not connected (${login.action}).`);
-    }) as any,
-  );
+  oneRoundTool(server, {
+    name: 'connect_account',
+    description: 'Connect a (pretend) third-party account. Sends the human to a URL (URL-mode elicitation).',
+    inputSchema: z.object({ provider: z.string().default('example') }),
+    key: 'login',
+    question: ({ provider }: { provider: string }) => ({
+      mode: 'url',
+      message: `Sign in to ${provider} to connect your account.`,
+      url: `https://${provider}.example/oauth/authorize?state=${randomUUID()}`,
+    }),
+    reply: ({ provider }, login) => (login.action === 'accept' ? `Connected to ${provider}.` : `Not connected (${login.action}).`),
+  });
 
   server.registerTool('add', { description: 'Add two numbers (no elicitation).', inputSchema: z.object({ a: z.number(), b: z.number() }) }, (async ({
     a,

@@ -38,19 +38,7 @@
  * message-names (Temporal message names), json (object test, UTF-8 sizes, value previews), causes (an error's
  * cause chain). Workflow code imports values only from the zod-free modules (all but this index and schemas).
  */
-export {
-  AnswerSchema,
-  ElicitParamsSchema,
-  ElicitResultSchema,
-  Reasons,
-  RequestSchema,
-  ToolResultSchema,
-  type Answer,
-  type ElicitParams,
-  type ElicitResult,
-  type Request,
-  type ToolResult,
-} from './schemas.js';
+export * from './schemas.js';
 export { answerToElicitResult, elicitationToRequest, readInputRequests, type ToRequestOptions } from './mapping.js';
 export { deriveRequestId, deriveRoundRequestId } from './id.js';
 export {

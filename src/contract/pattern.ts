@@ -104,6 +104,16 @@ function group(p: string, i: number): Piece | Unsupported {
 
 const hex = (cp: number): string => `\\x{${cp.toString(16)}}`;
 
+/** The escapes of one control character (`\t` is U+0009, …, `\0` is NUL), by the character after the backslash. */
+const CONTROL_ESCAPES = new Map<string | undefined, number>([
+  ['t', 9],
+  ['n', 10],
+  ['v', 11],
+  ['f', 12],
+  ['r', 13],
+  ['0', 0],
+]);
+
 /** An escape at `p[i] === '\\'`; inside a class `\b` is a backspace and `\-` a dash. */
 function escape(p: string, i: number, inClass: boolean): Piece | Unsupported {
   const c = p[i + 1];
@@ -121,18 +131,6 @@ function escape(p: string, i: number, inClass: boolean): Piece | Unsupported {
       return { text: inClass ? SPACES : `[${SPACES}]`, next: i + 2, kind: 'set' };
     case 'S':
       return inClass ? { text: '', next: i + 2, kind: 'not-space' } : { text: `[^${SPACES}]`, next: i + 2 };
-    case 't':
-      return char(9, i + 2);
-    case 'n':
-      return char(10, i + 2);
-    case 'v':
-      return char(11, i + 2);
-    case 'f':
-      return char(12, i + 2);
-    case 'r':
-      return char(13, i + 2);
-    case '0':
-      return char(0, i + 2);
     case 'c':
       return char(p.charCodeAt(i + 2) % 32, i + 3);
     case 'x':
@@ -145,6 +143,8 @@ function escape(p: string, i: number, inClass: boolean): Piece | Unsupported {
     case 'P':
       return property(p, i);
   }
+  const control = CONTROL_ESCAPES.get(c);
+  if (control !== undefined) return char(control, i + 2);
   if (c >= '1' && c <= '9') return cannot(`a backreference (\\${c})`);
   // An escaped syntax character (or "/", or "-" in a class): RE2 reads an escaped punctuation mark literally.
   return { text: `\\${c}`, next: i + 2, kind: 'char' };

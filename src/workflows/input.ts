@@ -92,6 +92,20 @@ const FIELD_PARTS: Partial<Record<InputField, (v: unknown) => InputProblem | und
 export type DurationField =
   'toolTimeout' | 'heartbeatTimeout' | 'elicitation.expiresIn' | 'elicitation.holdFor' | 'elicitation.remindAfter' | 'elicitation.escalateAfter';
 
+/**
+ * The options a tool call and a pipeline step both check last, in this order: whose login the call uses, the
+ * approval it asks for, and the people who may answer its requests (their reminders and escalation, N of M).
+ */
+export const CALL_OPTION_FIELDS = [
+  'auth',
+  'auth.principal',
+  'approval',
+  'assignees',
+  'elicitation.remindAfter',
+  'elicitation.escalateAfter',
+  'elicitation.escalateTo',
+  'approvals',
+] as const satisfies readonly InputField[];
 /** The fields of a tool call's input that `mcpToolCall` checks before it starts, in this order (the host checks `elicitation`). */
 export const TOOL_CALL_FIELDS = [
   'server',
@@ -101,14 +115,7 @@ export const TOOL_CALL_FIELDS = [
   'heartbeatTimeout',
   'maxAttempts',
   'maxRounds',
-  'auth',
-  'auth.principal',
-  'approval',
-  'assignees',
-  'elicitation.remindAfter',
-  'elicitation.escalateAfter',
-  'elicitation.escalateTo',
-  'approvals',
+  ...CALL_OPTION_FIELDS,
 ] as const satisfies readonly InputField[];
 /** The fields of a listing of a server's tools that `mcpListTools` checks. */
 export const LIST_TOOLS_FIELDS = ['server', 'elicitation.expiresIn', 'auth', 'auth.principal'] as const satisfies readonly InputField[];
@@ -125,14 +132,7 @@ export const STEP_FIELDS = [
   'toolTimeout',
   'heartbeatTimeout',
   'arguments',
-  'auth',
-  'auth.principal',
-  'approval',
-  'assignees',
-  'elicitation.remindAfter',
-  'elicitation.escalateAfter',
-  'elicitation.escalateTo',
-  'approvals',
+  ...CALL_OPTION_FIELDS,
 ] as const satisfies readonly InputField[];
 
 /** A field that is wrong: which, what is wrong with it, and the value given. */

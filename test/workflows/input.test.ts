@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import {
+  CALL_OPTION_FIELDS,
   FIELD_CHECKS,
   MAX_WATCH_MS,
   STEP_FIELDS,
@@ -28,18 +29,6 @@ function failure(fn: () => unknown): ApplicationFailure {
   }
   assert.fail('no failure was thrown');
 }
-
-/** The last fields a tool call and a pipeline step check, in the order they check them (the principal, approval, people). */
-const LATER_FIELDS = [
-  'auth',
-  'auth.principal',
-  'approval',
-  'assignees',
-  'elicitation.remindAfter',
-  'elicitation.escalateAfter',
-  'elicitation.escalateTo',
-  'approvals',
-];
 
 describe('the shared input check (src/workflows/input.ts)', () => {
   describe('a tool call (mcpToolCall, executeMcpTool)', () => {
@@ -94,7 +83,10 @@ describe('the shared input check (src/workflows/input.ts)', () => {
     });
 
     it('names the first bad field in the order the call checks them', () => {
-      assert.deepEqual([...TOOL_CALL_FIELDS], ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds', ...LATER_FIELDS]);
+      assert.deepEqual(
+        [...TOOL_CALL_FIELDS],
+        ['server', 'tool', 'arguments', 'toolTimeout', 'heartbeatTimeout', 'maxAttempts', 'maxRounds', ...CALL_OPTION_FIELDS],
+      );
       // A call may ask for an approval ("always"), never waive one.
       assert.equal(toolCallInputProblem({ ...ok, approval: 'always' }), undefined);
       assert.match(toolCallInputProblem({ ...ok, approval: 'never' }) ?? '', /field "approval" must be "always" .*, got "never"$/);
@@ -152,7 +144,7 @@ describe('the shared input check (src/workflows/input.ts)', () => {
           'toolTimeout',
           'heartbeatTimeout',
           'arguments',
-          ...LATER_FIELDS,
+          ...CALL_OPTION_FIELDS,
         ],
       );
       assert.match(stepInputProblem({ ...step, approval: 'destructive' }) ?? '', /^step "a": field "approval" must be "always"/);

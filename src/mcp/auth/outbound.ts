@@ -25,36 +25,37 @@ export interface Resolved {
   family: number;
 }
 
-/** Address ranges the worker does not fetch from without `auth.allowPrivateNetwork`: [first address, prefix length, what it is]. */
-const V4_RANGES: [string, number, string][] = [
-  ['169.254.169.254', 32, 'cloud-metadata'],
-  ['100.100.100.200', 32, 'cloud-metadata'],
-  ['0.0.0.0', 8, '"this network"'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'shared (carrier-grade NAT)'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'reserved (IETF protocol assignments)'],
-  ['192.0.2.0', 24, 'reserved (documentation)'],
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'reserved (benchmarking)'],
-  ['198.51.100.0', 24, 'reserved (documentation)'],
-  ['203.0.113.0', 24, 'reserved (documentation)'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
-];
-const V6_RANGES: [string, number, string][] = [
-  ['fd00:ec2::254', 128, 'cloud-metadata'],
-  ['::', 128, 'unspecified'],
-  ['::1', 128, 'loopback'],
-  ['::', 96, 'reserved (IPv4-compatible)'],
-  ['100::', 64, 'reserved (discard)'],
-  ['2001:db8::', 32, 'reserved (documentation)'],
-  ['fc00::', 7, 'unique-local'],
-  ['fe80::', 10, 'link-local'],
-  ['fec0::', 10, 'site-local'],
-  ['ff00::', 8, 'multicast'],
+/**
+ * Address ranges the worker does not fetch from without `auth.allowPrivateNetwork`, in CIDR notation, and what each is.
+ * The first range that holds an address names it (a cloud-metadata address before the link-local range around it).
+ */
+const BLOCKED_RANGES: [cidr: string, what: string][] = [
+  ['169.254.169.254/32', 'cloud-metadata'],
+  ['100.100.100.200/32', 'cloud-metadata'],
+  ['0.0.0.0/8', '"this network"'],
+  ['10.0.0.0/8', 'private'],
+  ['100.64.0.0/10', 'shared (carrier-grade NAT)'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'link-local'],
+  ['172.16.0.0/12', 'private'],
+  ['192.0.0.0/24', 'reserved (IETF protocol assignments)'],
+  ['192.0.2.0/24', 'reserved (documentation)'],
+  ['192.168.0.0/16', 'private'],
+  ['198.18.0.0/15', 'reserved (benchmarking)'],
+  ['198.51.100.0/24', 'reserved (documentation)'],
+  ['203.0.113.0/24', 'reserved (documentation)'],
+  ['224.0.0.0/4', 'multicast'],
+  ['240.0.0.0/4', 'reserved'],
+  ['fd00:ec2::254/128', 'cloud-metadata'],
+  ['::/128', 'unspecified'],
+  ['::1/128', 'loopback'],
+  ['::/96', 'reserved (IPv4-compatible)'],
+  ['100::/64', 'reserved (discard)'],
+  ['2001:db8::/32', 'reserved (documentation)'],
+  ['fc00::/7', 'unique-local'],
+  ['fe80::/10', 'link-local'],
+  ['fec0::/10', 'site-local'],
+  ['ff00::/8', 'multicast'],
 ];
 
 function v4Bits(ip: string): bigint {
@@ -80,6 +81,18 @@ function v6Bits(ip: string): bigint {
 function inRange(bits: bigint, width: number, first: bigint, prefix: number): boolean {
   const shift = BigInt(width - prefix);
   return bits >> shift === first >> shift;
+}
+
+/** BLOCKED_RANGES parsed once: the family (4 or 6), the bits of the first address, the prefix length, what it is. */
+const RANGES = BLOCKED_RANGES.map(([cidr, what]) => {
+  const [first = '', prefix] = cidr.split('/');
+  const family = isIP(first);
+  return { family, first: family === 4 ? v4Bits(first) : v6Bits(first), prefix: Number(prefix), what };
+});
+
+/** The blocked range that holds an address (its bits, of IPv4 or IPv6): what kind of address it is. */
+function blockedRange(bits: bigint, family: 4 | 6): string | undefined {
+  return RANGES.find((r) => r.family === family && inRange(bits, family === 4 ? 32 : 128, r.first, r.prefix))?.what;
 }
 
 /** An IPv4 address (32 bits) as text. */
@@ -115,10 +128,7 @@ function embeddedV4(bits: bigint): bigint[] {
  */
 export function addressProblem(ip: string): string | undefined {
   const family = isIP(ip.replace(/%.*$/, ''));
-  if (family === 4) {
-    const bits = v4Bits(ip);
-    return V4_RANGES.find(([first, prefix]) => inRange(bits, 32, v4Bits(first), prefix))?.[2];
-  }
+  if (family === 4) return blockedRange(v4Bits(ip), 4);
   if (family !== 6) return 'not an IP address';
   const bits = v6Bits(ip);
   for (const v4 of embeddedV4(bits)) {
@@ -126,7 +136,7 @@ export function addressProblem(ip: string): string | undefined {
     if (problem) return `${problem} (IPv4 ${v4Text(v4)} inside IPv6)`;
   }
   if (bits >> 80n === V6_NAT64_LOCAL) return 'reserved (local-use NAT64, RFC 8215)';
-  return V6_RANGES.find(([first, prefix]) => inRange(bits, 128, v6Bits(first), prefix))?.[2];
+  return blockedRange(bits, 6);
 }
 
 /** Whether a URL's host is a loopback name or address (where plain http is allowed). */

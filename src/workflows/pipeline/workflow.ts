@@ -23,7 +23,7 @@ import { installElicitationHost } from '../host/install.js';
 import { continueAsNewWhenIdle, untilIdle } from '../idle.js';
 import { mcpToolCall } from '../mcp-tool-call.js';
 import { childDoneSignal, type ChildDone } from '../internal-messages.js';
-import { assigneesOf, executeMcpTool, followUpsOf, type ExecuteMcpToolInput } from '../tool-call/index.js';
+import { executeMcpTool, newCallOf, type ExecuteMcpToolInput } from '../tool-call/index.js';
 import { boundedNext, MAX_CARRY_BYTES } from './carry.js';
 import { validatePipelineInput } from './input-check.js';
 import { resolveArguments } from './templating.js';
@@ -202,19 +202,8 @@ class PipelineRun {
   private async runInlineStep(step: PipelineStep, policy: FailurePolicy, maxAttempts: number): Promise<void> {
     const { state, host } = this;
     const callFor = (callId?: string) =>
-      host.requests.newCall(
-        {
-          server: step.server,
-          tool: step.tool,
-          step: step.name,
-          expiresInMs: step.elicitation?.expiresIn,
-          holdForMs: step.elicitation?.holdFor,
-          ...assigneesOf(step),
-          ...followUpsOf(step.elicitation),
-          ...(step.approvals !== undefined && step.approvals > 1 ? { requiredApprovals: step.approvals } : {}),
-        },
-        callId,
-      ).callId;
+      // The step's arguments come later, resolved from its templates (a second registration adds them).
+      host.requests.newCall(newCallOf({ ...step, arguments: undefined }, step.name), callId).callId;
     let flight = state.inflight[step.name];
     for (;;) {
       if (!flight) {

@@ -11,6 +11,7 @@ import { normalizeAssignees, type Assignees } from '../../contract/assignees.js'
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import type { CallAnswer, ElicitationHost } from '../host/index.js';
+import type { NewCall } from '../host/registry.js';
 import { useElicitationHost } from '../host/install.js';
 import { durationOption, invalidInput, toolCallInputProblem } from '../input.js';
 import { withApproval } from '../../gates/approval/workflow.js';
@@ -115,6 +116,24 @@ export function followUpsOf(e: ElicitationOptions | undefined): { remindAfterMs?
   };
 }
 
+/** A call's record in the host, from its input (`step`: the label its requests show). */
+export function newCallOf(
+  input: Pick<ExecuteMcpToolInput, 'server' | 'tool' | 'arguments' | 'elicitation' | 'assignees' | 'auth' | 'approvals'>,
+  step?: string,
+): NewCall {
+  return {
+    server: input.server,
+    tool: input.tool,
+    step,
+    arguments: input.arguments,
+    expiresInMs: input.elicitation?.expiresIn,
+    holdForMs: input.elicitation?.holdFor,
+    ...assigneesOf(input),
+    ...followUpsOf(input.elicitation),
+    ...(input.approvals !== undefined && input.approvals > 1 ? { requiredApprovals: input.approvals } : {}),
+  };
+}
+
 /** Default `maxAttempts`. */
 export const DEFAULT_MAX_ATTEMPTS = 10;
 
@@ -134,20 +153,7 @@ function validateInput(input: ExecuteMcpToolInput): { toolTimeoutMs?: number; he
 export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOptions = {}): Promise<ToolResult> {
   const host = useElicitationHost();
   const durations = validateInput(input);
-  const call = host.requests.newCall(
-    {
-      server: input.server,
-      tool: input.tool,
-      step: options.step,
-      arguments: input.arguments,
-      expiresInMs: input.elicitation?.expiresIn,
-      holdForMs: input.elicitation?.holdFor,
-      ...assigneesOf(input),
-      ...followUpsOf(input.elicitation),
-      ...(input.approvals !== undefined && input.approvals > 1 ? { requiredApprovals: input.approvals } : {}),
-    },
-    options.callId,
-  );
+  const call = host.requests.newCall(newCallOf(input, options.step), options.callId);
   const toolTimeoutMs = durations.toolTimeoutMs ?? 60 * 60 * 1000;
   const activityOptions: ActivityOptions = {
     startToCloseTimeout: toolTimeoutMs + call.holdForMs + 60_000,

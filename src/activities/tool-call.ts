@@ -7,7 +7,7 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, type Request } from '../contract/index.js';
-import type { Lease, RoundOutcome, ServerConfig } from '../mcp/index.js';
+import type { ElicitationHandler, Lease, RoundOutcome, ServerConfig } from '../mcp/index.js';
 import { tracedToolCall } from '../telemetry/tool-call-tracing.js';
 import { approvalGate } from '../gates/approval/activity.js';
 import { heartbeatEvery, serverConfigOf, workerFeatures, type ActivityDeps } from './deps.js';
@@ -207,7 +207,8 @@ async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof
   const askedTheOldWay = () => {
     if (a.oldWay) deps.pool.rememberOldWay(input.server, input.tool);
   };
-  session.elicitationHandler = a.oldWay
+  // The question gate (src/gates/question/activity.ts) answers what the server asks while this call runs.
+  const onElicit: ElicitationHandler = a.oldWay
     ? (params, signal) => {
         askedTheOldWay();
         return elicitations.handler(params, signal);
@@ -226,7 +227,7 @@ async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof
       tracedToolCall(input.server, input.tool, (meta, spanContext) => {
         activity.state.traceContext = spanContext;
         // The span's traceparent rides every round's tools/call `_meta` (each round is its own attempt's span).
-        const options = { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal, meta, onProgress: (p: Progress) => activity.onProgress(p) };
+        const options = { timeoutMs: input.toolTimeoutMs, signal: callAbort.signal, meta, onProgress: (p: Progress) => activity.onProgress(p), onElicit };
         return session.callToolRound(input.tool, input.arguments, input.round ?? {}, options);
       }),
       released,
@@ -253,6 +254,5 @@ async function callOnLease(a: Attempt, lease: Lease, activity: ReturnType<typeof
     activity.stop();
     ctx.cancellationSignal.removeEventListener('abort', onCancel);
     elicitations.dispose();
-    session.elicitationHandler = undefined;
   }
 }

@@ -67,7 +67,6 @@ class LeaseImpl implements Lease {
   release(options: { discard?: boolean } = {}): Promise<void> {
     if (this.released) return Promise.resolve();
     this.released = true;
-    this.session.elicitationHandler = undefined;
     return this.pool.giveBack(this, options.discard === true);
   }
   onPressure(listener: () => boolean): void {

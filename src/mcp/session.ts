@@ -63,14 +63,21 @@ export interface CallOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** The request's `_meta` (e.g. the W3C `traceparent` of the caller's span). */
   meta?: Record<string, unknown>;
+  /**
+   * Legacy era: who answers the `elicitation/create` the server sends while this call runs (else the session's
+   * `onElicit`, else `cancel`). It answers this call's questions only: the session forgets it when the call returns.
+   */
+  onElicit?: ElicitationHandler;
 }
 
 /** The outcome of one `tools/call` round trip: complete, or the input one era or the other asks for. */
 export type RoundOutcome = { kind: 'complete'; result: ToolResult } | InputRequiredRound | UrlRequiredRound | { kind: 'task'; task: ModernTask };
 
 export interface ConnectOptions {
-  /** Advertise `elicitation: { form: {}, url: {} }` and route `elicitation/create` to the session's handler. */
+  /** Advertise `elicitation: { form: {}, url: {} }` and route `elicitation/create` to the running call's `onElicit`. */
   elicitation: boolean;
+  /** Who answers an `elicitation/create` during a call that brings no `onElicit` (McpSource: its `waitFor`). */
+  onElicit?: ElicitationHandler;
   /** Called with stderr lines of a stdio server. */
   onStderr?: (line: string) => void;
   /**
@@ -91,8 +98,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 }
 
 export class McpSession {
-  /** The handler for `elicitation/create` (legacy era); set by whoever leases the session. */
-  elicitationHandler: ElicitationHandler | undefined;
+  /** The `onElicit` of the call running now (a pooled session runs one call at a time), else the connect's. */
+  private asking: ElicitationHandler | undefined;
+  private onElicitDefault: ElicitationHandler | undefined;
   /** The server's tools (its `tools` allowlist applied), as it listed them at connect or at the last `listTools()`. */
   tools: McpToolInfo[] = [];
   /** When `tools` was listed (`performance.now()`). */
@@ -147,6 +155,7 @@ export class McpSession {
         options.onStderr?.(line);
       });
       const session = new McpSession(server, newMcpClient(server, options.elicitation), transport, 'stdio', options.elicitation, stderrTail);
+      session.onElicitDefault = options.onElicit;
       await session.start(timeoutMs, options.prior);
       return session;
     }
@@ -160,6 +169,7 @@ export class McpSession {
       'streamable-http',
       options.elicitation,
     );
+    streamable.onElicitDefault = options.onElicit;
     try {
       await streamable.start(timeoutMs, options.prior);
       return streamable;
@@ -170,6 +180,7 @@ export class McpSession {
       if (isLoginRequired(err)) throw err;
       // Fall back to the legacy HTTP+SSE transport.
       const sse = new McpSession(server, newMcpClient(server, options.elicitation), sseTransport(url, headers, auth), 'sse', options.elicitation);
+      sse.onElicitDefault = options.onElicit;
       try {
         await sse.start(timeoutMs);
         return sse;
@@ -199,7 +210,7 @@ export class McpSession {
   private async start(timeoutMs: number, prior?: PriorDiscovery): Promise<void> {
     const name = this.server.name;
     // Legacy era: the server sends `elicitation/create` on the session, to whoever leases it.
-    const elicitations = this.elicitation ? bridgeElicitations(this.client, () => this.elicitationHandler) : undefined;
+    const elicitations = this.elicitation ? bridgeElicitations(this.client, () => this.asking ?? this.onElicitDefault) : undefined;
     this.client.onclose = () => {
       this.closedFlag = true;
       this.onBroken?.();
@@ -325,6 +336,8 @@ export class McpSession {
       requiresTask(this.tools.find((t) => t.name === tool) as { execution?: unknown } | undefined) &&
       serverRunsToolTasks(this.client.getServerCapabilities());
     let raw: unknown;
+    // The call's own answerer of the questions the server asks while it runs (legacy era), for as long as it runs.
+    this.asking = options.onElicit;
     try {
       raw = asTask
         ? await callAsLegacyTask({
@@ -357,6 +370,8 @@ export class McpSession {
         refusalByBehaviour(err, this.server, tool, { era: this.era, verdict: this.verdict, round }) ??
         err
       );
+    } finally {
+      this.asking = undefined;
     }
     // Modern era, tasks extension: the server runs the call as a task (its id goes to the workflow before anything else).
     const task = this.taskResults?.take();

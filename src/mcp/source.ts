@@ -70,14 +70,15 @@ export class McpSource implements AsyncDisposable {
           return;
         }
         try {
-          const session = await McpSession.connect(server, { elicitation: !!waitFor });
-          if (waitFor) {
-            session.elicitationHandler = async (params: ElicitParams) => {
-              const request = elicitationToRequest(params, { id: `${server.name}-elicitation-${++ordinal}` });
-              const answer = await waitFor(request);
-              return answerToElicitResult(answer, { mode: params.mode === 'url' ? 'url' : 'form' });
-            };
-          }
+          // Every call of the source asks through `waitFor` (the session's answerer of calls that bring none).
+          const onElicit = waitFor
+            ? async (params: ElicitParams) => {
+                const request = elicitationToRequest(params, { id: `${server.name}-elicitation-${++ordinal}` });
+                const answer = await waitFor(request);
+                return answerToElicitResult(answer, { mode: params.mode === 'url' ? 'url' : 'form' });
+              }
+            : undefined;
+          const session = await McpSession.connect(server, { elicitation: !!waitFor, ...(onElicit ? { onElicit } : {}) });
           sessions.set(server.name, session);
           status[server.name] = 'connected';
         } catch (err) {

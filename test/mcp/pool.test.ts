@@ -229,21 +229,12 @@ describe('SessionPool', () => {
     });
   });
 
-  it('clears the elicitation handler on release', async () => {
-    await withPool(async (pool) => {
-      const lease = await pool.lease('fx');
-      lease.session.elicitationHandler = async () => ({ action: 'decline' });
-      await lease.release();
-      assert.equal(lease.session.elicitationHandler, undefined);
-    });
-  });
-
-  it('advertises elicitation and routes it to the leaseholder', async () => {
+  it("advertises elicitation and routes it to the call that runs: a released lease's call never answers the next one's", async () => {
     const log = newLog();
     await withPool({ fx: stdioFixture(log) }, async (pool) => {
       const lease = await pool.lease('fx');
-      lease.session.elicitationHandler = async () => ({ action: 'accept', content: { name: 'Pooled' } });
-      assert.deepEqual(await lease.session.callTool('ask_name', {}, { timeoutMs: 10_000 }), { output: 'hello Pooled', isError: false });
+      const onElicit = async () => ({ action: 'accept' as const, content: { name: 'Pooled' } });
+      assert.deepEqual(await lease.session.callTool('ask_name', {}, { timeoutMs: 10_000, onElicit }), { output: 'hello Pooled', isError: false });
       await lease.release();
       const again = await pool.lease('fx');
       // Nobody owns the elicitation after release: the session answers cancel.

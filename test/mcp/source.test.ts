@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Answer, Request } from '../../src/contract/index.js';
-import { isMcpSourceError, McpSession, McpSource, parseMcpConfig } from '../../src/mcp/index.js';
+import { isMcpSourceError, McpSession, McpSource, parseMcpConfig, type ElicitationHandler } from '../../src/mcp/index.js';
 import { startHttpFixture, type HttpFixture } from '../fixtures/paths.js';
 import { childProcesses, events, isAlive, stdioFixture, waitUntil } from '../helpers/mcp.js';
 
@@ -275,12 +275,12 @@ describe('McpSource server status', () => {
       for (let i = 0; i < 2; i++) {
         let gaveUp: (reason: unknown) => void;
         const abort = new Promise((resolve) => (gaveUp = resolve));
-        session.elicitationHandler = (_params, signal) => {
+        const onElicit: ElicitationHandler = (_params, signal) => {
           signal.addEventListener('abort', () => gaveUp(signal.reason), { once: true });
           return abort.then(() => ({ action: 'cancel' as const }));
         };
         // The fixture's ask_name gives up on its elicitation after timeoutMs.
-        const result = await session.callTool('ask_name', { timeoutMs: 300 }, { timeoutMs: 10_000 });
+        const result = await session.callTool('ask_name', { timeoutMs: 300 }, { timeoutMs: 10_000, onElicit });
         let timer: NodeJS.Timeout | undefined;
         const told = await Promise.race([abort, new Promise((resolve) => (timer = setTimeout(() => resolve('never told'), 5_000)))]);
         clearTimeout(timer);

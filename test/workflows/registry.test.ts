@@ -20,6 +20,7 @@ import { ARGUMENTS_SHOWN } from '../../src/workflows/messages.js';
 import { weaker, type SenderRecord } from '../../src/workflows/host/sender.js';
 import { countAccept } from '../../src/gates/approval/accepts.js';
 import { CallWaits } from '../../src/gates/call-waits.js';
+import { CallProgressBoard } from '../../src/workflows/host/progress.js';
 import { APPROVAL_ARGUMENTS_MAX } from '../../src/contract/tool-arguments.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -181,14 +182,15 @@ describe('the request registry (pure: no workflow API, no server)', () => {
 
   it('keeps the last progress of a running call, none once it ended', () => {
     const { r } = registry();
+    const board = new CallProgressBoard();
     const { callId } = r.newCall({ server: 's', tool: 't', step: 'a' });
-    r.recordProgress({ callId, progress: 1, total: 3, message: 'one' });
-    r.recordProgress({ callId, progress: 2, total: 3 });
-    assert.deepEqual(r.progressList(), [{ callId, server: 's', tool: 't', step: 'a', progress: 2, total: 3 }]);
-    r.endCall(callId);
-    assert.deepEqual(r.progressList(), []);
-    r.recordProgress({ callId, progress: 3 });
-    assert.deepEqual(r.progressList(), []);
+    board.record(r.call(callId), { callId, progress: 1, total: 3, message: 'one' });
+    board.record(r.call(callId), { callId, progress: 2, total: 3 });
+    assert.deepEqual(board.list(), [{ callId, server: 's', tool: 't', step: 'a', progress: 2, total: 3 }]);
+    board.end(callId);
+    assert.deepEqual(board.list(), []);
+    board.record(r.call(callId), { callId, progress: 3 });
+    assert.deepEqual(board.list(), []);
   });
 
   it('tracks the call a released call waits for, with its modern-era round', () => {

@@ -92,8 +92,8 @@ export function installHandlers(host: ElicitationHost): void {
   );
   setHandler(pendingQuery, () => host.pendingRequests());
   setHandler(pendingDetailsQuery, () => host.pendingDetails());
-  setHandler(progressQuery, () => host.requests.progressList());
-  setHandler(progressSignal, (p) => host.requests.recordProgress(p));
+  setHandler(progressQuery, () => host.progress.list());
+  setHandler(progressSignal, (p) => host.progress.record(host.requests.call(p.callId), p));
   setHandler(childPendingSignal, (p) => host.children.childPending(p));
   setHandler(childResolvedSignal, ({ id, resolution }: { child: string; id: string; resolution?: Resolution }) => host.children.childResolved(id, resolution));
   setHandler(

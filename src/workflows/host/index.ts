@@ -7,6 +7,7 @@
  * - `children` (children.ts): the link between a pipeline and its child steps (one inbox);
  * - `visibility` (visibility.ts): the memo and the search attributes;
  * - `watch` (watch.ts): the callers of `waitForPending`, answered at once while the run finishes;
+ * - `progress` (progress.ts): the last progress of each running call;
  * and, here, what a change means in workflow terms: metrics, reminders and escalations, the `notifyPending`
  * activity. The question gate's inline wait (`elicit`) is src/gates/question/workflow.ts. Its handlers (handlers.ts)
  * are installed once, with the host, and call its public methods. Install it with `installElicitationHost(snapshot)`
@@ -24,6 +25,7 @@ import { requestPending, requestResolved } from '../../telemetry/workflow-metric
 import type { AnswerBy, PendingRequest } from '../messages.js';
 import { ChildLink, type ChildLinkSnapshot } from './children.js';
 import { ExpiryTimers } from './expiry.js';
+import { CallProgressBoard } from './progress.js';
 import { PendingWatch, RunState } from './watch.js';
 import type { CallAnswer } from './answers.js';
 import { expiresAtOf, RequestRegistry, type PendingRecord, type RegistrySnapshot } from './registry.js';
@@ -52,6 +54,8 @@ const { notifyPending } = proxyActivities<DurableMcpActivities>({
 export class ElicitationHost {
   /** This workflow's calls and requests (pure state). */
   readonly requests = new RequestRegistry();
+  /** The last progress each running call reported (the `progress` query). */
+  readonly progress = new CallProgressBoard();
   /** What each call waits on between the runs of its activity (its gates' state, pure). */
   readonly waits = new CallWaits();
   /** The requests of child workflows (a pipeline's), and the parent this workflow reports to (a child's). */
@@ -131,6 +135,7 @@ export class ElicitationHost {
    * who answered its requests (its result's `metadata.answers`).
    */
   finishCall(callId: string): CallAnswer[] {
+    this.progress.end(callId);
     for (const id of this.requests.endCall(callId)) this.resolve({ id, ok: false, reason: 'cancelled' });
     const { dropped, answers } = this.requests.forgetCall(callId);
     this.waits.forget(callId, dropped);

@@ -12,7 +12,7 @@ import { checkAnswer, type AnswerCheck } from '../../contract/answer.js';
 import type { Answer, Request } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
 import { durationOption } from '../input.js';
-import type { CallProgress, PendingContext } from '../messages.js';
+import type { PendingContext } from '../messages.js';
 import { requestOutcomeOf } from '../../contract/outcome.js';
 import { answerId, argumentsShown, DEFAULT_EXPIRES_IN_MS, type CallRecord, type PendingRecord, type ResolvedRecord } from './records.js';
 import { requiredAccepts } from '../../gates/approval/accepts.js';
@@ -54,9 +54,6 @@ export class RequestRegistry {
   private nextCall = 1;
   /** Prefixed to the call ids this registry assigns (a pipeline's child keeps its ids apart from the parent's). */
   private callIdPrefix = '';
-  /** The last progress notification of each running call (not carried across continue-as-new). */
-  private readonly progress = new Map<string, CallProgress>();
-  private readonly endedCalls = new Set<string>();
   /** How the requests of the latest finished calls ended (at most FINISHED_REMEMBERED). */
   private finished: Array<{ id: string; how: string }> = [];
 
@@ -218,10 +215,8 @@ export class RequestRegistry {
     return [...new Set([...this.pending.values()].map((e) => e.callId))];
   }
 
-  /** A call ends: it reports no more progress. Returns the ids of its requests still pending (the host withdraws them). */
+  /** A call ends: the ids of its requests still pending (the host withdraws them). */
   endCall(callId: string): string[] {
-    this.progress.delete(callId);
-    this.endedCalls.add(callId);
     return [...this.pending.values()].filter((e) => e.callId === callId).map((e) => e.request.id);
   }
 
@@ -240,22 +235,6 @@ export class RequestRegistry {
     }
     if (this.finished.length > FINISHED_REMEMBERED) this.finished.splice(0, this.finished.length - FINISHED_REMEMBERED);
     return { dropped: answers.map((a) => a.id), answers };
-  }
-
-  /** The `progress` signal of a running call's activity: keep its last progress notification. */
-  recordProgress({ callId, progress, total, message }: { callId: string; progress: number; total?: number; message?: string }): void {
-    const call = this.calls.get(callId);
-    if (!call || this.endedCalls.has(callId) || typeof progress !== 'number') return;
-    const p: CallProgress = { callId, server: call.server, tool: call.tool, progress };
-    if (call.step !== undefined) p.step = call.step;
-    if (typeof total === 'number') p.total = total;
-    if (typeof message === 'string') p.message = message;
-    this.progress.set(callId, p);
-  }
-
-  /** The last progress notification of each running call that reported any. */
-  progressList(): CallProgress[] {
-    return [...this.progress.values()];
   }
 
   /** The id of this run's only call, if it has exactly one (an `mcpToolCall` workflow). */

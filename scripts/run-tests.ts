@@ -1,6 +1,7 @@
 // Runs every compiled `*.test.js` under dist/test (and only those: helpers and fixture servers are not tests)
 // with node's test runner. Arguments narrow the set: `npm test -- workflows` runs files whose path contains "workflows";
-// `--except=newcomer` leaves out files whose path contains "newcomer" (CI's second Node line runs the rest).
+// `--except=newcomer` leaves out files whose path contains "newcomer" (CI's second Node line runs the rest);
+// `--concurrency=3` runs three files at a time (default 2: .ci/run sets its lines').
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -20,6 +21,16 @@ const except = process.argv
   .filter((a) => a.startsWith('--except='))
   .map((a) => a.slice('--except='.length))
   .filter(Boolean);
+const concurrencyArg = process.argv
+  .slice(2)
+  .filter((a) => a.startsWith('--concurrency='))
+  .at(-1)
+  ?.slice('--concurrency='.length);
+const concurrency = concurrencyArg === undefined ? 2 : Number(concurrencyArg);
+if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+  console.error(`--concurrency=${concurrencyArg}: the number of test files run at a time must be a whole number from 1 to 16`);
+  process.exit(2);
+}
 const files = walk(root)
   .filter((f) => filters.length === 0 || filters.some((x) => relative(root, f).includes(x)))
   .filter((f) => !except.some((x) => relative(root, f).includes(x)))
@@ -36,7 +47,7 @@ const reporter = process.stdout.isTTY ? [] : ['--test-reporter=tap'];
 // A file past its timeout gets SIGTERM from the runner; the guard makes it exit within 30 s even if a Temporal worker's
 // graceful shutdown waits on (./test-exit-guard.ts).
 const guard = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'test-exit-guard.js')).href;
-const child = spawn(process.execPath, ['--import', guard, '--test', ...reporter, '--test-concurrency=2', '--test-timeout=900000', ...files], {
+const child = spawn(process.execPath, ['--import', guard, '--test', ...reporter, `--test-concurrency=${concurrency}`, '--test-timeout=900000', ...files], {
   stdio: ['inherit', 'pipe', 'inherit'],
 });
 // The output passes through as it comes; each failing test's TAP entry (its title and its YAML block) is kept and

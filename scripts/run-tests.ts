@@ -1,7 +1,7 @@
 // Runs every compiled `*.test.js` under dist/test (and only those: helpers and fixture servers are not tests)
 // with node's test runner. Arguments narrow the set: `npm test -- workflows` runs files whose path contains "workflows";
-// `--except=newcomer` leaves out files whose path contains "newcomer" (CI's second Node line runs the rest);
-// `--concurrency=3` runs three files at a time (default 2: .ci/run sets its lines').
+// `--except=newcomer` leaves out files whose path contains "newcomer" (CI's second Node line runs the rest).
+// DURABLE_MCP_TEST_CONCURRENCY=3 runs three files at a time (default 2; .ci/run sets it, so its last line stays `npm test`).
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -21,14 +21,10 @@ const except = process.argv
   .filter((a) => a.startsWith('--except='))
   .map((a) => a.slice('--except='.length))
   .filter(Boolean);
-const concurrencyArg = process.argv
-  .slice(2)
-  .filter((a) => a.startsWith('--concurrency='))
-  .at(-1)
-  ?.slice('--concurrency='.length);
-const concurrency = concurrencyArg === undefined ? 2 : Number(concurrencyArg);
+const concurrencyVar = process.env.DURABLE_MCP_TEST_CONCURRENCY;
+const concurrency = concurrencyVar === undefined || concurrencyVar === '' ? 2 : Number(concurrencyVar);
 if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
-  console.error(`--concurrency=${concurrencyArg}: the number of test files run at a time must be a whole number from 1 to 16`);
+  console.error(`DURABLE_MCP_TEST_CONCURRENCY=${concurrencyVar}: the number of test files run at a time must be a whole number from 1 to 16`);
   process.exit(2);
 }
 const files = walk(root)

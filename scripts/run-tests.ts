@@ -1,6 +1,7 @@
 // Runs every compiled `*.test.js` under dist/test (and only those: helpers and fixture servers are not tests)
 // with node's test runner. Arguments narrow the set: `npm test -- workflows` runs files whose path contains "workflows";
 // `--except=newcomer` leaves out files whose path contains "newcomer" (CI's second Node line runs the rest).
+// DURABLE_MCP_TEST_CONCURRENCY=3 runs three files at a time (default 2; .ci/run sets it, so its last line stays `npm test`).
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -20,6 +21,12 @@ const except = process.argv
   .filter((a) => a.startsWith('--except='))
   .map((a) => a.slice('--except='.length))
   .filter(Boolean);
+const concurrencyVar = process.env.DURABLE_MCP_TEST_CONCURRENCY;
+const concurrency = concurrencyVar === undefined || concurrencyVar === '' ? 2 : Number(concurrencyVar);
+if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+  console.error(`DURABLE_MCP_TEST_CONCURRENCY=${concurrencyVar}: the number of test files run at a time must be a whole number from 1 to 16`);
+  process.exit(2);
+}
 const files = walk(root)
   .filter((f) => filters.length === 0 || filters.some((x) => relative(root, f).includes(x)))
   .filter((f) => !except.some((x) => relative(root, f).includes(x)))
@@ -36,7 +43,7 @@ const reporter = process.stdout.isTTY ? [] : ['--test-reporter=tap'];
 // A file past its timeout gets SIGTERM from the runner; the guard makes it exit within 30 s even if a Temporal worker's
 // graceful shutdown waits on (./test-exit-guard.ts).
 const guard = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'test-exit-guard.js')).href;
-const child = spawn(process.execPath, ['--import', guard, '--test', ...reporter, '--test-concurrency=2', '--test-timeout=900000', ...files], {
+const child = spawn(process.execPath, ['--import', guard, '--test', ...reporter, `--test-concurrency=${concurrency}`, '--test-timeout=900000', ...files], {
   stdio: ['inherit', 'pipe', 'inherit'],
 });
 // The output passes through as it comes; each failing test's TAP entry (its title and its YAML block) is kept and

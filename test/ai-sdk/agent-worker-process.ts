@@ -22,7 +22,10 @@ const connection = await NativeConnection.connect({ address: process.env.TEMPORA
 const worker = await Worker.create({
   connection,
   taskQueue: process.env.TASK_QUEUE!,
-  workflowsPath: new URL('./agent-workflows.js', import.meta.url).pathname,
+  // AGENT_WORKFLOW_BUNDLE: a bundle file of ./agent-workflows.js (./agent-bundle.ts); else it is bundled here at start.
+  ...(process.env.AGENT_WORKFLOW_BUNDLE
+    ? { workflowBundle: { codePath: process.env.AGENT_WORKFLOW_BUNDLE } }
+    : { workflowsPath: new URL('./agent-workflows.js', import.meta.url).pathname }),
   plugins: [new DurableMcpPlugin({ mcpConfig: process.env.MCP_CONFIG!, encryption: false, tracing: false }), new AiSdkPlugin({ modelProvider: provider })],
 });
 const running = worker.run();

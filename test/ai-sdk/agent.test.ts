@@ -25,9 +25,8 @@ import { run } from '../helpers/cli.js';
 import { recordHistory } from '../helpers/history.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { createLocalEnv, eventually, fixtureConfig, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
+import { agentWorkflowBundle, agentWorkflowBundleFile } from './agent-bundle.js';
 import { scriptedModel, type ScriptStep } from './scripted-model.js';
-
-const workflowsPath = fileURLToPath(new URL('./agent-workflows.js', import.meta.url));
 
 describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
   let env: TestWorkflowEnvironment;
@@ -52,7 +51,8 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
       connection: env.nativeConnection,
       namespace,
       taskQueue,
-      workflowsPath,
+      // One bundle for the file's workers (./agent-bundle.ts): what each would bundle at start from ./agent-workflows.js.
+      workflowBundle: await agentWorkflowBundle(),
       plugins: [new DurableMcpPlugin({ mcpConfig: fixtureConfig(logPath), encryption: false }), new AiSdkPlugin({ modelProvider: scripted.provider() })],
     });
     const client = new Client({ connection: env.connection, namespace });
@@ -253,9 +253,10 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
       const handle = await start(client, taskQueue, { prompt: 'Greet the guest', servers: ['fx'], model: 'scripted', tools: ['fx_ask_name'] });
       const [request] = await durable.waitForPending(handle.workflowId, { timeoutMs: 60_000 });
       await first.kill('SIGKILL');
-      // The person answers while no worker runs (the `answer` signal, durable): a new worker takes it up.
+      // The person answers while no worker runs (the `answer` signal, durable): a new worker takes it up. The first
+      // bundled the workflows at start as a user's worker does; the second runs the same bundle, made once (./agent-bundle.ts).
       await handle.signal(answerSignal, { id: request!.id, ok: true, data: { name: 'Lin' } });
-      const second = spawnNode([entry], procEnv);
+      const second = spawnNode([entry], { ...procEnv, AGENT_WORKFLOW_BUNDLE: await agentWorkflowBundleFile() });
       try {
         const result = (await handle.result()) as McpAgentResult;
         assert.equal(result.text, 'The tool said: hello Lin');

@@ -33,7 +33,7 @@ const cleanEnv = () => {
 
 async function startDev(dataDir: string, port: number, uiPort: number): Promise<SpawnedProcess> {
   // The dev server also binds an HTTP API and a metrics port of its own choosing; another test's server
-  // (tests run two files at a time) can take that port in between. Such a start is tried again.
+  // (tests run two or three files at a time) can take that port in between. Such a start is tried again.
   for (let attempt = 1; ; attempt++) {
     const dev = spawnNode([cli, 'dev', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort)], cleanEnv());
     try {

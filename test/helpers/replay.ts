@@ -2,25 +2,20 @@
  * The committed histories (test/histories) and their replay, for test/workflows/replay.test.ts and the fault suite's
  * F5: each with the workflow code that ran it. durable-mcp's own workflows replay with the prebuilt bundle (what a
  * worker runs); an `mcpAgent` with the bundle of an agent's worker: test/ai-sdk's workflows module (durable-mcp's
- * workflows and `mcpAgent`) bundled with `AiSdkPlugin`, whose bundler entry installs the Web APIs the AI SDK needs.
+ * workflows and `mcpAgent`) bundled with `AiSdkPlugin` (test/ai-sdk/agent-bundle.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DataConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { AiSdkPlugin } from '@temporalio/ai-sdk';
+import { Worker } from '@temporalio/worker';
 import { prebuiltBundle, workflowsPath } from '../../src/worker/workflow-code.js';
 import { durableMcpSinks } from '../../src/telemetry/metrics.js';
-import { scriptedModel } from '../ai-sdk/scripted-model.js';
+import { agentWorkflowBundle } from '../ai-sdk/agent-bundle.js';
 import { historiesDir } from './history.js';
 
 /** The workflow types an agent's worker runs and durable-mcp's prebuilt bundle does not hold. */
 export const AGENT_WORKFLOW_TYPES: readonly string[] = ['mcpAgent'];
-
-/** test/ai-sdk's workflows module: a user's module with durable-mcp's workflows and `mcpAgent`. */
-const agentWorkflowsPath = fileURLToPath(new URL('../ai-sdk/agent-workflows.js', import.meta.url));
 
 export interface CommittedHistory {
   /** The file's name without `.json`. */
@@ -48,18 +43,6 @@ export function committedHistories(): CommittedHistory[] {
       const workflowType = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '';
       return { name, workflowId: workflowIds[name] ?? name, workflowType, history, json };
     });
-}
-
-let agentBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-
-/** The agent worker's bundle, made once per process (webpack takes seconds). */
-function agentWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  agentBundle ??= bundleWorkflowCode({
-    workflowsPath: agentWorkflowsPath,
-    logger: new DefaultLogger('WARN'),
-    plugins: [new AiSdkPlugin({ modelProvider: scriptedModel([{ text: () => '' }]).provider() })],
-  });
-  return agentBundle;
 }
 
 /** Replays `histories` with the code each needs; returns the names replayed and each failure as "<name>: <message>". */

@@ -30,6 +30,7 @@ import {
   type RoundInput,
 } from './modern.js';
 import { uniqueJsonRpcIds } from './jsonrpc-ids.js';
+import { withTimeout } from './timeout.js';
 import { paramHeaders, scanParamHeaders, type ParamHeader } from './param-headers.js';
 import { newMcpClient } from './new-client.js';
 import { toToolResult, watchBareResults } from './result.js';
@@ -63,10 +64,7 @@ export interface CallOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** The request's `_meta` (e.g. the W3C `traceparent` of the caller's span). */
   meta?: Record<string, unknown>;
-  /**
-   * Legacy era: who answers the `elicitation/create` the server sends while this call runs (else the session's
-   * `onElicit`, else `cancel`). It answers this call's questions only: the session forgets it when the call returns.
-   */
+  /** Legacy era: who answers what the server asks while this call runs, and no other call (else the connect's; else cancel). */
   onElicit?: ElicitationHandler;
 }
 
@@ -89,18 +87,9 @@ export interface ConnectOptions {
   authProvider?: AuthProvider;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 export class McpSession {
   /** The `onElicit` of the call running now (a pooled session runs one call at a time), else the connect's. */
   private asking: ElicitationHandler | undefined;
-  private onElicitDefault: ElicitationHandler | undefined;
   /** The server's tools (its `tools` allowlist applied), as it listed them at connect or at the last `listTools()`. */
   tools: McpToolInfo[] = [];
   /** When `tools` was listed (`performance.now()`). */
@@ -125,7 +114,7 @@ export class McpSession {
     readonly client: Client,
     private transport: Transport,
     kind: TransportKind,
-    private readonly elicitation: boolean,
+    private readonly asks: Pick<ConnectOptions, 'elicitation' | 'onElicit'>,
     /** The last lines of a stdio server's stderr. */
     private readonly stderrTail: string[] = [],
   ) {
@@ -154,8 +143,7 @@ export class McpSession {
         if (stderrTail.length > 20) stderrTail.shift();
         options.onStderr?.(line);
       });
-      const session = new McpSession(server, newMcpClient(server, options.elicitation), transport, 'stdio', options.elicitation, stderrTail);
-      session.onElicitDefault = options.onElicit;
+      const session = new McpSession(server, newMcpClient(server, options.elicitation), transport, 'stdio', options, stderrTail);
       await session.start(timeoutMs, options.prior);
       return session;
     }
@@ -167,9 +155,8 @@ export class McpSession {
       newMcpClient(server, options.elicitation),
       streamableHttpTransport(url, headers, auth),
       'streamable-http',
-      options.elicitation,
+      options,
     );
-    streamable.onElicitDefault = options.onElicit;
     try {
       await streamable.start(timeoutMs, options.prior);
       return streamable;
@@ -179,8 +166,7 @@ export class McpSession {
       // The server wants a sign-in: no other transport can do without it.
       if (isLoginRequired(err)) throw err;
       // Fall back to the legacy HTTP+SSE transport.
-      const sse = new McpSession(server, newMcpClient(server, options.elicitation), sseTransport(url, headers, auth), 'sse', options.elicitation);
-      sse.onElicitDefault = options.onElicit;
+      const sse = new McpSession(server, newMcpClient(server, options.elicitation), sseTransport(url, headers, auth), 'sse', options);
       try {
         await sse.start(timeoutMs);
         return sse;
@@ -210,7 +196,7 @@ export class McpSession {
   private async start(timeoutMs: number, prior?: PriorDiscovery): Promise<void> {
     const name = this.server.name;
     // Legacy era: the server sends `elicitation/create` on the session, to whoever leases it.
-    const elicitations = this.elicitation ? bridgeElicitations(this.client, () => this.asking ?? this.onElicitDefault) : undefined;
+    const elicitations = this.asks.elicitation ? bridgeElicitations(this.client, () => this.asking ?? this.asks.onElicit) : undefined;
     this.client.onclose = () => {
       this.closedFlag = true;
       this.onBroken?.();
@@ -336,7 +322,6 @@ export class McpSession {
       requiresTask(this.tools.find((t) => t.name === tool) as { execution?: unknown } | undefined) &&
       serverRunsToolTasks(this.client.getServerCapabilities());
     let raw: unknown;
-    // The call's own answerer of the questions the server asks while it runs (legacy era), for as long as it runs.
     this.asking = options.onElicit;
     try {
       raw = asTask

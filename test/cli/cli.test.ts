@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { livePids, spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { tempDir } from '../helpers/temporal.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort, stablePort } from '../helpers/ports.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '..', '..', 'src', 'cli', 'main.js');
@@ -124,8 +124,9 @@ describe('the durable-mcp CLI against `dev`', () => {
 
   it('stopping dev while a request is pending and starting it again keeps the workflow: answer it and get the result', async () => {
     const dataDir = tempDir('durable-mcp-dev-');
-    const port = await freePort();
-    const uiPort = await freePort();
+    // Below the ephemeral range: no connection of a parallel test takes them while dev is down (./helpers/ports.ts).
+    const port = await stablePort();
+    const uiPort = await stablePort();
     const env = { TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
     const first = await startDev(dataDir, port, uiPort);
     devs.push(first);

@@ -79,6 +79,10 @@ export default tseslint.config(
             },
             { group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client'], message: 'Workflow code may only use @temporalio/workflow.' },
             {
+              regex: '^@temporalio/ai-sdk$',
+              message: "Workflow code takes Temporal's AI pieces from @temporalio/ai-sdk/workflow: the package root also loads its activities.",
+            },
+            {
               regex: '^(\\.\\.?/)+(client|inbox|cli|testing|worker)(/|\\.js$|$)',
               allowTypeImports: true,
               message: 'Workflow code may only `import type` from the client, inbox, cli, testing and worker planes.',

@@ -1,17 +1,18 @@
 /**
- * The workflow `mcpAgent` (docs/agents.md): the AI SDK's tool loop (`generateText`) in a workflow, its model called
- * through `@temporalio/ai-sdk`'s activity (./model.ts) and its tools durable MCP tools (./tools.ts). Every model call
+ * The workflow `mcpAgent` (docs/agents.md): the AI SDK's tool loop (`generateText`) in a workflow, its model Temporal's
+ * own (`TemporalProvider` from `@temporalio/ai-sdk/workflow`: each call the activity `invokeModel` of `AiSdkPlugin`)
+ * and its tools durable MCP tools (./tools.ts). Every model call
  * and every tool call is in history: a worker that dies resumes the loop where it was, and a person's answer to a
  * tool's question reaches the tool and then the model. The conversation is carried into a new run (continue-as-new)
  * every `stepsPerRun` steps, or when Temporal suggests it, so its history stays bounded however long the agent runs.
  * Cancellation cancels the running model call or tool (their activities) and ends the workflow cancelled.
  */
 import { ApplicationFailure, CancellationScope, continueAsNew, isCancellation, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { TemporalProvider } from '@temporalio/ai-sdk/workflow';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import type { HostSnapshot } from '../workflows/host/index.js';
 import { installElicitationHost } from '../workflows/host/install.js';
 import type { Duration } from '../workflows/duration.js';
-import { agentModel } from './model.js';
 import { durableMcpTools, type AgentToolCall } from './tools.js';
 
 /** Default most steps (model calls) of one agent. */
@@ -121,7 +122,8 @@ export async function mcpAgent(input: McpAgentInput): Promise<McpAgentResult> {
       ...(input.expiresIn !== undefined ? { expiresIn: input.expiresIn } : {}),
       onCall: record,
     });
-    const model = agentModel(input.model, input.modelActivity);
+    // No abort signal reaches the model: generateText is given neither `abortSignal` nor `timeout` (./model.ts).
+    const model = new TemporalProvider({ languageModel: { startToCloseTimeout: '10 minutes', ...input.modelActivity } }).languageModel(input.model);
     let messages: ModelMessage[] = input.messages ?? [{ role: 'user', content: input.prompt! }];
     let stepsThisRun = 0;
     for (;;) {

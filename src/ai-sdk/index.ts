@@ -5,7 +5,7 @@
 // The tools: each MCP tool of the servers as an AI SDK tool that runs durably in the calling workflow.
 export { durableMcpTools, exposedToolName, type AgentToolCall, type DurableMcpToolsOptions, type NeedsApproval } from './tools.js';
 
-// The model: calls through AiSdkPlugin's model activity.
+// The model: Temporal's own (`temporalProvider` from `@temporalio/ai-sdk/workflow`) without the call's abortSignal.
 export { agentModel } from './model.js';
 
 // The workflow: an agent (the AI SDK's loop) with durable MCP tools.

@@ -1,43 +1,40 @@
 /**
- * The language model of an agent in workflow code: each call is the activity `invokeModel` that `@temporalio/ai-sdk`'s
- * `AiSdkPlugin` registers on the worker (its `modelProvider` answers it), so a model call is recorded in history and
- * never repeated on replay. `@temporalio/ai-sdk` 1.23.0 exports its own workflow-side provider only from the package
- * root, which also loads its activities (not bundleable as workflow code); this adapter needs nothing from it but the
- * activity's name and shape (`{ modelId, options }` → the provider's generate result). Streaming is not offered.
+ * The language model of an agent in workflow code is Temporal's own: `temporalProvider` / `TemporalProvider` from
+ * `@temporalio/ai-sdk/workflow` (its workflow entry, in 1.23.0 too), whose `languageModel(id)` runs each call as the
+ * activity `invokeModel` that `AiSdkPlugin` registers on the worker (its `modelProvider` answers it), so a model call
+ * is in history and never made twice on replay. `mcpAgent` uses it directly.
+ *
+ * `agentModel` is that model with one thing added: it drops the call's `abortSignal` before the activity. The AI SDK
+ * sets one when `generateText` is given `abortSignal` or `timeout`; an AbortSignal cannot cross into an activity (it
+ * would arrive as `{}`, and a real provider that hands it to `fetch` fails the call). The workflow's cancellation
+ * cancels the activity instead. Without `abortSignal` or `timeout`, `temporalProvider.languageModel(id)` is the same.
  */
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider';
-import { ApplicationFailure, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { TemporalProvider, temporalProvider, type TemporalProviderOptions } from '@temporalio/ai-sdk/workflow';
 
-/** The activity AiSdkPlugin registers for language models. */
-interface ModelActivities {
-  invokeModel(args: { modelId: string; options: LanguageModelV4CallOptions }): Promise<LanguageModelV4GenerateResult | undefined>;
+/** The call's options without the abort signal, which cannot cross into an activity. */
+function withoutAbortSignal(options: LanguageModelV4CallOptions): LanguageModelV4CallOptions {
+  const { abortSignal: _abortSignal, ...serializable } = options;
+  return serializable;
 }
 
 /**
- * A model whose calls run as AiSdkPlugin's `invokeModel` activity (default: 10 minutes per call, Temporal's retries).
+ * Temporal's `temporalProvider.languageModel(modelId)` (`@temporalio/ai-sdk/workflow`; with `activityOptions`, a
+ * `TemporalProvider` with those language-model options: timeouts, retries, `streamingTopic`), minus the call's
+ * `abortSignal`, which would reach the activity as `{}`. Use it when your `generateText` passes `abortSignal` or
+ * `timeout`; otherwise Temporal's own model does the same.
  * @experimental agents, tasks and people may still change in a minor release (docs/architecture.md "Experimental").
  */
-export function agentModel(modelId: string, activityOptions: ActivityOptions = {}): LanguageModelV4 {
+export function agentModel(modelId: string, activityOptions?: TemporalProviderOptions['languageModel']): LanguageModelV4 {
+  const model = (activityOptions ? new TemporalProvider({ languageModel: activityOptions }) : temporalProvider).languageModel(modelId);
   return {
     specificationVersion: 'v4',
-    provider: 'temporal',
-    modelId,
-    supportedUrls: {},
-    async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
-      const { invokeModel } = proxyActivities<ModelActivities>({ startToCloseTimeout: '10 minutes', ...activityOptions });
-      // The abort signal cannot cross an activity; the workflow's cancellation cancels the activity instead.
-      const { abortSignal: _abortSignal, ...serializable } = options;
-      const result = await invokeModel({ modelId, options: serializable });
-      if (result === undefined) throw ApplicationFailure.nonRetryable(`model "${modelId}": the model activity returned nothing`, 'ModelFailed');
-      const ts = result.response?.timestamp as unknown;
-      if (result.response && (typeof ts === 'string' || typeof ts === 'number')) {
-        const date = new Date(ts);
-        if (!isNaN(date.getTime())) result.response.timestamp = date;
-      }
-      return result;
+    provider: model.provider,
+    modelId: model.modelId,
+    get supportedUrls() {
+      return model.supportedUrls;
     },
-    doStream(): PromiseLike<LanguageModelV4StreamResult> {
-      throw ApplicationFailure.nonRetryable(`model "${modelId}": streaming is not offered in workflow code; use generateText`, 'InvalidInput');
-    },
+    doGenerate: (options) => model.doGenerate(withoutAbortSignal(options)),
+    doStream: (options) => model.doStream(withoutAbortSignal(options)),
   };
 }

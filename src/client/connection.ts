@@ -4,16 +4,82 @@
  * of DURABLE_MCP_ENCRYPTION_KEYS, src/codec/), and the one probe
  * of whether the namespace has the DurableMcpAwaitingInput search attribute. The worker (src/worker/) uses the
  * settings and the probe too.
+ *
+ * @temporalio/envconfig is an optional peer dependency, loaded when present. Without it the plain variables still
+ * work (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS); a setting only it reads (a config file
+ * or profile, TLS certificates, gRPC metadata) is an error that says to install it, never silently ignored.
  */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { Client, Connection, type ClientOptions } from '@temporalio/client';
-import { loadClientConnectConfig } from '@temporalio/envconfig';
+import type { loadClientConnectConfig } from '@temporalio/envconfig';
 import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
 import { dataConverterOf, resolveEncryption, type EncryptionCodec } from '../codec/index.js';
 import { temporalUnreachable } from './errors.js';
 
-/** The connection settings of @temporalio/envconfig; the address defaults to localhost:7233, the namespace to default. */
-export function envConnectConfig(): { connectionOptions: ReturnType<typeof loadClientConnectConfig>['connectionOptions']; address: string; namespace: string } {
-  const { connectionOptions, namespace } = loadClientConnectConfig();
+type ConnectConfig = ReturnType<typeof loadClientConnectConfig>;
+
+/** @temporalio/envconfig's loader, or undefined when the package is not installed (it is an optional peer). */
+function envconfigLoader(): typeof loadClientConnectConfig | undefined {
+  try {
+    return (createRequire(import.meta.url)('@temporalio/envconfig') as { loadClientConnectConfig: typeof loadClientConnectConfig }).loadClientConnectConfig;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && String((err as Error).message).includes("'@temporalio/envconfig'")) return undefined;
+    throw err;
+  }
+}
+
+/** Where envconfig looks for the Temporal config file when TEMPORAL_CONFIG_FILE is unset. */
+function defaultConfigFile(env: NodeJS.ProcessEnv): string | undefined {
+  const dir =
+    process.platform === 'win32'
+      ? env.APPDATA
+      : process.platform === 'darwin'
+        ? join(env.HOME || homedir(), 'Library', 'Application Support')
+        : env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return dir ? join(dir, 'temporalio', 'temporal.toml') : undefined;
+}
+
+/**
+ * The settings without @temporalio/envconfig: the variables anyone can read, as envconfig reads them. A setting only
+ * envconfig reads throws, naming it and the package to install.
+ */
+export function plainEnvConnectConfig(env: NodeJS.ProcessEnv = process.env): ConnectConfig {
+  const needs = Object.keys(env).filter(
+    (k) => env[k] !== undefined && (/^TEMPORAL_TLS_/.test(k) || /^TEMPORAL_GRPC_META_/.test(k) || k === 'TEMPORAL_CONFIG_FILE' || k === 'TEMPORAL_PROFILE'),
+  );
+  const file = defaultConfigFile(env);
+  if (file && existsSync(file)) needs.push(`the Temporal config file ${file}`);
+  if (needs.length)
+    throw new Error(
+      `${needs.join(', ')}: reading ${needs.length === 1 ? 'this' : 'these'} needs @temporalio/envconfig, which is not installed. ` +
+        'Run `npm install @temporalio/envconfig` (the version of your other @temporalio packages), ' +
+        'or connect with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS only.',
+    );
+  const tls = env.TEMPORAL_TLS;
+  if (tls !== undefined && !['1', 'true', '0', 'false'].includes(tls)) throw new Error(`TEMPORAL_TLS must be true, false, 1 or 0, got "${tls}"`);
+  const apiKey = env.TEMPORAL_API_KEY;
+  return {
+    ...(env.TEMPORAL_NAMESPACE !== undefined ? { namespace: env.TEMPORAL_NAMESPACE } : {}),
+    connectionOptions: {
+      address: env.TEMPORAL_ADDRESS,
+      apiKey,
+      // As envconfig: TEMPORAL_TLS decides; else an API key turns TLS on.
+      tls: tls !== undefined ? (tls === '1' || tls === 'true' ? {} : false) : apiKey !== undefined ? true : undefined,
+      metadata: undefined,
+    },
+  };
+}
+
+/**
+ * The connection settings of @temporalio/envconfig (of the plain variables when it is not installed); the address
+ * defaults to localhost:7233, the namespace to default.
+ */
+export function envConnectConfig(): { connectionOptions: ConnectConfig['connectionOptions']; address: string; namespace: string } {
+  const load = envconfigLoader();
+  const { connectionOptions, namespace } = load ? load() : plainEnvConnectConfig();
   return { connectionOptions, address: connectionOptions.address ?? 'localhost:7233', namespace: namespace ?? 'default' };
 }
 

@@ -6,6 +6,7 @@
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import type { WorkerInterceptors, WorkerOptions } from '@temporalio/worker';
 import { durableMcpSinks, tracesRequested } from '../telemetry/metrics.js';
+import { loadTracing } from '../telemetry/load-tracing.js';
 import type { TracingSetup } from '../telemetry/tracing.js';
 
 type Traced = Pick<WorkerOptions, 'interceptors' | 'sinks'>;
@@ -13,7 +14,7 @@ type Traced = Pick<WorkerOptions, 'interceptors' | 'sinks'>;
 /** OpenTelemetry's interceptors and sinks, or undefined when tracing is off. The OpenTelemetry SDK is loaded only when it is on. */
 export async function tracingOptions(setting: TracingSetup | false | undefined): Promise<Traced | undefined> {
   if (setting === false || (setting === undefined && !tracesRequested())) return undefined;
-  const tracing = await import('../telemetry/tracing.js');
+  const tracing = await loadTracing();
   const setup = setting ?? tracing.tracingFromEnv();
   return setup ? tracing.tracingWorkerOptions(setup) : undefined;
 }

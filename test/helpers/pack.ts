@@ -34,6 +34,17 @@ export function installUserProject(source: string): string {
   return dir;
 }
 
+/** The versions of `name` npm installed in `dir` (every copy in the tree; none when it is not installed). */
+export function installedVersions(dir: string, name: string): string[] {
+  const r = spawnSync('npm', ['ls', name, '--all', '--json'], { cwd: dir, encoding: 'utf8' });
+  const found = new Set<string>();
+  (function walk(d: { version?: string; dependencies?: Record<string, unknown> }, key?: string) {
+    if (key === name && d.version) found.add(d.version);
+    for (const [k, child] of Object.entries(d.dependencies ?? {})) walk(child as never, k);
+  })(JSON.parse(r.stdout || '{}'));
+  return [...found].sort();
+}
+
 /**
  * The environment a user project's tests run in: this machine's Temporal binaries, as a user would point at theirs
  * (nothing is downloaded), and not a child of this test run (without NODE_TEST_CONTEXT a node:test runner prints

@@ -7,6 +7,7 @@ import { InvalidArgumentError } from 'commander';
 import { connectClient, DurableMcpClient, type ClientErrorCode } from '../../client/index.js';
 import { resolveEncryption } from '../../codec/index.js';
 import { tracesRequested } from '../../telemetry/metrics.js';
+import { loadTracing } from '../../telemetry/load-tracing.js';
 import { FIELD_CHECKS, type DurationField } from '../../workflows/input.js';
 
 /** Exit codes (docs/cli.md lists them). */
@@ -106,7 +107,7 @@ export function duration(what: string, field: DurationField) {
 
 export async function client(): Promise<DurableMcpClient> {
   // With an OTLP variable set, the CLI's calls start the trace (client → workflow → activity → MCP).
-  const interceptors = tracesRequested() ? (await import('../../telemetry/tracing.js')).tracingClientInterceptors() : [];
+  const interceptors = tracesRequested() ? (await loadTracing()).tracingClientInterceptors() : [];
   // No key where encryption is required (DURABLE_MCP_REQUIRE_ENCRYPTION): refused here, before anything is sent.
   const encryption = resolveEncryption(undefined, process.env, { who: 'the CLI' });
   const { client } = await connectClient({ interceptors: { workflow: interceptors }, encryption: encryption ?? false });

@@ -2,3 +2,4 @@
 export * from '../../src/workflows/index.js';
 export { mcpAgent } from '../../src/ai-sdk/index.js';
 export { sideBySideAgent } from './side-by-side-workflow.js';
+export { abortSignalProbe } from './model-workflow.js';

@@ -63,6 +63,7 @@ describe('the CLI around agents (real dev server, the CLI worker, an mcpAgent wo
     const r = await run(['agent', 'scripted', '--server', 'fx', '--prompt', 'hi', '--workflow-id', 'cli-agent-nobody'], env);
     assert.equal(r.code, EXIT.NO_WORKER, r.stderr);
     assert.match(r.stderr, /no worker polls task queue "nobody-[0-9a-f]+": the agent was not started\. Start one that runs mcpAgent/);
+    console.log(`# measured: agent with no worker exited 4 in ${r.ms} ms (process start included)`);
     const result = await run(['result', 'cli-agent-nobody'], env);
     assert.equal(result.code, EXIT.REFUSED, 'nothing was started');
   });
@@ -70,6 +71,7 @@ describe('the CLI around agents (real dev server, the CLI worker, an mcpAgent wo
   it('agent against a worker without mcpAgent exits 4 saying so and what to do, terminates what it started, and never hangs', async () => {
     const r = await run(['agent', 'scripted', '--server', 'fx', '--prompt', 'hi', '--workflow-id', 'cli-agent-no-mcpagent', '--json'], h.cliEnv);
     assert.equal(r.code, EXIT.NO_WORKER, r.stderr);
+    console.log(`# measured: agent against a worker without mcpAgent exited 4 in ${r.ms} ms (process start included)`);
     const error = JSON.parse(r.stdout);
     assert.equal(error.error, 'WorkflowTaskFailing');
     assert.equal(error.taskQueue, h.cliEnv.DURABLE_MCP_TASK_QUEUE);

@@ -1,0 +1,72 @@
+/**
+ * The workflow code of a worker that runs agents (`durable-mcp dev`, `durable-mcp worker --agent`): durable-mcp's
+ * workflows and `mcpAgent` (src/ai-sdk/agent-workflows.ts), bundled with `@temporalio/ai-sdk`'s AiSdkPlugin (its bundler
+ * entry installs the Web APIs the AI SDK needs), with tracing's workflow interceptors and encoded failures when the
+ * worker has them. Webpack takes 5-20 s, so the bundle is made once and kept in a cache folder (dev: its data folder),
+ * named by a hash of everything that goes into it (./bundle-inputs.ts): a start that changed nothing reuses it.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { encodedFailureConverterPath } from '../codec/index.js';
+import { bundleInputsHash } from './bundle-inputs.js';
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '..'); // dist/src
+/** The compiled workflows module of an agent worker: durable-mcp's workflows and `mcpAgent`. */
+export const agentWorkflowsPath = join(src, 'ai-sdk', 'agent-workflows.js');
+
+/** Where `durable-mcp worker --agent` keeps its bundle: DURABLE_MCP_CACHE_DIR, else the user's cache folder. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.DURABLE_MCP_CACHE_DIR?.trim()) return resolve(env.DURABLE_MCP_CACHE_DIR.trim());
+  return join(env.XDG_CACHE_HOME?.trim() || join(homedir(), '.cache'), 'durable-mcp');
+}
+
+export interface AgentBundleOptions {
+  /** The folder the bundle is kept in (created if missing). */
+  cacheDir: string;
+  /** With OpenTelemetry's workflow interceptors (tracing on). */
+  traced: boolean;
+  /** With durable-mcp's encoded failures (a payload codec). */
+  encodedFailures: boolean;
+}
+
+/** The bundle file, made now (`built: true`) or found in the cache. */
+export interface AgentBundle {
+  codePath: string;
+  built: boolean;
+}
+
+/** The agent worker's workflow bundle: from the cache when nothing that goes into it changed, else made and kept. */
+export async function agentWorkflowBundle(options: AgentBundleOptions): Promise<AgentBundle> {
+  const variant = `${options.traced ? 'traced-' : ''}${options.encodedFailures ? 'encoded-failures-' : ''}`;
+  const hash = bundleInputsHash(`agent ${variant}`);
+  const dir = resolve(options.cacheDir);
+  const codePath = join(dir, `agent-bundle-${variant}${hash.slice(0, 16)}.js`);
+  if (existsSync(codePath)) return { codePath, built: false };
+  // Loaded only here: webpack (through the worker's bundler) and the AI SDK plugin are needed only to make a bundle.
+  const [{ bundleWorkflowCode }, { AiSdkPlugin }, { demoProvider }, { workflowTracingModule }] = await Promise.all([
+    import('@temporalio/worker'),
+    import('@temporalio/ai-sdk'),
+    import('./demo-model.js'),
+    import('../telemetry/tracing.js'),
+  ]);
+  const logger = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error } as any;
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: agentWorkflowsPath,
+    workflowInterceptorModules: options.traced ? [workflowTracingModule] : [],
+    ...(options.encodedFailures ? { failureConverterPath: encodedFailureConverterPath } : {}),
+    // Only its bundler hook is used here (the polyfills first); the worker gets its own plugin with the real provider.
+    plugins: [new AiSdkPlugin({ modelProvider: demoProvider() })],
+    logger,
+  });
+  mkdirSync(dir, { recursive: true });
+  // Older bundles of this variant are of code that changed since: drop them, then write the new one whole (rename).
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(`agent-bundle-${variant}`) && /^[0-9a-f]{16}\.js$/.test(name.slice(`agent-bundle-${variant}`.length))) rmSync(join(dir, name), { force: true });
+  }
+  const partial = `${codePath}.${process.pid}.partial`;
+  writeFileSync(partial, code);
+  renameSync(partial, codePath);
+  return { codePath, built: true };
+}

@@ -70,7 +70,9 @@ export interface DurableMcpWorker {
 export async function createWorker(options: CreateWorkerOptions): Promise<DurableMcpWorker> {
   const { connection, namespace, taskQueue = DEFAULT_TASK_QUEUE, workflowsPath, workflowBundle, workerOptions, agent, ...pluginOptions } = options;
   if (agent && (workflowsPath || workflowBundle)) {
-    throw new Error('createWorker: "agent" runs durable-mcp\'s own workflows with mcpAgent; with your own workflows, export mcpAgent from them and add AiSdkPlugin');
+    throw new Error(
+      'createWorker: "agent" runs durable-mcp\'s own workflows with mcpAgent; with your own workflows, export mcpAgent from them and add AiSdkPlugin',
+    );
   }
   // Bad config fails here, before anything connects.
   const plugin = new DurableMcpPlugin(pluginOptions);
@@ -87,7 +89,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
     );
     agentPlugins.push(new AiSdkPlugin({ modelProvider: agent.modelProvider }));
   }
-  const code = agentBundle ? { workflowBundle: { codePath: agentBundle.codePath } } : workflowBundle ? { workflowBundle } : workflowsPath ? { workflowsPath } : {};
+  const code = agentBundle
+    ? { workflowBundle: { codePath: agentBundle.codePath } }
+    : workflowBundle
+      ? { workflowBundle }
+      : workflowsPath
+        ? { workflowsPath }
+        : {};
   const worker = await Worker.create({
     ...workerOptions,
     ...(connection ? { connection } : {}),

@@ -63,7 +63,8 @@ export async function agentWorkflowBundle(options: AgentBundleOptions): Promise<
   mkdirSync(dir, { recursive: true });
   // Older bundles of this variant are of code that changed since: drop them, then write the new one whole (rename).
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(`agent-bundle-${variant}`) && /^[0-9a-f]{16}\.js$/.test(name.slice(`agent-bundle-${variant}`.length))) rmSync(join(dir, name), { force: true });
+    if (name.startsWith(`agent-bundle-${variant}`) && /^[0-9a-f]{16}\.js$/.test(name.slice(`agent-bundle-${variant}`.length)))
+      rmSync(join(dir, name), { force: true });
   }
   const partial = `${codePath}.${process.pid}.partial`;
   writeFileSync(partial, code);

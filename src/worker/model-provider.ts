@@ -52,7 +52,8 @@ function baseUrlOf(env: NodeJS.ProcessEnv): string {
   } catch {
     throw new ModelProviderConfigError(`${MODEL_BASE_URL_ENV} must be an http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ModelProviderConfigError(`${MODEL_BASE_URL_ENV} must be an http(s) URL, got a ${url.protocol} URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ModelProviderConfigError(`${MODEL_BASE_URL_ENV} must be an http(s) URL, got a ${url.protocol} URL`);
   // A key goes in DURABLE_MCP_MODEL_API_KEY, never in the URL (the URL is printed on the banner).
   if (url.username || url.password) throw new ModelProviderConfigError(`${MODEL_BASE_URL_ENV} must not hold credentials: put the key in ${MODEL_API_KEY_ENV}`);
   let end = raw.length;
@@ -89,7 +90,7 @@ export function modelProviderChoice(env: NodeJS.ProcessEnv = process.env): Model
     case 'demo':
       return {
         kind,
-        label: `scripted demo model (not an LLM: it plans with the demo server's "add"; set OPENAI_API_KEY, ANTHROPIC_API_KEY or ${MODEL_BASE_URL_ENV} for a real one)`,
+        label: `scripted demo model (not an LLM; for a real one set OPENAI_API_KEY, ANTHROPIC_API_KEY or ${MODEL_BASE_URL_ENV})`,
       };
   }
 }

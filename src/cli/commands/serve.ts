@@ -81,7 +81,8 @@ export function serveCommands(program: Command): void {
     )
     .option(
       '--json',
-      'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers, model), "warning", "note", "stopping", "stopped", "error"',
+      'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers, model), "warning", "note", "stopping",' +
+        ' "stopped", "error"',
     )
     .action(async (opts: { mcpConfig?: string; agent?: boolean; json?: boolean }) => {
       await runWorkerProcess({

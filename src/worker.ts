@@ -79,7 +79,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Durabl
   let agentBundle: { codePath: string; built: boolean } | undefined;
   const agentPlugins: NonNullable<WorkerOptions['plugins']> = [];
   if (agent) {
-    const [{ agentWorkflowBundle, defaultCacheDir }, { AiSdkPlugin }] = await Promise.all([import('./worker/agent-bundle.js'), import('@temporalio/ai-sdk')]);
+    const { agentWorkflowBundle, defaultCacheDir } = await import('./worker/agent-bundle.js');
+    const { AiSdkPlugin } = await import('@temporalio/ai-sdk');
     const traced = options.tracing === undefined ? tracesRequested() : options.tracing !== false;
     agentBundle = await agentWorkflowBundle({ cacheDir: agent.cacheDir ?? defaultCacheDir(), traced, encodedFailures: !!plugin.encryption }).catch(
       async (err: unknown) => {

@@ -127,7 +127,9 @@ async function devModel(options: DevOptions, warn: (message: string) => void): P
   if (options.agent && options.agent !== true) return options.agent;
   // Agents need @temporalio/ai-sdk and ai (optional peers of the package, installed in a clone): without them dev runs the rest.
   try {
-    await Promise.all([import('@temporalio/ai-sdk'), import('ai')]);
+    // One after the other: two concurrent imports of one ES module from require() and import() trip Node.
+    await import('@temporalio/ai-sdk');
+    await import('ai');
   } catch (err) {
     if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
     warn('agents are off: @temporalio/ai-sdk or ai is not installed (npm install @temporalio/ai-sdk ai)');

@@ -45,12 +45,11 @@ export async function agentWorkflowBundle(options: AgentBundleOptions): Promise<
   const codePath = join(dir, `agent-bundle-${variant}${hash.slice(0, 16)}.js`);
   if (existsSync(codePath)) return { codePath, built: false };
   // Loaded only here: webpack (through the worker's bundler) and the AI SDK plugin are needed only to make a bundle.
-  const [{ bundleWorkflowCode }, { AiSdkPlugin }, { demoProvider }, { workflowTracingModule }] = await Promise.all([
-    import('@temporalio/worker'),
-    import('@temporalio/ai-sdk'),
-    import('./demo-model.js'),
-    import('../telemetry/tracing.js'),
-  ]);
+  // One after the other: concurrent imports of one ES module (ai, through the plugin) trip Node.
+  const { bundleWorkflowCode } = await import('@temporalio/worker');
+  const { AiSdkPlugin } = await import('@temporalio/ai-sdk');
+  const { demoProvider } = await import('./demo-model.js');
+  const { workflowTracingModule } = await import('../telemetry/tracing.js');
   const logger = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error } as any;
   const { code } = await bundleWorkflowCode({
     workflowsPath: agentWorkflowsPath,

@@ -52,12 +52,18 @@ export function demoGenerate(options: LanguageModelV4CallOptions): LanguageModel
   const last = options.prompt[options.prompt.length - 1];
   if (last?.role === 'tool') {
     // The second step: say what the tool returned, or why it did not run (a declined approval arrives as error text).
+    const inputs = new Map<string, unknown>();
+    for (const m of options.prompt) {
+      if (m.role === 'assistant') for (const p of m.content) if (p.type === 'tool-call') inputs.set(p.toolCallId, p.input);
+    }
     const said = last.content.flatMap((part) => {
       if (part.type !== 'tool-result') return [];
       const o = part.output;
-      if (o.type === 'text') return [`${part.toolName} returned ${o.value}.`];
-      if (o.type === 'error-text') return [`${part.toolName} did not run or failed, so I have no answer. It said: ${o.value}`];
-      return [`${part.toolName} returned ${JSON.stringify(o)}.`];
+      const input = inputs.get(part.toolCallId);
+      const called = `I called ${part.toolName}${input === undefined ? '' : ` with ${typeof input === 'string' ? input : JSON.stringify(input)}`}`;
+      if (o.type === 'text') return [`${called}; it returned ${o.value}.`];
+      if (o.type === 'error-text') return [`${called}, but got no result: ${o.value}`];
+      return [`${called}; it returned ${JSON.stringify(o)}.`];
     });
     return text(said.join(' ') || 'the tool returned nothing.');
   }

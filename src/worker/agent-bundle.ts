@@ -2,10 +2,11 @@
  * The workflow code of a worker that runs agents (`durable-mcp dev`, `durable-mcp worker --agent`): durable-mcp's
  * workflows and `mcpAgent` (src/ai-sdk/agent-workflows.ts), bundled with `@temporalio/ai-sdk`'s AiSdkPlugin (its bundler
  * entry installs the Web APIs the AI SDK needs), with tracing's workflow interceptors and encoded failures when the
- * worker has them. Webpack takes 5-20 s, so the bundle is made once and kept in a cache folder (dev: its data folder),
- * named by a hash of everything that goes into it (./bundle-inputs.ts): a start that changed nothing reuses it.
+ * worker has them. Webpack takes 5-20 s, so the bundle is made once and kept in a cache folder (DURABLE_MCP_CACHE_DIR,
+ * else ~/.cache/durable-mcp), named by a hash of everything that goes into it (./bundle-inputs.ts): a start that
+ * changed nothing reuses it, and clones of the same code share it (a fresh data folder, as tests make, costs nothing).
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,18 @@ export interface AgentBundle {
   built: boolean;
 }
 
+/** Bundles kept in a cache folder (other clones and versions share it), beyond which the oldest go. */
+const KEEP = 8;
+
+/** Keep the newest KEEP bundles; never remove one written in the last hour (another worker may be about to read it). */
+function prune(dir: string): void {
+  const bundles = readdirSync(dir)
+    .filter((name) => /^agent-bundle-[a-z-]*[0-9a-f]{16}\.js$/.test(name))
+    .map((name) => ({ path: join(dir, name), mtime: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of bundles.slice(KEEP)) if (Date.now() - old.mtime > 3_600_000) rmSync(old.path, { force: true });
+}
+
 /** The agent worker's workflow bundle: from the cache when nothing that goes into it changed, else made and kept. */
 export async function agentWorkflowBundle(options: AgentBundleOptions): Promise<AgentBundle> {
   const variant = `${options.traced ? 'traced-' : ''}${options.encodedFailures ? 'encoded-failures-' : ''}`;
@@ -60,13 +73,9 @@ export async function agentWorkflowBundle(options: AgentBundleOptions): Promise<
     logger,
   });
   mkdirSync(dir, { recursive: true });
-  // Older bundles of this variant are of code that changed since: drop them, then write the new one whole (rename).
-  for (const name of readdirSync(dir)) {
-    if (name.startsWith(`agent-bundle-${variant}`) && /^[0-9a-f]{16}\.js$/.test(name.slice(`agent-bundle-${variant}`.length)))
-      rmSync(join(dir, name), { force: true });
-  }
   const partial = `${codePath}.${process.pid}.partial`;
   writeFileSync(partial, code);
-  renameSync(partial, codePath);
+  renameSync(partial, codePath); // whole or not at all: another worker may be reading the folder
+  prune(dir);
   return { codePath, built: true };
 }

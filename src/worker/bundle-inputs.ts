@@ -45,7 +45,7 @@ function versionOf(name: string): string {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === name) return `${pkg.version}@${dir}`;
+      if (pkg.name === name) return pkg.version ?? 'unknown';
     }
     const up = dirname(dir);
     if (up === dir) return 'unknown';

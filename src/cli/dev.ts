@@ -141,7 +141,7 @@ async function devModel(options: DevOptions, warn: (message: string) => void): P
 }
 
 /** What `dev` prints once everything runs: the commands to try against the demo server. */
-function printTryIt(log: (line: string) => void): void {
+function printTryIt(log: (line: string) => void, agents: boolean): void {
   const cli = CLI;
   log('');
   log('Try it (in another terminal, in this folder; put in the workflow id that call prints and the request id that pending prints):');
@@ -152,6 +152,7 @@ function printTryIt(log: (line: string) => void): void {
   log(`The demo server speaks MCP 2026-07-28: each question is a round (input_required); nothing is held while you think.`);
   log(`  ${cli} call demo plan_trip         # two rounds: the second question carries the first answer`);
   log(`  ${cli} call demo connect_account   # a link to visit (URL mode): answer it with no --data`);
+  if (agents) log(`  ${cli} agent demo --server demo --prompt 'Add 2 and 40' --needs-approval   # an agent asks to run a tool (docs/agents.md)`);
   log('Ctrl-C stops everything; the workflows are kept for the next start.');
 }
 
@@ -242,7 +243,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     if (options.note) options.note(hint);
     else log(`Note: ${hint}`);
   }
-  printTryIt(log);
+  printTryIt(log, !!agent);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

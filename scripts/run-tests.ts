@@ -15,9 +15,30 @@ function walk(dir: string): string[] {
     return name.endsWith('.test.js') ? [p] : [];
   });
 }
-const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const except = process.argv
-  .slice(2)
+const USAGE = `usage: npm test -- [FRAGMENT...] [--except=FRAGMENT...]
+  (or node dist/scripts/run-tests.js …, after npm run build)
+
+Runs the compiled test files (dist/test/**/*.test.js) with node's test runner.
+  FRAGMENT            run only the files whose path under test/ contains it (any of them), e.g.
+                      npm test -- cli/agent            npm test -- workflows/replay inbox/
+  --except=FRAGMENT   leave out the files whose path contains it (repeatable)
+  -h, --help          print this and run nothing
+
+Environment:
+  DURABLE_MCP_TEST_CONCURRENCY=N   test files run at a time, 1 to 16 (default 2)
+Output is TAP off a terminal; failing tests are repeated after the counts.`;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const unknown = args.filter((a) => a.startsWith('-') && !a.startsWith('--except='));
+if (unknown.length > 0) {
+  console.error(`run-tests: unknown option ${unknown.map((a) => JSON.stringify(a)).join(', ')}; see: npm test -- --help`);
+  process.exit(2);
+}
+const filters = args.filter((a) => !a.startsWith('-'));
+const except = args
   .filter((a) => a.startsWith('--except='))
   .map((a) => a.slice('--except='.length))
   .filter(Boolean);

@@ -359,8 +359,8 @@ export class DurableMcpClient {
     return this.submit(workflowId, { id: requestId, ok: false, reason: 'cancelled' }, options);
   }
 
-  /** The server and tool a tool-call workflow was started with (from its first history event). */
-  callOf(workflowId: string): Promise<{ server?: string; tool?: string }> {
+  /** The server and tool a tool-call workflow was started with, and its workflow type (from its first history event). */
+  callOf(workflowId: string): Promise<{ server?: string; tool?: string; workflowType?: string }> {
     return startedCall(this.client, workflowId);
   }
 
@@ -373,7 +373,10 @@ export class DurableMcpClient {
     try {
       return await handle.result();
     } catch (err) {
-      if (err instanceof WorkflowFailedError) throw ToolCallFailure.of(err, { workflowId, ...(await this.callOf(workflowId)) });
+      if (err instanceof WorkflowFailedError) {
+        const { workflowType, ...call } = await this.callOf(workflowId);
+        throw ToolCallFailure.of(err, { workflowId, ...call, ...(workflowType === 'mcpAgent' ? { operation: 'agent' as const } : {}) });
+      }
       throw err;
     }
   }

@@ -24,8 +24,8 @@ export interface FailedCall {
   workflowId: string;
   server?: string;
   tool?: string;
-  /** What failed: a tool call (the default), or the listing of a server's tools (the workflow `mcpListTools`). */
-  operation?: 'tools/call' | 'tools/list';
+  /** What failed: a tool call (the default), the listing of a server's tools (the workflow `mcpListTools`), or an agent (`mcpAgent`). */
+  operation?: 'tools/call' | 'tools/list' | 'agent';
 }
 
 /** The innermost ApplicationFailure of a cause chain, or the chain's first Temporal failure of another kind. */
@@ -47,7 +47,7 @@ export class ToolCallFailure extends ApplicationFailure {
   readonly workflowId: string;
   readonly server?: string;
   readonly tool?: string;
-  readonly operation: 'tools/call' | 'tools/list';
+  readonly operation: 'tools/call' | 'tools/list' | 'agent';
   /** The failure's own message (without the call prefix). */
   readonly failureMessage: string;
 
@@ -59,7 +59,9 @@ export class ToolCallFailure extends ApplicationFailure {
     const what =
       call.operation === 'tools/list'
         ? `listing the tools of server "${call.server ?? '?'}" (workflow "${call.workflowId}")`
-        : `tool call "${call.workflowId}"${where}`;
+        : call.operation === 'agent'
+          ? `agent "${call.workflowId}"`
+          : `tool call "${call.workflowId}"${where}`;
     super(
       `${what} failed: ${call.type}: ${call.message}`,
       call.type,
@@ -146,6 +148,10 @@ export const ClientErrorCodes = {
   SearchAttributeNotRegistered: 'SearchAttributeNotRegistered',
   /** Temporal refused an update because of a per-run limit on updates. */
   UpdateLimit: 'UpdateLimit',
+  /** Temporal refused the request for now (`8 RESOURCE_EXHAUSTED`): a rate limit or a quota of the namespace. Try again. */
+  TemporalBusy: 'TemporalBusy',
+  /** Temporal refused the request as invalid (`3 INVALID_ARGUMENT`): a payload over its size limit, a bad search attribute. */
+  TemporalRejected: 'TemporalRejected',
 } as const;
 export type ClientErrorCode = (typeof ClientErrorCodes)[keyof typeof ClientErrorCodes];
 
@@ -227,12 +233,29 @@ export function noWorker(workflowId: string, taskQueue: string | undefined, what
  * of the history's last WorkflowTaskFailed event.
  */
 export function workflowTaskFailing(workflowId: string, taskQueue: string | undefined, what: string, attempt: number, failure: string): ClientError {
+  const missing = missingWorkflowType(failure);
   return new ClientError(
     ClientErrorCodes.WorkflowTaskFailing,
     `workflow "${workflowId}": could not ${what}: its workflow task fails (attempt ${attempt}): ${failure}. ` +
-      'A worker picks it up but cannot complete it; the workflow waits (it has not failed) until that is fixed',
+      (missing !== undefined
+        ? `${doesNotRun(taskQueue, missing)}; the workflow waits (it has not failed) until such a worker takes it`
+        : 'A worker picks it up but cannot complete it; the workflow waits (it has not failed) until that is fixed'),
     { workflowId, taskQueue, attempt, detail: failure },
   );
+}
+
+/** The workflow type a worker's workflow bundle lacks, from the message of its failed workflow task, else undefined. */
+export function missingWorkflowType(failure: string): string | undefined {
+  return /Failed to initialize workflow of type '([^']{1,200})': no such function is exported by the workflow bundle/.exec(failure)?.[1];
+}
+
+/** What to do when the worker of `taskQueue` does not run the workflow type `type` (its workflows module does not export it). */
+export function doesNotRun(taskQueue: string | undefined, type: string): string {
+  const todo =
+    type === 'mcpAgent'
+      ? 'start a worker that does: `npx durable-mcp dev`, or `npx durable-mcp worker --agent`, or export mcpAgent from your workflows module (docs/agents.md)'
+      : `export ${type} from the workflows module of the worker of that task queue`;
+  return `The worker on task queue "${taskQueue ?? '?'}" does not run the workflow ${type}: ${todo}`;
 }
 
 export function workflowClosed(workflowId: string, status: string): ClientError {

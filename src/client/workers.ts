@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { isDeadlineExceeded, noWorker, workflowTaskFailing } from './errors.js';
-import { isNoPoller } from './temporal-errors.js';
+import { isNoPoller, isWorkflowTaskFailedState } from './temporal-errors.js';
 import { tsToDate } from './visibility.js';
 
 /**
@@ -51,7 +51,8 @@ export function pollsOf(client: Client, cache: PollsCache, taskQueue: string): P
 
 /**
  * Run `fn` with a gRPC deadline; a missed deadline, or Temporal's "no poller seen", becomes a NoWorker ClientError naming the
- * task queue (WorkflowTaskFailing when a worker takes the workflow's task and cannot complete it).
+ * task queue; a workflow task that fails (retried, or Temporal's "Workflow Task in failed state") a WorkflowTaskFailing one,
+ * with the failure's message, at once.
  * `unconfirmed` is added to the error when a missed deadline may leave work behind (an update a worker may still apply).
  */
 export async function withWorker<R>(
@@ -65,12 +66,21 @@ export async function withWorker<R>(
   unconfirmed = '',
 ): Promise<R> {
   if ((await workerPolls(client, taskQueue)) === false) throw noWorker(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
+  // A task that failed and is retried (attempt 2 or more) is refused now: Temporal would hold the query or update until
+  // the deadline, or refuse it, depending on when it comes between the task's attempts.
+  const failingNow = await failingWorkflowTask(client, workflowId);
+  if (failingNow) throw workflowTaskFailing(workflowId, taskQueue, what, failingNow.attempt, failingNow.message);
   const deadline = Date.now() + timeoutMs;
   try {
     return await client.withDeadline(deadline, fn);
   } catch (err) {
     // Temporal saw the worker go (a worker that stops says so): it refuses the query at once.
     if (isNoPoller(err)) throw noWorker(workflowId, taskQueue, what, 'no worker has polled its task queue recently', hint);
+    // Temporal refuses a query at once while the workflow's task fails ("Workflow Task in failed state"): say why it fails.
+    if (isWorkflowTaskFailedState(err)) {
+      const failing = await failingWorkflowTask(client, workflowId, 1);
+      throw workflowTaskFailing(workflowId, taskQueue, what, failing?.attempt ?? 1, failing?.message ?? 'Temporal: Workflow Task in failed state');
+    }
     // The deadline shows as DEADLINE_EXCEEDED, or as CANCELLED once it has passed.
     if (isDeadlineExceeded(err) || Date.now() >= deadline) {
       const failing = await failingWorkflowTask(client, workflowId);
@@ -81,14 +91,17 @@ export async function withWorker<R>(
   }
 }
 
-/** When the workflow's task has failed and is being retried: the attempt, and the message of its last WorkflowTaskFailed event. */
-async function failingWorkflowTask(client: Client, workflowId: string): Promise<{ attempt: number; message: string } | undefined> {
+/**
+ * When the workflow's task has failed and is being retried (its attempt at least `minAttempt`, default 2): the attempt,
+ * and the message of its last WorkflowTaskFailed event.
+ */
+export async function failingWorkflowTask(client: Client, workflowId: string, minAttempt = 2): Promise<{ attempt: number; message: string } | undefined> {
   try {
     const namespace = client.options.namespace;
     const execution = { workflowId };
     const described = await client.workflowService.describeWorkflowExecution({ namespace, execution });
     const attempt = described.pendingWorkflowTask?.attempt ?? 0;
-    if (attempt < 2) return undefined;
+    if (attempt < minAttempt) return undefined;
     const res = await client.workflowService.getWorkflowExecutionHistoryReverse({ namespace, execution, maximumPageSize: 100 });
     const failure = res.history?.events?.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes?.failure;
     // With a codec the message is in the failure's encoded attributes (dataConverterOf): decoded, when this process has the key.
@@ -96,5 +109,33 @@ async function failingWorkflowTask(client: Client, workflowId: string): Promise<
     return { attempt, message: decoded?.message || failure?.message || '(no message)' };
   } catch {
     return undefined;
+  }
+}
+
+/** What became of a workflow's first workflow task: a worker completed it, it failed (the decoded message), or neither yet. */
+export type FirstWorkflowTask = { state: 'completed' } | { state: 'failed'; message: string } | { state: 'waiting' };
+
+/**
+ * Read the workflow's history every `pollMs` (default 200 ms) until a workflow task completed or failed, at most
+ * `timeoutMs` (default 10 s): a worker that lacks the workflow type fails its first task at once
+ * ("no such function is exported by the workflow bundle") and Temporal then retries it without a new event.
+ */
+export async function firstWorkflowTask(client: Client, workflowId: string, options: { timeoutMs?: number; pollMs?: number } = {}): Promise<FirstWorkflowTask> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const namespace = client.options.namespace;
+  for (;;) {
+    const res = await client.workflowService.getWorkflowExecutionHistory({ namespace, execution: { workflowId }, maximumPageSize: 50 });
+    for (const e of res.history?.events ?? []) {
+      if (e.workflowTaskCompletedEventAttributes) return { state: 'completed' };
+      const failure = e.workflowTaskFailedEventAttributes?.failure;
+      if (e.workflowTaskFailedEventAttributes) {
+        const decoded = await decodeOptionalFailureToOptionalError(client.options.loadedDataConverter, failure).catch(() => undefined);
+        return { state: 'failed', message: decoded?.message || failure?.message || '(no message)' };
+      }
+      // Closed before any task completed (terminated, timed out): nothing more to wait for.
+      if (e.workflowExecutionTerminatedEventAttributes || e.workflowExecutionTimedOutEventAttributes) return { state: 'completed' };
+    }
+    if (Date.now() >= deadline) return { state: 'waiting' };
+    await new Promise((r) => setTimeout(r, options.pollMs ?? 200));
   }
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -219,5 +219,20 @@ describe('the README', () => {
     const ci = readFileSync(join(repo, '.ci', 'run'), 'utf8');
     assert.match(ci, /^npm ci\b/m);
     assert.match(ci, /^npm test$/m);
+  });
+
+  it('names `npm test -- <file fragment>` right after them, and the runner has --help (runs nothing) and refuses an unknown option', () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const block = readme.split('```')[1] ?? '';
+    assert.match(block, /^npm test -- \S+ +# only the test files whose path contains a fragment \(--except=FRAGMENT .*npm test -- --help\)$/m);
+    const runner = join(repo, 'dist', 'scripts', 'run-tests.js');
+    const help = spawnSync(process.execPath, [runner, '--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /^usage: npm test -- \[FRAGMENT\.\.\.\] \[--except=FRAGMENT\.\.\.\]/);
+    assert.match(help.stdout, /DURABLE_MCP_TEST_CONCURRENCY=N/);
+    assert.doesNotMatch(help.stdout, /^(TAP version|# tests)/m, 'no test ran');
+    const unknown = spawnSync(process.execPath, [runner, '-x', 'cli/nothing'], { encoding: 'utf8' });
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /run-tests: unknown option "-x"; see: npm test -- --help/);
   });
 });

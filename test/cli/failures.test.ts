@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { QueryNotRegisteredError, ServiceError } from '@temporalio/client';
@@ -8,6 +8,7 @@ import { fromTemporalError } from '../../src/client/temporal-errors.js';
 import { workflowTaskFailing } from '../../src/client/errors.js';
 import { EXIT_OF } from '../../src/cli/commands/common.js';
 import { cli, cliHarness, EXIT, run } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temporal.js';
 
 describe('the CLI says why a call fails, with documented exit codes (dev server, a worker process, real MCP servers)', () => {
   const h = cliHarness();
@@ -100,6 +101,28 @@ describe('the CLI says why a call fails, with documented exit codes (dev server,
     assert.equal(namespace.code, EXIT.TEMPORAL_UNREACHABLE, namespace.stderr);
     assert.match(namespace.stderr, /has no namespace "no-such-namespace": .*Set TEMPORAL_NAMESPACE/);
   });
+
+  it('from a real server: a signal to a closed run is WorkflowClosed, a payload over the size limit TemporalRejected (exit 5 each, saying what to do)', async () => {
+    const taskQueue = h.cliEnv.DURABLE_MCP_TASK_QUEUE!;
+    const closed = await h.env.client.workflow.start('noSuchWorkflow', { taskQueue, workflowId: `cli-closed-${Date.now()}`, args: [] });
+    await closed.terminate('test');
+    const signalled = await closed.signal('answer', { id: 'c1.r1', ok: true }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    const asClosed = fromTemporalError(signalled, { workflowId: closed.workflowId });
+    assert.equal(asClosed?.code, 'WorkflowClosed', String(signalled));
+    assert.equal(EXIT_OF[asClosed.code], EXIT.REFUSED);
+    assert.match(asClosed.message, new RegExp(`workflow "${closed.workflowId}" has closed .*npx durable-mcp result ${closed.workflowId}`));
+    // 3 MB of arguments: Temporal's blob size limit (2 MB a payload by default) refuses the start, and the CLI says so.
+    const file = join(tempDir('cli-big-'), 'args.json');
+    writeFileSync(file, JSON.stringify({ text: 'x'.repeat(3 * 1024 * 1024) }));
+    const big = await run(['call', 'fx', 'echo', '--args', `@${file}`, '--json'], h.cliEnv);
+    assert.equal(big.code, EXIT.REFUSED, big.stderr);
+    assert.equal(JSON.parse(big.stdout).error, 'TemporalRejected');
+    assert.match(big.stderr, /refused the request as invalid .*a payload is larger than Temporal takes .*send less/);
+    assert.doesNotMatch(big.stderr, /ServiceError/);
+  });
 });
 
 /** A gRPC error as @grpc/grpc-js gives it (the client's ServiceError carries it as its cause). */
@@ -159,6 +182,37 @@ describe('every Temporal error a person can meet has its documented exit code an
     ],
     ['not a durable-mcp workflow', new QueryNotRegisteredError('unknown queryType pendingDetails', 3), 5, /not durable-mcp's/, /not a durable-mcp workflow/],
     ['workflow task failing', workflowTaskFailing('wf-1', 'q', 'list its pending requests', 3, 'no key'), 4, /workflow task fails/, /until that is fixed/],
+    [
+      'a query while the workflow task fails',
+      new ServiceError('Failed to query Workflow', {
+        cause: grpc(9, '9 FAILED_PRECONDITION: Unable to query workflow due to Workflow Task in failed state.'),
+      }),
+      4,
+      /Workflow Task in failed state/,
+      /its log says why .*workflow describe/,
+    ],
+    [
+      'a signal to a closed run',
+      new ServiceError('Failed to signal Workflow', { cause: grpc(5, '5 NOT_FOUND: workflow execution already completed') }),
+      5,
+      /already completed/,
+      /has closed .*npx durable-mcp result/,
+    ],
+    [
+      'a rate limit',
+      new ServiceError('Failed to start Workflow', { cause: grpc(8, '8 RESOURCE_EXHAUSTED: namespace rate limit exceeded') }),
+      3,
+      /RESOURCE_EXHAUSTED/,
+      /Try again in a moment/,
+    ],
+    [
+      'a payload over the size limit',
+      new ServiceError('Failed to start Workflow', { cause: grpc(3, '3 INVALID_ARGUMENT: Blob data size exceeds limit.') }),
+      5,
+      /INVALID_ARGUMENT/,
+      /larger than Temporal takes .*send less/,
+    ],
+    ['a cancelled request', new ServiceError('Failed to query Workflow', { cause: grpc(1, '1 CANCELLED: Cancelled on client') }), 3, /CANCELLED/, /Try again/],
   ];
   for (const [what, err, exit, docs, todo] of cases) {
     it(`${what}: exit ${exit}`, () => {

@@ -2,14 +2,20 @@
  * `agent <model>`: start the workflow `mcpAgent` (docs/agents.md) and follow it: each request its tools ask (a question,
  * an approval, a sign-in) is printed with the command that answers it (`answer`, `decline`, from another terminal or
  * the inbox), and the agent's final text when it finishes. The worker that runs it is yours: both plugins
- * (DurableMcpPlugin and @temporalio/ai-sdk's AiSdkPlugin) and `mcpAgent` exported from its workflows module.
+ * (DurableMcpPlugin and @temporalio/ai-sdk's AiSdkPlugin) and `mcpAgent` exported from its workflows module. With no
+ * worker on the task queue nothing is started; a worker without `mcpAgent` fails the workflow's first task at once, and
+ * `agent` then terminates the workflow it started and says so (exit 4), within seconds.
  */
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
+import { doesNotRun, missingWorkflowType, workflowTaskFailing } from '../../client/errors.js';
+import { ClientError, ClientErrorCodes, type DurableMcpClient } from '../../client/index.js';
+import { firstWorkflowTask } from '../../client/workers.js';
 import type { Request } from '../../contract/index.js';
 import { DEFAULT_TASK_QUEUE } from '../../contract/message-names.js';
-import { terminalSafe, terminalText } from '../terminal.js';
-import { client, EXIT, positiveInt, print, UsageError } from './common.js';
+import { requestWithCommands } from '../answer-commands.js';
+import { terminalText } from '../terminal.js';
+import { client, positiveInt, print, UsageError } from './common.js';
 
 interface AgentOptions {
   server: string[];
@@ -21,17 +27,6 @@ interface AgentOptions {
   workflowId?: string;
   follow: boolean;
   json?: boolean;
-}
-
-/** What a person reads about a request, and how they answer it. */
-function requestLines(workflowId: string, r: Request): string[] {
-  const id = terminalSafe(r.id);
-  const wid = terminalSafe(workflowId);
-  return [
-    `asks (${r.kind}): ${terminalText(r.prompt)}${r.url ? ` ${terminalSafe(r.url)}` : ''}`,
-    `  answer:  npx durable-mcp answer ${wid} ${id}${r.data ? " --data '{…}'" : ''}`,
-    `  decline: npx durable-mcp decline ${wid} ${id}`,
-  ];
 }
 
 export function agentCommand(program: Command): void {
@@ -50,9 +45,17 @@ export function agentCommand(program: Command): void {
     .action(async (model: string, opts: AgentOptions) => {
       if (opts.prompt === undefined) throw new UsageError('agent: --prompt is required (what the agent is asked to do)');
       const c = await client();
+      const taskQueue = c.options.taskQueue ?? DEFAULT_TASK_QUEUE;
       const workflowId = opts.workflowId ?? `agent-${randomUUID()}`;
+      if ((await c.workerPolls(taskQueue)) === false)
+        throw new ClientError(
+          ClientErrorCodes.NoWorker,
+          `no worker polls task queue "${taskQueue}": the agent was not started. ` +
+            'Start one that runs mcpAgent: `npm start` in a clone, `npx durable-mcp dev`, or `npx durable-mcp worker --agent`',
+          { taskQueue, detail: 'no worker has polled its task queue recently' },
+        );
       const handle = await c.client.workflow.start('mcpAgent', {
-        taskQueue: c.options.taskQueue ?? DEFAULT_TASK_QUEUE,
+        taskQueue,
         workflowId,
         args: [
           {
@@ -66,34 +69,62 @@ export function agentCommand(program: Command): void {
           },
         ],
       });
+      // A worker without mcpAgent fails the first workflow task at once, then Temporal retries it forever (no event):
+      // read the history for up to 10 s rather than wait for a result that never comes.
+      const first = await firstWorkflowTask(c.client, workflowId);
+      if (first.state === 'failed') {
+        const missing = missingWorkflowType(first.message);
+        if (missing === undefined) throw workflowTaskFailing(workflowId, taskQueue, 'run the agent', 1, first.message);
+        await handle.terminate(`durable-mcp agent: the worker on task queue "${taskQueue}" does not run the workflow ${missing}`).catch(() => undefined);
+        throw new ClientError(
+          ClientErrorCodes.WorkflowTaskFailing,
+          `workflow "${workflowId}": ${doesNotRun(taskQueue, missing)}. ` +
+            `The workflow was terminated (nothing ran); start the agent again once such a worker runs. (The worker said: ${first.message})`,
+          { workflowId, taskQueue, attempt: 1, detail: first.message },
+        );
+      }
+      if (first.state === 'waiting' && !opts.json)
+        console.error(`durable-mcp: no worker has taken ${workflowId} within 10 s (a busy worker?): the agent runs when one does`);
       const json = !!opts.json;
       if (!opts.follow) return print(json, { workflowId }, () => workflowId);
       if (!json) console.error(`started ${workflowId}: following it (Ctrl-C stops following; the agent goes on)`);
       else console.log(JSON.stringify({ workflowId }));
       let finished = false;
-      const result = handle.result().finally(() => (finished = true));
-      const seen: string[] = [];
-      // The requests as they come, until the agent finishes.
-      const watch = (async () => {
-        while (!finished) {
-          const pending = await c.waitForPending(workflowId, { seen, timeoutMs: 10_000 }).catch(() => [] as Request[]);
-          for (const r of pending) {
-            if (seen.includes(r.id)) continue;
-            seen.push(r.id);
-            if (json) console.log(JSON.stringify({ request: r }));
-            else for (const line of requestLines(workflowId, r)) console.error(line);
-          }
-        }
-      })();
+      const result = c.result(workflowId).finally(() => (finished = true));
+      const watch = follow(c, workflowId, json, () => finished);
       try {
-        const r = (await result) as { text: string; steps: number; toolCalls: unknown[] };
+        const r = (await result) as unknown as { text: string; steps: number; toolCalls: unknown[] };
         print(json, { result: r }, () => terminalText(r.text));
-      } catch (err) {
-        process.exitCode = EXIT.CALL_FAILED;
-        throw err;
       } finally {
         finished = true;
         void watch;
       }
     });
+}
+
+/**
+ * Print each request the agent asks as it comes (the model's proposal: server/tool and, for an approval, its arguments),
+ * with the commands that answer it, until `done()`.
+ */
+async function follow(c: DurableMcpClient, workflowId: string, json: boolean, done: () => boolean): Promise<void> {
+  const seen: string[] = [];
+  while (!done()) {
+    let pending: Request[];
+    try {
+      pending = await c.waitForPending(workflowId, { seen, timeoutMs: 10_000 });
+    } catch {
+      // A closed run or a moment without a worker: look again shortly (never a busy loop).
+      await new Promise((r) => setTimeout(r, 1_000));
+      continue;
+    }
+    const fresh = pending.filter((r) => !seen.includes(r.id));
+    if (fresh.length === 0 || done()) continue;
+    const details = await c.pendingDetails(workflowId).catch(() => []);
+    for (const r of fresh) {
+      seen.push(r.id);
+      const context = details.find((d) => d.request.id === r.id)?.context;
+      if (json) console.log(JSON.stringify({ request: r, ...(context ? { context } : {}) }));
+      else for (const line of requestWithCommands(workflowId, r, context)) console.error(line);
+    }
+  }
 }

@@ -1,18 +1,24 @@
 /** `call` (start a tool call, with `--wait` its result) and `result` (wait for a call's result, with a progress bar on a terminal). */
 import type { Command } from 'commander';
-import type { DurableMcpClient } from '../../client/index.js';
+import { isClientError, type DurableMcpClient } from '../../client/index.js';
+import type { ToolResult } from '../../contract/index.js';
+import { requestWithCommands } from '../answer-commands.js';
 import { terminalSafe, terminalText } from '../terminal.js';
 import { client, duration, EXIT, jsonObject, positiveInt, print } from './common.js';
 
 /**
- * Wait for a call's result, saying so on stderr; on a terminal, a progress bar from the workflow's
- * `progress` query (MCP progress notifications of the tool) is drawn until the result arrives.
+ * Wait for a call's (or an agent's) result, saying so on stderr; on a terminal, a progress bar from the workflow's
+ * `progress` query (MCP progress notifications of the tool) is drawn until the result arrives. Each request that waits
+ * for a person is named on stderr with the command that answers it; a workflow whose task fails ends the wait (exit 4).
  */
-async function waitForResult(c: DurableMcpClient, workflowId: string, json: boolean) {
+async function waitForResult(c: DurableMcpClient, workflowId: string, json: boolean): Promise<ToolResult> {
   const tty = !json && process.stderr.isTTY === true;
-  if (!json) console.error(`waiting for the result of ${workflowId} (Ctrl-C stops waiting; the call goes on)`);
+  if (!json) console.error(`waiting for the result of ${terminalSafe(workflowId)} (Ctrl-C stops waiting; the call goes on)`);
   let done = false;
   let drawn = false;
+  const clearBar = () => {
+    if (drawn) process.stderr.write('\r\x1b[2K');
+  };
   const bar = (async () => {
     while (tty && !done) {
       await new Promise((r) => setTimeout(r, 1000));
@@ -29,13 +35,47 @@ async function waitForResult(c: DurableMcpClient, workflowId: string, json: bool
       drawn = true;
     }
   })();
+  // The requests that wait for a person, each once, with the command that answers it (stderr: stdout stays the result).
+  const watch = json
+    ? new Promise<never>(() => undefined)
+    : (async (): Promise<never> => {
+        const seen = new Set<string>();
+        let saidNoWorker = false;
+        for (;;) {
+          if (done) return new Promise<never>(() => undefined);
+          try {
+            for (const { request, context } of await c.pendingDetails(workflowId, { timeoutMs: 10_000 })) {
+              if (seen.has(request.id) || done) continue;
+              seen.add(request.id);
+              clearBar();
+              console.error(['it waits for a person:', ...requestWithCommands(workflowId, request, context)].join('\n'));
+            }
+          } catch (err) {
+            // A failing workflow task never ends by itself: say why, and stop waiting (exit 4).
+            if (isClientError(err, 'WorkflowTaskFailing')) throw err;
+            if (isClientError(err, 'NoWorker') && !saidNoWorker && !done) {
+              saidNoWorker = true;
+              clearBar();
+              console.error(`durable-mcp: ${terminalSafe(err.message)}; still waiting`);
+            }
+          }
+          await new Promise((r) => setTimeout(r, 1_500));
+        }
+      })();
   try {
-    return await c.result(workflowId);
+    return await Promise.race([c.result(workflowId), watch]);
   } finally {
     done = true;
-    if (drawn) process.stderr.write('\r\x1b[2K');
+    clearBar();
     void bar;
   }
+}
+
+/** The text of a result: a tool call's output, or an agent's final text (`mcpAgent` returns `{ text, steps, toolCalls, … }`). */
+function resultText(result: ToolResult | { text?: unknown }): string {
+  if ('output' in result && typeof result.output === 'string') return terminalText(result.output);
+  if ('text' in result && typeof result.text === 'string') return terminalText(result.text);
+  return terminalText(JSON.stringify(result) ?? '');
 }
 
 export function callCommand(program: Command): void {
@@ -124,7 +164,7 @@ export function callCommand(program: Command): void {
         }
         if (!opts.json) console.error(`started ${handle.workflowId} (answer its requests from another terminal: npx durable-mcp pending ${handle.workflowId})`);
         const result = await waitForResult(c, handle.workflowId, !!opts.json);
-        print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => terminalText(result.output));
+        print(!!opts.json, { workflowId: handle.workflowId, ...result }, () => resultText(result));
         if (result.isError) process.exitCode = EXIT.CALL_FAILED;
       },
     );
@@ -133,12 +173,12 @@ export function callCommand(program: Command): void {
 export function resultCommand(program: Command): void {
   program
     .command('result <workflowId>')
-    .description("Wait for a tool call's result and print its output (a failed call prints its cause)")
+    .description("Wait for a tool call's result (or an agent's) and print its output or the agent's text (a failed call prints its cause)")
     .option('--json', 'machine-readable output')
     .action(async (workflowId: string, opts: { json?: boolean }) => {
       const c = await client();
       const result = await waitForResult(c, workflowId, !!opts.json);
-      print(!!opts.json, result, () => terminalText(result.output));
+      print(!!opts.json, result, () => resultText(result));
       if (result.isError) process.exitCode = EXIT.CALL_FAILED;
     });
 }

@@ -16,13 +16,17 @@ export const EXIT = {
   CALL_FAILED: 1,
   /** Bad usage: an unknown flag, a bad flag value, --data for a URL-mode request. */
   USAGE: 2,
-  /** Temporal cannot be reached, does not answer in time, or refuses this client (namespace, permission, credentials). */
+  /**
+   * Temporal cannot be reached, does not answer in time, cancelled the request, refuses this client (namespace, permission,
+   * credentials), or rate-limits it.
+   */
   TEMPORAL_UNREACHABLE: 3,
   /** No worker answered: nothing polls the workflow's task queue (or it did not reply within seconds), or its workflow task fails. */
   NO_WORKER: 4,
   /**
    * Refused: no such workflow, no such pending request, an answer the workflow rejected, a closed workflow, a workflow id
-   * already running, a workflow that is not durable-mcp's, an unregistered search attribute, an update limit.
+   * already running, a workflow that is not durable-mcp's, an unregistered search attribute, an update limit, a request
+   * Temporal finds invalid (a payload over its size limit).
    */
   REFUSED: 5,
   /** Anything else (a bug, or an error this table does not know). */
@@ -41,6 +45,8 @@ export const EXIT_OF: Record<ClientErrorCode, number> = {
   NotDurableMcp: EXIT.REFUSED,
   SearchAttributeNotRegistered: EXIT.REFUSED,
   UpdateLimit: EXIT.REFUSED,
+  TemporalBusy: EXIT.TEMPORAL_UNREACHABLE,
+  TemporalRejected: EXIT.REFUSED,
 };
 
 /** A usage error found after parsing (exit code 2). */

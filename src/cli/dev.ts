@@ -10,15 +10,14 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { ProviderV4 } from '@ai-sdk/provider';
-import { ENCRYPTION_KEYS_ENV, resolveEncryption } from '../codec/index.js';
+import { ENCRYPTION_KEYS_ENV, resolveEncryption, type EncryptionCodec } from '../codec/index.js';
 import { startCodecServer, type CodecServerHandle } from '../codec/server.js';
 import type { McpConfig } from '../mcp/index.js';
 import { createWorker, type DurableMcpWorker } from '../worker.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
-import { defaultCacheDir } from '../worker/agent-bundle.js';
 import { modelProviderFromEnv } from '../worker/model-provider.js';
 import { devUiOrigins, uiOriginsFrom } from './codec-command.js';
-import { loadDevMcpConfig, mcpConfigLines } from './dev-config.js';
+import { loadDevMcpConfig, mcpConfigLines, type DevMcpConfig } from './dev-config.js';
 import { startDevInbox } from './dev-inbox.js';
 import { connectExternalTemporal, isRunning, startDevTemporal, stopDevServer } from './dev-temporal.js';
 import { installRuntime, mallocArenaHint } from './worker-command.js';
@@ -114,11 +113,26 @@ async function refuseTakenPorts(options: DevOptions, external: boolean, codecPor
   if (codecPort !== undefined && codecPort !== 0 && (await portTaken(codecPort))) throw new DevPortTakenError(codecPort, 'codec server', '--codec-port');
 }
 
-/** A warning when no server of dev's MCP config is enabled. */
-function warnNoServer(config: McpConfig, path: string | undefined, warn: (message: string) => void): void {
+/** A warning when no server of dev's MCP config is enabled; the config. */
+function warnNoServer({ config, path }: DevMcpConfig, warn: (message: string) => void): McpConfig {
   if (!Object.values(config.servers).some((srv) => srv.enabled)) {
     warn(`the MCP config${path ? ` ${path}` : ''} has no enabled server: every tool call will fail with UnknownServer.`);
   }
+  return config;
+}
+
+/** The banner's lines about the worker: its task queue and servers, the MCP config, the agents' model. */
+function workerBanner(
+  worker: DurableMcpWorker,
+  mcp: DevMcpConfig,
+  agent: { label: string } | undefined,
+  log: (line: string) => void,
+  note: (m: string) => void,
+) {
+  log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(mcp.config.servers).join(', ')}`);
+  for (const line of mcpConfigLines(mcp)) log(line);
+  log(`Agents:              ${agent ? `the workflow mcpAgent; model: ${agent.label}` : 'off'}`);
+  if (worker.agentBundle?.built) note(`the agent worker's workflow bundle was made once and is kept for the next start: ${worker.agentBundle.codePath}`);
 }
 
 /** The agents' model provider: given, else from the environment; undefined when agents are off or cannot load. */
@@ -156,6 +170,23 @@ function printTryIt(log: (line: string) => void, agents: boolean): void {
   log('Ctrl-C stops everything; the workflows are kept for the next start.');
 }
 
+/** The banner's lines about encryption, and about the key dev seals OAuth tokens with when none is set. */
+function encryptionBanner(
+  codec: EncryptionCodec | undefined,
+  oauth: { servers: string[]; sealKeyFile: string } | undefined,
+  log: (line: string) => void,
+  note: (m: string) => void,
+): void {
+  if (codec) log(`Encryption: on, payloads encrypted with key "${codec.keyId}" (${ENCRYPTION_KEYS_ENV})`);
+  else note(encryptionOffNote());
+  if (oauth && !codec) {
+    note(
+      `OAuth server${oauth.servers.length > 1 ? 's' : ''} ${oauth.servers.map((name) => `"${name}"`).join(', ')}: without ${ENCRYPTION_KEYS_ENV}, dev seals ` +
+        `their tokens with a key of its own (${oauth.sealKeyFile}); a worker outside dev refuses them without a key`,
+    );
+  }
+}
+
 export async function startDev(options: DevOptions): Promise<DevHandle> {
   const log = options.log ?? ((line: string) => console.log(line));
   const warn = options.warn ?? ((message: string) => log(`Warning: ${message}`));
@@ -170,8 +201,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const mcp = loadDevMcpConfig(options.mcpConfigPath, dataDir);
-  const config = mcp.config;
-  warnNoServer(config, mcp.path, warn);
+  const config = warnNoServer(mcp, warn);
   const agent = await devModel(options, warn);
 
   // The codec server first: the dev server's UI is started pointed at its address. Loopback, no token: the UI of the
@@ -213,7 +243,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
       mcpConfig: config,
       encryption: codec ?? false,
       ...(seal ? { oauth: { seal, ...(inboxPort !== 0 ? { redirectUrl: `http://127.0.0.1:${inboxPort}/oauth/callback` } : {}) } } : {}),
-      ...(agent ? { agent: { modelProvider: agent.modelProvider, cacheDir: options.cacheDir ?? defaultCacheDir() } } : {}),
+      ...(agent ? { agent: { modelProvider: agent.modelProvider, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) } } : {}),
     });
   } catch (err) {
     await connection.close().catch(() => undefined);
@@ -222,20 +252,8 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     throw err;
   }
   const running = worker.run();
-  log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
-  for (const line of mcpConfigLines(mcp)) log(line);
-  if (agent) {
-    log(`Agents:              the workflow mcpAgent; model: ${agent.label}`);
-    if (worker.agentBundle?.built) note(`the agent worker's workflow bundle was made once and is kept for the next start: ${worker.agentBundle.codePath}`);
-  } else log('Agents:              off');
-  if (codec) log(`Encryption: on, payloads encrypted with key "${codec.keyId}" (${ENCRYPTION_KEYS_ENV})`);
-  else note(encryptionOffNote());
-  if (seal && !codec) {
-    note(
-      `OAuth server${oauthServers.length > 1 ? 's' : ''} ${oauthServers.map((srv) => `"${srv.name}"`).join(', ')}: without ${ENCRYPTION_KEYS_ENV}, dev seals ` +
-        `their tokens with a key of its own (${sealKeyFile}); a worker outside dev refuses them without a key`,
-    );
-  }
+  workerBanner(worker, mcp, agent, log, note);
+  encryptionBanner(codec, seal ? { servers: oauthServers.map((srv) => srv.name), sealKeyFile } : undefined, log, note);
   const inbox = await startDevInbox(address, namespace, uiAddress, codec, options, log, warn, seal);
   for (const warning of worker.warnings) warn(warning);
   const hint = mallocArenaHint();

@@ -113,10 +113,11 @@ async function refuseTakenPorts(options: DevOptions, external: boolean, codecPor
   if (codecPort !== undefined && codecPort !== 0 && (await portTaken(codecPort))) throw new DevPortTakenError(codecPort, 'codec server', '--codec-port');
 }
 
-/** A warning when no server of dev's MCP config is enabled; the config. */
-function warnNoServer({ config, path }: DevMcpConfig, warn: (message: string) => void): McpConfig {
-  if (!Object.values(config.servers).some((srv) => srv.enabled)) {
-    warn(`the MCP config${path ? ` ${path}` : ''} has no enabled server: every tool call will fail with UnknownServer.`);
+/** A warning when no server of dev's MCP config is enabled (the built-in demo server it added aside); the config. */
+function warnNoServer({ config, path, demoAdded }: DevMcpConfig, warn: (message: string) => void): McpConfig {
+  if (!Object.entries(config.servers).some(([name, srv]) => srv.enabled && !(demoAdded && name === 'demo'))) {
+    const demo = demoAdded ? ' (dev added the built-in demo server: its calls work)' : '';
+    warn(`the MCP config${path ? ` ${path}` : ''} has no enabled server: every tool call will fail with UnknownServer.${demo}`);
   }
   return config;
 }

@@ -194,4 +194,28 @@ describe('the CLI around agents (real dev server, the CLI worker, an mcpAgent wo
     assert.match(result.stdout().trim(), /^The tool said: error: .*declined/);
     assert.doesNotMatch(result.stdout(), /waits for a person|npx durable-mcp/, 'stdout is the result only');
   });
+
+  // Last: it replaces the mcpAgent worker with the CLI's own.
+  it("follow exits 4 when the agent's worker is replaced by one without mcpAgent mid-run, instead of waiting forever", async () => {
+    const agent = spawnNode(
+      [cli, 'agent', 'scripted', '--server', 'fx', '--tools', 'fx_ask_name', '--needs-approval', '--prompt', 'Greet', '--workflow-id', 'cli-agent-replaced'],
+      agentEnv(),
+    );
+    h.workers.push(agent);
+    await agent.waitFor(/ {4}decline: npx durable-mcp decline .*\n/);
+    await agentWorker.kill('SIGKILL');
+    const plain = spawnNode([cli, 'worker', '--mcp-config', h.configPath], agentEnv());
+    h.workers.push(plain);
+    await plain.waitFor(/task queue/, 60_000);
+    // Bounded: before the change, follow waited forever.
+    await agent.waitFor(/could not go on with the agent/, 120_000);
+    assert.equal(await agent.exited, EXIT.NO_WORKER, agent.output());
+    assert.match(
+      agent.output(),
+      new RegExp(
+        'could not go on with the agent: its workflow task fails \\(attempt \\d+\\): .*The worker on task queue ' +
+          `"${agentQueue}" does not run the workflow mcpAgent: start a worker that does`,
+      ),
+    );
+  });
 });

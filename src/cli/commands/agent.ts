@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { doesNotRun, missingWorkflowType, workflowTaskFailing } from '../../client/errors.js';
 import { ClientError, ClientErrorCodes, type DurableMcpClient } from '../../client/index.js';
-import { firstWorkflowTask } from '../../client/workers.js';
+import { failingWorkflowTask, firstWorkflowTask } from '../../client/workers.js';
 import type { Request } from '../../contract/index.js';
 import { DEFAULT_TASK_QUEUE } from '../../contract/message-names.js';
 import { requestWithCommands } from '../answer-commands.js';
@@ -93,13 +93,26 @@ export function agentCommand(program: Command): void {
       const result = c.result(workflowId).finally(() => (finished = true));
       const watch = follow(c, workflowId, json, () => finished);
       try {
-        const r = (await result) as unknown as { text: string; steps: number; toolCalls: unknown[] };
+        const r = (await Promise.race([result, taskFails(c, workflowId, taskQueue, () => finished)])) as unknown as { text: string };
         print(json, { result: r }, () => terminalText(r.text));
       } finally {
         finished = true;
         void watch;
       }
     });
+}
+
+/**
+ * Rejects with WorkflowTaskFailing (exit 4) once the agent's workflow task fails and is retried (a worker without
+ * mcpAgent took it over, a deploy that broke it): Temporal would retry it forever, and the result never comes.
+ */
+async function taskFails(c: DurableMcpClient, workflowId: string, taskQueue: string, done: () => boolean): Promise<never> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 3_000));
+    if (done()) return new Promise<never>(() => undefined);
+    const failing = await failingWorkflowTask(c.client, workflowId);
+    if (failing && !done()) throw workflowTaskFailing(workflowId, taskQueue, 'go on with the agent', failing.attempt, failing.message);
+  }
 }
 
 /**

@@ -11,6 +11,8 @@ export interface DevCommandOptions {
   inboxPort: number;
   codecPort: number;
   json?: boolean;
+  /** `--no-agent`: false. */
+  agent?: boolean;
 }
 
 /** Run `dev` until it is stopped; with `json`, one JSON object a line on stdout. */
@@ -42,6 +44,7 @@ export async function runDevCommand(opts: DevCommandOptions): Promise<void> {
       uiPort: opts.uiPort,
       inboxPort: opts.inboxPort,
       codecPort: opts.codecPort,
+      ...(opts.agent === false ? { agent: false } : {}),
       taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
       signal: starting.signal,
       // With --json the human text (addresses, the commands to try) gives way to one "ready" line.
@@ -68,6 +71,8 @@ export async function runDevCommand(opts: DevCommandOptions): Promise<void> {
       codecUrl: dev.codecUrl ?? null,
       taskQueue: dev.taskQueue,
       mcpServers: dev.mcpServers,
+      mcpConfig: dev.mcpConfig ?? null,
+      model: dev.model ?? null,
     });
   }
   await dev.done;

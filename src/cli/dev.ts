@@ -3,32 +3,31 @@
  * the worker, and a demo MCP server that elicits. With TEMPORAL_ADDRESS set, it uses that server instead.
  * With a key (DURABLE_MCP_ENCRYPTION_KEYS) it also starts the codec server on loopback and points the dev server's
  * Temporal UI at it (`--ui-codec-endpoint`), so the UI shows decoded payloads.
+ * The worker runs agents too (`mcpAgent`, with the model provider of the environment: ../worker/model-provider.ts);
+ * the MCP config is read as ./dev-config.ts says.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ENCRYPTION_KEYS_ENV, resolveEncryption } from '../codec/index.js';
+import { join, resolve } from 'node:path';
+import type { ProviderV4 } from '@ai-sdk/provider';
+import { ENCRYPTION_KEYS_ENV, resolveEncryption, type EncryptionCodec } from '../codec/index.js';
 import { startCodecServer, type CodecServerHandle } from '../codec/server.js';
-import { loadMcpConfigFile, parseMcpConfig, type McpConfig } from '../mcp/index.js';
+import type { McpConfig } from '../mcp/index.js';
 import { createWorker, type DurableMcpWorker } from '../worker.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
+import { modelProviderFromEnv } from '../worker/model-provider.js';
 import { devUiOrigins, uiOriginsFrom } from './codec-command.js';
+import { loadDevMcpConfig, mcpConfigLines, type DevMcpConfig } from './dev-config.js';
 import { startDevInbox } from './dev-inbox.js';
 import { connectExternalTemporal, isRunning, startDevTemporal, stopDevServer } from './dev-temporal.js';
 import { installRuntime, mallocArenaHint } from './worker-command.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-export const demoServerPath = join(here, 'demo-server.js');
+export { demoMcpConfig, demoServerPath } from './dev-config.js';
 /**
  * How a person runs the CLI in the commands `dev` prints: `npx durable-mcp` runs this package's bin wherever it is
  * installed (a clone after `npm start`, or a project that depends on it), with nothing on PATH and no global install.
  */
 export const CLI = 'npx durable-mcp';
-
-export function demoMcpConfig(): Record<string, unknown> {
-  return { mcpServers: { demo: { command: [process.execPath, demoServerPath] } } };
-}
 
 export interface DevOptions {
   dataDir: string;
@@ -47,6 +46,10 @@ export interface DevOptions {
   note?: (message: string) => void;
   /** Aborted (e.g. on SIGINT/SIGTERM) while starting: the dev server is stopped and startDev rejects. */
   signal?: AbortSignal;
+  /** Run agents (`mcpAgent`, default true): with the model provider of the environment unless one is given here. */
+  agent?: boolean | { modelProvider: ProviderV4; label: string };
+  /** Where the agent worker's workflow bundle is kept (default: DURABLE_MCP_CACHE_DIR, else ~/.cache/durable-mcp). */
+  cacheDir?: string;
 }
 
 export interface DevHandle {
@@ -61,6 +64,10 @@ export interface DevHandle {
   taskQueue: string;
   /** The MCP servers of the config, enabled or not. */
   mcpServers: string[];
+  /** The MCP config file read (unset: the built-in demo config). */
+  mcpConfig?: string;
+  /** The agents' model (a label, never a key); unset when agents are off. */
+  model?: string;
   /** The inbox page's address (unset when it could not start). */
   inboxUrl?: string;
   /** The codec server's endpoint (set when a key is: the Temporal UI of `dev` decodes through it). */
@@ -106,25 +113,50 @@ async function refuseTakenPorts(options: DevOptions, external: boolean, codecPor
   if (codecPort !== undefined && codecPort !== 0 && (await portTaken(codecPort))) throw new DevPortTakenError(codecPort, 'codec server', '--codec-port');
 }
 
-/** The MCP config of `dev`: the file given, else the demo server's (written to the data folder); a warning when no server is enabled. */
-function devMcpConfig(options: DevOptions, dataDir: string, warn: (message: string) => void): McpConfig {
-  let config: McpConfig;
-  if (options.mcpConfigPath) {
-    config = loadMcpConfigFile(options.mcpConfigPath);
-  } else {
-    const demo = demoMcpConfig();
-    writeFileSync(join(dataDir, 'demo-mcp.json'), `${JSON.stringify(demo, null, 2)}\n`);
-    config = parseMcpConfig(demo, 'demo MCP config');
-  }
-  const enabled = Object.values(config.servers).filter((srv) => srv.enabled);
-  if (enabled.length === 0) {
-    warn(`the MCP config${options.mcpConfigPath ? ` ${options.mcpConfigPath}` : ''} has no enabled server: every tool call will fail with UnknownServer.`);
+/** A warning when no server of dev's MCP config is enabled (the built-in demo server it added aside); the config. */
+function warnNoServer({ config, path, demoAdded }: DevMcpConfig, warn: (message: string) => void): McpConfig {
+  if (!Object.entries(config.servers).some(([name, srv]) => srv.enabled && !(demoAdded && name === 'demo'))) {
+    const demo = demoAdded ? ' (dev added the built-in demo server: its calls work)' : '';
+    warn(`the MCP config${path ? ` ${path}` : ''} has no enabled server: every tool call will fail with UnknownServer.${demo}`);
   }
   return config;
 }
 
+/** The banner's lines about the worker: its task queue and servers, the MCP config, the agents' model. */
+function workerBanner(
+  worker: DurableMcpWorker,
+  mcp: DevMcpConfig,
+  agent: { label: string } | undefined,
+  log: (line: string) => void,
+  note: (m: string) => void,
+) {
+  log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(mcp.config.servers).join(', ')}`);
+  for (const line of mcpConfigLines(mcp)) log(line);
+  log(`Agents:              ${agent ? `the workflow mcpAgent; model: ${agent.label}` : 'off'}`);
+  if (worker.agentBundle?.built) note(`the agent worker's workflow bundle was made once and is kept for the next start: ${worker.agentBundle.codePath}`);
+}
+
+/** The agents' model provider: given, else from the environment; undefined when agents are off or cannot load. */
+async function devModel(options: DevOptions, warn: (message: string) => void): Promise<{ modelProvider: ProviderV4; label: string } | undefined> {
+  if (options.agent === false) return undefined;
+  if (options.agent && options.agent !== true) return options.agent;
+  // Agents need @temporalio/ai-sdk and ai (optional peers of the package, installed in a clone): without them dev runs the rest.
+  try {
+    // One after the other: two concurrent imports of one ES module from require() and import() trip Node.
+    await import('@temporalio/ai-sdk');
+    await import('ai');
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    warn('agents are off: @temporalio/ai-sdk or ai is not installed (npm install @temporalio/ai-sdk ai)');
+    return undefined;
+  }
+  // A bad setting (DURABLE_MCP_MODEL_PROVIDER, a base URL, a provider package missing) stops dev, naming it: it would fail every agent.
+  const { provider, choice } = await modelProviderFromEnv(process.env);
+  return { modelProvider: provider, label: choice.label };
+}
+
 /** What `dev` prints once everything runs: the commands to try against the demo server. */
-function printTryIt(log: (line: string) => void): void {
+function printTryIt(log: (line: string) => void, agents: boolean): void {
   const cli = CLI;
   log('');
   log('Try it (in another terminal, in this folder; put in the workflow id that call prints and the request id that pending prints):');
@@ -135,7 +167,25 @@ function printTryIt(log: (line: string) => void): void {
   log(`The demo server speaks MCP 2026-07-28: each question is a round (input_required); nothing is held while you think.`);
   log(`  ${cli} call demo plan_trip         # two rounds: the second question carries the first answer`);
   log(`  ${cli} call demo connect_account   # a link to visit (URL mode): answer it with no --data`);
+  if (agents) log(`  ${cli} agent demo --server demo --prompt 'Add 2 and 40' --needs-approval   # an agent asks to run a tool (docs/agents.md)`);
   log('Ctrl-C stops everything; the workflows are kept for the next start.');
+}
+
+/** The banner's lines about encryption, and about the key dev seals OAuth tokens with when none is set. */
+function encryptionBanner(
+  codec: EncryptionCodec | undefined,
+  oauth: { servers: string[]; sealKeyFile: string } | undefined,
+  log: (line: string) => void,
+  note: (m: string) => void,
+): void {
+  if (codec) log(`Encryption: on, payloads encrypted with key "${codec.keyId}" (${ENCRYPTION_KEYS_ENV})`);
+  else note(encryptionOffNote());
+  if (oauth && !codec) {
+    note(
+      `OAuth server${oauth.servers.length > 1 ? 's' : ''} ${oauth.servers.map((name) => `"${name}"`).join(', ')}: without ${ENCRYPTION_KEYS_ENV}, dev seals ` +
+        `their tokens with a key of its own (${oauth.sealKeyFile}); a worker outside dev refuses them without a key`,
+    );
+  }
 }
 
 export async function startDev(options: DevOptions): Promise<DevHandle> {
@@ -151,7 +201,9 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
   installRuntime();
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const config = devMcpConfig(options, dataDir, warn);
+  const mcp = loadDevMcpConfig(options.mcpConfigPath, dataDir);
+  const config = warnNoServer(mcp, warn);
+  const agent = await devModel(options, warn);
 
   // The codec server first: the dev server's UI is started pointed at its address. Loopback, no token: the UI of the
   // dev server sends none (a token-protected one for other machines is `durable-mcp codec-server`).
@@ -192,6 +244,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
       mcpConfig: config,
       encryption: codec ?? false,
       ...(seal ? { oauth: { seal, ...(inboxPort !== 0 ? { redirectUrl: `http://127.0.0.1:${inboxPort}/oauth/callback` } : {}) } } : {}),
+      ...(agent ? { agent: { modelProvider: agent.modelProvider, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) } } : {}),
     });
   } catch (err) {
     await connection.close().catch(() => undefined);
@@ -200,15 +253,8 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     throw err;
   }
   const running = worker.run();
-  log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(config.servers).join(', ')}`);
-  if (codec) log(`Encryption: on, payloads encrypted with key "${codec.keyId}" (${ENCRYPTION_KEYS_ENV})`);
-  else note(encryptionOffNote());
-  if (seal && !codec) {
-    note(
-      `OAuth server${oauthServers.length > 1 ? 's' : ''} ${oauthServers.map((srv) => `"${srv.name}"`).join(', ')}: without ${ENCRYPTION_KEYS_ENV}, dev seals ` +
-        `their tokens with a key of its own (${sealKeyFile}); a worker outside dev refuses them without a key`,
-    );
-  }
+  workerBanner(worker, mcp, agent, log, note);
+  encryptionBanner(codec, seal ? { servers: oauthServers.map((srv) => srv.name), sealKeyFile } : undefined, log, note);
   const inbox = await startDevInbox(address, namespace, uiAddress, codec, options, log, warn, seal);
   for (const warning of worker.warnings) warn(warning);
   const hint = mallocArenaHint();
@@ -216,7 +262,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     if (options.note) options.note(hint);
     else log(`Note: ${hint}`);
   }
-  printTryIt(log);
+  printTryIt(log, !!agent);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -251,6 +297,8 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     external: !!external,
     taskQueue: worker.taskQueue,
     mcpServers: Object.keys(config.servers),
+    ...(mcp.path ? { mcpConfig: mcp.path } : {}),
+    ...(agent ? { model: agent.label } : {}),
     ...(inbox ? { inboxUrl: inbox.url } : {}),
     ...(codecServer ? { codecUrl: codecServer.url } : {}),
     done,

@@ -11,6 +11,7 @@ import { loadMcpConfigFile } from '../mcp/index.js';
 import { runtimeOptionsFromEnv, TelemetryConfigError } from '../telemetry/metrics.js';
 import { WorkerLogger } from '../telemetry/worker-log.js';
 import { connectFromEnv, createWorker } from '../worker.js';
+import { modelProviderFromEnv } from '../worker/model-provider.js';
 
 /** Advice when glibc's malloc arenas are not capped (they let a worker's RSS grow with every tool call). */
 export function mallocArenaHint(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
@@ -54,6 +55,8 @@ export type WorkerProcessEvent =
       mcpConfig: string;
       /** The id of the key that encrypts payloads (null: payloads in plaintext). */
       encryptionKeyId: string | null;
+      /** With --agent: the agents' model (a label, never a key); null: agents off. */
+      model: string | null;
     }
   | { event: 'stopping'; signal: string }
   | { event: 'stopped' };
@@ -68,7 +71,8 @@ function workerEventText(e: WorkerProcessEvent): string {
       return (
         `durable-mcp worker: Temporal ${e.temporal.address} namespace ${e.temporal.namespace}` +
         `, task queue ${e.taskQueue}, MCP servers ${e.mcpServers.join(', ') || '(none)'}` +
-        (e.encryptionKeyId ? `, payloads encrypted (key "${e.encryptionKeyId}")` : '')
+        (e.encryptionKeyId ? `, payloads encrypted (key "${e.encryptionKeyId}")` : '') +
+        (e.model ? `, agents (mcpAgent) with model: ${e.model}` : '')
       );
     case 'stopping':
       return `durable-mcp worker: ${e.signal}, shutting down (waiting calls are released)`;
@@ -85,6 +89,8 @@ function workerEventText(e: WorkerProcessEvent): string {
 export async function runWorkerProcess(options: {
   mcpConfigPath: string;
   taskQueue?: string;
+  /** Run agents too (`--agent`): mcpAgent with the model provider of the environment. */
+  agent?: boolean;
   log?: (line: string) => void;
   event?: (e: WorkerProcessEvent) => void;
 }): Promise<void> {
@@ -97,6 +103,8 @@ export async function runWorkerProcess(options: {
     who: 'the worker',
     ...(config.requireEncryption ? { requiredBy: `"requireEncryption" in ${options.mcpConfigPath}` } : {}),
   });
+  // A bad model setting stops the worker here, naming the variable, before it connects.
+  const model = options.agent ? await modelProviderFromEnv(process.env) : undefined;
   const { connection, namespace, address } = await connectFromEnv();
   const w = await createWorker({
     connection,
@@ -104,6 +112,7 @@ export async function runWorkerProcess(options: {
     taskQueue: options.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE,
     mcpConfig: config,
     encryption: encryption ?? false,
+    ...(model ? { agent: { modelProvider: model.provider } } : {}),
   });
   const onSignal = (signal: NodeJS.Signals) => {
     report({ event: 'stopping', signal });
@@ -123,6 +132,7 @@ export async function runWorkerProcess(options: {
     mcpServers: Object.keys(config.servers),
     mcpConfig: options.mcpConfigPath,
     encryptionKeyId: w.encryption?.keyId ?? null,
+    model: model?.choice.label ?? null,
   });
   try {
     await w.run();

@@ -61,6 +61,7 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       mcpServers: ['fx'],
       mcpConfig: fxConfig,
       encryptionKeyId: null,
+      model: null,
     });
     // The worker it announced runs calls.
     const echo = await run(['call', 'fx', 'echo', '--args', '{"text":"json"}', '--wait'], cliEnv);
@@ -130,8 +131,12 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       inboxUrl: ready.inboxUrl,
       codecUrl: null,
       taskQueue,
-      mcpServers: ['off'],
+      // dev adds the built-in demo server to a file without one (docs/configuration.md "dev").
+      mcpServers: ['off', 'demo'],
+      mcpConfig: noneConfig,
+      model: ready.model,
     });
+    assert.match(ready.model, /^scripted demo model/);
     await devJson.kill('SIGINT');
     assert.equal(await devJson.exited, 0, devJson.output().slice(-1500));
     assert.deepEqual(jsonLines(devJson.stdout()).slice(-2), [{ event: 'stopping' }, { event: 'stopped' }]);
@@ -169,6 +174,8 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
       codecUrl: null,
       taskQueue,
       mcpServers: ['demo'],
+      mcpConfig: null,
+      model: ready.model,
     });
     assert.ok(
       jsonLines(dev.stdout()).some((e) => e.event === 'note' && /DURABLE_MCP_ENCRYPTION_KEYS=/.test(e.message)),

@@ -9,9 +9,9 @@ import { jsonLine, positiveInt } from './common.js';
 export function serveCommands(program: Command): void {
   program
     .command('dev')
-    .description('Start an embedded Temporal dev server (SQLite under --data-dir), the worker and a demo MCP server')
+    .description('Start an embedded Temporal dev server (SQLite under --data-dir), the worker (agents too) and a demo MCP server')
     .option('--data-dir <dir>', 'where the dev server keeps its SQLite file', '.data')
-    .option('--mcp-config <path>', 'MCP config file (default: the demo server)')
+    .option('--mcp-config <path>', 'MCP config file (default: $MCP_CONFIG, else ./mcp.json, else the built-in demo server; demo is added when missing)')
     .option('--port <port>', 'Temporal gRPC port', positiveInt('--port'), 7233)
     .option('--ui-port <port>', 'Temporal UI port', positiveInt('--ui-port'), 8233)
     .option('--inbox-port <port>', 'inbox web page port (0: any free port)', (v: string) => (v === '0' ? 0 : positiveInt('--inbox-port')(v)), 8787)
@@ -23,8 +23,10 @@ export function serveCommands(program: Command): void {
     )
     .option(
       '--json',
-      'one JSON object a line on stdout: "ready" (addresses, task queue, database, codec server), "warning", "note", "stopping", "stopped", "error"',
+      'one JSON object a line on stdout: "ready" (addresses, task queue, database, codec server, MCP config, model), "warning", "note", "stopping",' +
+        ' "stopped", "error"',
     )
+    .option('--no-agent', 'do not run agents (mcpAgent and the model provider)')
     .action((opts: DevCommandOptions) => runDevCommand(opts));
 
   program
@@ -73,12 +75,19 @@ export function serveCommands(program: Command): void {
     .description('Run the worker against TEMPORAL_ADDRESS (envconfig), with the MCP config')
     .option('--mcp-config <path>', 'MCP config file (default: $MCP_CONFIG or mcp.json)')
     .option(
-      '--json',
-      'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers), "warning", "note", "stopping", "stopped", "error"',
+      '--agent',
+      'run agents too: the workflow mcpAgent, with the model provider of the environment (DURABLE_MCP_MODEL_PROVIDER, OPENAI_API_KEY, ANTHROPIC_API_KEY,' +
+        ' DURABLE_MCP_MODEL_BASE_URL; none: the scripted demo model)',
     )
-    .action(async (opts: { mcpConfig?: string; json?: boolean }) => {
+    .option(
+      '--json',
+      'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers, model), "warning", "note", "stopping",' +
+        ' "stopped", "error"',
+    )
+    .action(async (opts: { mcpConfig?: string; agent?: boolean; json?: boolean }) => {
       await runWorkerProcess({
         mcpConfigPath: mcpConfigPathFrom(opts.mcpConfig ? ['--mcp-config', opts.mcpConfig] : []),
+        ...(opts.agent ? { agent: true } : {}),
         ...(opts.json ? { event: (e) => jsonLine(e) } : {}),
       });
     });

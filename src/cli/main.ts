@@ -41,6 +41,9 @@ operationCommands(program);
 authCommands(program);
 agentCommand(program);
 
+/** A setting's problem, found before anything ran (by name: each plane has its own class): exit 2, as a usage error. */
+const CONFIG_ERRORS = new Set(['InvalidDurationError', 'ModelProviderConfigError', 'TelemetryConfigError', 'ConnectConfigError']);
+
 /**
  * The exit code and the JSON error object of a failure: a tool call's failure, a usage error, the client's own errors by
  * their code (EXIT_OF), and every Temporal error a person can meet, read as the client error it stands for.
@@ -53,7 +56,7 @@ function describeError(err: unknown): { code: number; json: Record<string, unkno
     err instanceof DevPortTakenError ||
     isInboxError(err) ||
     isCodecError(err, 'TokenRequired', 'InvalidOption') ||
-    (err as { name?: string })?.name === 'InvalidDurationError'
+    CONFIG_ERRORS.has(String((err as { name?: string })?.name))
   )
     return { code: EXIT.USAGE, json: { error: 'Usage', message: e.message }, text: e.message };
   // Bad key material in DURABLE_MCP_ENCRYPTION_KEYS(_FILE): the message names the variable, never the key.

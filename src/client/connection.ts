@@ -19,6 +19,11 @@ import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from '../workflows
 import { dataConverterOf, resolveEncryption, type EncryptionCodec } from '../codec/index.js';
 import { temporalUnreachable } from './errors.js';
 
+/** A connection setting that is invalid, or that needs @temporalio/envconfig when it is not installed (the CLI: exit 2). */
+export class ConnectConfigError extends Error {
+  override name = 'ConnectConfigError';
+}
+
 type ConnectConfig = ReturnType<typeof loadClientConnectConfig>;
 
 /** @temporalio/envconfig's loader, or undefined when the package is not installed (it is an optional peer). */
@@ -53,13 +58,13 @@ export function plainEnvConnectConfig(env: NodeJS.ProcessEnv = process.env): Con
   const file = defaultConfigFile(env);
   if (file && existsSync(file)) needs.push(`the Temporal config file ${file}`);
   if (needs.length)
-    throw new Error(
+    throw new ConnectConfigError(
       `${needs.join(', ')}: reading ${needs.length === 1 ? 'this' : 'these'} needs @temporalio/envconfig, which is not installed. ` +
         'Run `npm install @temporalio/envconfig` (the version of your other @temporalio packages), ' +
         'or connect with TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS only.',
     );
   const tls = env.TEMPORAL_TLS;
-  if (tls !== undefined && !['1', 'true', '0', 'false'].includes(tls)) throw new Error(`TEMPORAL_TLS must be true, false, 1 or 0, got "${tls}"`);
+  if (tls !== undefined && !['1', 'true', '0', 'false'].includes(tls)) throw new ConnectConfigError(`TEMPORAL_TLS must be true, false, 1 or 0, got "${tls}"`);
   const apiKey = env.TEMPORAL_API_KEY;
   return {
     ...(env.TEMPORAL_NAMESPACE !== undefined ? { namespace: env.TEMPORAL_NAMESPACE } : {}),

@@ -224,3 +224,30 @@ describe('every Temporal error a person can meet has its documented exit code an
     });
   }
 });
+
+describe("a setting's problem is a usage error (exit 2, one line naming the variable), found before anything starts", () => {
+  const nothingListens = { TEMPORAL_ADDRESS: '127.0.0.1:9' };
+  const cases: Array<[string, string[], Record<string, string>, RegExp]> = [
+    ['an unknown model provider', ['worker', '--agent'], { DURABLE_MCP_MODEL_PROVIDER: 'bogus' }, /DURABLE_MCP_MODEL_PROVIDER must be one of .*got "bogus"/],
+    [
+      'openai without its key',
+      ['worker', '--agent'],
+      { DURABLE_MCP_MODEL_PROVIDER: 'openai', OPENAI_API_KEY: '' },
+      /DURABLE_MCP_MODEL_PROVIDER=openai needs OPENAI_API_KEY/,
+    ],
+    ['a base URL holding credentials', ['worker', '--agent'], { DURABLE_MCP_MODEL_BASE_URL: 'http://user:pw@127.0.0.1:9/v1' }, /must not hold credentials/],
+  ];
+  for (const [what, args, env, says] of cases) {
+    it(what, async () => {
+      const dir = tempDir('cli-config-');
+      const config = join(dir, 'mcp.json');
+      writeFileSync(config, JSON.stringify({ mcpServers: {} }));
+      const r = await run([...args, '--mcp-config', config], { ...nothingListens, ...env });
+      assert.equal(r.code, EXIT.USAGE, r.stderr);
+      const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+      assert.equal(lines.length, 1, r.stderr);
+      assert.match(lines[0]!, says);
+      assert.doesNotMatch(lines[0]!, /pw@|Error:/);
+    });
+  }
+});

@@ -15,8 +15,15 @@ import { Worker } from '@temporalio/worker';
 import { MockProviderV4 } from 'ai/test';
 import { DurableMcpPlugin } from '../src/worker.js';
 import { scriptedModel, type ScriptStep } from '../test/ai-sdk/scripted-model.js';
-import { now, p50, p95, round, scaled, type BenchResult } from './lib.js';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { now, p50, p95, round, scaled, type BenchResult, type Cleanup } from './lib.js';
 import { fixtureServerPath, startDevServer, taskQueueFor, type Benchmark } from './setup.js';
+
+/**
+ * BENCH_EAGER_ACTIVITIES=1: the dev server dispatches activities eagerly (`system.enableActivityEagerExecution`, off by
+ * default): the activity comes back with the workflow task's completion instead of through matching. Both sides alike.
+ */
+const eagerActivities = process.env.BENCH_EAGER_ACTIVITIES === '1';
 
 /** B12's target: durable-mcp's agent step at most 0.8× TemporalMCPClient's (p50, issue 43). */
 export const B12_TARGET_RATIO = 0.8;
@@ -25,7 +32,7 @@ const workflowsPath = fileURLToPath(new URL('./b12-workflows.js', import.meta.ur
 const demoServerPath = fileURLToPath(new URL('../src/cli/demo-server.js', import.meta.url));
 
 /** A server of B12: its command, the tool the model calls, its arguments and the text its result holds. */
-interface Side {
+export interface Side {
   server: string;
   path: string;
   era: string;
@@ -33,20 +40,15 @@ interface Side {
   input: Record<string, unknown>;
   output: string;
 }
-const sides: Side[] = [
+export const sides: Side[] = [
   { server: 'demo', path: demoServerPath, era: 'MCP 2026-07-28 (the demo server)', tool: 'add', input: { a: 20, b: 22 }, output: '42' },
   { server: 'fx', path: fixtureServerPath, era: 'legacy (the fixture server)', tool: 'echo', input: { text: 'x' }, output: 'echo: x' },
 ];
 
 const script = (tool: string, input: Record<string, unknown>): ScriptStep[] => [{ tool, input }, { text: (results) => results.join('') }];
 
-export const b12: Benchmark = {
-  id: 'B12',
-  name: 'agent step against TemporalMCPClient',
-  budgetS: 120,
-  async run(cleanup) {
-    const env = await startDevServer(cleanup);
-    const taskQueue = taskQueueFor('b12');
+/** B12's worker in this process: both plugins, the scripted models of both sides, each server through both clients. */
+export async function b12Worker(cleanup: Cleanup, env: TestWorkflowEnvironment, taskQueue: string): Promise<void> {
     const languageModels: Record<string, unknown> = {};
     for (const s of sides) {
       languageModels[`durable-${s.server}`] = scriptedModel(script(`${s.server}_${s.tool}`, s.input)).model;
@@ -75,6 +77,16 @@ export const b12: Benchmark = {
       worker.shutdown();
       await running;
     });
+}
+
+export const b12: Benchmark = {
+  id: 'B12',
+  name: 'agent step against TemporalMCPClient',
+  budgetS: 120,
+  async run(cleanup) {
+    const env = await startDevServer(cleanup, eagerActivities ? { serverArgs: ['--dynamic-config-value', 'system.enableActivityEagerExecution=true'] } : {});
+    const taskQueue = taskQueueFor('b12');
+    await b12Worker(cleanup, env, taskQueue);
     const results: BenchResult[] = [];
     for (const s of sides) {
       const t0 = now();
@@ -117,7 +129,7 @@ export const b12: Benchmark = {
           `One agent step, start to result, on ${s.era}: the scripted model asks for ${s.tool}, the tool runs, the model answers. ` +
           'mcpAgent (durableMcpTools) against a workflow with TemporalMCPClient and temporalProvider; one worker in the bench ' +
           'process (DurableMcpPlugin and AiSdkPlugin), dev server, sequential interleaved samples.',
-        details: { server: s.server, eagerActivities: 'dev server default' },
+        details: { server: s.server, 'eager activity dispatch': eagerActivities ? 'on (BENCH_EAGER_ACTIVITIES=1)' : 'off (the dev server default)' },
         samples: n,
         seconds: round((now() - t0) / 1000, 1),
       });

@@ -14,7 +14,9 @@ async function timeline(client: Client, workflowId: string): Promise<string[]> {
   const ms = (e: (typeof events)[number]) => Number(e.eventTime!.seconds) * 1000 + Math.round((e.eventTime!.nanos ?? 0) / 1e6);
   const t0 = ms(events[0]!);
   return events.map((e) => {
-    const kind = Object.keys(e).find((k) => k.endsWith('EventAttributes'))!.replace('EventAttributes', '');
+    const kind = Object.keys(e)
+      .find((k) => k.endsWith('EventAttributes'))!
+      .replace('EventAttributes', '');
     const a = (e as Record<string, { activityType?: { name?: string }; markerName?: string }>)[`${kind}EventAttributes`];
     return `${String(ms(e) - t0).padStart(5)} ms  ${kind}${a?.activityType?.name ? ` ${a.activityType.name}` : ''}${a?.markerName ? ` ${a.markerName}` : ''}`;
   });
@@ -35,8 +37,17 @@ async function main() {
         const workflowId = `b12h-${side}-${randomUUID()}`;
         const t = now();
         if (side === 'durable')
-          await env.client.workflow.execute('mcpAgent', { taskQueue, workflowId, args: [{ prompt: 'go', servers: [s.server], model: `durable-${s.server}`, tools: [`${s.server}_${s.tool}`] }] });
-        else await env.client.workflow.execute('temporalMcpAgent', { taskQueue, workflowId, args: [{ prompt: 'go', server: s.server, model: `temporal-${s.server}` }] });
+          await env.client.workflow.execute('mcpAgent', {
+            taskQueue,
+            workflowId,
+            args: [{ prompt: 'go', servers: [s.server], model: `durable-${s.server}`, tools: [`${s.server}_${s.tool}`] }],
+          });
+        else
+          await env.client.workflow.execute('temporalMcpAgent', {
+            taskQueue,
+            workflowId,
+            args: [{ prompt: 'go', server: s.server, model: `temporal-${s.server}` }],
+          });
         if (i > 0) times[side]!.push(now() - t);
         last = { ...last, [side]: workflowId };
       }

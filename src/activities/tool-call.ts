@@ -68,7 +68,16 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       // server once without one: its 401 names the scope and the resource metadata the sign-in must ask for.
       if (found.expired) return loginRequiredOutcome(deps, login, input.server, { reason: 'expired', generation: login.generation, challenge: {} });
     }
-    return leaseAndCall({ deps, ctx, input, server, login, workflowId: execution.workflowId, runId: execution.runId, ...(input.oldWay ? { oldWay: true } : {}) });
+    return leaseAndCall({
+      deps,
+      ctx,
+      input,
+      server,
+      login,
+      workflowId: execution.workflowId,
+      runId: execution.runId,
+      ...(input.oldWay ? { oldWay: true } : {}),
+    });
   };
 }
 
@@ -94,7 +103,9 @@ function callActivity(a: Attempt) {
   const state: CallState = { phase: { state: 'leasing' }, traceContext: undefined };
   let progress: Progress | undefined;
   // A local activity (inline) has no heartbeat: its workflow task's own heartbeat keeps it alive.
-  const beat = a.ctx.info.isLocal ? undefined : setInterval(() => a.ctx.heartbeat(progress ? { ...state.phase, progress } : state.phase), heartbeatEvery(a.ctx));
+  const beat = a.ctx.info.isLocal
+    ? undefined
+    : setInterval(() => a.ctx.heartbeat(progress ? { ...state.phase, progress } : state.phase), heartbeatEvery(a.ctx));
   const reporter = progressReporter(a.deps, a.ctx, a.workflowId, a.runId, a.input.callId);
   return {
     state,

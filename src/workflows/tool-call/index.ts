@@ -6,7 +6,15 @@
  * approval, login, round, task, release; the table in src/gates/table.ts); then run it again.
  */
 import { RetryState } from '@temporalio/common';
-import { ActivityFailure, ApplicationFailure, condition, isCancellation, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import { normalizeAssignees, type Assignees } from '../../contract/assignees.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';

@@ -44,7 +44,11 @@ describe('mcpAgent: the fast path of a call that cannot hold for a person, and t
   let taskQueue: string;
   let worker: Worker;
   let running: Promise<void>;
+  /** A worker that keeps no workflow in its cache: every workflow task replays the run's history from its start. */
+  let replaying: Worker | undefined;
+  let replayingRun: Promise<void> | undefined;
   const oldWayLog = join(tempDir(), 'old-way.jsonl');
+  const modernLog = join(tempDir(), 'modern.jsonl');
   /** The scripted model's step for a prompt: each test's model calls one tool (its prompt names it), then answers. */
   const scripts = new Map<string, ScriptStep[]>();
   const scripted = scriptedModel((n) => scripts.get(current)![Math.min(n, 1)]!);
@@ -55,7 +59,7 @@ describe('mcpAgent: the fast path of a call that cannot hold for a person, and t
     taskQueue = uniqueTaskQueue('agent-fast');
     const config = fixtureConfig(join(tempDir(), 'fx.jsonl'), {
       demo: { command: [process.execPath, demoServerPath] },
-      modern: { command: [process.execPath, modernServerPath] },
+      modern: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: modernLog } },
       oldway: { command: [process.execPath, oldWayServerPath], env: { FIXTURE_LOG: oldWayLog } },
     });
     worker = await Worker.create({
@@ -70,6 +74,8 @@ describe('mcpAgent: the fast path of a call that cannot hold for a person, and t
     durable = new DurableMcpClient(client, { taskQueue });
   });
   after(async () => {
+    replaying?.shutdown();
+    await replayingRun;
     worker?.shutdown();
     await running;
     await env?.teardown();
@@ -153,5 +159,39 @@ describe('mcpAgent: the fast path of a call that cannot hold for a person, and t
     const shape = await shapeOf(handle);
     assert.deepEqual(shape.activities, ['invokeModel', 'callMcpTool', 'invokeModel']);
     assert.equal(shape.localActivities, 2, 'the listing, and the refused inline attempt');
+  });
+
+  it('replayed on every workflow task (a worker that caches nothing, as after a crash), an inline round is taken from history, not run again', async () => {
+    const queue = uniqueTaskQueue('agent-fast-replay');
+    replaying = await Worker.create({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue: queue,
+      maxCachedWorkflows: 0,
+      workflowBundle: await agentWorkflowBundle(),
+      plugins: [
+        new DurableMcpPlugin({
+          mcpConfig: { mcpServers: { modern: { command: [process.execPath, modernServerPath], env: { FIXTURE_LOG: modernLog } } } },
+          encryption: false,
+        }),
+        new AiSdkPlugin({ modelProvider: scripted.provider() }),
+      ],
+    });
+    replayingRun = replaying.run();
+    const before = readFixtureLog(modernLog).filter((e) => e.event === 'tool' && e.tool === 'busy').length;
+    current = randomUUID();
+    scripts.set(current, [{ tool: 'modern_busy' }, { text: (results) => `Result: ${results.join(' | ')}` }]);
+    const handle = await client.workflow.start('mcpAgent', {
+      taskQueue: queue,
+      workflowId: `agent-fast-replay-${randomUUID().slice(0, 8)}`,
+      args: [{ prompt: current, model: 'scripted', tools: ['modern_busy'], servers: ['modern'] }],
+    });
+    const result = (await handle.result()) as McpAgentResult;
+    assert.equal(result.toolCalls[0]?.outcome, 'ok', JSON.stringify(result.toolCalls));
+    const rounds = readFixtureLog(modernLog).filter((e) => e.event === 'tool' && e.tool === 'busy').length - before;
+    assert.equal(rounds, 2, 'the tool ran its two rounds once each: the inline one (a marker) was never run again on replay');
+    const shape = await shapeOf(handle);
+    assert.deepEqual(shape.activities, ['invokeModel', 'callMcpTool', 'invokeModel'], 'the second round is the activity');
+    assert.equal(shape.localActivities, 2, 'the listing, and the first round inline');
   });
 });

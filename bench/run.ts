@@ -135,6 +135,15 @@ function markdown(results: BenchResult[], m: Machine, date: Date, totalS: number
       );
     }
   }
+  const b12 = results.find((r) => r.id === 'B12' && !r.error);
+  const b12l = results.find((r) => r.id === 'B12L' && !r.error);
+  if (b12 && b12l) {
+    lines.push(
+      `- B12 runs on the demo server (MCP 2026-07-28), where a call that asks nobody runs inline (a local activity); on a ` +
+        `legacy-era server (B12L) only the listing does, and durable-mcp took ${b12l.ratio}× TemporalMCPClient's time. Eager ` +
+        `activity dispatch: ${b12.details['eager activity dispatch']}.`,
+    );
+  }
   const b3 = results.find((r) => r.id === 'B3' && !r.error);
   if (b3) {
     lines.push(

@@ -112,11 +112,15 @@ export const askInput = (holdFor: number, heartbeatTimeout?: number): McpToolCal
  */
 export async function startDevServer(
   cleanup: Cleanup,
-  options: { searchAttributes?: boolean; encryption?: EncryptionCodec | false } = {},
+  options: { searchAttributes?: boolean; encryption?: EncryptionCodec | false; serverArgs?: string[] } = {},
 ): Promise<TestWorkflowEnvironment> {
   const encryption = options.encryption === false ? undefined : (options.encryption ?? EncryptionCodec.fromEnv());
   installQuietRuntime();
-  const env = await startTemporalServer({ searchAttributes: options.searchAttributes, ...(encryption ? { encryption } : {}) });
+  const env = await startTemporalServer({
+    searchAttributes: options.searchAttributes,
+    ...(encryption ? { encryption } : {}),
+    ...(options.serverArgs ? { serverArgs: options.serverArgs } : {}),
+  });
   cleanup.defer('Temporal dev server', () => env.teardown());
   return env;
 }

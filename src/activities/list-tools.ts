@@ -4,6 +4,10 @@
  * connection options), so a session opened for it has just listed them; an older one lists them again, since a
  * server's tools may change. A server behind OAuth is listed with its login's token; when it needs a (new) one, the
  * activity ends `login_required` like a tool call (with `waitForLogin`; nothing is held while a person signs in).
+ * An agent's listing (`hints`, a local activity since Versions.agentFastPath) takes the session's list when it is younger
+ * than LISTING_MAX_AGE_MS, and names the tools a call may run inline (a local activity): on a 2026-07-28 session of a
+ * server with no OAuth, each tool that does not ask the old way (a call there cannot hold for a person: an
+ * `input_required` round is an outcome, and the workflow runs the next attempt as the activity).
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { FailureTypes, jsonByteLength } from '../contract/index.js';
@@ -12,6 +16,9 @@ import { heartbeatEvery, serverConfigOf, type ActivityDeps } from './deps.js';
 import { failure } from './failures.js';
 import { callLogin, loginLease, loginRequiredOutcome, oauthServer, type CallLogin } from './oauth.js';
 import { MAX_RESULT_BYTES, type ListMcpToolsInput, type ListMcpToolsOutcome } from '../contract/activities.js';
+
+/** An agent's listing takes a session's tool list younger than this (a server's tools may change; a call still checks its tool is listed). */
+export const LISTING_MAX_AGE_MS = 30_000;
 
 export function listMcpToolsActivity(deps: ActivityDeps) {
   return async function listMcpTools(input: ListMcpToolsInput): Promise<ListMcpToolsOutcome> {
@@ -30,7 +37,8 @@ export function listMcpToolsActivity(deps: ActivityDeps) {
         return loginRequiredOutcome(deps, login, input.server, { reason: 'expired', generation: login.generation, challenge: {} });
     }
     // The lease may wait for a session of a busy server: heartbeats tell Temporal this worker is alive meanwhile.
-    const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
+    // (A local activity has none: its workflow task's own heartbeat keeps it alive.)
+    const beat = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
     try {
       let lease;
       try {
@@ -43,13 +51,15 @@ export function listMcpToolsActivity(deps: ActivityDeps) {
       }
       let tools: McpToolInfo[];
       try {
-        tools = lease.session.toolsListedAt >= asked ? lease.session.tools : await lease.session.listTools();
+        const fresh = input.hints ? performance.now() - LISTING_MAX_AGE_MS : asked;
+        tools = lease.session.toolsListedAt >= fresh ? lease.session.tools : await lease.session.listTools();
       } catch (err) {
         await lease.release({ discard: true });
         const needed = neededOf(err);
         if (needed) return loginRequiredOutcome(deps, login!, input.server, needed);
         failure(err, input.server);
       }
+      const era = lease.session.era;
       await lease.release();
       const bytes = jsonByteLength(tools);
       if (bytes > MAX_RESULT_BYTES) {
@@ -59,7 +69,9 @@ export function listMcpToolsActivity(deps: ActivityDeps) {
           FailureTypes.ResultTooLarge,
         );
       }
-      return tools;
+      if (!input.hints) return tools;
+      const inline = era === 'modern' && !oauth ? tools.filter((t) => !deps.pool.asksTheOldWay(input.server, t.name)).map((t) => t.name) : [];
+      return { tools, inline };
     } finally {
       clearInterval(beat);
     }

@@ -56,6 +56,8 @@ export function callMcpToolActivity(deps: ActivityDeps) {
         FailureTypes.NoWorkflow,
       );
     const server = allowedServer(deps, input);
+    // Inline (a local activity): a server behind OAuth may ask a person to sign in; the call runs as the activity.
+    if (input.inline && oauthServer(server)) return { status: 'regular' };
     // A server behind OAuth: the call needs its login's access token (nothing is held while a person signs in).
     const oauth = oauthServer(server);
     let login: CallLogin | undefined;
@@ -66,7 +68,16 @@ export function callMcpToolActivity(deps: ActivityDeps) {
       // server once without one: its 401 names the scope and the resource metadata the sign-in must ask for.
       if (found.expired) return loginRequiredOutcome(deps, login, input.server, { reason: 'expired', generation: login.generation, challenge: {} });
     }
-    return leaseAndCall({ deps, ctx, input, server, login, workflowId: execution.workflowId, runId: execution.runId });
+    return leaseAndCall({
+      deps,
+      ctx,
+      input,
+      server,
+      login,
+      workflowId: execution.workflowId,
+      runId: execution.runId,
+      ...(input.oldWay ? { oldWay: true } : {}),
+    });
   };
 }
 
@@ -91,7 +102,10 @@ function allowedServer(deps: ActivityDeps, input: CallMcpToolInput): ServerConfi
 function callActivity(a: Attempt) {
   const state: CallState = { phase: { state: 'leasing' }, traceContext: undefined };
   let progress: Progress | undefined;
-  const beat = setInterval(() => a.ctx.heartbeat(progress ? { ...state.phase, progress } : state.phase), heartbeatEvery(a.ctx));
+  // A local activity (inline) has no heartbeat: its workflow task's own heartbeat keeps it alive.
+  const beat = a.ctx.info.isLocal
+    ? undefined
+    : setInterval(() => a.ctx.heartbeat(progress ? { ...state.phase, progress } : state.phase), heartbeatEvery(a.ctx));
   const reporter = progressReporter(a.deps, a.ctx, a.workflowId, a.runId, a.input.callId);
   return {
     state,
@@ -127,6 +141,11 @@ async function leaseAndCall(a: Attempt): Promise<CallMcpToolOutcome> {
   // A tool that asks the old way (remembered, or being tried) runs on a legacy-era session; the server's other tools
   // keep the era it negotiates.
   const legacy = a.oldWay === true || deps.pool.asksTheOldWay(input.server, input.tool);
+  // Inline, a call on a legacy-era session could hold for a person (its question on the live session): nothing runs here.
+  if (input.inline && legacy) {
+    activity.stop();
+    return { status: 'regular' };
+  }
   try {
     lease = await deps.pool.lease(input.server, ctx.cancellationSignal, { ...loginLease(a.login), ...(legacy ? { era: 'legacy' as const } : {}) });
   } catch (err) {
@@ -139,6 +158,11 @@ async function leaseAndCall(a: Attempt): Promise<CallMcpToolOutcome> {
   // A tool the server does not list fails at once, naming what it has (no MCP request, no retry).
   // (One left out for an invalid declaration fails in the call instead, saying why: ProtocolViolation.)
   const { session } = lease;
+  if (input.inline && session.era !== 'modern') {
+    activity.stop();
+    await lease.release();
+    return { status: 'regular' };
+  }
   const listed = session.tools.some((t) => t.name === input.tool) || session.invalidTools.has(input.tool);
   if (Array.isArray(session.tools) && session.tools.length > 0 && !listed) {
     activity.stop();
@@ -169,8 +193,10 @@ async function leaseAndCall(a: Attempt): Promise<CallMcpToolOutcome> {
     return gate;
   }
   const outcome = await callOnLease(a, lease, activity);
-  // Refused in the 2026-07-28 era as a tool that asks the old way: once more, now, in the legacy era.
-  return outcome === OLD_WAY ? leaseAndCall({ ...a, oldWay: true }) : outcome;
+  // Refused in the 2026-07-28 era as a tool that asks the old way: once more, now, in the legacy era (inline: as the
+  // activity, which starts there).
+  if (outcome === OLD_WAY) return input.inline ? { status: 'regular', oldWay: true } : leaseAndCall({ ...a, oldWay: true });
+  return outcome;
 }
 
 /**

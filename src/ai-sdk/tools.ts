@@ -1,12 +1,13 @@
 /**
  * `durableMcpTools(servers, options?)`: an AI SDK `ToolSet` whose tools are MCP tools run durably (docs/agents.md).
- * Workflow code: the tool list comes from `mcpListTools` (its activity, so a server behind OAuth gets its login) and
+ * Workflow code: the tool list comes from a local activity, or `mcpListTools` (its activity, so a server behind OAuth
+ * gets its login; the histories before Versions.agentFastPath), and
  * each tool's `execute` runs `executeMcpTool` in the calling workflow, so a tool's elicitations and approvals are this
  * workflow's requests (the one inbox, the CLI's `pending`/`answer`). Whatever a person or the clock decides (declined,
  * expired, cancelled) comes back as a tool result the model reads; a tool that cannot run at all (a server down, a
  * login that expired) does too. Only the workflow's own cancellation ends a tool with an error.
  */
-import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, proxyLocalActivities } from '@temporalio/workflow';
 import { dynamicTool, jsonSchema, type JSONSchema7, type ToolSet } from 'ai';
 import type { ToolResult } from '../contract/schemas.js';
 import type { Duration } from '../workflows/duration.js';
@@ -14,6 +15,8 @@ import { useElicitationHost } from '../workflows/host/install.js';
 import { mcpListTools, type McpToolInfo } from '../workflows/mcp-list-tools.js';
 import { executeMcpTool, type ExecuteMcpToolInput } from '../workflows/tool-call/index.js';
 import { exposedToolName } from '../contract/tool-names.js';
+import type { DurableMcpActivities } from '../contract/activities.js';
+import { since, Versions } from '../workflows/versions.js';
 
 /**
  * One tool call the model asked for, as the agent records it.
@@ -96,6 +99,33 @@ function failedResult(name: string, err: unknown): ToolResult {
   return { output: `Tool "${name}" could not run: ${type || causeType}${message}`, isError: true, metadata: { failed: true } };
 }
 
+/** An agent's listing: a local activity (an idempotent read; one attempt, then the listing's own loop takes over). */
+const { listMcpTools: listInline } = proxyLocalActivities<DurableMcpActivities>({ startToCloseTimeout: '1m', retry: { maximumAttempts: 1 } });
+
+/** A server's tools, and those whose calls may run inline (as local activities: they cannot hold for a person). */
+interface Listed {
+  tools: McpToolInfo[];
+  inline: ReadonlySet<string>;
+}
+
+/**
+ * One server's listing. Since Versions.agentFastPath a local activity (its result a marker in history), from the
+ * session's list when it is fresh; a server that needs a login (OAuth), or a listing that failed, goes through
+ * `mcpListTools` as before (its activity, its retries, the login's loop), and none of its calls runs inline.
+ */
+async function listServer(server: string, fast: boolean, expiresIn: Duration | undefined): Promise<Listed> {
+  if (fast) {
+    try {
+      const outcome = await listInline({ server, waitForLogin: true, hints: true });
+      if (!Array.isArray(outcome) && 'tools' in outcome) return { tools: outcome.tools, inline: new Set(outcome.inline) };
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+    }
+  }
+  const tools = await mcpListTools({ server, ...(expiresIn !== undefined ? { elicitation: { expiresIn } } : {}) });
+  return { tools, inline: new Set() };
+}
+
 /**
  * The tools of `servers` (names in the worker's MCP config) as an AI SDK ToolSet, each run durably by this workflow.
  * Call it in workflow code, once per agent run (it lists each server's tools through an activity).
@@ -108,12 +138,12 @@ export async function durableMcpTools(servers: string[], options: DurableMcpTool
   // The workflow's requests are answerable (its handlers installed) from now on, before the first tool asks anything.
   useElicitationHost();
   const only = options.tools ? new Set(options.tools) : undefined;
-  const listed = await Promise.all(
-    servers.map((server) => mcpListTools({ server, ...(options.expiresIn !== undefined ? { elicitation: { expiresIn: options.expiresIn } } : {}) })),
-  );
+  const fast = since(Versions.agentFastPath);
+  const listed = await Promise.all(servers.map((server) => listServer(server, fast, options.expiresIn)));
   const tools: ToolSet = {};
   servers.forEach((server, i) => {
-    for (const info of listed[i]!) {
+    const { tools: infos, inline } = listed[i]!;
+    for (const info of infos) {
       const name = exposedToolName(server, info.name);
       if (only && !only.has(name) && !only.has(`${server}/${info.name}`)) continue;
       if (name in tools) continue;
@@ -122,6 +152,7 @@ export async function durableMcpTools(servers: string[], options: DurableMcpTool
         inputSchema: jsonSchema(inputSchemaOf(info)),
         execute: async (input: unknown, execution) => {
           const args = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+          const approval = wantsApproval(options.needsApproval, { name, server, tool: info.name, input });
           const call: ExecuteMcpToolInput = {
             server,
             tool: info.name,
@@ -136,12 +167,13 @@ export async function durableMcpTools(servers: string[], options: DurableMcpTool
               : {}),
             ...(options.toolTimeout !== undefined ? { toolTimeout: options.toolTimeout } : {}),
             ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-            ...(wantsApproval(options.needsApproval, { name, server, tool: info.name, input }) ? { approval: 'always' as const } : {}),
+            ...(approval ? { approval: 'always' as const } : {}),
           };
           let result: ToolResult;
           let outcome: AgentToolCall['outcome'];
           try {
-            result = await executeMcpTool(call, { step: name, reportAnswers: true });
+            // A call that asks nobody (no approval asked, a tool its listing marks inline) runs its first attempt inline.
+            result = await executeMcpTool(call, { step: name, reportAnswers: true, ...(!approval && inline.has(info.name) ? { inline: true } : {}) });
             outcome = agentCallOutcome(result);
           } catch (err) {
             if (isCancellation(err)) throw err;

@@ -50,6 +50,20 @@ export interface CallMcpToolInput {
    * Absent on calls that never needed one (their recorded inputs are unchanged).
    */
   approval?: { ask?: 'always'; approved?: { id: string; digest: string } };
+  /**
+   * Run as a local activity (an agent's call of a tool its listing marked `inline`; Versions.agentFastPath): an attempt
+   * that could hold for a person (a legacy-era session, a tool that asks the old way) returns `{ status: "regular" }`
+   * before anything runs, and the workflow runs the call as the activity instead.
+   */
+  inline?: true;
+  /** The inline attempt found the tool asks the old way (refused in the 2026-07-28 era): run it in the legacy era at once. */
+  oldWay?: true;
+}
+
+/** An inline attempt that did not run the tool: run the call as the (regular) activity (`oldWay`: in the legacy era). */
+export interface CallMcpToolRegular {
+  status: 'regular';
+  oldWay?: true;
 }
 
 /** The tool's result, as the server sent it. */
@@ -65,7 +79,8 @@ export type CallMcpToolOutcome =
   | CallMcpToolUrlRequired
   | CallMcpToolLoginRequired
   | CallMcpToolApprovalRequired
-  | CallMcpToolTask;
+  | CallMcpToolTask
+  | CallMcpToolRegular;
 
 /** What one `watchMcpTask` returns (a failed or cancelled task fails it, typed). */
 export type WatchMcpTaskOutcome =
@@ -85,13 +100,27 @@ export interface ListMcpToolsInput {
   waitForLogin?: boolean;
   /** A server behind OAuth with per-call principals: whose login the listing uses (`auth.principal` of the listing). */
   principal?: string;
+  /**
+   * An agent's listing (Versions.agentFastPath, a local activity): also which tools may run inline (as local activities),
+   * and from the session's cached list when it is fresh. The outcome is then `ListMcpToolsWithHints`.
+   */
+  hints?: true;
+}
+
+/**
+ * An agent's listing with hints: the tools, and those a call may run as a local activity since it cannot hold for a
+ * person (a 2026-07-28 session, a tool that does not ask the old way, a server with no OAuth).
+ */
+export interface ListMcpToolsWithHints {
+  tools: McpToolInfo[];
+  inline: string[];
 }
 
 /** The tools of the server, each as it listed it (the JSON recorded in histories of `mcpListTools`). */
 export type ListMcpToolsListed = McpToolInfo[];
 
 /** What `listMcpTools` returns: the tools, or (only with `waitForLogin`) the login it needs first, as a tool call's. */
-export type ListMcpToolsOutcome = ListMcpToolsListed | CallMcpToolLoginRequired;
+export type ListMcpToolsOutcome = ListMcpToolsListed | ListMcpToolsWithHints | CallMcpToolLoginRequired;
 
 /** A tool as its server lists it. Fields other than these pass through too, as the server sent them. */
 export interface McpToolInfo {

@@ -13,14 +13,18 @@ interface Measured {
   server: string;
   tool: string;
 }
-/** How an attempt ended: completed, released (with a reason), (modern era) input_required, login_required (OAuth), approval_required, or task (MCP Tasks). */
+/**
+ * How an attempt ended: completed, released (with a reason), (modern era) input_required, login_required (OAuth),
+ * approval_required, task (MCP Tasks), or regular (an inline attempt handed back to the activity, nothing ran).
+ */
 type Outcome =
   | { status: 'completed' }
   | { status: 'released'; reason: string }
   | { status: 'input_required' }
   | { status: 'login_required' }
   | { status: 'approval_required' }
-  | { status: 'task' };
+  | { status: 'task' }
+  | { status: 'regular' };
 
 /** Wrap the `callMcpTool` activity so that each attempt is measured. */
 export function measuredToolCall<I extends Measured, O extends Outcome>(fn: (input: I) => Promise<O>): (input: I) => Promise<O> {

@@ -52,6 +52,8 @@ export async function mcpListTools(input: McpListToolsInput): Promise<McpToolInf
   for (;;) {
     const outcome = await listMcpTools({ server: input.server, waitForLogin: true, ...(principal !== undefined ? { principal } : {}) });
     if (Array.isArray(outcome)) return outcome;
+    // (Only an agent's listing asks for hints: this one never gets them.)
+    if (!('login' in outcome)) return outcome.tools;
     // A server behind OAuth needs a (new) token: ask its login (one per server and principal, shared with the tool
     // calls), wait for it to settle (nothing is held meanwhile), then list again.
     if (++logins > MAX_LOGIN_ROUNDS) throw tooManyLogins(input.server, outcome.login.reason);

@@ -9,7 +9,7 @@
  * stay committed and replay through the entry's old branch. An entry goes once no history it guards can still be
  * open (then its id goes to RETIRED_VERSION_IDS, never to be reused).
  *
- * Four entries today (followUps, taskContinueAsNew, answerProof, taskWatchEndsWait), all added since issue 30: then, the package never
+ * Five entries today (followUps, taskContinueAsNew, answerProof, taskWatchEndsWait, agentFastPath), all added since issue 30: then, the package never
  * released, the histories were re-recorded from the code of the day and the eight entries before were dropped with
  * the branches only the older histories needed.
  * Deterministic: workflow APIs only.
@@ -57,6 +57,16 @@ export const Versions = {
     id: 'durable-mcp:task-watch-ends-wait',
     since: '2026-12-05, issue 42 (found by tasks-continue under load: an answer sent to a task server 4 times)',
     before: 'the restored wait stayed set during the first watch: the run could continue as new while the watch ran',
+  },
+  /**
+   * `durableMcpTools` lists each server in a local activity (`listMcpTools` with `hints`; a login falls back to the
+   * `mcpListTools` loop), and the first attempt of a call of a tool the listing marks `inline` (a 2026-07-28 session,
+   * no OAuth, not asking the old way, no approval asked by the agent) runs as a local activity (issue 43, B12).
+   */
+  agentFastPath: {
+    id: 'durable-mcp:agent-fast-path',
+    since: '2026-12-06, issue 43 (B12: an agent step against TemporalMCPClient)',
+    before: 'each listing ran the listMcpTools activity (mcpListTools) and every call attempt the callMcpTool activity',
   },
 } as const satisfies Record<string, WorkflowVersion>;
 

@@ -6,7 +6,15 @@
  * approval, login, round, task, release; the table in src/gates/table.ts); then run it again.
  */
 import { RetryState } from '@temporalio/common';
-import { ActivityFailure, ApplicationFailure, condition, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import { normalizeAssignees, type Assignees } from '../../contract/assignees.js';
 import type { ToolResult } from '../../contract/index.js';
 import type { Duration } from '../duration.js';
@@ -20,7 +28,8 @@ import { followTask } from '../../gates/task/workflow.js';
 import { DEFAULT_MAX_ROUNDS, roundSteps } from '../../gates/round/workflow.js';
 import type { GateContext, Step } from '../../gates/step.js';
 import { openGate } from '../../gates/waits.js';
-import type { DurableMcpActivities } from '../../contract/activities.js';
+import type { CallMcpToolInput, DurableMcpActivities } from '../../contract/activities.js';
+import type { CallOutcome } from './outcome.js';
 
 export interface ElicitationOptions {
   /** How long a request may stay unanswered before it expires into `cancel` (a Duration: ms or "24h"; default 24 h). */
@@ -96,6 +105,11 @@ export interface CallOptions {
   reportAnswers?: boolean;
   /** Whether the run should continue as new now (`mcpToolCall`'s limits): a call following an MCP task parks for it. */
   continueAsNew?: () => boolean;
+  /**
+   * The call cannot hold for a person (an agent's tool its listing marked `inline`; Versions.agentFastPath): its first
+   * attempt runs as a local activity, which hands the call back to the activity, before anything runs, when it could hold.
+   */
+  inline?: boolean;
 }
 
 /** The assignees of a call's requests: its own, else its login's principal (absent: anyone). */
@@ -160,7 +174,8 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
     heartbeatTimeout: durations.heartbeatTimeoutMs ?? 30_000,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS },
   };
-  const { callMcpTool: activity } = proxyActivities<DurableMcpActivities>(activityOptions);
+  const { callMcpTool } = proxyActivities<DurableMcpActivities>(activityOptions);
+  const activity = options.inline ? inlineFirst(callMcpTool, activityOptions, toolTimeoutMs) : (callMcpTool as Attempt);
   // Resumed after continue-as-new: a call that waited in a modern-era round resumes at that round (its number,
   // requestState and request ids came with the host's snapshot); a released legacy call waits, then runs again.
   const resumeRound = options.resumeAfter ? host.waits.roundWaitOf(call.callId) : undefined;
@@ -181,6 +196,38 @@ export async function executeMcpTool(input: ExecuteMcpToolInput, options: CallOp
     host.finishCall(call.callId);
     throw repeatedFailure(err, activityOptions.retry!.maximumAttempts!);
   }
+}
+
+/** One attempt of a call as the loop runs it (the activity's outcomes; `regular` is the inline attempt's own). */
+type Attempt = (input: CallMcpToolInput) => Promise<CallOutcome>;
+
+/**
+ * The attempts of a call whose first one runs inline, as a local activity (its result is in history, a marker, as an
+ * activity's is; a crash before the workflow task completes runs it again, as a crash before an activity completes
+ * does). It can hold for nobody: on a session that could (legacy era, a tool asking the old way, OAuth) it returns
+ * `regular` before anything runs, and the attempt runs as the activity. A failed inline attempt counts as one of the
+ * call's attempts: the activity then has the others (a non-retryable failure or a cancellation ends the call as it is).
+ * Every later attempt (after a gate: an approval, a round, a login) is the activity.
+ */
+function inlineFirst(regular: DurableMcpActivities['callMcpTool'], options: ActivityOptions, toolTimeoutMs: number): Attempt {
+  let first = true;
+  const { callMcpTool: local } = proxyLocalActivities<DurableMcpActivities>({ startToCloseTimeout: toolTimeoutMs + 60_000, retry: { maximumAttempts: 1 } });
+  return async (input) => {
+    if (!first) return (await regular(input)) as CallOutcome;
+    first = false;
+    let outcome;
+    try {
+      outcome = await local({ ...input, inline: true });
+    } catch (err) {
+      const attempts = options.retry!.maximumAttempts!;
+      const cause = err instanceof ActivityFailure ? err.cause : undefined;
+      if (isCancellation(err) || attempts <= 1 || (cause instanceof ApplicationFailure && cause.nonRetryable)) throw err;
+      const { callMcpTool: rest } = proxyActivities<DurableMcpActivities>({ ...options, retry: { ...options.retry, maximumAttempts: attempts - 1 } });
+      return (await rest(input)) as CallOutcome;
+    }
+    if (outcome.status !== 'regular') return outcome;
+    return (await regular({ ...input, ...(outcome.oldWay ? { oldWay: true as const } : {}) })) as CallOutcome;
+  };
 }
 
 /**
@@ -208,7 +255,7 @@ async function callLoop(
   host: ElicitationHost,
   call: { callId: string; holdForMs: number; expiresInMs: number; reportAnswers: boolean; continueAsNew?: () => boolean },
   input: ExecuteMcpToolInput,
-  activity: DurableMcpActivities['callMcpTool'],
+  activity: Attempt,
   toolTimeoutMs: number,
   resume?: RoundWait,
 ): Promise<ToolResult> {

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Runtime } from '@temporalio/worker';
 import { resolveEncryption } from '../codec/index.js';
 import { loadMcpConfigFile } from '../mcp/index.js';
+import { NEXUS_SERVICE } from '../contract/nexus.js';
 import { runtimeOptionsFromEnv, TelemetryConfigError } from '../telemetry/metrics.js';
 import { WorkerLogger } from '../telemetry/worker-log.js';
 import { connectFromEnv, createWorker } from '../worker.js';
@@ -54,6 +55,8 @@ export type WorkerProcessEvent =
       mcpConfig: string;
       /** The id of the key that encrypts payloads (null: payloads in plaintext). */
       encryptionKeyId: string | null;
+      /** `--nexus`: the Nexus service the worker offers on its task queue (docs/nexus.md). */
+      nexusService?: string;
     }
   | { event: 'stopping'; signal: string }
   | { event: 'stopped' };
@@ -68,7 +71,8 @@ function workerEventText(e: WorkerProcessEvent): string {
       return (
         `durable-mcp worker: Temporal ${e.temporal.address} namespace ${e.temporal.namespace}` +
         `, task queue ${e.taskQueue}, MCP servers ${e.mcpServers.join(', ') || '(none)'}` +
-        (e.encryptionKeyId ? `, payloads encrypted (key "${e.encryptionKeyId}")` : '')
+        (e.encryptionKeyId ? `, payloads encrypted (key "${e.encryptionKeyId}")` : '') +
+        (e.nexusService ? `, Nexus service ${e.nexusService}` : '')
       );
     case 'stopping':
       return `durable-mcp worker: ${e.signal}, shutting down (waiting calls are released)`;
@@ -85,6 +89,8 @@ function workerEventText(e: WorkerProcessEvent): string {
 export async function runWorkerProcess(options: {
   mcpConfigPath: string;
   taskQueue?: string;
+  /** Offer the Nexus service `durable-mcp` on the task queue (docs/nexus.md). */
+  nexus?: boolean;
   log?: (line: string) => void;
   event?: (e: WorkerProcessEvent) => void;
 }): Promise<void> {
@@ -104,6 +110,7 @@ export async function runWorkerProcess(options: {
     taskQueue: options.taskQueue ?? process.env.DURABLE_MCP_TASK_QUEUE,
     mcpConfig: config,
     encryption: encryption ?? false,
+    ...(options.nexus ? { nexus: true } : {}),
   });
   const onSignal = (signal: NodeJS.Signals) => {
     report({ event: 'stopping', signal });
@@ -123,6 +130,7 @@ export async function runWorkerProcess(options: {
     mcpServers: Object.keys(config.servers),
     mcpConfig: options.mcpConfigPath,
     encryptionKeyId: w.encryption?.keyId ?? null,
+    ...(options.nexus ? { nexusService: NEXUS_SERVICE } : {}),
   });
   try {
     await w.run();
@@ -133,7 +141,7 @@ export async function runWorkerProcess(options: {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(process.argv.slice(2)) }).catch((err) => {
+  runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(process.argv.slice(2)), nexus: process.argv.includes('--nexus') }).catch((err) => {
     console.error(`durable-mcp worker: ${(err as Error).message}`);
     process.exit(1);
   });

@@ -72,13 +72,15 @@ export function serveCommands(program: Command): void {
     .command('worker')
     .description('Run the worker against TEMPORAL_ADDRESS (envconfig), with the MCP config')
     .option('--mcp-config <path>', 'MCP config file (default: $MCP_CONFIG or mcp.json)')
+    .option('--nexus', 'also offer the Nexus service durable-mcp (callTool, listTools) on the task queue, for a Nexus endpoint (docs/nexus.md)')
     .option(
       '--json',
       'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers), "warning", "note", "stopping", "stopped", "error"',
     )
-    .action(async (opts: { mcpConfig?: string; json?: boolean }) => {
+    .action(async (opts: { mcpConfig?: string; nexus?: boolean; json?: boolean }) => {
       await runWorkerProcess({
         mcpConfigPath: mcpConfigPathFrom(opts.mcpConfig ? ['--mcp-config', opts.mcpConfig] : []),
+        ...(opts.nexus ? { nexus: true } : {}),
         ...(opts.json ? { event: (e) => jsonLine(e) } : {}),
       });
     });

@@ -15,10 +15,10 @@ const durableMcp = nexus.service('durable-mcp', {
 export const operationTokenQuery = defineQuery<string | undefined>('operationToken');
 
 export async function nexusCaller(endpoint: string, operation: 'callTool' | 'listTools', input: Record<string, unknown>): Promise<unknown> {
-  let token: string | undefined;
-  setHandler(operationTokenQuery, () => token);
+  const started: { token?: string } = {};
+  setHandler(operationTokenQuery, () => started.token);
   const client = createNexusServiceClient({ endpoint, service: durableMcp });
   const handle = await client.startOperation(operation, input, { scheduleToCloseTimeout: '1h' });
-  token = handle.token;
+  started.token = handle.token;
   return handle.result();
 }

@@ -15,6 +15,7 @@ import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/cl
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 import { DurableMcpClient } from '../../src/client/index.js';
+import { createInboxApp } from '../../src/inbox/index.js';
 import { createWorker, type DurableMcpWorker } from '../../src/worker.js';
 import { DevServer } from '../faults/lib.js';
 import { eventually, fixtureConfig, quietRuntime, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
@@ -81,11 +82,16 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     await server?.kill('SIGTERM');
   });
 
-  const call = (input: Record<string, unknown>, operation = 'callTool') =>
-    callers.workflow.start('nexusCaller', { taskQueue: 'ts-callers', workflowId: `caller-${process.pid}-${++n}`, args: [ENDPOINT, operation, input] });
+  const call = (input: Record<string, unknown>, operation = 'callTool', idSuffix = '') =>
+    callers.workflow.start('nexusCaller', {
+      taskQueue: 'ts-callers',
+      workflowId: `caller-${process.pid}-${++n}${idSuffix}`,
+      args: [ENDPOINT, operation, input],
+    });
 
-  it('a question: the person answers, the caller gets the result; the request names who asked; the workflow id is the request id', async () => {
-    const caller = await call({ server: 'fx', tool: 'ask_name' });
+  it('a question: the person answers in the inbox, the caller gets the result; the request names who asked (escaped); the workflow id is the request id', async () => {
+    // The caller names its own workflow: untrusted text wherever it is shown.
+    const caller = await call({ server: 'fx', tool: 'ask_name' }, 'callTool', '-<img src=x>');
     const wid = await backingWorkflowId(caller);
     const [pending] = await eventually(async () => {
       const p = await dmc.pendingDetails(wid).catch(() => []);
@@ -95,7 +101,17 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     // The listing (the inbox's and `pending`'s) finds it, with who asked.
     const listed = await eventually(async () => (await dmc.listPending()).rows.find((r) => r.workflowId === wid), 'listed');
     assert.equal(listed.context.caller?.namespace, CALLER_NS);
-    await dmc.submit(wid, { id: pending!.request.id, ok: true, data: { name: 'Ada' } }, { by: 'ann' });
+    // The inbox shows who asked, escaped, and takes the person's answer.
+    const inbox = createInboxApp({ client: dmc.client, taskQueue: dmc.options.taskQueue });
+    const page = await (await inbox.request('/')).text();
+    assert.ok(page.includes(`asked by ${CALLER_NS}/caller-${process.pid}-1-&lt;img src=x&gt; (Nexus)`), page.slice(0, 3000));
+    assert.ok(!page.includes('<img src=x>'));
+    const answered = await inbox.request('/api/answer', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowId: wid, answer: { id: pending!.request.id, ok: true, data: { name: 'Ada' } } }),
+    });
+    assert.equal(answered.status, 200, await answered.clone().text());
     assert.deepEqual(await caller.result(), { output: 'hello Ada', isError: false });
     // A retried start finds the same workflow: its id is the operation's request id, which the caller's server keeps.
     const scheduled = (await caller.fetchHistory()).events!.find((e) => e.nexusOperationScheduledEventAttributes)!;

@@ -1,9 +1,11 @@
 /**
- * A Python workflow (examples/nexus-python/caller.py, `temporalio` from PyPI) in its own namespace calls durable-mcp's
- * `callTool` through a Nexus endpoint on a real dev server (issue 44). durable-mcp's worker is a separate process
- * (`durable-mcp worker --nexus`): it is SIGKILLed while the question waits and started again, the person answers in the
- * inbox, the Python workflow gets the result and the person was asked once. A declined approval reaches the Python
- * workflow as a result. The example's own `call` command runs too. One dev server for the file.
+ * Callers in other languages (issue 44), each a workflow in its own namespace calling durable-mcp's `callTool` through
+ * the Nexus endpoint "durable-mcp" on a real dev server: Python (examples/nexus-python/caller.py, `temporalio` from
+ * PyPI) and Go (examples/nexus-go, Temporal's Go SDK from the module proxy, built offline from the module cache
+ * `npm run tools` fills). durable-mcp's worker is a separate process (`durable-mcp worker --nexus`): it is SIGKILLed while
+ * the question waits and started again, the person answers in the inbox, the caller gets the result and the person was
+ * asked once. A declined approval reaches the Python workflow as a result. The examples' own `call` commands run too.
+ * One dev server for the file.
  */
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
@@ -19,6 +21,7 @@ import { createInboxApp } from '../../src/inbox/index.js';
 import { spawnCommand, spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { DevServer } from '../faults/lib.js';
 import { pythonSdkDir } from '../fixtures/python/paths.js';
+import { buildGoModule, goNexusCallerDir } from '../fixtures/go/paths.js';
 import { receivedAnswers } from '../fixtures/paths.js';
 import { eventually, fixtureConfig, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { watchPending } from '../helpers/watch.js';
@@ -27,6 +30,7 @@ const root = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const callerPy = join(root, 'examples', 'nexus-python', 'caller.py');
 const workerEntry = fileURLToPath(new URL('../../src/cli/worker-command.js', import.meta.url));
 const CALLER_NS = 'caller-py';
+const GO_NS = 'caller-go';
 
 /** The backing workflow's id: the operation's request id, from the caller's NexusOperationScheduled event. */
 async function backingWorkflowId(caller: WorkflowHandle): Promise<string> {
@@ -54,17 +58,21 @@ async function startedBackingWorkflowId(caller: WorkflowHandle, dmc: DurableMcpC
   return wid;
 }
 
-describe('a Python workflow calls durable-mcp through Nexus', () => {
+describe('Python and Go workflows call durable-mcp through Nexus', () => {
   let server: DevServer;
   let dmc: DurableMcpClient;
   let callers: Client;
   let durableMcp: SpawnedProcess;
   let python: SpawnedProcess;
+  let go: SpawnedProcess;
+  let goBinary: string;
+  let goCallers: Client;
   let logPath: string;
   let configPath: string;
   let taskQueue: string;
   let n = 0;
   const pythonEnv = () => ({ PYTHONPATH: pythonSdkDir(), TEMPORAL_ADDRESS: server.address, CALLER_NAMESPACE: CALLER_NS });
+  const goEnv = () => ({ TEMPORAL_ADDRESS: server.address, CALLER_NAMESPACE: GO_NS });
   const startDurableMcp = async () => {
     durableMcp = spawnNode([workerEntry, '--mcp-config', configPath, '--nexus'], {
       TEMPORAL_ADDRESS: server.address,
@@ -82,6 +90,7 @@ describe('a Python workflow calls durable-mcp through Nexus', () => {
     const cli = findTemporalBinary('cli', { allowDownload: false }).path!;
     const temporal = (...args: string[]) => execFileSync(cli, [...args, '--address', server.address], { encoding: 'utf8' });
     temporal('operator', 'namespace', 'create', '--namespace', CALLER_NS);
+    temporal('operator', 'namespace', 'create', '--namespace', GO_NS);
     temporal('operator', 'nexus', 'endpoint', 'create', '--name', 'durable-mcp', '--target-namespace', 'default', '--target-task-queue', taskQueue);
     logPath = join(dir, 'fixture.jsonl');
     configPath = join(dir, 'mcp.json');
@@ -98,13 +107,26 @@ describe('a Python workflow calls durable-mcp through Nexus', () => {
         },
       );
     }, 'the Python worker runs');
+    goBinary = buildGoModule(goNexusCallerDir, join(dir, 'nexus-caller'), false, 'the Go Nexus caller');
+    go = await eventually(async () => {
+      const p = spawnCommand(goBinary, ['worker'], goEnv());
+      return p.waitFor(/READY caller worker/, 30_000).then(
+        () => p,
+        async () => {
+          await p.kill('SIGKILL');
+          return undefined;
+        },
+      );
+    }, 'the Go worker runs');
     const c = await server.client();
     dmc = new DurableMcpClient(c.client, { taskQueue });
     callers = new Client({ connection: c.connection, namespace: CALLER_NS });
+    goCallers = new Client({ connection: c.connection, namespace: GO_NS });
   });
 
   after(async () => {
     await python?.kill('SIGTERM');
+    await go?.kill('SIGTERM');
     await durableMcp?.kill('SIGTERM');
     await dmc?.client.connection.close();
     await server?.kill('SIGTERM');
@@ -156,6 +178,36 @@ describe('a Python workflow calls durable-mcp through Nexus', () => {
       env: { ...process.env, ...pythonEnv() },
       timeout: 120_000,
     });
+    assert.deepEqual(JSON.parse(stdout), { output: 'echo: hi', isError: false });
+  });
+
+  it('Go: the worker is SIGKILLed while the question waits; after its restart the person answers in the inbox, asked once; Go gets the result', async () => {
+    const caller = await goCallers.workflow.start('CallTool', {
+      taskQueue: 'nexus-go',
+      workflowId: `go-${process.pid}-${++n}`,
+      args: [{ server: 'fx', tool: 'ask_name', heartbeatTimeout: 2000, elicitation: { holdFor: '10m' } }],
+    });
+    const wid = await startedBackingWorkflowId(caller, dmc);
+    const watch = watchPending(dmc.client.workflow.getHandle(wid));
+    const [request] = await dmc.waitForPending(wid, { timeoutMs: 60_000 });
+    watch.seen.set(request!.id, request!);
+    assert.deepEqual((await dmc.pendingDetails(wid))[0]!.context.caller, {
+      namespace: GO_NS,
+      workflowId: caller.workflowId,
+      runId: caller.firstExecutionRunId,
+    });
+    const before = receivedAnswers(logPath).length;
+
+    await durableMcp.kill('SIGKILL');
+    await startDurableMcp();
+    await answerInInbox(wid, { id: request!.id, ok: true, data: { name: 'Grace' } });
+    assert.deepEqual(await caller.result(), { output: 'hello Grace', isError: false });
+    assert.deepEqual([...(await watch.stop()).keys()], [request!.id], 'pending never showed a second request');
+    assert.deepEqual(receivedAnswers(logPath).slice(before), [{ action: 'accept', content: { name: 'Grace' } }], 'the server heard one answer');
+  });
+
+  it("Go: the example's call command prints the tool's result", async () => {
+    const { stdout } = await promisify(execFile)(goBinary, ['call', 'fx', 'echo', '{"text": "hi"}'], { env: { ...process.env, ...goEnv() }, timeout: 120_000 });
     assert.deepEqual(JSON.parse(stdout), { output: 'echo: hi', isError: false });
   });
 });

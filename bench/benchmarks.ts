@@ -11,6 +11,7 @@ import { b9 } from './b9-approval.js';
 import { b10 } from './b10-agent-step.js';
 import { b7 } from './b7-inbox-scale.js';
 import { b11 } from './b11-tasks.js';
+import { b13 } from './b13-nexus.js';
 import type { Benchmark } from './setup.js';
 
-export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5, b6, b3m, b8, b9, b7, b10, b11];
+export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5, b6, b3m, b8, b9, b7, b10, b11, b13];

@@ -89,6 +89,9 @@ export function nexusJsonSchemas(): Record<string, unknown> {
   return out;
 }
 
+/** At most this many characters of a field name sent from outside are shown in a problem. */
+const MAX_FIELD_SHOWN = 100;
+
 /** An input that does not fit the contract: the field (a dotted path, `(input)` for the whole) and what is wrong. */
 export interface NexusInputProblem {
   field: string;
@@ -102,10 +105,10 @@ export function parseNexusInput<S extends z.ZodType>(schema: S, input: unknown):
   const issue = r.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const at = issue.path.map(String);
-    const keys = issue.keys.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 100)));
-    return { field: [...at, issue.keys[0]!].join('.'), problem: `is not a field of the input (unknown: ${keys.join(', ')})` };
+    const keys = issue.keys.slice(0, 5).map((k) => JSON.stringify(k.slice(0, MAX_FIELD_SHOWN)));
+    return { field: [...at, issue.keys[0]!.slice(0, MAX_FIELD_SHOWN)].join('.'), problem: `is not a field of the input (unknown: ${keys.join(', ')})` };
   }
-  const field = issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)';
+  const field = issue.path.length > 0 ? issue.path.map((p) => String(p).slice(0, MAX_FIELD_SHOWN)).join('.') : '(input)';
   const expected =
     'expected' in issue && typeof issue.expected === 'string' ? `must be ${issue.expected === 'record' ? 'object' : issue.expected}` : issue.message;
   return { field, problem: issue.code === 'invalid_value' ? issue.message : expected };

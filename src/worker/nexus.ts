@@ -33,6 +33,9 @@ export const durableMcpService = nexus.service(NEXUS_SERVICE, {
   listTools: nexus.operation<NexusListToolsInput, NexusListToolsOutput>(),
 });
 
+/** The longest BAD_REQUEST message (it may show a value the caller sent). */
+const MAX_PROBLEM = 1000;
+
 /** The longest request id used in a workflow id (the caller's server sends a UUID). */
 const MAX_REQUEST_ID = 128;
 
@@ -48,8 +51,9 @@ function requestIdOf(ctx: nexus.StartOperationContext): string {
 function checked<T>(operation: string, parsed: { input: T } | { field: string; problem: string }, problemOf: (input: T) => string | undefined): T {
   if (!('input' in parsed)) throw new nexus.HandlerError('BAD_REQUEST', `${operation}: field "${parsed.field}" ${parsed.problem}`);
   const problem = problemOf(parsed.input);
-  // The workflow's message begins with its own name ("mcpToolCall: "): say the operation's instead.
-  if (problem) throw new nexus.HandlerError('BAD_REQUEST', `${operation}: ${problem.slice(problem.indexOf(': ') + 2)}`);
+  // The workflow's message begins with its own name ("mcpToolCall: "): say the operation's instead. The value it shows
+  // comes from outside: the message is cut to MAX_PROBLEM characters.
+  if (problem) throw new nexus.HandlerError('BAD_REQUEST', `${operation}: ${problem.slice(problem.indexOf(': ') + 2)}`.slice(0, MAX_PROBLEM));
   return parsed.input;
 }
 

@@ -76,6 +76,11 @@ describe('the Nexus contract', () => {
     assert.deepEqual(parseNexusInput(NexusCallToolInputSchema, { ...call, arguments: [1] }), { field: 'arguments', problem: 'must be object' });
     assert.equal((parseNexusInput(NexusCallToolInputSchema, { ...call, approval: 'never' }) as { field: string }).field, 'approval');
     assert.deepEqual(parseNexusInput(NexusCallToolInputSchema, 'echo'), { field: '(input)', problem: 'must be object' });
+    // A field name from outside is shown cut.
+    const long = 'k'.repeat(10_000);
+    const r = parseNexusInput(NexusCallToolInputSchema, { ...call, [long]: 1 }) as { field: string; problem: string };
+    assert.equal(r.field, 'k'.repeat(100));
+    assert.ok(r.problem.length < 200);
     assert.deepEqual(parseNexusInput(NexusListToolsInputSchema, { server: 'demo', auth: { principal: 'ann' } }), {
       input: { server: 'demo', auth: { principal: 'ann' } },
     });

@@ -10,7 +10,6 @@ export interface DevCommandOptions {
   uiPort: number;
   inboxPort: number;
   codecPort: number;
-  nexus?: boolean;
   json?: boolean;
 }
 
@@ -43,7 +42,6 @@ export async function runDevCommand(opts: DevCommandOptions): Promise<void> {
       uiPort: opts.uiPort,
       inboxPort: opts.inboxPort,
       codecPort: opts.codecPort,
-      ...(opts.nexus ? { nexus: true } : {}),
       taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
       signal: starting.signal,
       // With --json the human text (addresses, the commands to try) gives way to one "ready" line.

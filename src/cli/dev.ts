@@ -36,8 +36,6 @@ export interface DevOptions {
   port: number;
   uiPort: number;
   taskQueue?: string;
-  /** Also offer the Nexus service durable-mcp on the task queue (docs/nexus.md). */
-  nexus?: boolean;
   /** Port of the inbox web page (default 8787, 0 picks a free one); the inbox binds to 127.0.0.1. */
   inboxPort?: number;
   /** Port of the codec server, started when a key is set (default 8081, 0 picks a free one); it binds to 127.0.0.1. */
@@ -193,7 +191,6 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
       taskQueue: options.taskQueue,
       mcpConfig: config,
       encryption: codec ?? false,
-      ...(options.nexus ? { nexus: true } : {}),
       ...(seal ? { oauth: { seal, ...(inboxPort !== 0 ? { redirectUrl: `http://127.0.0.1:${inboxPort}/oauth/callback` } : {}) } } : {}),
     });
   } catch (err) {

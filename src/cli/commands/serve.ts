@@ -21,7 +21,6 @@ export function serveCommands(program: Command): void {
       (v: string) => (v === '0' ? 0 : positiveInt('--codec-port')(v)),
       8081,
     )
-    .option('--nexus', 'also offer the Nexus service durable-mcp (callTool, listTools) on the task queue (docs/nexus.md)')
     .option(
       '--json',
       'one JSON object a line on stdout: "ready" (addresses, task queue, database, codec server), "warning", "note", "stopping", "stopped", "error"',

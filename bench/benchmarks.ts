@@ -12,6 +12,7 @@ import { b10 } from './b10-agent-step.js';
 import { b7 } from './b7-inbox-scale.js';
 import { b11 } from './b11-tasks.js';
 import { b12 } from './b12-mcp-client.js';
+import { b13 } from './b13-nexus.js';
 import type { Benchmark } from './setup.js';
 
-export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5, b6, b3m, b8, b9, b7, b10, b11, b12];
+export const benchmarks: Benchmark[] = [b1, b2, b3, b4, b5, b6, b3m, b8, b9, b7, b10, b11, b12, b13];

@@ -134,10 +134,10 @@ export interface WorkerProcess {
 /** Start a worker process (`node <entry> --mcp-config <path>`) and wait until it says it is ready. */
 export async function startWorkerProcess(
   cleanup: Cleanup,
-  opts: { entry?: string; address: string; taskQueue: string; configPath: string; ready?: RegExp; env?: Record<string, string> },
+  opts: { entry?: string; address: string; taskQueue: string; configPath: string; ready?: RegExp; env?: Record<string, string>; args?: string[] },
 ): Promise<WorkerProcess> {
   const entry = opts.entry ?? workerEntry;
-  const proc = spawnNode([...workerNodeArgs, entry, '--mcp-config', opts.configPath], {
+  const proc = spawnNode([...workerNodeArgs, entry, '--mcp-config', opts.configPath, ...(opts.args ?? [])], {
     TEMPORAL_ADDRESS: opts.address,
     TEMPORAL_NAMESPACE: 'default',
     DURABLE_MCP_TASK_QUEUE: opts.taskQueue,

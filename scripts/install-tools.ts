@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildGoElicitServer, goToolsDir } from '../test/fixtures/go/paths.js';
+import { buildGoElicitServer, goNexusCallerBinary, goToolsDir } from '../test/fixtures/go/paths.js';
 import { buildRustElicitServer } from '../test/fixtures/rust/paths.js';
 import { pythonSdk1Dir, pythonSdkDir } from '../test/fixtures/python/paths.js';
 import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
@@ -67,6 +67,8 @@ for (const line of NODE_LINES) {
 try {
   const bin = buildGoElicitServer(join(goToolsDir(), 'bin', 'elicit-server'), true);
   console.log(`go fixture: ${bin} (${spawnSync('go', ['version'], { encoding: 'utf8' }).stdout?.trim()})`);
+  // The Go caller of the Nexus service (examples/nexus-go, Temporal's Go SDK): the first build takes a minute or two.
+  console.log(`go nexus caller: ${goNexusCallerBinary(true)}`);
 } catch (err) {
   console.error((err as Error).message);
   process.exit(1);

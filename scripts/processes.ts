@@ -53,7 +53,12 @@ export interface SpawnedProcess {
 
 /** Spawn a node script, collecting stdout+stderr. */
 export function spawnNode(args: string[], env: Record<string, string | undefined> = {}, cwd?: string): SpawnedProcess {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnCommand(process.execPath, args, env, cwd);
+}
+
+/** Spawn any program (e.g. `python3`), collecting stdout+stderr. */
+export function spawnCommand(command: string, args: string[], env: Record<string, string | undefined> = {}, cwd?: string): SpawnedProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let buf = '';
   let out = '';
   const listeners = new Set<() => void>();

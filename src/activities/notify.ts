@@ -5,6 +5,7 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { ANSWER_LINK_PATH, linkTargets, signAnswerLink } from '../codec/answer-link.js';
 import { assigneesLine, sameCase } from '../contract/assignees.js';
+import { callerLine } from '../contract/nexus.js';
 import { FailureTypes } from '../contract/index.js';
 import { expandEnv, type NotifyConfig } from '../mcp/index.js';
 import type { AssigneeWebhook } from '../mcp/notify-config.js';
@@ -38,6 +39,7 @@ export function notificationBody(input: PendingRequest & NotifyTarget, notify: N
     const lines = [
       `*durable-mcp: ${SLACK_HEADING[input.event ?? 'pending']}* by ${slackText(where)} in workflow \`${slackText(input.workflowId)}\``,
       ...(input.event === 'escalation' && context.escalated ? [`escalated to ${slackText(assigneesLine(context.escalated))}`] : []),
+      ...(context.caller ? [`asked by ${slackText(callerLine(context.caller))} through Nexus`] : []),
       ...(withPrompt
         ? [`> ${slackText(request.prompt)}`, ...(request.url ? [`link: \`${slackText(request.url)}\``] : [])]
         : [`request \`${slackText(request.id)}\` (${slackText(request.kind)})`]),

@@ -5,6 +5,7 @@
  * for an entry or a detail line of `durable-mcp pending`. `--json` output is JSON.stringify's, exact.
  */
 import { assigneesLine } from '../contract/assignees.js';
+import { callerLine } from '../contract/nexus.js';
 import { escapeControlChars } from '../contract/control-chars.js';
 import type { Request } from '../contract/index.js';
 import type { PendingContext } from '../workflows/messages.js';
@@ -52,6 +53,8 @@ export function pendingEntryLines(workflowId: string, request: Request, context:
   }
   // Who may answer, and N of M (docs/people.md): how many people must accept, and who has.
   if (context.assignees) lines.push(`${DETAIL}for: ${terminalSafe(assigneesLine(context.assignees))}`);
+  // A call through the Nexus service (docs/nexus.md): the caller's namespace and workflow.
+  if (context.caller) lines.push(`${DETAIL}asked by: ${terminalSafe(callerLine(context.caller))} (Nexus)`);
   if (context.approvals) {
     const { required: needed, accepted } = context.approvals;
     const by = accepted.length > 0 ? ` (accepted by ${terminalSafe(accepted.join(', '))})` : '';

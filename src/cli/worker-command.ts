@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Runtime } from '@temporalio/worker';
 import { resolveEncryption } from '../codec/index.js';
 import { loadMcpConfigFile } from '../mcp/index.js';
+import { NEXUS_SERVICE } from '../contract/nexus.js';
 import { runtimeOptionsFromEnv, TelemetryConfigError } from '../telemetry/metrics.js';
 import { WorkerLogger } from '../telemetry/worker-log.js';
 import { connectFromEnv, createWorker } from '../worker.js';
@@ -57,6 +58,8 @@ export type WorkerProcessEvent =
       encryptionKeyId: string | null;
       /** With --agent: the agents' model (a label, never a key); null: agents off. */
       model: string | null;
+      /** `--nexus`: the Nexus service the worker offers on its task queue (docs/nexus.md). */
+      nexusService?: string;
     }
   | { event: 'stopping'; signal: string }
   | { event: 'stopped' };
@@ -72,7 +75,8 @@ function workerEventText(e: WorkerProcessEvent): string {
         `durable-mcp worker: Temporal ${e.temporal.address} namespace ${e.temporal.namespace}` +
         `, task queue ${e.taskQueue}, MCP servers ${e.mcpServers.join(', ') || '(none)'}` +
         (e.encryptionKeyId ? `, payloads encrypted (key "${e.encryptionKeyId}")` : '') +
-        (e.model ? `, agents (mcpAgent) with model: ${e.model}` : '')
+        (e.model ? `, agents (mcpAgent) with model: ${e.model}` : '') +
+        (e.nexusService ? `, Nexus service ${e.nexusService}` : '')
       );
     case 'stopping':
       return `durable-mcp worker: ${e.signal}, shutting down (waiting calls are released)`;
@@ -91,6 +95,8 @@ export async function runWorkerProcess(options: {
   taskQueue?: string;
   /** Run agents too (`--agent`): mcpAgent with the model provider of the environment. */
   agent?: boolean;
+  /** Offer the Nexus service `durable-mcp` on the task queue (docs/nexus.md). */
+  nexus?: boolean;
   log?: (line: string) => void;
   event?: (e: WorkerProcessEvent) => void;
 }): Promise<void> {
@@ -113,6 +119,7 @@ export async function runWorkerProcess(options: {
     mcpConfig: config,
     encryption: encryption ?? false,
     ...(model ? { agent: { modelProvider: model.provider } } : {}),
+    ...(options.nexus ? { nexus: true } : {}),
   });
   const onSignal = (signal: NodeJS.Signals) => {
     report({ event: 'stopping', signal });
@@ -133,6 +140,7 @@ export async function runWorkerProcess(options: {
     mcpConfig: options.mcpConfigPath,
     encryptionKeyId: w.encryption?.keyId ?? null,
     model: model?.choice.label ?? null,
+    ...(options.nexus ? { nexusService: NEXUS_SERVICE } : {}),
   });
   try {
     await w.run();
@@ -143,7 +151,7 @@ export async function runWorkerProcess(options: {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(process.argv.slice(2)) }).catch((err) => {
+  runWorkerProcess({ mcpConfigPath: mcpConfigPathFrom(process.argv.slice(2)), nexus: process.argv.includes('--nexus') }).catch((err) => {
     console.error(`durable-mcp worker: ${(err as Error).message}`);
     process.exit(1);
   });

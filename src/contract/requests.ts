@@ -19,6 +19,16 @@ import type { Assignees } from './assignees.js';
 import type { Request } from './schemas.js';
 import { APPROVAL_ARGUMENTS_MAX } from './tool-arguments.js';
 
+/**
+ * Who asked for a call through the Nexus service (docs/nexus.md): the caller's namespace and workflow, as the links of
+ * the caller's Temporal server name them. Untrusted text (escape it); it says who asked, it does not authenticate.
+ */
+export interface NexusCaller {
+  namespace: string;
+  workflowId?: string;
+  runId?: string;
+}
+
 /** Where a pending request comes from: what a person needs to act on it. */
 export interface PendingContext {
   callId: string;
@@ -48,6 +58,8 @@ export interface PendingContext {
   reminded?: true;
   /** It was escalated (`elicitation.escalateAfter`): who was added to the assignees. */
   escalated?: Assignees;
+  /** A call through the Nexus service: who asked (the caller's namespace and workflow). */
+  caller?: NexusCaller;
 }
 /**
  * At most this many characters of a call's arguments (as JSON) go with its pending requests: an approval's arguments

@@ -6,6 +6,7 @@
 import { html } from 'hono/html';
 import { checkElicitationUrl } from '../contract/admit.js';
 import { assigneesLine } from '../contract/assignees.js';
+import { callerLine } from '../contract/nexus.js';
 import { documentHtml } from './document.js';
 import { personHtml } from './person-view.js';
 import type { HtmlEscapedString } from 'hono/utils/html';
@@ -228,6 +229,7 @@ function pendingRow(row: Extract<InboxRow, { kind: 'pending' }>, state: PageStat
     <span class="tool"><span class="server">${context.server}</span> / <span class="toolname">${context.tool}</span></span
     >${context.step !== undefined ? html` <span class="step">step ${context.step}</span>` : ''} <span class="wf">${workflowLink(row.workflowId, state)}</span>
     ${context.assignees ? html`<span class="assignees">for ${assigneesLine(context.assignees)}</span>` : ''}
+    ${context.caller ? html`<span class="caller">asked by ${callerLine(context.caller)} (Nexus)</span>` : ''}
     ${context.askedAt ? html`<span class="asked">asked <time datetime="${context.askedAt}">${shownTime(context.askedAt)}</time></span>` : ''}
     <span class="left"
       >expires in

@@ -32,6 +32,12 @@ export interface DurableMcpPluginOptions {
   requireEncryption?: boolean;
   /** Servers behind OAuth (`"auth"` in their config; docs/oauth.md). */
   oauth?: OAuthWorkerOptions;
+  /**
+   * Offer the Nexus service `durable-mcp` (operations `callTool`, `listTools`) on the worker's task queue, for workflows in
+   * any SDK language and namespace behind a Nexus endpoint (docs/nexus.md). Default off. Needs `@temporalio/nexus`.
+   * @experimental Nexus is in Public Preview in the TypeScript SDK.
+   */
+  nexus?: boolean;
 }
 
 export interface ResolvedPluginOptions {

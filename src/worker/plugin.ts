@@ -35,6 +35,7 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
   readonly warnings: string[];
   private readonly logins?: LoginDeps;
   private readonly tracing: TracingSetup | false | undefined;
+  private readonly nexus: boolean;
   private readonly shutdownNotice = new AbortController();
   private readonly clientPlugin: DurableMcpClientPlugin;
   private ownConnection?: NativeConnection;
@@ -50,6 +51,7 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
     this.encryption = encryption;
     this.logins = logins;
     this.tracing = options.tracing;
+    this.nexus = options.nexus === true;
     this.clientPlugin = new DurableMcpClientPlugin({ encryption: encryption ?? false });
   }
 
@@ -90,9 +92,12 @@ export class DurableMcpPlugin implements WorkerPlugin, ClientPlugin, BundlerPlug
     startMetricsAtZero(servers, ns, options.taskQueue);
     this.stopWatchingSessions = watchSessions(this.pool, options.taskQueue, 1000, servers);
     const { pool, logins, shutdownNotice } = this;
+    // The Nexus service (docs/nexus.md) is loaded only when asked for: @temporalio/nexus is needed then only. Appended to the worker's own.
+    const nexusServices = this.nexus ? [(await import('./nexus.js')).durableMcpServiceHandler({ searchAttributes })] : undefined;
     const merge = this.merger(options, !!traced, (code) => ({
       activities: createActivities({ pool, shutdown: shutdownNotice.signal, searchAttributes, notify: this.config.notify, logins }),
       workerInterceptors: (user) => workerInterceptors(user, traced, code.workflowsPath !== undefined),
+      ...(nexusServices ? { nexusServices } : {}),
     }));
     // Defaults for workflows that wait for people. A dead worker's sticky tasks move to the shared queue after 3 s (Temporal's
     // default 10 s): recovery after a crash is then bounded by the heartbeat timeout, not by stickiness.

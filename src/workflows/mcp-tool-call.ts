@@ -1,5 +1,6 @@
 import { CancellationScope, ContinueAsNew, condition, getExternalWorkflowHandle, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { ToolResult } from '../contract/index.js';
+import type { NexusCaller } from '../contract/requests.js';
 import type { ElicitationHost, HostSnapshot } from './host/index.js';
 import { installElicitationHost } from './host/install.js';
 import { continueAsNewWhenIdle, untilIdle } from './idle.js';
@@ -18,6 +19,8 @@ export interface McpToolCallInput extends ExecuteMcpToolInput {
    * result to that workflow, so the pipeline's id is the one inbox.
    */
   reportTo?: { workflowId: string; step: string; callIdPrefix?: string };
+  /** Set by the Nexus service (docs/nexus.md), never by its callers: who asked, from the caller's Nexus links. */
+  caller?: NexusCaller;
   /** @internal carried across continue-as-new: the host's state, the call and the request it waits for. */
   continued?: { host: HostSnapshot; callId: string; waitingFor?: string; runs: number };
 }

@@ -94,6 +94,15 @@ describe('notify: the webhook config and what it is sent', () => {
     assert.doesNotMatch(body.text, /<@U123>|<!channel>/);
     assert.match(body.text, /durable-mcp pending wf-1/);
   });
+
+  it('names who asked through Nexus: in the JSON body (its context) and escaped in the Slack text', () => {
+    const caller = { namespace: 'caller-py', workflowId: 'order <!channel>' };
+    const withCaller = { ...input, context: { ...input.context, caller } };
+    assert.deepEqual((notificationBody(withCaller, { url: 'https://x.test/' }) as { context: unknown }).context, withCaller.context);
+    const text = (notificationBody(withCaller, { url: 'https://x.test/', format: 'slack' }) as { text: string }).text;
+    assert.match(text, /asked by caller-py\/order &lt;!channel&gt; through Nexus/);
+    assert.doesNotMatch(text, /<!channel>/);
+  });
 });
 
 describe('notify: answer links and follow-ups (docs/people.md)', () => {

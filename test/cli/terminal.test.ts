@@ -86,6 +86,14 @@ describe('terminal output of server text', () => {
     );
     assert.equal(lines[2], '    url: https://login.example.test/x  (host: login.example.test)');
   });
+  it('names who asked through Nexus (namespace/workflow), escaped', () => {
+    const lines = pendingEntryLines(
+      'mcp-nexus-1',
+      { id: 'r', kind: 'input', prompt: 'Name?' },
+      { callId: 'c', server: 's', tool: 't', caller: { namespace: 'caller-py', workflowId: 'order\u202e-42' } },
+    );
+    assert.ok(lines.includes('    asked by: caller-py/order\\u{202e}-42 (Nexus)'), lines.join('\n'));
+  });
 });
 
 describe('terminal output of a tool result', () => {

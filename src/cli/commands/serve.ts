@@ -74,6 +74,7 @@ export function serveCommands(program: Command): void {
     .command('worker')
     .description('Run the worker against TEMPORAL_ADDRESS (envconfig), with the MCP config')
     .option('--mcp-config <path>', 'MCP config file (default: $MCP_CONFIG or mcp.json)')
+    .option('--nexus', 'also offer the Nexus service durable-mcp (callTool, listTools) on the task queue, for a Nexus endpoint (docs/nexus.md)')
     .option(
       '--agent',
       'run agents too: the workflow mcpAgent, with the model provider of the environment (DURABLE_MCP_MODEL_PROVIDER, OPENAI_API_KEY, ANTHROPIC_API_KEY,' +
@@ -84,10 +85,11 @@ export function serveCommands(program: Command): void {
       'one JSON object a line on stdout: "ready" (Temporal address, namespace, task queue, MCP servers, model), "warning", "note", "stopping",' +
         ' "stopped", "error"',
     )
-    .action(async (opts: { mcpConfig?: string; agent?: boolean; json?: boolean }) => {
+    .action(async (opts: { mcpConfig?: string; agent?: boolean; nexus?: boolean; json?: boolean }) => {
       await runWorkerProcess({
         mcpConfigPath: mcpConfigPathFrom(opts.mcpConfig ? ['--mcp-config', opts.mcpConfig] : []),
         ...(opts.agent ? { agent: true } : {}),
+        ...(opts.nexus ? { nexus: true } : {}),
         ...(opts.json ? { event: (e) => jsonLine(e) } : {}),
       });
     });

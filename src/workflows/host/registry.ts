@@ -86,6 +86,7 @@ export class RequestRegistry {
       ...(context.escalateAfterMs !== undefined ? { escalateAfterMs: context.escalateAfterMs } : {}),
       ...(context.escalateTo !== undefined ? { escalateTo: context.escalateTo } : {}),
       ...(context.requiredApprovals !== undefined ? { requiredApprovals: context.requiredApprovals } : {}),
+      ...(context.caller !== undefined ? { caller: context.caller } : {}),
       expiresInMs: durationOption('elicitation.expiresIn', context.expiresInMs, DEFAULT_EXPIRES_IN_MS),
       holdForMs: durationOption('elicitation.holdFor', context.holdForMs, DEFAULT_HOLD_FOR_MS),
     };
@@ -184,6 +185,7 @@ export class RequestRegistry {
     // URL mode: where the link goes, beside it (the URL was admitted: https:, or http: to a loopback host).
     const host = e.request.kind === 'authorization' ? urlHost(e.request.url) : undefined;
     if (host !== undefined) context.host = host;
+    if (call?.caller !== undefined) context.caller = call.caller;
     return context;
   }
 

@@ -17,6 +17,7 @@ import {
 } from '@temporalio/workflow';
 import { normalizeAssignees, type Assignees } from '../../contract/assignees.js';
 import type { ToolResult } from '../../contract/index.js';
+import type { NexusCaller } from '../../contract/requests.js';
 import type { Duration } from '../duration.js';
 import type { CallAnswer, ElicitationHost } from '../host/index.js';
 import type { NewCall } from '../host/registry.js';
@@ -132,7 +133,7 @@ export function followUpsOf(e: ElicitationOptions | undefined): { remindAfterMs?
 
 /** A call's record in the host, from its input (`step`: the label its requests show). */
 export function newCallOf(
-  input: Pick<ExecuteMcpToolInput, 'server' | 'tool' | 'arguments' | 'elicitation' | 'assignees' | 'auth' | 'approvals'>,
+  input: Pick<ExecuteMcpToolInput, 'server' | 'tool' | 'arguments' | 'elicitation' | 'assignees' | 'auth' | 'approvals'> & { caller?: NexusCaller },
   step?: string,
 ): NewCall {
   return {
@@ -145,6 +146,8 @@ export function newCallOf(
     ...assigneesOf(input),
     ...followUpsOf(input.elicitation),
     ...(input.approvals !== undefined && input.approvals > 1 ? { requiredApprovals: input.approvals } : {}),
+    // Set only by the Nexus service (mcpToolCall's `caller`): who asked, shown with the call's requests.
+    ...(input.caller !== undefined ? { caller: input.caller } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ export interface DevCommandOptions {
   json?: boolean;
   /** `--no-agent`: false. */
   agent?: boolean;
+  /** `--nexus`: offer the Nexus service durable-mcp too. */
+  nexus?: boolean;
 }
 
 /** Run `dev` until it is stopped; with `json`, one JSON object a line on stdout. */
@@ -45,6 +47,7 @@ export async function runDevCommand(opts: DevCommandOptions): Promise<void> {
       inboxPort: opts.inboxPort,
       codecPort: opts.codecPort,
       ...(opts.agent === false ? { agent: false } : {}),
+      ...(opts.nexus ? { nexus: true } : {}),
       taskQueue: process.env.DURABLE_MCP_TASK_QUEUE,
       signal: starting.signal,
       // With --json the human text (addresses, the commands to try) gives way to one "ready" line.

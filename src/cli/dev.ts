@@ -13,7 +13,7 @@ import type { ProviderV4 } from '@ai-sdk/provider';
 import { ENCRYPTION_KEYS_ENV, resolveEncryption, type EncryptionCodec } from '../codec/index.js';
 import { startCodecServer, type CodecServerHandle } from '../codec/server.js';
 import type { McpConfig } from '../mcp/index.js';
-import { createWorker, type DurableMcpWorker } from '../worker.js';
+import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '../worker.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
 import { modelProviderFromEnv } from '../worker/model-provider.js';
 import { devUiOrigins, uiOriginsFrom } from './codec-command.js';
@@ -50,6 +50,8 @@ export interface DevOptions {
   agent?: boolean | { modelProvider: ProviderV4; label: string };
   /** Where the agent worker's workflow bundle is kept (default: DURABLE_MCP_CACHE_DIR, else ~/.cache/durable-mcp). */
   cacheDir?: string;
+  /** Offer the Nexus service `durable-mcp` on the task queue (`dev --nexus`, docs/nexus.md). */
+  nexus?: boolean;
 }
 
 export interface DevHandle {
@@ -155,6 +157,14 @@ async function devModel(options: DevOptions, warn: (message: string) => void): P
   return { modelProvider: provider, label: choice.label };
 }
 
+/** The worker's options beyond the basics: agents (their model provider, the bundle's cache) and the Nexus service. */
+function workerExtras(options: DevOptions, agent: { modelProvider: ProviderV4 } | undefined): Pick<CreateWorkerOptions, 'agent' | 'nexus'> {
+  return {
+    ...(agent ? { agent: { modelProvider: agent.modelProvider, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) } } : {}),
+    ...(options.nexus ? { nexus: true } : {}),
+  };
+}
+
 /** What `dev` prints once everything runs: the commands to try against the demo server. */
 function printTryIt(log: (line: string) => void, agents: boolean): void {
   const cli = CLI;
@@ -244,7 +254,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
       mcpConfig: config,
       encryption: codec ?? false,
       ...(seal ? { oauth: { seal, ...(inboxPort !== 0 ? { redirectUrl: `http://127.0.0.1:${inboxPort}/oauth/callback` } : {}) } } : {}),
-      ...(agent ? { agent: { modelProvider: agent.modelProvider, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) } } : {}),
+      ...workerExtras(options, agent),
     });
   } catch (err) {
     await connection.close().catch(() => undefined);

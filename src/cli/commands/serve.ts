@@ -27,6 +27,7 @@ export function serveCommands(program: Command): void {
         ' "stopped", "error"',
     )
     .option('--no-agent', 'do not run agents (mcpAgent and the model provider)')
+    .option('--nexus', 'also offer the Nexus service durable-mcp (callTool, listTools) on the task queue, for a Nexus endpoint (docs/nexus.md)')
     .action((opts: DevCommandOptions) => runDevCommand(opts));
 
   program

@@ -21,7 +21,7 @@ import { DurableMcpClient } from '../../src/client/index.js';
 import { DurableMcpPlugin } from '../../src/worker.js';
 import { answerSignal, pendingQuery } from '../../src/workflows/messages.js';
 import { readFixtureLog } from '../fixtures/paths.js';
-import { run } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
 import { recordHistory } from '../helpers/history.js';
 import { spawnNode } from '../../scripts/processes.js';
 import { createLocalEnv, eventually, fixtureConfig, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
@@ -223,18 +223,17 @@ describe('mcpAgent: an AI SDK agent whose tools are durable MCP tools', () => {
     await withAgentWorker(script, async ({ durable, taskQueue }) => {
       const workflowId = `agent-cli-${randomUUID().slice(0, 8)}`;
       const cliEnv = { TEMPORAL_ADDRESS: env.address, DURABLE_MCP_TASK_QUEUE: taskQueue, DURABLE_MCP_ENCRYPTION_KEYS: '' };
-      const following = run(['agent', 'scripted', '--server', 'fx', '--tools', 'fx_ask_name', '--prompt', 'Greet', '--workflow-id', workflowId], cliEnv);
-      // The CLI starts the workflow (a process of its own): wait for it, then for its request.
-      const [request] = await eventually(async () => {
-        const r = await durable.waitForPending(workflowId, { timeoutMs: 30_000 }).catch(() => undefined);
-        return r?.length ? r : undefined;
-      }, 'the request');
+      const following = spawnNode(
+        [cli, 'agent', 'scripted', '--server', 'fx', '--tools', 'fx_ask_name', '--prompt', 'Greet', '--workflow-id', workflowId],
+        cliEnv,
+      );
+      // The person answers once the follower has shown the request (as a person reading it would).
+      await following.waitFor(/What is your name\?[^]*npx durable-mcp answer agent-cli-/, 60_000);
+      const [request] = await durable.waitForPending(workflowId, { timeoutMs: 30_000 });
+      assert.ok(following.output().includes(`npx durable-mcp answer ${workflowId} ${request!.id}`), following.output());
       await durable.submit(workflowId, { id: request!.id, ok: true, data: { name: 'Grace' } });
-      const { code, stdout, stderr } = await following;
-      assert.equal(code, 0, stderr);
-      assert.equal(stdout.trim(), 'final: hello Grace');
-      assert.match(stderr, /asks \(input\): What is your name\?/);
-      assert.ok(stderr.includes(`npx durable-mcp answer ${workflowId} ${request!.id}`), stderr);
+      assert.equal(await following.exited, 0, following.output());
+      assert.equal(following.stdout().trim(), 'final: hello Grace');
     });
   });
 

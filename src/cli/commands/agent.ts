@@ -131,7 +131,8 @@ async function follow(c: DurableMcpClient, workflowId: string, json: boolean, do
       continue;
     }
     const fresh = pending.filter((r) => !seen.includes(r.id));
-    if (fresh.length === 0 || done()) continue;
+    // Printed even when the agent has just finished: a follower sees every request the agent asked.
+    if (fresh.length === 0) continue;
     const details = await c.pendingDetails(workflowId).catch(() => []);
     for (const r of fresh) {
       seen.push(r.id);

@@ -14,7 +14,7 @@ export type { NexusCaller } from './requests.js';
 /** The service's name, the same in every SDK (`create_nexus_client(service="durable-mcp", …)`). */
 export const NEXUS_SERVICE = 'durable-mcp';
 /** The operations' names. */
-export const NexusOperations = { callTool: 'callTool', listTools: 'listTools' } as const;
+export const NexusOperations = { callTool: 'callTool', listTools: 'listTools', runPipeline: 'runPipeline' } as const;
 
 /** A duration: a number of milliseconds, or a string like "30s", "24h", "1 day" (Temporal's format). */
 const DurationSchema = z.union([z.number(), z.string()]);
@@ -54,6 +54,26 @@ export const NexusListToolsInputSchema = z.strictObject({
 });
 export type NexusListToolsInput = z.infer<typeof NexusListToolsInputSchema>;
 
+/** A step of `runPipeline`: one tool call as `callTool` takes it, with its name and what its failure does. */
+const PipelineStepSchema = NexusCallToolInputSchema.extend({
+  /** Unique; a later step refers to its result as `{{steps.<name>.output}}` or `{ "$ref": "steps.<name>.json.…" }`. */
+  name: z.string(),
+  onFailure: z.enum(['stop', 'continue', 'retry']).optional(),
+  retries: z.number().optional(),
+  /** Run the step as a child workflow (`mcpToolCall`) instead of inline. */
+  child: z.boolean().optional(),
+});
+
+/** The input of `runPipeline`: `mcpPipeline`'s, without its internal fields (`state`, `caller`). */
+export const NexusPipelineInputSchema = z.strictObject({
+  /** Stages run in order: a step, or `{ parallel: [steps] }` run at once. */
+  steps: z.array(z.union([PipelineStepSchema, z.strictObject({ parallel: z.array(PipelineStepSchema) })])),
+  onFailure: z.enum(['stop', 'continue', 'retry']).optional(),
+  childWorkflows: z.boolean().optional(),
+  maxHistoryEvents: z.number().optional(),
+});
+export type NexusPipelineInput = z.infer<typeof NexusPipelineInputSchema>;
+
 /** The output of `callTool`: the tool's result; a declined or expired approval or question is a result (`isError`, `metadata.approval`). */
 export const NexusCallToolOutputSchema = ToolResultSchema;
 export type NexusCallToolOutput = z.infer<typeof NexusCallToolOutputSchema>;
@@ -71,12 +91,32 @@ const ToolInfoSchema = z.looseObject({
 export const NexusListToolsOutputSchema = z.array(ToolInfoSchema);
 export type NexusListToolsOutput = z.infer<typeof NexusListToolsOutputSchema>;
 
+/** One step's outcome in `runPipeline`'s output. */
+const StepOutcomeSchema = z.strictObject({
+  status: z.enum(['completed', 'failed']),
+  result: ToolResultSchema.optional(),
+  error: z.string().optional(),
+  attempts: z.number(),
+});
+/** The output of `runPipeline`: each step's outcome by name (a stopped pipeline lists the steps that ran). */
+export const NexusPipelineOutputSchema = z.strictObject({
+  status: z.enum(['completed', 'stopped']),
+  steps: z.record(z.string(), StepOutcomeSchema),
+  /** Runs of the workflow (1 + its continue-as-new count). */
+  runs: z.number(),
+  /** A long pipeline's finished steps that no later step referred to: counted, not listed. */
+  earlier: z.strictObject({ completed: z.number(), failed: z.number() }).optional(),
+});
+export type NexusPipelineOutput = z.infer<typeof NexusPipelineOutputSchema>;
+
 /** Each schema of the contract by the name of its committed JSON Schema file (docs/nexus/<name>). */
 export const NEXUS_SCHEMAS = {
   'callTool.input.schema.json': NexusCallToolInputSchema,
   'callTool.output.schema.json': NexusCallToolOutputSchema,
   'listTools.input.schema.json': NexusListToolsInputSchema,
   'listTools.output.schema.json': NexusListToolsOutputSchema,
+  'runPipeline.input.schema.json': NexusPipelineInputSchema,
+  'runPipeline.output.schema.json': NexusPipelineOutputSchema,
 } as const;
 
 /** The JSON Schemas of the contract (draft 2020-12), by file name: what docs/nexus/ holds. */
@@ -102,7 +142,17 @@ export interface NexusInputProblem {
 export function parseNexusInput<S extends z.ZodType>(schema: S, input: unknown): { input: z.infer<S> } | NexusInputProblem {
   const r = schema.safeParse(input);
   if (r.success) return { input: r.data };
-  const issue = r.error.issues[0]!;
+  return problemOfIssue(r.error.issues[0]!, []);
+}
+
+/** An issue of zod, its path prefixed by `at`, said as a field and a problem. */
+function problemOfIssue(found: z.core.$ZodIssue, at: PropertyKey[]): NexusInputProblem {
+  // A union (a pipeline's stage: a step or `{ parallel }`): say the problem of the alternative that came closest.
+  if (found.code === 'invalid_union' && found.errors.length > 0) {
+    const closest = found.errors.reduce((a, b) => (b.length < a.length ? b : a));
+    if (closest.length > 0) return problemOfIssue(closest[0]!, [...at, ...found.path]);
+  }
+  const issue = { ...found, path: [...at, ...found.path] } as z.core.$ZodIssue;
   if (issue.code === 'unrecognized_keys') {
     const at = issue.path.map(String);
     const keys = issue.keys.slice(0, 5).map((k) => JSON.stringify(k.slice(0, MAX_FIELD_SHOWN)));

@@ -2,10 +2,10 @@
  * The Nexus service `durable-mcp` (docs/nexus.md): workflows in any SDK language and any namespace call MCP tools through a
  * Nexus endpoint that targets durable-mcp's task queue. Both operations are asynchronous, each backed by one workflow
  * started through `startWorkflow` (so the caller's links, its completion callback and its request id go with it):
- * `callTool` by `mcpToolCall`, `listTools` by `mcpListTools`. The workflow id is derived from the operation's request id,
+ * `callTool` by `mcpToolCall`, `listTools` by `mcpListTools`, `runPipeline` by `mcpPipeline`. The workflow id is derived from the operation's request id,
  * which the caller's server keeps across retries of the start: a retried start finds the same workflow, never a second call.
  * Cancelling the operation cancels that workflow (its requests are withdrawn). The input is the contract's
- * (src/contract/nexus.ts): unknown fields (an internal one like `reportTo`, `continued` or `caller` included) and bad
+ * (src/contract/nexus.ts): unknown fields (an internal one like `reportTo`, `continued`, `state` or `caller` included) and bad
  * values are a BAD_REQUEST naming the field. Who asked (the caller's namespace and workflow, from its links) goes with the
  * call's requests. Worker-side only, loaded by the plugin when the service is asked for (@temporalio/nexus, nexus-rpc).
  */
@@ -16,21 +16,27 @@ import {
   NEXUS_SERVICE,
   NexusCallToolInputSchema,
   NexusListToolsInputSchema,
+  NexusPipelineInputSchema,
   parseNexusInput,
   type NexusCallToolInput,
   type NexusCallToolOutput,
   type NexusListToolsInput,
   type NexusListToolsOutput,
+  type NexusPipelineInput,
+  type NexusPipelineOutput,
 } from '../contract/nexus.js';
 import { listToolsInputProblem, toolCallInputProblem } from '../workflows/input.js';
 import type { McpToolCallInput } from '../workflows/mcp-tool-call.js';
 import type { McpListToolsInput } from '../workflows/mcp-list-tools.js';
+import { pipelineInputProblem } from '../workflows/pipeline/input-check.js';
+import type { PipelineInput } from '../workflows/pipeline/types.js';
 import { awaitingInputKey, type RegisteredSearchAttributes } from '../workflows/visibility.js';
 
 /** The service definition: its name and operations, as callers in TypeScript may import it. */
 export const durableMcpService = nexus.service(NEXUS_SERVICE, {
   callTool: nexus.operation<NexusCallToolInput, NexusCallToolOutput>(),
   listTools: nexus.operation<NexusListToolsInput, NexusListToolsOutput>(),
+  runPipeline: nexus.operation<NexusPipelineInput, NexusPipelineOutput>(),
 });
 
 /** The longest BAD_REQUEST message (it may show a value the caller sent). */
@@ -79,6 +85,17 @@ export function durableMcpServiceHandler(deps: { searchAttributes: RegisteredSea
         workflowId: `mcp-tools-nexus-${requestIdOf(ctx)}`,
         args: [listing],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
+    }),
+    runPipeline: new WorkflowRunOperationHandler<NexusPipelineInput, NexusPipelineOutput>(async (ctx, raw) => {
+      const pipeline = checked('runPipeline', parseNexusInput(NexusPipelineInputSchema, raw), pipelineInputProblem);
+      const caller = callerOfLinks(ctx.inboundLinks);
+      const input: PipelineInput = { ...pipeline, ...(caller ? { caller } : {}) };
+      return startWorkflow(ctx, 'mcpPipeline', {
+        workflowId: `mcp-pipeline-nexus-${requestIdOf(ctx)}`,
+        args: [input],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        ...listed,
       });
     }),
   });

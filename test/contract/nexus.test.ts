@@ -14,16 +14,20 @@ import {
   NEXUS_SCHEMAS,
   NexusCallToolInputSchema,
   NexusListToolsInputSchema,
+  NexusPipelineInputSchema,
   nexusJsonSchemas,
   parseNexusInput,
   type NexusCallToolInput,
   type NexusCallToolOutput,
   type NexusListToolsInput,
   type NexusListToolsOutput,
+  type NexusPipelineInput,
+  type NexusPipelineOutput,
 } from '../../src/contract/nexus.js';
 import type { ToolResult } from '../../src/contract/index.js';
 import type { McpToolCallInput } from '../../src/workflows/mcp-tool-call.js';
 import type { McpListToolsInput, McpToolInfo } from '../../src/workflows/mcp-list-tools.js';
+import type { PipelineInput, PipelineResult } from '../../src/workflows/pipeline/types.js';
 import { NEXUS_SCHEMA_DIR, schemaText } from '../../scripts/nexus-schemas.js';
 
 // ---- compile-time: the contract's types are the workflows' (a Duration is a number or a string on the wire) ----
@@ -34,11 +38,16 @@ type Expect<T extends true> = T;
 type Named<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 /** Everything `mcpToolCall` takes but what only durable-mcp sets (a pipeline's `reportTo`, continue-as-new's `continued`, the Nexus `caller`). */
 type CallerFields = Omit<McpToolCallInput, 'reportTo' | 'continued' | 'caller'>;
+/** Everything `mcpPipeline` takes but what only durable-mcp sets (continue-as-new's `state`, the Nexus `caller`). */
+type PipelineFields = Omit<PipelineInput, 'state' | 'caller'>;
 export type Checks = [
   Expect<Equal<Wire<CallerFields>, Wire<NexusCallToolInput>>>,
   Expect<Equal<keyof NexusCallToolInput, keyof CallerFields>>,
   Expect<Equal<Wire<McpListToolsInput>, Wire<NexusListToolsInput>>>,
   Expect<Equal<NexusCallToolOutput, ToolResult>>,
+  Expect<Equal<Wire<PipelineFields>, Wire<NexusPipelineInput>>>,
+  Expect<Equal<keyof NexusPipelineInput, keyof PipelineFields>>,
+  Expect<Equal<NexusPipelineOutput, PipelineResult>>,
   // A listed tool passes other fields through as the server sent them: its named fields are McpToolInfo's.
   Expect<Equal<Named<NexusListToolsOutput[number]>, Named<McpToolInfo>>>,
 ];
@@ -84,6 +93,27 @@ describe('the Nexus contract', () => {
     assert.deepEqual(parseNexusInput(NexusListToolsInputSchema, { server: 'demo', auth: { principal: 'ann' } }), {
       input: { server: 'demo', auth: { principal: 'ann' } },
     });
+  });
+
+  it('a pipeline as a caller builds it parses; its internal fields are refused, and a bad step is named by its path', () => {
+    const step = { name: 'fetch', server: 'demo', tool: 'echo', arguments: { text: 'hi' }, onFailure: 'retry', retries: 1 };
+    const pipeline = { steps: [step, { parallel: [{ ...step, name: 'a' }, { ...step, name: 'b', child: true }] }], onFailure: 'continue' };
+    assert.deepEqual(parseNexusInput(NexusPipelineInputSchema, pipeline), { input: pipeline });
+    for (const field of ['state', 'caller']) {
+      const r = parseNexusInput(NexusPipelineInputSchema, { ...pipeline, [field]: { stage: 0 } }) as { field: string; problem: string };
+      assert.equal(r.field, field);
+      assert.match(r.problem, /is not a field of the input/);
+    }
+    // A step's internal or unknown field, and a bad value in a parallel group: the path to it.
+    assert.deepEqual(parseNexusInput(NexusPipelineInputSchema, { steps: [{ ...step, reportTo: { workflowId: 'x' } }] }), {
+      field: 'steps.0.reportTo',
+      problem: 'is not a field of the input (unknown: "reportTo")',
+    });
+    assert.deepEqual(parseNexusInput(NexusPipelineInputSchema, { steps: [step, { parallel: [{ ...step, name: 'a', maxAttempts: 'x' }] }] }), {
+      field: 'steps.1.parallel.0.maxAttempts',
+      problem: 'must be number',
+    });
+    assert.deepEqual(parseNexusInput(NexusPipelineInputSchema, { steps: 'fetch' }), { field: 'steps', problem: 'must be array' });
   });
 
   it('who asked: the namespace and workflow of a workflow caller, from its link; hostile links are skipped within bounds', () => {

@@ -12,14 +12,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type NexusInboundCallsInterceptor } from '@temporalio/worker';
+import * as nexus from 'nexus-rpc';
+import { callerOfLinks } from '../../src/contract/nexus.js';
 import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 import { DurableMcpClient } from '../../src/client/index.js';
 import { createInboxApp } from '../../src/inbox/index.js';
 import { createWorker, type DurableMcpWorker } from '../../src/worker.js';
 import { DevServer } from '../faults/lib.js';
 import { eventually, fixtureConfig, quietRuntime, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { receivedAnswers } from '../fixtures/paths.js';
+import { fixtureServerPath, readFixtureLog, receivedAnswers } from '../fixtures/paths.js';
 import { operationTokenQuery } from './caller-workflows.js';
 
 const callerWorkflows = fileURLToPath(new URL('./caller-workflows.js', import.meta.url));
@@ -65,7 +67,17 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
 
     connection = await NativeConnection.connect({ address: server.address });
     logPath = join(dir, 'fixture.jsonl');
-    durableMcp = await createWorker({ connection, namespace: 'default', taskQueue, mcpConfig: fixtureConfig(logPath), encryption: false, nexus: true });
+    // `down`: a server that exits as it starts (a server that cannot be reached).
+    const mcpConfig = fixtureConfig(logPath, { down: { command: [process.execPath, fixtureServerPath, '--crash-on-start'] } });
+    durableMcp = await createWorker({
+      connection,
+      namespace: 'default',
+      taskQueue,
+      mcpConfig,
+      encryption: false,
+      nexus: true,
+      workerOptions: { interceptors: { nexus: [() => ({ inbound: loseFirstStartResponse })] } },
+    });
     callerWorker = await Worker.create({ connection, namespace: CALLER_NS, taskQueue: 'ts-callers', workflowsPath: callerWorkflows });
     running = [durableMcp.run(), callerWorker.run()];
     const c = await server.client();
@@ -81,6 +93,21 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     await dmc?.client.connection.close();
     await server?.kill('SIGTERM');
   });
+
+  /** The start requests of callers whose workflow id ends in `-retried-start`, by request id: the first one's response is lost. */
+  const startsOf = new Map<string, number>();
+  const loseFirstStartResponse: NexusInboundCallsInterceptor = {
+    async startOperation(input, next) {
+      const out = await next(input);
+      if (!callerOfLinks(input.ctx.inboundLinks)?.workflowId?.endsWith('-retried-start')) return out;
+      const starts = (startsOf.get(input.ctx.requestId) ?? 0) + 1;
+      startsOf.set(input.ctx.requestId, starts);
+      // The workflow is started; the caller's server is told the start failed (retryably), as when the worker dies
+      // before it answers or the answer is lost: it retries the start, with the same request id.
+      if (starts === 1) throw new nexus.HandlerError('INTERNAL', 'the first start response is lost (test)', { retryableOverride: true });
+      return out;
+    },
+  };
 
   const call = (input: Record<string, unknown>, operation = 'callTool', idSuffix = '') =>
     callers.workflow.start('nexusCaller', {
@@ -148,8 +175,10 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     for (const [input, message] of [
       [{ server: 'fx', tool: 'echo', reportTo: { workflowId: 'x', step: 's' } }, /callTool: field "reportTo" is not a field of the input/],
       [{ server: 'fx', tool: 'echo', maxAttempts: 0 }, /callTool: field "maxAttempts" must be a whole number from 1 to 100, got 0/],
+      [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }], state: { stage: 0 } }, /runPipeline: field "state" is not a field of the input/],
+      [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }, { name: 'a', server: 'fx', tool: 'echo' }] }, /runPipeline: step name "a" is used twice/],
     ] as const) {
-      const caller = await call(input as Record<string, unknown>);
+      const caller = await call(input as Record<string, unknown>, 'steps' in input ? 'runPipeline' : 'callTool');
       const err = await caller.result().then(
         () => assert.fail('the operation should fail'),
         (e: unknown) => e as Error,
@@ -160,5 +189,71 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     }
     const tools = (await (await call({ server: 'fx' }, 'listTools')).result()) as Array<{ name: string }>;
     assert.ok(tools.some((t) => t.name === 'ask_name'));
+  });
+  it('runPipeline: a two-stage pipeline through Nexus; its steps\' requests (inline and child) name who asked; the caller gets each step\'s result', async () => {
+    const ask = { server: 'fx', tool: 'ask_name' };
+    const caller = await call(
+      {
+        steps: [
+          { parallel: [{ name: 'inline', ...ask }, { name: 'child', ...ask, child: true }] },
+          { name: 'greet', server: 'fx', tool: 'echo', arguments: { text: '{{steps.inline.output}} and {{steps.child.output}}' } },
+        ],
+      },
+      'runPipeline',
+    );
+    const wid = await backingWorkflowId(caller);
+    const scheduled = (await caller.fetchHistory()).events!.find((e) => e.nexusOperationScheduledEventAttributes)!;
+    assert.equal(wid, `mcp-pipeline-nexus-${scheduled.nexusOperationScheduledEventAttributes!.requestId}`);
+    const pending = await eventually(async () => {
+      const p = await dmc.pendingDetails(wid).catch(() => []);
+      return p.length === 2 ? p : undefined;
+    }, 'both steps ask');
+    const who = { namespace: CALLER_NS, workflowId: caller.workflowId, runId: caller.firstExecutionRunId };
+    assert.deepEqual(pending.map((p) => [p.context.step, p.context.caller]).sort(), [
+      ['child', who],
+      ['inline', who],
+    ]);
+    for (const p of pending) await dmc.submit(wid, { id: p.request.id, ok: true, data: { name: p.context.step === 'child' ? 'Bo' : 'Al' } }, { by: 'carol' });
+    const result = (await caller.result()) as { status: string; steps: Record<string, { status: string; result?: { output: string } }>; runs: number };
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(Object.keys(result.steps).sort(), ['child', 'greet', 'inline']);
+    assert.equal(result.steps.greet!.result!.output, 'echo: hello Al and hello Bo');
+  });
+
+  it('a failed call fails the operation: the caller gets a NexusOperationFailure whose cause names the failure (unknown tool, a server down)', async () => {
+    for (const [input, type, message] of [
+      [{ server: 'fx', tool: 'no_such_tool' }, 'UnknownTool', /no_such_tool/],
+      [{ server: 'down', tool: 'echo', maxAttempts: 1 }, 'McpServerUnavailable', /down/],
+    ] as const) {
+      const caller = await call(input);
+      const err = await caller.result().then(
+        () => assert.fail('the operation should fail'),
+        (e: unknown) => e as Error,
+      );
+      assert.ok(err instanceof WorkflowFailedError);
+      const chain: Array<{ name: string; type?: string; message: string }> = [];
+      for (let e: any = err.cause; e; e = e.cause) chain.push({ name: e.constructor?.name, type: e.type, message: String(e.message) });
+      assert.equal(chain[0]!.name, 'NexusOperationFailure', JSON.stringify(chain));
+      const app = chain.find((c) => c.type === type);
+      assert.ok(app, `a cause of type ${type}: ${JSON.stringify(chain)}`);
+      assert.match(app.message, message);
+    }
+  });
+
+  it('a retried start makes one call: the first start response is lost, the caller\'s server starts again with the same request id', async () => {
+    const calls = () => readFixtureLog(logPath).filter((e) => e.event === 'call' && e.tool === 'counter').length;
+    const before = calls();
+    const caller = await call({ server: 'fx', tool: 'counter' }, 'callTool', '-retried-start');
+    const wid = await backingWorkflowId(caller);
+    const requestId = wid.replace('mcp-nexus-', '');
+    // The backing workflow's id is the operation's request id: the retried start found it.
+    assert.equal(startsOf.get(requestId), 2, 'the start was retried, with the same request id');
+    const [request] = await dmc.waitForPending(wid, { timeoutMs: 60_000 });
+    await dmc.submit(wid, { id: request!.id, ok: true, data: { confirm: true } }, { by: 'carol' });
+    assert.deepEqual(await caller.result(), { output: 'confirmed', isError: false });
+    const runs = [];
+    for await (const w of dmc.client.workflow.list({ query: `WorkflowType = 'mcpToolCall' AND WorkflowId = '${wid}'` })) runs.push(w.runId);
+    assert.equal(runs.length, 1, 'one mcpToolCall run');
+    assert.equal(calls() - before, 1, 'the tool ran once');
   });
 });

@@ -9,12 +9,13 @@ import { createNexusServiceClient, defineQuery, setHandler } from '@temporalio/w
 const durableMcp = nexus.service('durable-mcp', {
   callTool: nexus.operation<Record<string, unknown>, { output: string; isError: boolean; metadata?: Record<string, unknown> }>(),
   listTools: nexus.operation<Record<string, unknown>, Array<{ name: string }>>(),
+  runPipeline: nexus.operation<Record<string, unknown>, { status: string; steps: Record<string, unknown>; runs: number }>(),
 });
 
 /** The operation's token, once started (`{t, ns, wid}` in base64url: the backing workflow). */
 export const operationTokenQuery = defineQuery<string | undefined>('operationToken');
 
-export async function nexusCaller(endpoint: string, operation: 'callTool' | 'listTools', input: Record<string, unknown>): Promise<unknown> {
+export async function nexusCaller(endpoint: string, operation: 'callTool' | 'listTools' | 'runPipeline', input: Record<string, unknown>): Promise<unknown> {
   const started: { token?: string } = {};
   setHandler(operationTokenQuery, () => started.token);
   const client = createNexusServiceClient({ endpoint, service: durableMcp });

@@ -27,7 +27,7 @@ export function serveCommands(program: Command): void {
         ' "stopped", "error"',
     )
     .option('--no-agent', 'do not run agents (mcpAgent and the model provider)')
-    .option('--nexus', 'also offer the Nexus service durable-mcp (callTool, listTools) on the task queue, for a Nexus endpoint (docs/nexus.md)')
+    .option('--nexus', 'also offer the Nexus service durable-mcp (callTool, listTools, runPipeline) on the task queue, for a Nexus endpoint (docs/nexus.md)')
     .action((opts: DevCommandOptions) => runDevCommand(opts));
 
   program
@@ -75,7 +75,7 @@ export function serveCommands(program: Command): void {
     .command('worker')
     .description('Run the worker against TEMPORAL_ADDRESS (envconfig), with the MCP config')
     .option('--mcp-config <path>', 'MCP config file (default: $MCP_CONFIG or mcp.json)')
-    .option('--nexus', 'also offer the Nexus service durable-mcp (callTool, listTools) on the task queue, for a Nexus endpoint (docs/nexus.md)')
+    .option('--nexus', 'also offer the Nexus service durable-mcp (callTool, listTools, runPipeline) on the task queue, for a Nexus endpoint (docs/nexus.md)')
     .option(
       '--agent',
       'run agents too: the workflow mcpAgent, with the model provider of the environment (DURABLE_MCP_MODEL_PROVIDER, OPENAI_API_KEY, ANTHROPIC_API_KEY,' +

@@ -4,6 +4,7 @@
  * results): names may change, fields may not.
  */
 import type { ToolResult } from '../../contract/index.js';
+import type { NexusCaller } from '../../contract/requests.js';
 import type { HostSnapshot } from '../host/index.js';
 import type { ChildDone } from '../internal-messages.js';
 import type { ExecuteMcpToolInput } from '../tool-call/index.js';
@@ -39,6 +40,8 @@ export interface PipelineInput {
   childWorkflows?: boolean;
   /** Continue-as-new once the history has this many events (default 10,000, or when Temporal suggests it). */
   maxHistoryEvents?: number;
+  /** Set by the Nexus service (`runPipeline`, docs/nexus.md), never by its callers: who asked, shown with each step's requests. */
+  caller?: NexusCaller;
   /** @internal carried across continue-as-new */
   state?: PipelineState;
 }

@@ -203,7 +203,8 @@ class PipelineRun {
     const { state, host } = this;
     const callFor = (callId?: string) =>
       // The step's arguments come later, resolved from its templates (a second registration adds them).
-      host.requests.newCall(newCallOf({ ...step, arguments: undefined }, step.name), callId).callId;
+      // Who asked (a pipeline started through the Nexus service) goes with each step's requests.
+      host.requests.newCall(newCallOf({ ...step, arguments: undefined, caller: this.input.caller }, step.name), callId).callId;
     let flight = state.inflight[step.name];
     for (;;) {
       if (!flight) {
@@ -289,7 +290,11 @@ class PipelineRun {
       // The child outlives a continue-as-new of the pipeline; it reports back by signal.
       parentClosePolicy: ParentClosePolicy.ABANDON,
       args: [
-        { ...stepCall(step, args), reportTo: { workflowId: workflowInfo().workflowId, step: step.name, callIdPrefix: `${step.name}-${child.attempts}.` } },
+        {
+          ...stepCall(step, args),
+          ...(this.input.caller !== undefined ? { caller: this.input.caller } : {}),
+          reportTo: { workflowId: workflowInfo().workflowId, step: step.name, callIdPrefix: `${step.name}-${child.attempts}.` },
+        },
       ],
     });
     const id = child.workflowId;

@@ -1,5 +1,6 @@
 /** `durable-mcp dev` as a command: start everything (src/cli/dev.ts), stop it on SIGINT/SIGTERM (a second signal kills), say what happens. */
 import { startDev, type DevHandle } from './dev.js';
+import { NEXUS_SERVICE } from '../contract/nexus.js';
 import { jsonLine } from './commands/common.js';
 
 /** The options of `durable-mcp dev`. */
@@ -76,6 +77,8 @@ export async function runDevCommand(opts: DevCommandOptions): Promise<void> {
       mcpServers: dev.mcpServers,
       mcpConfig: dev.mcpConfig ?? null,
       model: dev.model ?? null,
+      // --nexus: the Nexus service the worker offers on its task queue (as `worker --nexus --json` says it).
+      ...(opts.nexus ? { nexusService: NEXUS_SERVICE } : {}),
     });
   }
   await dev.done;

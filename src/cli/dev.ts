@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { ProviderV4 } from '@ai-sdk/provider';
+import { NEXUS_SERVICE } from '../contract/nexus.js';
 import { ENCRYPTION_KEYS_ENV, resolveEncryption, type EncryptionCodec } from '../codec/index.js';
 import { startCodecServer, type CodecServerHandle } from '../codec/server.js';
 import type { McpConfig } from '../mcp/index.js';
@@ -131,10 +132,12 @@ function workerBanner(
   agent: { label: string } | undefined,
   log: (line: string) => void,
   note: (m: string) => void,
+  nexus: boolean,
 ) {
   log(`Worker: task queue ${worker.taskQueue}, MCP servers: ${Object.keys(mcp.config.servers).join(', ')}`);
   for (const line of mcpConfigLines(mcp)) log(line);
   log(`Agents:              ${agent ? `the workflow mcpAgent; model: ${agent.label}` : 'off'}`);
+  if (nexus) log(`Nexus service:       ${NEXUS_SERVICE} (callTool, listTools, runPipeline) on task queue ${worker.taskQueue} (docs/nexus.md)`);
   if (worker.agentBundle?.built) note(`the agent worker's workflow bundle was made once and is kept for the next start: ${worker.agentBundle.codePath}`);
 }
 
@@ -263,7 +266,7 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     throw err;
   }
   const running = worker.run();
-  workerBanner(worker, mcp, agent, log, note);
+  workerBanner(worker, mcp, agent, log, note, options.nexus === true);
   encryptionBanner(codec, seal ? { servers: oauthServers.map((srv) => srv.name), sealKeyFile } : undefined, log, note);
   const inbox = await startDevInbox(address, namespace, uiAddress, codec, options, log, warn, seal);
   for (const warning of worker.warnings) warn(warning);

@@ -97,7 +97,18 @@ describe('the Nexus contract', () => {
 
   it('a pipeline as a caller builds it parses; its internal fields are refused, and a bad step is named by its path', () => {
     const step = { name: 'fetch', server: 'demo', tool: 'echo', arguments: { text: 'hi' }, onFailure: 'retry', retries: 1 };
-    const pipeline = { steps: [step, { parallel: [{ ...step, name: 'a' }, { ...step, name: 'b', child: true }] }], onFailure: 'continue' };
+    const pipeline = {
+      steps: [
+        step,
+        {
+          parallel: [
+            { ...step, name: 'a' },
+            { ...step, name: 'b', child: true },
+          ],
+        },
+      ],
+      onFailure: 'continue',
+    };
     assert.deepEqual(parseNexusInput(NexusPipelineInputSchema, pipeline), { input: pipeline });
     for (const field of ['state', 'caller']) {
       const r = parseNexusInput(NexusPipelineInputSchema, { ...pipeline, [field]: { stage: 0 } }) as { field: string; problem: string };

@@ -99,13 +99,16 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
   const loseFirstStartResponse: NexusInboundCallsInterceptor = {
     async startOperation(input, next) {
       const out = await next(input);
-      if (!callerOfLinks(input.ctx.inboundLinks)?.workflowId?.endsWith('-retried-start')) return out;
+      const callerId = callerOfLinks(input.ctx.inboundLinks)?.workflowId ?? '';
+      if (!callerId.endsWith('-retried-start') && !callerId.endsWith('-retried-start-closed')) return out;
       const starts = (startsOf.get(input.ctx.requestId) ?? 0) + 1;
       startsOf.set(input.ctx.requestId, starts);
+      if (starts > 1) return out;
+      // `-closed`: the retry comes once the call has ended (its workflow closed).
+      if (callerId.endsWith('-closed')) await dmc.client.workflow.getHandle(`mcp-nexus-${input.ctx.requestId}`).result();
       // The workflow is started; the caller's server is told the start failed (retryably), as when the worker dies
       // before it answers or the answer is lost: it retries the start, with the same request id.
-      if (starts === 1) throw new nexus.HandlerError('INTERNAL', 'the first start response is lost (test)', { retryableOverride: true });
-      return out;
+      throw new nexus.HandlerError('INTERNAL', 'the first start response is lost (test)', { retryableOverride: true });
     },
   };
 
@@ -176,7 +179,15 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
       [{ server: 'fx', tool: 'echo', reportTo: { workflowId: 'x', step: 's' } }, /callTool: field "reportTo" is not a field of the input/],
       [{ server: 'fx', tool: 'echo', maxAttempts: 0 }, /callTool: field "maxAttempts" must be a whole number from 1 to 100, got 0/],
       [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }], state: { stage: 0 } }, /runPipeline: field "state" is not a field of the input/],
-      [{ steps: [{ name: 'a', server: 'fx', tool: 'echo' }, { name: 'a', server: 'fx', tool: 'echo' }] }, /runPipeline: step name "a" is used twice/],
+      [
+        {
+          steps: [
+            { name: 'a', server: 'fx', tool: 'echo' },
+            { name: 'a', server: 'fx', tool: 'echo' },
+          ],
+        },
+        /runPipeline: step name "a" is used twice/,
+      ],
     ] as const) {
       const caller = await call(input as Record<string, unknown>, 'steps' in input ? 'runPipeline' : 'callTool');
       const err = await caller.result().then(
@@ -190,12 +201,18 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     const tools = (await (await call({ server: 'fx' }, 'listTools')).result()) as Array<{ name: string }>;
     assert.ok(tools.some((t) => t.name === 'ask_name'));
   });
-  it('runPipeline: a two-stage pipeline through Nexus; its steps\' requests (inline and child) name who asked; the caller gets each step\'s result', async () => {
+
+  it("runPipeline: a two-stage pipeline through Nexus; its steps' requests (inline and child) name who asked; the caller gets each step's result", async () => {
     const ask = { server: 'fx', tool: 'ask_name' };
     const caller = await call(
       {
         steps: [
-          { parallel: [{ name: 'inline', ...ask }, { name: 'child', ...ask, child: true }] },
+          {
+            parallel: [
+              { name: 'inline', ...ask },
+              { name: 'child', ...ask, child: true },
+            ],
+          },
           { name: 'greet', server: 'fx', tool: 'echo', arguments: { text: '{{steps.inline.output}} and {{steps.child.output}}' } },
         ],
       },
@@ -240,7 +257,7 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     }
   });
 
-  it('a retried start makes one call: the first start response is lost, the caller\'s server starts again with the same request id', async () => {
+  it("a retried start makes one call: the first start response is lost, the caller's server starts again with the same request id", async () => {
     const calls = () => readFixtureLog(logPath).filter((e) => e.event === 'call' && e.tool === 'counter').length;
     const before = calls();
     const caller = await call({ server: 'fx', tool: 'counter' }, 'callTool', '-retried-start');
@@ -255,5 +272,13 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     for await (const w of dmc.client.workflow.list({ query: `WorkflowType = 'mcpToolCall' AND WorkflowId = '${wid}'` })) runs.push(w.runId);
     assert.equal(runs.length, 1, 'one mcpToolCall run');
     assert.equal(calls() - before, 1, 'the tool ran once');
+
+    // The start's response is lost and the call ends before any retry: its completion reaches the caller's server,
+    // which completes the operation with the result (seen here: it does not start again). One call, one result.
+    const echoes = () => readFixtureLog(logPath).filter((e) => e.event === 'call' && e.tool === 'echo').length;
+    const echoesBefore = echoes();
+    const late = await call({ server: 'fx', tool: 'echo', arguments: { text: 'once' } }, 'callTool', '-retried-start-closed');
+    assert.deepEqual(await late.result(), { output: 'echo: once', isError: false });
+    assert.equal(echoes() - echoesBefore, 1, 'the tool ran once');
   });
 });

@@ -262,7 +262,8 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     const before = calls();
     const caller = await call({ server: 'fx', tool: 'counter' }, 'callTool', '-retried-start');
     const wid = await backingWorkflowId(caller);
-    const requestId = wid.replace('mcp-nexus-', '');
+    const scheduled = (await caller.fetchHistory()).events!.find((e) => e.nexusOperationScheduledEventAttributes)!;
+    const requestId = scheduled.nexusOperationScheduledEventAttributes!.requestId!;
     // The backing workflow's id is the operation's request id: the retried start found it.
     assert.equal(startsOf.get(requestId), 2, 'the start was retried, with the same request id');
     const [request] = await dmc.waitForPending(wid, { timeoutMs: 60_000 });

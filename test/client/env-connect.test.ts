@@ -43,7 +43,9 @@ describe('connection settings without @temporalio/envconfig', () => {
     ]) {
       assert.throws(
         () => plainEnvConnectConfig(clean({ [name!]: value! })),
-        new RegExp(`^Error: ${name}: reading this needs @temporalio/envconfig, which is not installed\\. Run \`npm install @temporalio/envconfig\``),
+        new RegExp(
+          `^ConnectConfigError: ${name}: reading this needs @temporalio/envconfig, which is not installed\\. Run \`npm install @temporalio/envconfig\``,
+        ),
       );
     }
   });

@@ -65,5 +65,9 @@ if __name__ == "__main__":
         asyncio.run(run_worker())
     elif sys.argv[1:2] == ["call"] and len(sys.argv) in (4, 5):
         asyncio.run(call(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) == 5 else "{}"))
+        # The result is printed. Leave without the interpreter's teardown: the client's Rust threads can outlive it and
+        # abort a short-lived process at exit ("Fatal Python error: PyGILState_Release", temporalio/sdk-python#300, open).
+        sys.stdout.flush()
+        os._exit(0)
     else:
         sys.exit(__doc__)

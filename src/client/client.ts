@@ -53,7 +53,7 @@ import { startedCall } from './started-call.js';
 import { watchLogin, type ListToolsOptions } from './login-watch.js';
 import { statusName } from './visibility.js';
 import { fromTemporalError } from './temporal-errors.js';
-import { POLLER_FRESH_MS, withWorker, workerPolls } from './workers.js';
+import { POLLER_FRESH_MS, resendUnprocessed, withWorker, workerPolls } from './workers.js';
 
 export interface StartToolCallOptions extends ExecuteMcpToolInput {
   workflowId?: string;
@@ -254,9 +254,8 @@ export class DurableMcpClient {
   async waitForPending(workflowId: string, options: { seen?: string[]; timeoutMs?: number } = {}): Promise<Request[]> {
     const handle = await this.handle(workflowId);
     try {
-      return await handle.executeUpdate(waitForPendingUpdate, {
-        args: [{ ...(options.seen ? { seen: options.seen } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) }],
-      });
+      const args = { ...(options.seen ? { seen: options.seen } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+      return await resendUnprocessed(() => handle.executeUpdate(waitForPendingUpdate, { args: [args] }));
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) throw new Error(`workflow "${workflowId}": ${updateFailureReason(err)}`);
       throw updateLimit(err, workflowId) ?? err;
@@ -321,9 +320,11 @@ export class DurableMcpClient {
         'take the answer',
         options.timeoutMs ?? WORKER_WAIT_MS,
         () =>
-          handle.executeUpdate(submitAnswerUpdate, {
-            args: options.by !== undefined ? [answer, senderOf(options.by, options)] : [answer],
-          }),
+          resendUnprocessed(() =>
+            handle.executeUpdate(submitAnswerUpdate, {
+              args: options.by !== undefined ? [answer, senderOf(options.by, options)] : [answer],
+            }),
+          ),
         SIGNAL_HINT,
         ' (the answer was not confirmed: a worker that picks the workflow up later may still apply it; `pending` shows whether the request still waits)',
       );

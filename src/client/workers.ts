@@ -2,9 +2,9 @@
  * Whether a worker takes a workflow's work. `workerPolls` asks Temporal whether a worker polls a task queue (`pollsOf`:
  * the same, kept POLLS_KEPT_MS for the listing's pages); `withWorker` runs a client's query or answer with a deadline,
  * refused at once when no worker polls, and names a missed deadline (the workflow task that keeps failing, or no worker
- * answered).
+ * answered); `resendUnprocessed` sends again an update that a worker left unprocessed.
  */
-import type { Client } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { isDeadlineExceeded, noWorker, workflowTaskFailing } from './errors.js';
 import { isNoPoller, isWorkflowTaskFailedState } from './temporal-errors.js';
@@ -137,5 +137,34 @@ export async function firstWorkflowTask(client: Client, workflowId: string, opti
     }
     if (Date.now() >= deadline) return { state: 'waiting' };
     await new Promise((r) => setTimeout(r, options.pollMs ?? 200));
+  }
+}
+
+/**
+ * Temporal's rejection of an update on a worker's behalf: the worker completed the workflow task that carried it without
+ * accepting or rejecting it (the failure type `UnprocessedUpdate`, "Workflow Update is rejected because it wasn't
+ * processed by worker"). The workflow never saw the update, so it can be sent again without being applied twice.
+ */
+export function isUnprocessedUpdate(err: unknown): boolean {
+  return err instanceof WorkflowUpdateFailedError && (err.cause as { type?: unknown } | undefined)?.type === 'UnprocessedUpdate';
+}
+
+/** How many times an update is sent in all when a worker leaves it unprocessed (`resendUnprocessed`). */
+export const UNPROCESSED_SENDS = 4;
+
+/**
+ * Send an update with `send`, and again (up to UNPROCESSED_SENDS times in all, 100, 200, 400 ms apart) while Temporal
+ * rejects it because a worker left it unprocessed (isUnprocessedUpdate). Seen once in CI, right after a worker's SIGKILL
+ * and restart: without it the person's answer was refused (issue 44). Any other outcome is returned or thrown as is;
+ * so is the last rejection (a worker that never processes updates: an SDK too old for them).
+ */
+export async function resendUnprocessed<R>(send: () => Promise<R>): Promise<R> {
+  for (let sent = 1; ; sent++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (!isUnprocessedUpdate(err) || sent >= UNPROCESSED_SENDS) throw err;
+      await new Promise((r) => setTimeout(r, 100 * 2 ** (sent - 1)));
+    }
   }
 }

@@ -6,6 +6,7 @@
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { msToNumber, type Duration } from '@temporalio/common';
 import type { Answer, Request } from '../contract/index.js';
+import { resendUnprocessed } from '../client/workers.js';
 import {
   pendingDetailsQuery,
   submitAnswerUpdate,
@@ -48,7 +49,9 @@ async function contextOf(handle: WorkflowHandle, id: string): Promise<PendingCon
 /** One wait for a request not in `seen`; `[]` when the run closed. */
 async function waitOnce(handle: WorkflowHandle, seen: string[], timeoutMs: number): Promise<Request[] | 'closed'> {
   try {
-    return await handle.executeUpdate(waitForPendingUpdate, { args: [{ seen, timeoutMs: Math.max(1, Math.min(WAIT_SLICE_MS, timeoutMs)) }] });
+    return await resendUnprocessed(() =>
+      handle.executeUpdate(waitForPendingUpdate, { args: [{ seen, timeoutMs: Math.max(1, Math.min(WAIT_SLICE_MS, timeoutMs)) }] }),
+    );
   } catch (err) {
     if (await closed(handle)) return 'closed';
     throw err;
@@ -116,7 +119,7 @@ export function answerWith(
         }
         const answer = { ...decided, id: decided.id ?? request.id } as Answer;
         try {
-          const result = await handle.executeUpdate(submitAnswerUpdate, { args: [answer] });
+          const result = await resendUnprocessed(() => handle.executeUpdate(submitAnswerUpdate, { args: [answer] }));
           answered.push({ request, answer, result });
         } catch (err) {
           // Resolved meanwhile (expired, answered elsewhere) is not an error of the test's answerer.

@@ -130,8 +130,14 @@ describe('the CLI around agents (real dev server, the CLI worker, an mcpAgent wo
       assert.match(r.stderr, failing, args[0]);
       assert.doesNotMatch(r.stderr, /ServiceError|Unable to query workflow/, args[0]);
     }
-    const json = await run(['pending', id, '--json'], h.cliEnv);
-    assert.equal(JSON.parse(json.stdout).error, 'WorkflowTaskFailing');
+    for (const args of [
+      ['pending', id, '--json'],
+      ['result', id, '--json'],
+    ]) {
+      const json = await run(args, h.cliEnv);
+      assert.equal(json.code, EXIT.NO_WORKER, `${args.join(' ')}: ${json.stderr}`);
+      assert.equal(JSON.parse(json.stdout).error, 'WorkflowTaskFailing', args.join(' '));
+    }
     await h.env.client.workflow.getHandle(id).terminate('test done');
   });
 

@@ -13,7 +13,7 @@ import { dynamicTool, generateText, jsonSchema, stepCountIs } from 'ai';
 import { McpSource } from '../src/mcp/index.js';
 import { DurableMcpPlugin } from '../src/worker.js';
 import { scriptedModel, type ScriptStep } from '../test/ai-sdk/scripted-model.js';
-import { now, p50, p95, round, scaled, type BenchResult } from './lib.js';
+import { now, p50, p95, round, runInProcess, scaled, type BenchResult } from './lib.js';
 import { benchSetup, taskQueueFor, type Benchmark } from './setup.js';
 
 /** B10's target, set from the first measurements (48× and 72×: the in-process step takes 3-5 ms, so the ratio is noisy): an agent step through Temporal within 100× the in-process one, about 250 ms with the scripted model. */
@@ -38,11 +38,7 @@ export const b10: Benchmark = {
       workflowsPath,
       plugins: [new DurableMcpPlugin({ mcpConfig: fx.config, encryption: false, tracing: false }), new AiSdkPlugin({ modelProvider: scripted.provider() })],
     });
-    const running = worker.run();
-    cleanup.defer('b10 worker', async () => {
-      worker.shutdown();
-      await running;
-    });
+    runInProcess(cleanup, 'b10 worker', worker);
     const source = await McpSource.load(fx.config);
     cleanup.defer('b10 McpSource', () => source.close());
     const info = source.tools.find((t) => t.name === 'fx_echo')!;

@@ -16,7 +16,7 @@ import { MockProviderV4 } from 'ai/test';
 import { DurableMcpPlugin } from '../src/worker.js';
 import { scriptedModel, type ScriptStep } from '../test/ai-sdk/scripted-model.js';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { now, p50, p95, round, scaled, type BenchResult, type Cleanup } from './lib.js';
+import { now, p50, p95, round, runInProcess, scaled, type BenchResult, type Cleanup } from './lib.js';
 import { fixtureServerPath, startDevServer, taskQueueFor, type Benchmark } from './setup.js';
 
 /**
@@ -111,11 +111,7 @@ export async function b12Worker(cleanup: Cleanup, env: TestWorkflowEnvironment, 
       }),
     ],
   });
-  const running = worker.run();
-  cleanup.defer('b12 worker', async () => {
-    worker.shutdown();
-    await running;
-  });
+  runInProcess(cleanup, 'b12 worker', worker);
 }
 
 export const b12: Benchmark = {

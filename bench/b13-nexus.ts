@@ -10,7 +10,7 @@ import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
 import { Worker } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { submitAnswerUpdate, waitForPendingUpdate } from '../src/workflows/messages.js';
-import { botStartAndAnswer, now, p50, p95, round, scaled, sleep, startWorkerProcess, workerEntry, type BenchResult } from './lib.js';
+import { botStartAndAnswer, now, p50, p95, round, runInProcess, scaled, sleep, startWorkerProcess, workerEntry, type BenchResult } from './lib.js';
 import { HOLD_LONG, askInput, benchSetup, callTool, echoInput, expectOutput, taskQueueFor, wid, type Benchmark } from './setup.js';
 
 const callerWorkflows = fileURLToPath(new URL('../test/nexus/caller-workflows.js', import.meta.url));
@@ -42,11 +42,7 @@ export const b13: Benchmark = {
         await sleep(200);
       }
     }
-    const running = worker.run();
-    cleanup.defer('B13 caller worker', async () => {
-      worker.shutdown();
-      await running;
-    });
+    runInProcess(cleanup, 'B13 caller worker', worker);
     const client = env.client;
     const viaNexus = (input: Record<string, unknown>, prefix: string) =>
       callers.workflow.start('nexusCaller', { taskQueue: 'b13-callers', workflowId: wid(prefix), args: [ENDPOINT, 'callTool', input] });
@@ -84,44 +80,41 @@ export const b13: Benchmark = {
       expectOutput((await caller.result()) as never, 'hello Ada', 'ask_name via Nexus');
       if (keep) askNexus.push(now() - t);
     }
-    const ratio = p50(nexus) / p50(direct);
-    const askRatio = p50(askNexus) / p50(askDirect);
+    /** One result: the Nexus samples against the direct ones, start to result, both sides' p50 and p95. */
+    const result = (id: string, name: string, viaNexus: number[], started: number[], note: string): BenchResult => ({
+      id,
+      name,
+      measured: { 'Nexus call p50 ms': round(p50(viaNexus)), 'Nexus call p95 ms': round(p95(viaNexus)) },
+      baseline: { 'direct call p50 ms': round(p50(started)), 'direct call p95 ms': round(p95(started)) },
+      ratio: round(p50(viaNexus) / p50(started)),
+      ratioLabel: 'Nexus p50 / direct p50',
+      target: 'reference',
+      met: null,
+      note: `${note} Added p50 ms ${round(p50(viaNexus) - p50(started))}.`,
+      details: {},
+      samples: n,
+      seconds: round((now() - t0) / 1000, 1),
+    });
     return [
-      {
-        id: 'B13',
-        name: 'callTool through Nexus (no question)',
-        measured: { 'Nexus call p50 ms': round(p50(nexus)), 'Nexus call p95 ms': round(p95(nexus)) },
-        baseline: { 'direct call p50 ms': round(p50(direct)), 'direct call p95 ms': round(p95(direct)) },
-        ratio: round(ratio),
-        ratioLabel: 'Nexus p50 / direct p50',
-        target: 'reference',
-        met: null,
-        note:
-          `echo, start to result. Direct: mcpToolCall started by a client. Nexus: a caller workflow in namespace ${CALLER_NS} (in-process worker) ` +
+      result(
+        'B13',
+        'callTool through Nexus (no question)',
+        nexus,
+        direct,
+        `echo, start to result. Direct: mcpToolCall started by a client. Nexus: a caller workflow in namespace ${CALLER_NS} (in-process worker) ` +
           `starts callTool on an endpoint targeting the worker process's task queue (\`worker --nexus\`): the caller's own workflow start and ` +
           `tasks, the operation's schedule, the Nexus task, the handler's start of mcpToolCall, the completion callback and the caller's last task. ` +
-          `Added p50 ms ${round(p50(nexus) - p50(direct))}. Sequential, interleaved samples.`,
-        details: {},
-        samples: n,
-        seconds: round((now() - t0) / 1000, 1),
-      } satisfies BenchResult,
-      {
-        id: 'B13q',
-        name: 'callTool through Nexus (one question, a bot answers)',
-        measured: { 'Nexus call p50 ms': round(p50(askNexus)), 'Nexus call p95 ms': round(p95(askNexus)) },
-        baseline: { 'direct call p50 ms': round(p50(askDirect)), 'direct call p95 ms': round(p95(askDirect)) },
-        ratio: round(askRatio),
-        ratioLabel: 'Nexus p50 / direct p50',
-        target: 'reference',
-        met: null,
-        note:
-          `ask_name (holdFor 10 min), start to result, answered by a bot with submitAnswer. Direct: B1's bot (update-with-start). Nexus: the bot ` +
+          `Sequential, interleaved samples.`,
+      ),
+      result(
+        'B13q',
+        'callTool through Nexus (one question, a bot answers)',
+        askNexus,
+        askDirect,
+        `ask_name (holdFor 10 min), start to result, answered by a bot with submitAnswer. Direct: B1's bot (update-with-start). Nexus: the bot ` +
           `polls the caller's operation token (every 10 ms) for the backing workflow, then waits for its request with the waitForPending ` +
-          `update: that discovery is part of what Nexus adds here. Added p50 ms ${round(p50(askNexus) - p50(askDirect))}.`,
-        details: {},
-        samples: n,
-        seconds: round((now() - t0) / 1000, 1),
-      } satisfies BenchResult,
+          `update: that discovery is part of what Nexus adds here.`,
+      ),
     ];
   },
 };

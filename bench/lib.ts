@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
 import type { McpToolCallInput } from '../src/workflows/mcp-tool-call.js';
 import { findTemporalBinary } from '../src/cli/temporal-binaries.js';
 import { pendingQuery, submitAnswerUpdate, waitForPendingUpdate } from '../src/workflows/messages.js';
@@ -159,6 +160,15 @@ export async function startWorkerProcess(
   cleanup.defer(`worker process ${proc.child.pid}`, () => stop());
   await proc.waitFor(opts.ready ?? (entry === workerEntry ? /durable-mcp worker: Temporal/ : /bench worker: ready/), 120_000);
   return { proc, pid: proc.child.pid!, stop };
+}
+
+/** Run a worker made in this process until the benchmark's clean-up, which shuts it down and waits for it. */
+export function runInProcess(cleanup: Cleanup, what: string, worker: Worker): void {
+  const running = worker.run();
+  cleanup.defer(what, async () => {
+    worker.shutdown();
+    await running;
+  });
 }
 
 export const holderEntry = fileURLToPath(new URL('./holder-process.js', import.meta.url));

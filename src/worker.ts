@@ -27,7 +27,7 @@ export { demoProvider, demoModel, DEMO_LABEL } from './worker/demo-model.js';
 export interface AgentWorkerOptions {
   /** The models of the agents (AiSdkPlugin's `modelProvider`), e.g. `(await modelProviderFromEnv()).provider`. */
   modelProvider: ProviderV4;
-  /** Where the bundle is kept (default: DURABLE_MCP_CACHE_DIR, else ~/.cache/durable-mcp). */
+  /** Where the bundle is kept (default: DURABLE_MCP_CACHE_DIR, else $XDG_CACHE_HOME/durable-mcp, else ~/.cache/durable-mcp). */
   cacheDir?: string;
 }
 

@@ -49,7 +49,7 @@ export interface DevOptions {
   signal?: AbortSignal;
   /** Run agents (`mcpAgent`, default true): with the model provider of the environment unless one is given here. */
   agent?: boolean | { modelProvider: ProviderV4; label: string };
-  /** Where the agent worker's workflow bundle is kept (default: DURABLE_MCP_CACHE_DIR, else ~/.cache/durable-mcp). */
+  /** Where the agent worker's workflow bundle is kept (default: DURABLE_MCP_CACHE_DIR, else $XDG_CACHE_HOME/durable-mcp, else ~/.cache/durable-mcp). */
   cacheDir?: string;
   /** Offer the Nexus service `durable-mcp` on the task queue (`dev --nexus`, docs/nexus.md). */
   nexus?: boolean;

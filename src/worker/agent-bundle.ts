@@ -3,7 +3,7 @@
  * workflows and `mcpAgent` (src/ai-sdk/agent-workflows.ts), bundled with `@temporalio/ai-sdk`'s AiSdkPlugin (its bundler
  * entry installs the Web APIs the AI SDK needs), with tracing's workflow interceptors and encoded failures when the
  * worker has them. Webpack takes 5-20 s, so the bundle is made once and kept in a cache folder (DURABLE_MCP_CACHE_DIR,
- * else ~/.cache/durable-mcp), named by a hash of everything that goes into it (./bundle-inputs.ts): a start that
+ * else $XDG_CACHE_HOME/durable-mcp, else ~/.cache/durable-mcp), named by a hash of everything that goes into it (./bundle-inputs.ts): a start that
  * changed nothing reuses it, and clones of the same code share it (a fresh data folder, as tests make, costs nothing).
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '..'); // dist/src
 /** The compiled workflows module of an agent worker: durable-mcp's workflows and `mcpAgent`. */
 export const agentWorkflowsPath = join(src, 'ai-sdk', 'agent-workflows.js');
 
-/** Where `durable-mcp worker --agent` keeps its bundle: DURABLE_MCP_CACHE_DIR, else the user's cache folder. */
+/** Where `dev` and `worker --agent` keep the bundle: DURABLE_MCP_CACHE_DIR, else $XDG_CACHE_HOME/durable-mcp, else ~/.cache/durable-mcp. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.DURABLE_MCP_CACHE_DIR?.trim()) return resolve(env.DURABLE_MCP_CACHE_DIR.trim());
   return join(env.XDG_CACHE_HOME?.trim() || join(homedir(), '.cache'), 'durable-mcp');

@@ -11,8 +11,12 @@ import { fileURLToPath } from 'node:url';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '..'); // dist/src
 
-/** The packages whose code goes into a workflow bundle (a missing one counts as "none"). */
-const BUNDLED_PACKAGES = [
+/**
+ * The packages whose code goes into a workflow bundle, the prebuilt ones and the agent worker's (one that does not
+ * resolve from here, missing or nested below another package, counts as "none": the version of the package it comes
+ * with stands for it). test/worker/bundle-inputs.test.ts checks that every package the bundles hold is listed.
+ */
+export const BUNDLED_PACKAGES = [
   '@temporalio/workflow',
   '@temporalio/common',
   '@temporalio/proto',
@@ -20,10 +24,27 @@ const BUNDLED_PACKAGES = [
   '@temporalio/ai-sdk',
   '@temporalio/interceptors-opentelemetry',
   '@opentelemetry/api',
+  '@opentelemetry/core',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/semantic-conventions',
+  'nexus-rpc',
+  'zod',
+  're2js',
+  'long',
+  'ms',
   'ai',
   '@ai-sdk/provider',
   '@ai-sdk/provider-utils',
-];
+  '@ai-sdk/gateway',
+  '@vercel/oidc',
+  '@workflow/serde',
+  'eventsource-parser',
+  '@ungap/structured-clone',
+  'web-streams-polyfill',
+  'headers-polyfill',
+  'set-cookie-parser',
+] as const;
 
 function* codeFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {

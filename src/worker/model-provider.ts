@@ -61,6 +61,13 @@ function baseUrlOf(env: NodeJS.ProcessEnv): string {
   return raw.slice(0, end);
 }
 
+/** The base URL as a banner shows it: without its query and fragment, which may hold a key (`?api_key=…`). */
+function shownUrl(baseURL: string): string {
+  const url = new URL(baseURL);
+  if (url.search === '' && url.hash === '') return baseURL;
+  return `${url.origin}${url.pathname === '/' ? '' : url.pathname} (query not shown)`;
+}
+
 /** Which provider the environment chooses (pure: loads nothing). Throws ModelProviderConfigError on a bad setting. */
 export function modelProviderChoice(env: NodeJS.ProcessEnv = process.env): ModelProviderChoice {
   const explicit = env[MODEL_PROVIDER_ENV]?.trim();
@@ -85,7 +92,7 @@ export function modelProviderChoice(env: NodeJS.ProcessEnv = process.env): Model
     case 'openai-compatible': {
       const baseURL = baseUrlOf(env);
       const key = set(env[MODEL_API_KEY_ENV]) ? `, key from ${MODEL_API_KEY_ENV} (not shown)` : '';
-      return { kind, package: '@ai-sdk/openai-compatible', baseURL, label: `OpenAI-compatible server at ${baseURL}${key}` };
+      return { kind, package: '@ai-sdk/openai-compatible', baseURL, label: `OpenAI-compatible server at ${shownUrl(baseURL)}${key}` };
     }
     case 'demo':
       return {

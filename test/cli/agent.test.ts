@@ -45,6 +45,21 @@ function pasted(line: string): string[] {
   return words.slice(2);
 }
 
+/** `agent` with the scripted model on the fixture server's ask_name, which needs an approval first, then asks a name. */
+const askNameAgent = (prompt: string, workflowId: string): string[] => [
+  'agent',
+  'scripted',
+  '--server',
+  'fx',
+  '--tools',
+  'fx_ask_name',
+  '--needs-approval',
+  '--prompt',
+  prompt,
+  '--workflow-id',
+  workflowId,
+];
+
 describe('the CLI around agents (real dev server, the CLI worker, an mcpAgent worker process, fixture server over stdio)', () => {
   const h = cliHarness();
   const agentQueue = `agent-${randomUUID().slice(0, 8)}`;
@@ -115,29 +130,19 @@ describe('the CLI around agents (real dev server, the CLI worker, an mcpAgent wo
       assert.match(r.stderr, failing, args[0]);
       assert.doesNotMatch(r.stderr, /ServiceError|Unable to query workflow/, args[0]);
     }
-    const json = await run(['pending', id, '--json'], h.cliEnv);
-    assert.equal(JSON.parse(json.stdout).error, 'WorkflowTaskFailing');
+    for (const args of [
+      ['pending', id, '--json'],
+      ['result', id, '--json'],
+    ]) {
+      const json = await run(args, h.cliEnv);
+      assert.equal(json.code, EXIT.NO_WORKER, `${args.join(' ')}: ${json.stderr}`);
+      assert.equal(JSON.parse(json.stdout).error, 'WorkflowTaskFailing', args.join(' '));
+    }
     await h.env.client.workflow.getHandle(id).terminate('test done');
   });
 
   it('follow shows the proposal and commands that work when pasted: the approval without --data, the form with a valid --data', async () => {
-    const agent = spawnNode(
-      [
-        cli,
-        'agent',
-        'scripted',
-        '--server',
-        'fx',
-        '--tools',
-        'fx_ask_name',
-        '--needs-approval',
-        '--prompt',
-        'Greet the guest',
-        '--workflow-id',
-        'cli-agent-follow',
-      ],
-      agentEnv(),
-    );
+    const agent = spawnNode([cli, ...askNameAgent('Greet the guest', 'cli-agent-follow')], agentEnv());
     h.workers.push(agent);
     await agent.waitFor(/ {4}decline: npx durable-mcp decline .*\n/);
     const out = agent.output();
@@ -166,23 +171,7 @@ describe('the CLI around agents (real dev server, the CLI worker, an mcpAgent wo
   });
 
   it("result on an agent that waits names the request and the command that answers it (stderr), then prints a declined run's text", async () => {
-    const started = await run(
-      [
-        'agent',
-        'scripted',
-        '--server',
-        'fx',
-        '--tools',
-        'fx_ask_name',
-        '--needs-approval',
-        '--prompt',
-        'Greet',
-        '--workflow-id',
-        'cli-agent-wait',
-        '--no-follow',
-      ],
-      agentEnv(),
-    );
+    const started = await run([...askNameAgent('Greet', 'cli-agent-wait'), '--no-follow'], agentEnv());
     assert.equal(started.code, 0, started.stderr);
     assert.equal(started.stdout.trim(), 'cli-agent-wait');
     const result = spawnNode([cli, 'result', 'cli-agent-wait'], agentEnv());
@@ -199,10 +188,7 @@ describe('the CLI around agents (real dev server, the CLI worker, an mcpAgent wo
 
   // Last: it replaces the mcpAgent worker with the CLI's own.
   it("follow exits 4 when the agent's worker is replaced by one without mcpAgent mid-run, instead of waiting forever", async () => {
-    const agent = spawnNode(
-      [cli, 'agent', 'scripted', '--server', 'fx', '--tools', 'fx_ask_name', '--needs-approval', '--prompt', 'Greet', '--workflow-id', 'cli-agent-replaced'],
-      agentEnv(),
-    );
+    const agent = spawnNode([cli, ...askNameAgent('Greet', 'cli-agent-replaced')], agentEnv());
     h.workers.push(agent);
     await agent.waitFor(/ {4}decline: npx durable-mcp decline .*\n/);
     await agentWorker.kill('SIGKILL');

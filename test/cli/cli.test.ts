@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { livePids, spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
+import { startDevRetrying } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temporal.js';
 import { freePort, stablePort } from '../helpers/ports.js';
 
@@ -31,19 +32,11 @@ const cleanEnv = () => {
   return env;
 };
 
-async function startDev(dataDir: string, port: number, uiPort: number): Promise<SpawnedProcess> {
-  // The dev server also binds an HTTP API and a metrics port of its own choosing; another test's server
-  // (tests run two or three files at a time) can take that port in between. Such a start is tried again.
-  for (let attempt = 1; ; attempt++) {
-    const dev = spawnNode([cli, 'dev', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort)], cleanEnv());
-    try {
-      await dev.waitFor(/Ctrl-C stops everything/, 90_000);
-      return dev;
-    } catch (err) {
-      await dev.kill('SIGKILL');
-      if (attempt >= 3 || !/address already in use/.test(dev.output())) throw err;
-    }
-  }
+function startDev(dataDir: string, port: number, uiPort: number): Promise<SpawnedProcess> {
+  return startDevRetrying(
+    () => spawnNode([cli, 'dev', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort)], cleanEnv()),
+    /Ctrl-C stops everything/,
+  );
 }
 
 async function waitPending(workflowId: string, env: Record<string, string>, count = 1): Promise<any[]> {

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { fixtureServerPath } from '../fixtures/paths.js';
 import { livePids, spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
 import { suiteEnvironment, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { cli, EXIT, run } from '../helpers/cli.js';
+import { cli, EXIT, run, startDevRetrying } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 
 /** Every stdout line parsed as JSON (a line that is not JSON fails the test). */
@@ -147,23 +147,16 @@ describe('--json on the commands that run until stopped (dev, worker, inbox): on
     const port = await freePort();
     const uiPort = await freePort();
     const taskQueue = uniqueTaskQueue('cli-json-dev');
-    let dev: SpawnedProcess;
-    // The dev server also binds ports of its own choosing; another test's server can take one in between.
-    for (let attempt = 1; ; attempt++) {
-      dev = spawnCli(['dev', '--json', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort), '--inbox-port', '0'], {
-        TEMPORAL_ADDRESS: undefined,
-        DURABLE_MCP_TASK_QUEUE: taskQueue,
-        DURABLE_MCP_ENCRYPTION_KEYS: undefined,
-        DURABLE_MCP_ENCRYPTION_KEYS_FILE: undefined,
-      });
-      try {
-        await dev.waitFor(/"event":"ready"/, 90_000);
-        break;
-      } catch (err) {
-        await dev.kill('SIGKILL');
-        if (attempt >= 3 || !/address already in use/.test(dev.output())) throw err;
-      }
-    }
+    const dev = await startDevRetrying(
+      () =>
+        spawnCli(['dev', '--json', '--data-dir', dataDir, '--port', String(port), '--ui-port', String(uiPort), '--inbox-port', '0'], {
+          TEMPORAL_ADDRESS: undefined,
+          DURABLE_MCP_TASK_QUEUE: taskQueue,
+          DURABLE_MCP_ENCRYPTION_KEYS: undefined,
+          DURABLE_MCP_ENCRYPTION_KEYS_FILE: undefined,
+        }),
+      /"event":"ready"/,
+    );
     const ready = jsonLines(dev.stdout()).find((e) => e.event === 'ready')!;
     const database = join(resolve(dataDir), 'temporal.db');
     assert.deepEqual(ready, {

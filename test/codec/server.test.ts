@@ -21,7 +21,7 @@ import { isCodecError } from '../../src/codec/errors.js';
 import { payloadsFromJson, payloadsToJson, startCodecServer, type CodecServerHandle } from '../../src/codec/server.js';
 import { createWorker, type DurableMcpWorker } from '../../src/worker.js';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { cli, EXIT, run } from '../helpers/cli.js';
+import { cli, EXIT, run, startDevRetrying } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 import { fixtureConfig, quietRuntime, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/browser.js';
@@ -97,25 +97,19 @@ describe('the codec server', () => {
     quietRuntime();
     const port = await freePort();
     const uiPort = await freePort();
-    // The dev server binds ports of its own choosing as well; another test's server can take one in between.
-    for (let attempt = 1; ; attempt++) {
-      dev = spawnCli(
-        ['dev', '--json', '--data-dir', tempDir('codec-dev-'), '--port', String(port), '--ui-port', String(uiPort), '--inbox-port', '0', '--codec-port', '0'],
-        {
-          TEMPORAL_ADDRESS: undefined,
-          DURABLE_MCP_ENCRYPTION_KEYS: keyText,
-          DURABLE_MCP_ENCRYPTION_KEYS_FILE: undefined,
-          DURABLE_MCP_TASK_QUEUE: uniqueTaskQueue('codec-dev'),
-        },
-      );
-      try {
-        await dev.waitFor(/"event":"ready"/, 90_000);
-        break;
-      } catch (err) {
-        await dev.kill('SIGKILL');
-        if (attempt >= 3 || !/address already in use/.test(dev.output())) throw err;
-      }
-    }
+    dev = await startDevRetrying(
+      () =>
+        spawnCli(
+          ['dev', '--json', '--data-dir', tempDir('codec-dev-'), '--port', String(port), '--ui-port', String(uiPort), '--inbox-port', '0', '--codec-port', '0'],
+          {
+            TEMPORAL_ADDRESS: undefined,
+            DURABLE_MCP_ENCRYPTION_KEYS: keyText,
+            DURABLE_MCP_ENCRYPTION_KEYS_FILE: undefined,
+            DURABLE_MCP_TASK_QUEUE: uniqueTaskQueue('codec-dev'),
+          },
+        ),
+      /"event":"ready"/,
+    );
     ready = jsonLines(dev.stdout()).find((e) => e.event === 'ready')!;
     const address = ready.temporal.address as string;
 

@@ -11,6 +11,24 @@ import { suiteEnvironment, tempDir } from './temporal.js';
 const here = dirname(fileURLToPath(import.meta.url));
 export const cli = resolve(here, '..', '..', 'src', 'cli', 'main.js');
 
+/**
+ * A `dev` process (`spawn` starts one) once it prints `ready`. The dev server also binds ports of its own choosing (an
+ * HTTP API, metrics); another test's server (files run two at a time) can take one in between: such a start is tried
+ * again, three times in all.
+ */
+export async function startDevRetrying(spawn: () => SpawnedProcess, ready: RegExp, timeoutMs = 90_000): Promise<SpawnedProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const dev = spawn();
+    try {
+      await dev.waitFor(ready, timeoutMs);
+      return dev;
+    } catch (err) {
+      await dev.kill('SIGKILL');
+      if (attempt >= 3 || !/address already in use/.test(dev.output())) throw err;
+    }
+  }
+}
+
 export interface Run {
   code: number;
   stdout: string;

@@ -28,7 +28,11 @@ describe('the model provider from the environment', () => {
     const local = modelProviderChoice({ OPENAI_API_KEY: KEY, DURABLE_MCP_MODEL_BASE_URL: 'http://127.0.0.1:11434/v1/', DURABLE_MCP_MODEL_API_KEY: KEY });
     assert.deepEqual([local.kind, local.baseURL], ['openai-compatible', 'http://127.0.0.1:11434/v1']);
     assert.equal(local.label, 'OpenAI-compatible server at http://127.0.0.1:11434/v1, key from DURABLE_MCP_MODEL_API_KEY (not shown)');
-    for (const c of [openai, anthropic, local]) assert.ok(!c.label.includes(KEY) && !c.label.includes('sk-'), c.label);
+    // A key in the base URL's query reaches the provider, never the label (the banner, the ready line).
+    const queried = modelProviderChoice({ DURABLE_MCP_MODEL_BASE_URL: `https://llm.example/v1?api_key=${KEY}` });
+    assert.equal(queried.baseURL, `https://llm.example/v1?api_key=${KEY}`);
+    assert.equal(queried.label, 'OpenAI-compatible server at https://llm.example/v1 (query not shown)');
+    for (const c of [openai, anthropic, local, queried]) assert.ok(!c.label.includes(KEY) && !c.label.includes('sk-'), c.label);
     // The packages load (devDependencies here) and make providers whose models are the real ones.
     assert.equal((await modelProviderFromEnv({ OPENAI_API_KEY: KEY })).provider.languageModel('gpt-4o-mini').provider, 'openai.responses');
     assert.equal((await modelProviderFromEnv({ ANTHROPIC_API_KEY: KEY })).provider.languageModel('claude-x').provider, 'anthropic.messages');

@@ -35,33 +35,32 @@ async function waitForResult(c: DurableMcpClient, workflowId: string, json: bool
       drawn = true;
     }
   })();
-  // The requests that wait for a person, each once, with the command that answers it (stderr: stdout stays the result).
-  const watch = json
-    ? new Promise<never>(() => undefined)
-    : (async (): Promise<never> => {
-        const seen = new Set<string>();
-        let saidNoWorker = false;
-        for (;;) {
-          if (done) return new Promise<never>(() => undefined);
-          try {
-            for (const { request, context } of await c.pendingDetails(workflowId, { timeoutMs: 10_000 })) {
-              if (seen.has(request.id) || done) continue;
-              seen.add(request.id);
-              clearBar();
-              console.error(['it waits for a person:', ...requestWithCommands(workflowId, request, context)].join('\n'));
-            }
-          } catch (err) {
-            // A failing workflow task never ends by itself: say why, and stop waiting (exit 4).
-            if (isClientError(err, 'WorkflowTaskFailing')) throw err;
-            if (isClientError(err, 'NoWorker') && !saidNoWorker && !done) {
-              saidNoWorker = true;
-              clearBar();
-              console.error(`durable-mcp: ${terminalSafe(err.message)}; still waiting`);
-            }
-          }
-          await new Promise((r) => setTimeout(r, 1_500));
+  // The requests that wait for a person, each once, with the command that answers it (stderr: stdout stays the result;
+  // with --json nothing is printed, but a failing workflow task ends the wait all the same).
+  const watch = (async (): Promise<never> => {
+    const seen = new Set<string>();
+    let saidNoWorker = json;
+    for (;;) {
+      if (done) return new Promise<never>(() => undefined);
+      try {
+        for (const { request, context } of await c.pendingDetails(workflowId, { timeoutMs: 10_000 })) {
+          if (seen.has(request.id) || done || json) continue;
+          seen.add(request.id);
+          clearBar();
+          console.error(['it waits for a person:', ...requestWithCommands(workflowId, request, context)].join('\n'));
         }
-      })();
+      } catch (err) {
+        // A failing workflow task never ends by itself: say why, and stop waiting (exit 4).
+        if (isClientError(err, 'WorkflowTaskFailing')) throw err;
+        if (isClientError(err, 'NoWorker') && !saidNoWorker && !done) {
+          saidNoWorker = true;
+          clearBar();
+          console.error(`durable-mcp: ${terminalSafe(err.message)}; still waiting`);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 1_500));
+    }
+  })();
   try {
     return await Promise.race([c.result(workflowId), watch]);
   } finally {

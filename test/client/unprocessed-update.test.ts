@@ -19,7 +19,8 @@ import { eventually, testEnvironment, type TestEnv } from '../helpers/temporal.j
 async function ignoreTheNextUpdate(client: Client, taskQueue: string): Promise<number> {
   const namespace = client.options.namespace;
   const identity = 'a worker that ignores updates';
-  for (;;) {
+  for (let polls = 1; ; polls++) {
+    if (polls > 3) throw new Error('no workflow task carried an update in 3 polls');
     // A long poll: Temporal answers within a minute, with a task or empty.
     const task = await client.connection.withDeadline(Date.now() + 70_000, () =>
       client.workflowService.pollWorkflowTaskQueue({
@@ -56,11 +57,14 @@ describe('an answer a worker left unprocessed', () => {
     await t.stopWorker();
 
     const ignored = ignoreTheNextUpdate(t.client, t.taskQueue);
-    const answered = c.accept(handle.workflowId, request!.id, { name: 'Ada' }, { timeoutMs: 60_000 });
+    const answered = c.accept(handle.workflowId, request!.id, { name: 'Ada' }, { timeoutMs: 60_000 }).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
     assert.equal(await ignored, 1, 'the ignoring worker took the answer');
     await t.startWorker();
 
-    assert.deepEqual(await answered, { id: request!.id, action: 'accept' });
+    assert.deepEqual(await answered, { result: { id: request!.id, action: 'accept' } });
     assert.deepEqual(await c.result(handle.workflowId), { output: 'hello Ada', isError: false });
     const history = await t.client.workflow.getHandle(handle.workflowId).fetchHistory();
     const accepted = history.events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'submitAnswer');

@@ -50,7 +50,10 @@ function baseUrlOf(env: NodeJS.ProcessEnv): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new ModelProviderConfigError(`${MODEL_BASE_URL_ENV} must be an http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`);
+    // The value is not shown: a key pasted into the wrong variable would be printed.
+    throw new ModelProviderConfigError(
+      `${MODEL_BASE_URL_ENV} must be an http(s) URL, got ${raw.length} characters that are not a URL (not shown: they may hold a key)`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ModelProviderConfigError(`${MODEL_BASE_URL_ENV} must be an http(s) URL, got a ${url.protocol} URL`);

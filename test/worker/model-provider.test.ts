@@ -57,7 +57,12 @@ describe('the model provider from the environment', () => {
     refused({ DURABLE_MCP_MODEL_PROVIDER: 'anthropic', OPENAI_API_KEY: KEY }, /needs ANTHROPIC_API_KEY/);
     refused({ DURABLE_MCP_MODEL_PROVIDER: 'openai-compatible' }, /needs DURABLE_MCP_MODEL_BASE_URL/);
     refused({ DURABLE_MCP_MODEL_BASE_URL: 'localhost:11434' }, /DURABLE_MCP_MODEL_BASE_URL must be an http\(s\) URL, got a localhost: URL/);
-    refused({ DURABLE_MCP_MODEL_BASE_URL: 'not a url' }, /DURABLE_MCP_MODEL_BASE_URL must be an http\(s\) URL, got "not a url"/);
+    refused(
+      { DURABLE_MCP_MODEL_BASE_URL: 'not a url' },
+      /DURABLE_MCP_MODEL_BASE_URL must be an http\(s\) URL, got 9 characters that are not a URL \(not shown/,
+    );
+    // A key pasted into the wrong variable is not printed back.
+    refused({ DURABLE_MCP_MODEL_BASE_URL: KEY }, /must be an http\(s\) URL, got \d+ characters that are not a URL/);
     refused({ DURABLE_MCP_MODEL_BASE_URL: `https://user:${KEY}@llm.example/v1` }, /must not hold credentials: put the key in DURABLE_MCP_MODEL_API_KEY/);
   });
 });

@@ -56,9 +56,22 @@ process.on('uncaughtException', (err) => {
   process.stderr.write(`fault suite: uncaught exception: ${err?.stack ?? String(err)}\n`);
 });
 
-// Interrupted (Ctrl-C, or a CI timeout): end every process of this run before exiting.
+/** The cases running now: when each started, and how far it says it got. */
+const running = new Map<string, { t0: number; progress?: () => string }>();
+
+// Interrupted (Ctrl-C, or a CI timeout): say which cases were running and how far they got, then end every process of
+// this run before exiting.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {
+    for (const [id, r] of running) {
+      let how = '';
+      try {
+        how = r.progress ? `: ${r.progress()}` : '';
+      } catch (err) {
+        how = `: (progress unknown: ${(err as Error).message})`;
+      }
+      console.log(`INTERRUPTED ${id} after ${secs(Date.now() - r.t0)}${how}`);
+    }
     const pids = taggedPids(runTag);
     for (const p of pids) {
       try {
@@ -114,8 +127,13 @@ async function runCase(c: FaultCase): Promise<Outcome> {
     shared,
     defer: (fn) => deferred.push(fn),
     note: (line) => notes.push(line),
+    progress: (describe) => {
+      const r = running.get(c.id);
+      if (r) r.progress = describe;
+    },
   };
   const t0 = Date.now();
+  running.set(c.id, { t0 });
   let summary: string | undefined;
   let error: unknown;
   try {
@@ -123,6 +141,7 @@ async function runCase(c: FaultCase): Promise<Outcome> {
   } catch (err) {
     error = err;
   }
+  running.delete(c.id);
   for (const fn of deferred.reverse()) {
     try {
       await within(Promise.resolve().then(fn), 30_000, 'cleanup step');

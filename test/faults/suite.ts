@@ -25,6 +25,8 @@ export interface CaseContext {
   defer(fn: () => unknown): void;
   /** A line of evidence printed under the case's outcome. */
   note(line: string): void;
+  /** How far the case got, asked for when the run is interrupted (SIGTERM, SIGINT) while the case runs. */
+  progress(describe: () => string): void;
 }
 
 export interface FaultCase {

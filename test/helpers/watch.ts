@@ -2,7 +2,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { DurableMcpClient } from '../../src/client/index.js';
 import type { Request } from '../../src/contract/index.js';
 import { pendingQuery } from '../../src/workflows/messages.js';
-import { eventually } from './temporal.js';
+import { eventually, pollEveryMs } from './temporal.js';
 
 /**
  * Watches a workflow's `pending` query until stopped, collecting every distinct request id it ever
@@ -65,7 +65,7 @@ export async function waitForPending(handle: WorkflowHandle, count = 1, timeoutM
       last = err;
     }
     if (Date.now() - start > timeoutMs) throw new Error(`no ${count} pending request(s) after ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pollEveryMs()));
   }
 }
 

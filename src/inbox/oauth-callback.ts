@@ -13,6 +13,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
+import { resendUnprocessed } from '../client/workers.js';
 import { clientAddress, RateLimiter, type RateOptions } from '../codec/limits.js';
 import { StateMac, STATE_KEYS_ENV } from '../codec/state-mac.js';
 import { OAUTH_CALLBACK_PATH } from '../contract/client-metadata.js';
@@ -149,7 +150,10 @@ export function installOAuthCallback(app: Hono, client: Client, options: Callbac
     };
     let result: OAuthCallbackResult;
     try {
-      result = await client.workflow.getHandle(loginId).executeUpdate<OAuthCallbackResult, [OAuthCallbackInput]>(OAUTH_CALLBACK_UPDATE, { args: [input] });
+      // A worker that left the update unprocessed (it never reached the login) is no answer: sent again, not refused.
+      result = await resendUnprocessed(() =>
+        client.workflow.getHandle(loginId).executeUpdate<OAuthCallbackResult, [OAuthCallbackInput]>(OAUTH_CALLBACK_UPDATE, { args: [input] }),
+      );
     } catch (err) {
       if (err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateFailedError || /not found/i.test((err as Error).message)) {
         return page(c, 'unknown_state');

@@ -6,34 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '@temporalio/client';
-import proto from '@temporalio/proto';
 import { DurableMcpClient } from '../../src/client/index.js';
 import { isUnprocessedUpdate } from '../../src/client/workers.js';
 import { eventually, testEnvironment, type TestEnv } from '../helpers/temporal.js';
-
-/**
- * Take workflow tasks from `taskQueue` until one carries a message (an update), and complete it with nothing: no command,
- * the update neither accepted nor rejected. Returns how many messages that task carried.
- */
-async function ignoreTheNextUpdate(client: Client, taskQueue: string): Promise<number> {
-  const namespace = client.options.namespace;
-  const identity = 'a worker that ignores updates';
-  for (let polls = 1; ; polls++) {
-    if (polls > 3) throw new Error('no workflow task carried an update in 3 polls');
-    // A long poll: Temporal answers within a minute, with a task or empty.
-    const task = await client.connection.withDeadline(Date.now() + 70_000, () =>
-      client.workflowService.pollWorkflowTaskQueue({
-        namespace,
-        taskQueue: { name: taskQueue, kind: proto.temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-        identity,
-      }),
-    );
-    if (!task.taskToken?.length) continue;
-    await client.workflowService.respondWorkflowTaskCompleted({ namespace, taskToken: task.taskToken, identity, commands: [] });
-    if (task.messages?.length) return task.messages.length;
-  }
-}
+import { ignoreTheNextUpdate } from '../helpers/unprocessed.js';
 
 describe('an answer a worker left unprocessed', () => {
   let t: TestEnv;

@@ -165,6 +165,9 @@ export interface OAuthSuite {
   readonly cliEnv: Record<string, string>;
   /** `plainWorker`: the worker without a codec. */
   readonly plain: PlainWorker;
+  /** `plainWorker`: stop the worker without a codec (its inbox keeps serving), until `startPlainWorker()`. */
+  stopPlainWorker(): Promise<void>;
+  startPlainWorker(): Promise<void>;
   /** The login workflow of a server (and principal). */
   login(server: string, principal?: string): WorkflowHandle;
   /** The login's pending sign-in request (the first whose id is not `notId`), once there is one. */
@@ -206,7 +209,7 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
     inbox?: InboxHandle;
     worker?: DurableMcpWorker;
     running?: Promise<void>;
-    plain?: PlainWorker & { worker: DurableMcpWorker; running: Promise<void> };
+    plain?: PlainWorker & { worker?: DurableMcpWorker; running?: Promise<void> };
     browser?: Browser;
     mcpConfig?: Record<string, unknown>;
   } = { fixtures: {} };
@@ -220,6 +223,26 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   const startFixture = (env: Record<string, string>) => startOAuthFixture({ ...env, ...(tls ? { NODE_EXTRA_CA_CERTS: tls.certPath } : {}) });
   // No redirect URL behind the https front: the worker's logins come back to the inbox's public callback, and name its document.
   const callbackOptions = () => (s.proxy ? { inboxPublicUrl: s.proxy.url } : { redirectUrl: redirectUrl() });
+
+  /** The worker without a codec, on the plain task queue, its sign-ins coming back to the plain inbox. */
+  const startPlainWorker = async () => {
+    const plain = must(s.plain, 'plain');
+    if (plain.worker) throw new Error('oauthSuite: the plain worker runs already');
+    const worker = await startWorker(must(s.t, 'env').env, {
+      taskQueue: plain.taskQueue,
+      encryption: false,
+      mcpConfig: must(s.mcpConfig, 'mcpConfig'),
+      oauth: { ...options.oauth, seal, redirectUrl: new URL('oauth/callback', plain.inbox.url).href },
+    });
+    Object.assign(plain, { worker, running: worker.run() });
+  };
+  const stopPlainWorker = async () => {
+    const plain = must(s.plain, 'plain');
+    const { worker, running } = plain;
+    plain.worker = plain.running = undefined;
+    worker?.shutdown();
+    await running;
+  };
 
   before(async () => {
     // The suite's workers need the inbox and the fixtures first (their config names them): the environment starts none.
@@ -249,14 +272,8 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
     if (options.plainWorker) {
       const client = new Client({ connection: env.connection, namespace: env.namespace ?? 'default' });
       const inbox = await startInbox({ client, host: '127.0.0.1', port: 0, sealCode, stateMac: seal.stateMac() });
-      const queue = `${taskQueue}-plain`;
-      const worker = await startWorker(env, {
-        taskQueue: queue,
-        encryption: false,
-        mcpConfig: s.mcpConfig,
-        oauth: { ...options.oauth, seal, redirectUrl: new URL('oauth/callback', inbox.url).href },
-      });
-      s.plain = { client, taskQueue: queue, inbox, worker, running: worker.run() };
+      s.plain = { client, taskQueue: `${taskQueue}-plain`, inbox };
+      await startPlainWorker();
     }
     const browserArgs = tls ? [...CHROMIUM_ARGS, '--ignore-certificate-errors'] : CHROMIUM_ARGS;
     if (options.browser !== false) s.browser = await chromium.launch({ executablePath: CHROMIUM, args: browserArgs });
@@ -270,9 +287,9 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
   after(async () => {
     await s.browser?.close();
     s.worker?.shutdown();
-    s.plain?.worker.shutdown();
+    const stopping = s.plain ? stopPlainWorker() : undefined;
     await s.running;
-    await s.plain?.running;
+    await stopping;
     await s.plain?.inbox.close();
     await s.inbox?.close();
     await s.proxy?.close();
@@ -328,6 +345,8 @@ export function oauthSuite(options: OAuthSuiteOptions): OAuthSuite {
       if (!options.plainWorker) throw new Error('oauthSuite: plain is the worker of the option plainWorker, which this suite does not set');
       return must(s.plain, 'plain');
     },
+    stopPlainWorker,
+    startPlainWorker,
     login: (server, principal) => suite.env.client.workflow.getHandle(loginWorkflowId(server, principal)),
     pendingSignIn: async (server, { principal, notId } = {}) =>
       eventually(async () => (await suite.login(server, principal).query(pendingQuery)).find((r) => r.id !== notId), `the sign-in request of "${server}"`),

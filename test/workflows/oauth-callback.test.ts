@@ -9,16 +9,22 @@ import { describe, it } from 'node:test';
 import { EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/index.js';
 import { StateMac } from '../../src/codec/state-mac.js';
 import { loginWorkflowId } from '../../src/contract/login.js';
+import { OAUTH_CALLBACK_UPDATE } from '../../src/contract/message-names.js';
 import { startInbox } from '../../src/inbox/index.js';
+import { mcpToolCall } from '../../src/workflows/index.js';
+import { pendingQuery } from '../../src/workflows/messages.js';
 import { CredentialSeal, SEAL_KEY_LABEL } from '../../src/mcp/index.js';
 import { failureOf, oauthServers, oauthSuite } from '../helpers/oauth.js';
 import { settledUpdates } from '../helpers/server-metrics.js';
+import { eventually } from '../helpers/temporal.js';
+import { ignoreTheNextUpdate } from '../helpers/unprocessed.js';
 
 describe('the OAuth callback at the edge (signed states, a rate limit, fixed pages)', () => {
-  const servers = { denied: `denied${process.pid}`, other: `other${process.pid}` };
+  const servers = { denied: `denied${process.pid}`, other: `other${process.pid}`, unprocessed: `unprocessed${process.pid}` };
   const suite = oauthSuite({
     name: 'oauth-callback',
     browser: false,
+    plainWorker: true,
     mcpConfig: ({ fixture }) => oauthServers(fixture.mcp, Object.values(servers)),
   });
   const call = (name: string, text: string) => suite.call(name, 'echo', { text }, { workflowId: `oauth-cb-${name}-${text}-${Date.now()}` });
@@ -98,5 +104,39 @@ describe('the OAuth callback at the edge (signed states, a rate limit, fixed pag
     } finally {
       await inbox.close();
     }
+  });
+
+  it('sends a sign-in again that a worker left unprocessed: the person sees its outcome, not "unknown or already used"', async () => {
+    const { plain } = suite;
+    const server = servers.unprocessed;
+    const waiting = await plain.client.workflow.start(mcpToolCall, {
+      taskQueue: plain.taskQueue,
+      workflowId: `oauth-cb-unprocessed-${Date.now()}`,
+      args: [{ server, tool: 'echo', arguments: { text: 'x' } }],
+    });
+    const login = plain.client.workflow.getHandle(loginWorkflowId(server));
+    const request = await eventually(async () => (await login.query(pendingQuery))[0], `the sign-in request of "${server}"`);
+    await eventually(async () => !(await login.describe()).raw.pendingWorkflowTask, 'the login to be quiet');
+    await suite.stopPlainWorker();
+
+    const ignored = ignoreTheNextUpdate(plain.client, plain.taskQueue, login.workflowId);
+    const url = new URL('oauth/callback', plain.inbox.url);
+    url.search = new URLSearchParams({ state: new URL(request.url!).searchParams.get('state')!, error: 'access_denied' }).toString();
+    const page = fetch(url).then(async (r) => ({ status: r.status, body: await r.text() }));
+    assert.equal(await ignored, 1, 'the ignoring worker took the callback');
+    await suite.startPlainWorker();
+
+    const { status, body } = await page;
+    assert.equal(status, 400, body);
+    assert.match(body, /<h1>Sign-in refused<\/h1>/, 'the login got the callback: the refusal is its outcome');
+    assert.match(body, /Code: <code>access_denied<\/code>/);
+    assert.equal((await failureOf(waiting.result())).type, 'AuthorizationRequired');
+    const history = await login.fetchHistory();
+    const accepted = history.events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
+    assert.equal(
+      accepted.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest?.input?.name === OAUTH_CALLBACK_UPDATE).length,
+      1,
+      'applied once',
+    );
   });
 });

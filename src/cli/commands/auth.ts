@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { unknownWorkflow } from '../../client/errors.js';
+import { resendUnprocessed } from '../../client/workers.js';
 import { loginWorkflowId, SHARED_PRINCIPAL, type LoginStatus } from '../../contract/login.js';
 import { LOGIN_STATUS_QUERY, LOGOUT_UPDATE } from '../../contract/message-names.js';
 import { terminalSafe } from '../terminal.js';
@@ -58,7 +59,7 @@ export function authCommands(program: Command): void {
       const id = loginWorkflowId(server, opts.principal ?? SHARED_PRINCIPAL);
       let status: LoginStatus;
       try {
-        status = await c.workflow.getHandle(id).executeUpdate<LoginStatus, []>(LOGOUT_UPDATE);
+        status = await resendUnprocessed(() => c.workflow.getHandle(id).executeUpdate<LoginStatus, []>(LOGOUT_UPDATE));
       } catch (err) {
         if (err instanceof WorkflowNotFoundError || /not found/i.test((err as Error).message)) throw unknownWorkflow(id, err);
         throw err;

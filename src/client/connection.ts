@@ -15,7 +15,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection, type ClientOptions } from '@temporalio/client';
 import type { loadClientConnectConfig } from '@temporalio/envconfig';
-import { AWAITING_INPUT_SEARCH_ATTRIBUTE, SEARCH_ATTRIBUTES } from '../workflows/visibility.js';
 import { dataConverterOf, resolveEncryption, type EncryptionCodec } from '../codec/index.js';
 import { temporalUnreachable } from './errors.js';
 
@@ -141,18 +140,4 @@ export async function registeredSearchAttributes(connection: { operatorService: 
   } catch {
     return new Set();
   }
-}
-
-/**
- * Whether `namespace` has the DurableMcpAwaitingInput search attribute (false when the server cannot say). A client
- * or a worker connection (both have the operator service).
- */
-export async function awaitingInputRegistered(connection: { operatorService: Connection['operatorService'] }, namespace: string): Promise<boolean> {
-  return (await registeredSearchAttributes(connection, namespace)).has(AWAITING_INPUT_SEARCH_ATTRIBUTE);
-}
-
-/** Whether every search attribute of the listing (SEARCH_ATTRIBUTES: awaiting input, servers, kinds, next expiry, resolved at) is registered. */
-export async function listingAttributesRegistered(connection: { operatorService: Connection['operatorService'] }, namespace: string): Promise<boolean> {
-  const names = await registeredSearchAttributes(connection, namespace);
-  return SEARCH_ATTRIBUTES.every((a) => names.has(a.name));
 }

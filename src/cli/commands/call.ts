@@ -39,12 +39,13 @@ async function waitForResult(c: DurableMcpClient, workflowId: string, json: bool
   // with --json nothing is printed, but a failing workflow task ends the wait all the same).
   const watch = (async (): Promise<never> => {
     const seen = new Set<string>();
-    let saidNoWorker = json;
+    const quiet = json;
+    let saidNoWorker = false;
     for (;;) {
       if (done) return new Promise<never>(() => undefined);
       try {
         for (const { request, context } of await c.pendingDetails(workflowId, { timeoutMs: 10_000 })) {
-          if (seen.has(request.id) || done || json) continue;
+          if (seen.has(request.id) || done || quiet) continue;
           seen.add(request.id);
           clearBar();
           console.error(['it waits for a person:', ...requestWithCommands(workflowId, request, context)].join('\n'));
@@ -52,7 +53,7 @@ async function waitForResult(c: DurableMcpClient, workflowId: string, json: bool
       } catch (err) {
         // A failing workflow task never ends by itself: say why, and stop waiting (exit 4).
         if (isClientError(err, 'WorkflowTaskFailing')) throw err;
-        if (isClientError(err, 'NoWorker') && !saidNoWorker && !done) {
+        if (isClientError(err, 'NoWorker') && !saidNoWorker && !quiet && !done) {
           saidNoWorker = true;
           clearBar();
           console.error(`durable-mcp: ${terminalSafe(err.message)}; still waiting`);

@@ -43,6 +43,6 @@ function problemOf(input: PipelineInput): string | undefined {
 
 /** Fail the pipeline with InvalidInput when its input is wrong. */
 export function validatePipelineInput(input: PipelineInput): void {
-  const problem = problemOf(input);
-  if (problem) bad(problem);
+  const problem = pipelineInputProblem(input);
+  if (problem) invalidInput(problem);
 }

@@ -46,8 +46,8 @@ export function devMcpConfigPath(
 }
 
 /** Load dev's MCP config (./dev-config.ts header); the built-in one is written to `dataDir` for people to copy. */
-export function loadDevMcpConfig(flag: string | undefined, dataDir: string, env: NodeJS.ProcessEnv = process.env): DevMcpConfig {
-  const { path, from } = devMcpConfigPath(flag, env);
+export function loadDevMcpConfig(flag: string | undefined, dataDir: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): DevMcpConfig {
+  const { path, from } = devMcpConfigPath(flag, env, cwd);
   const demo = parseMcpConfig(demoMcpConfig(), 'the built-in demo MCP config');
   if (!path) {
     writeFileSync(join(dataDir, 'demo-mcp.json'), `${JSON.stringify(demoMcpConfig(), null, 2)}\n`);
@@ -86,4 +86,42 @@ export function mcpConfigLines(dev: DevMcpConfig): string[] {
     lines.push(`  ${name}: approval ${policyText(srv.approval)}${srv.enabled ? '' : ', disabled'}${builtIn}`);
   }
   return lines;
+}
+
+/** Whether the config's server "demo" is the built-in demo server, enabled: the commands dev suggests work against it. */
+export function builtInDemoRuns(dev: DevMcpConfig): boolean {
+  const srv = dev.config.servers.demo;
+  return !!srv && srv.enabled && srv.transport === 'stdio' && srv.args.includes(demoServerPath);
+}
+
+/**
+ * What `dev` prints once everything runs: commands to try (`cli` runs the CLI). Against the built-in demo server when it
+ * runs; otherwise (a config whose own "demo" is another server, or disabled) against the config's first enabled server,
+ * with placeholders for what only that server knows. Nothing when no server is enabled (dev warns about that).
+ */
+export function tryItLines(dev: DevMcpConfig, cli: string, agents: boolean): string[] {
+  const head = 'Try it (in another terminal, in this folder; put in the workflow id that call prints and the request id that pending prints):';
+  if (builtInDemoRuns(dev)) {
+    return [
+      head,
+      `  ${cli} call demo book_table --args '{"restaurant":"Chez Temporal"}'`,
+      `  ${cli} pending`,
+      `  ${cli} answer WORKFLOW_ID REQUEST_ID --data '{"name":"Ada","guests":2,"date":"2026-12-24"}'`,
+      `  ${cli} result WORKFLOW_ID`,
+      `The demo server speaks MCP 2026-07-28: each question is a round (input_required); nothing is held while you think.`,
+      `  ${cli} call demo plan_trip         # two rounds: the second question carries the first answer`,
+      `  ${cli} call demo connect_account   # a link to visit (URL mode): answer it with no --data`,
+      ...(agents ? [`  ${cli} agent demo --server demo --prompt 'Add 2 and 40' --needs-approval   # an agent asks to run a tool (docs/agents.md)`] : []),
+    ];
+  }
+  const first = Object.entries(dev.config.servers).find(([, srv]) => srv.enabled)?.[0];
+  if (!first) return [];
+  return [
+    `Try it (in another terminal, in this folder; your MCP config has its own server "demo", so these name "${first}"):`,
+    `  ${cli} tools ${first}`,
+    `  ${cli} call ${first} TOOL --args '{...}'`,
+    `  ${cli} pending`,
+    `  ${cli} answer WORKFLOW_ID REQUEST_ID --data '{...}'   # a form's fields; an approval or a link takes no --data`,
+    `  ${cli} result WORKFLOW_ID`,
+  ];
 }

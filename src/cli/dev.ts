@@ -18,7 +18,7 @@ import { createWorker, type CreateWorkerOptions, type DurableMcpWorker } from '.
 import { CredentialSeal, SEAL_KEY_LABEL } from '../mcp/index.js';
 import { modelProviderFromEnv } from '../worker/model-provider.js';
 import { devUiOrigins, uiOriginsFrom } from './codec-command.js';
-import { loadDevMcpConfig, mcpConfigLines, type DevMcpConfig } from './dev-config.js';
+import { loadDevMcpConfig, mcpConfigLines, tryItLines, type DevMcpConfig } from './dev-config.js';
 import { startDevInbox } from './dev-inbox.js';
 import { connectExternalTemporal, isRunning, startDevTemporal, stopDevServer } from './dev-temporal.js';
 import { installRuntime, mallocArenaHint } from './worker-command.js';
@@ -168,22 +168,6 @@ function workerExtras(options: DevOptions, agent: { modelProvider: ProviderV4 } 
   };
 }
 
-/** What `dev` prints once everything runs: the commands to try against the demo server. */
-function printTryIt(log: (line: string) => void, agents: boolean): void {
-  const cli = CLI;
-  log('');
-  log('Try it (in another terminal, in this folder; put in the workflow id that call prints and the request id that pending prints):');
-  log(`  ${cli} call demo book_table --args '{"restaurant":"Chez Temporal"}'`);
-  log(`  ${cli} pending`);
-  log(`  ${cli} answer WORKFLOW_ID REQUEST_ID --data '{"name":"Ada","guests":2,"date":"2026-12-24"}'`);
-  log(`  ${cli} result WORKFLOW_ID`);
-  log(`The demo server speaks MCP 2026-07-28: each question is a round (input_required); nothing is held while you think.`);
-  log(`  ${cli} call demo plan_trip         # two rounds: the second question carries the first answer`);
-  log(`  ${cli} call demo connect_account   # a link to visit (URL mode): answer it with no --data`);
-  if (agents) log(`  ${cli} agent demo --server demo --prompt 'Add 2 and 40' --needs-approval   # an agent asks to run a tool (docs/agents.md)`);
-  log('Ctrl-C stops everything; the workflows are kept for the next start.');
-}
-
 /** The banner's lines about encryption, and about the key dev seals OAuth tokens with when none is set. */
 function encryptionBanner(
   codec: EncryptionCodec | undefined,
@@ -275,7 +259,9 @@ export async function startDev(options: DevOptions): Promise<DevHandle> {
     if (options.note) options.note(hint);
     else log(`Note: ${hint}`);
   }
-  printTryIt(log, !!agent);
+  log('');
+  for (const line of tryItLines(mcp, CLI, !!agent)) log(line);
+  log('Ctrl-C stops everything; the workflows are kept for the next start.');
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

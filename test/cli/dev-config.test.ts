@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { demoServerPath, devMcpConfigPath, loadDevMcpConfig, mcpConfigLines, policyText } from '../../src/cli/dev-config.js';
+import { demoServerPath, devMcpConfigPath, loadDevMcpConfig, mcpConfigLines, policyText, tryItLines } from '../../src/cli/dev-config.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDir } from '../helpers/temporal.js';
 
@@ -57,6 +57,45 @@ describe("dev's MCP config: --mcp-config, MCP_CONFIG, ./mcp.json, else the built
       policyText({ gate: 'destructive', annotations: 'trust', tools: ['transfer*'], approvals: 2 }),
       'destructive; tools transfer*; read-only tools trusted; 2 approvals',
     );
+  });
+});
+
+describe('the commands dev suggests (Try it)', () => {
+  it("name the built-in demo server when it runs, else the config's first enabled server, else nothing", () => {
+    const dir = tempDir('dev-try-it-');
+    const file = (name: string, config: unknown) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(config));
+      return path;
+    };
+    const builtIn = tryItLines(loadDevMcpConfig(undefined, dir, {}, dir), 'npx durable-mcp', true);
+    assert.ok(builtIn.includes(`  npx durable-mcp call demo book_table --args '{"restaurant":"Chez Temporal"}'`), builtIn.join('\n'));
+    assert.ok(builtIn.some((l) => l.includes('agent demo --server demo')));
+    assert.ok(
+      !tryItLines(loadDevMcpConfig(undefined, dir, {}, dir), 'npx durable-mcp', false).some((l) => l.includes(' agent ')),
+      'no agent line without agents',
+    );
+    // A file without "demo": dev adds the built-in one, and its commands work.
+    const added = loadDevMcpConfig(file('calc.json', { mcpServers: { calc: { command: [process.execPath, demoServerPath] } } }), dir, {});
+    assert.ok(tryItLines(added, 'npx durable-mcp', false).some((l) => l.includes('call demo book_table')));
+    // Its own "demo" (another server, or the demo disabled): demo's commands would fail, so the lines name its first enabled server.
+    const own = loadDevMcpConfig(
+      file('own.json', { mcpServers: { demo: { url: 'http://127.0.0.1:9/mcp' }, files: { url: 'http://127.0.0.1:9/f' } } }),
+      dir,
+      {},
+    );
+    const lines = tryItLines(own, 'npx durable-mcp', true);
+    assert.ok(!lines.some((l) => /book_table|plan_trip|connect_account|agent demo/.test(l)), lines.join('\n'));
+    assert.ok(lines.includes('  npx durable-mcp tools demo'), lines.join('\n'));
+    assert.match(lines[0]!, /has its own server "demo"/);
+    const disabled = loadDevMcpConfig(
+      file('off.json', { mcpServers: { demo: { command: [process.execPath, demoServerPath], enabled: false }, files: { url: 'http://127.0.0.1:9/f' } } }),
+      dir,
+      {},
+    );
+    assert.ok(tryItLines(disabled, 'npx durable-mcp', false).includes("  npx durable-mcp call files TOOL --args '{...}'"));
+    const none = loadDevMcpConfig(file('none.json', { mcpServers: { demo: { url: 'http://127.0.0.1:9/mcp', enabled: false } } }), dir, {});
+    assert.deepEqual(tryItLines(none, 'npx durable-mcp', true), []);
   });
 });
 

@@ -35,7 +35,7 @@ function protobufAdvice<T>(what: string, fn: () => T): T {
   }
 }
 
-/** A recorded history no longer replays against the current workflow code: a change needs `patched()`. */
+/** A recorded history no longer replays against the current workflow code: the change needs a version in the registry (src/workflows/versions.ts). */
 export class ReplayFailedError extends Error {
   override name = 'ReplayFailedError';
   constructor(readonly failures: ReplayOutcome[]) {

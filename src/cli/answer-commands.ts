@@ -26,9 +26,9 @@ function firstChoice(field: Field): unknown {
   return Array.isArray(field.enum) && field.enum.length > 0 ? field.enum[0] : undefined;
 }
 
-/** A string of the field's format and lengths. */
-function exampleString(field: Field): string {
-  const today = new Date().toISOString();
+/** A string of the field's format and lengths (a date or date-time: `now`, to the second). */
+function exampleString(field: Field, now: Date): string {
+  const today = now.toISOString().replace(/\.\d+Z$/, 'Z');
   const byFormat: Record<string, string> = {
     date: today.slice(0, 10),
     'date-time': today,
@@ -43,7 +43,7 @@ function exampleString(field: Field): string {
 }
 
 /** An example value of one field: its default, its first choice, else a value of its type within its bounds. */
-function exampleValue(field: Field): unknown {
+function exampleValue(field: Field, now: Date): unknown {
   if (field.default !== undefined) return field.default;
   if (field.const !== undefined) return field.const;
   const choice = firstChoice(field);
@@ -60,10 +60,10 @@ function exampleValue(field: Field): unknown {
       const items = field.items && typeof field.items === 'object' ? (field.items as Field) : {};
       const first = firstChoice(items);
       const n = typeof field.minItems === 'number' ? Math.min(field.minItems, 10) : 0;
-      return Array.from({ length: n }, () => first ?? exampleValue(items));
+      return Array.from({ length: n }, () => first ?? exampleValue(items, now));
     }
     default:
-      return exampleString(field);
+      return exampleString(field, now);
   }
 }
 
@@ -71,20 +71,20 @@ function exampleValue(field: Field): unknown {
  * An example answer to a form: each field with a default, and each required field (its first choice, else a value of
  * its type). Only what a form can hold (MCP's flat object of primitives and enum arrays).
  */
-export function exampleData(schema: unknown): Record<string, unknown> {
+export function exampleData(schema: unknown, now = new Date()): Record<string, unknown> {
   const s = schema as { properties?: Record<string, Field>; required?: unknown } | undefined;
   const out: Record<string, unknown> = {};
   if (!s?.properties || typeof s.properties !== 'object') return out;
   const required = Array.isArray(s.required) ? s.required : [];
   for (const [name, field] of Object.entries(s.properties).slice(0, 100)) {
     if (!field || typeof field !== 'object') continue;
-    if (required.includes(name) || field.default !== undefined) out[name] = exampleValue(field);
+    if (required.includes(name) || field.default !== undefined) out[name] = exampleValue(field, now);
   }
   return out;
 }
 
 /** The lines that say how to answer `request`: an approval, a URL-mode request, a form, or a plain confirmation. */
-export function answerCommandLines(workflowId: string, request: Request, context?: PendingContext): string[] {
+export function answerCommandLines(workflowId: string, request: Request, context?: PendingContext, now = new Date()): string[] {
   const wid = terminalSafe(shellQuote(workflowId));
   const rid = terminalSafe(shellQuote(request.id));
   const answer = `npx durable-mcp answer ${wid} ${rid}`;
@@ -94,7 +94,7 @@ export function answerCommandLines(workflowId: string, request: Request, context
     return [`    visit the url above, then: ${answer}`, `    or refuse: npx durable-mcp decline ${wid} ${rid}`];
   const schema = (request.data as { schema?: unknown } | undefined)?.schema;
   if (schema === undefined) return [`    accept: ${answer}`, decline];
-  const data = terminalSafe(shellQuote(JSON.stringify(exampleData(schema))));
+  const data = terminalSafe(shellQuote(JSON.stringify(exampleData(schema, now))));
   return [`    answer (with your values): ${answer} --data ${data}`, decline];
 }
 

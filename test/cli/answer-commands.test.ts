@@ -63,11 +63,14 @@ describe('the commands that answer a pending request', () => {
   for (const [what, schema] of schemas) {
     it(`a form (${what}): the printed --data is an answer the workflow accepts`, () => {
       const request: Request = { id: 'c1.r1.x', kind: 'input', prompt: 'Details?', data: { schema } };
-      const [line, decline] = answerCommandLines('wf-1', request, context);
+      // One clock for both: a date-time example is the time it is made.
+      const now = new Date();
+      const [line, decline] = answerCommandLines('wf-1', request, context, now);
       assert.match(line!, /^ {4}answer \(with your values\): npx durable-mcp answer wf-1 c1\.r1\.x --data '/);
       assert.equal(decline, '    decline: npx durable-mcp decline wf-1 c1.r1.x');
       const data = dataOf(line!);
-      assert.deepEqual(data, exampleData(schema));
+      assert.deepEqual(data, exampleData(schema, now));
+      if ('when' in data) assert.match(String(data.when), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, 'a date-time example, to the second');
       const check = validateElicitationContent(schema, data);
       assert.ok(check.ok, `${what}: ${JSON.stringify(data)}: ${check.ok ? '' : check.message}`);
       assert.equal((data as Record<string, unknown>).optional, undefined, 'an optional field without a default is left out');

@@ -132,7 +132,7 @@ describe('dev in a folder with an mcp.json', () => {
     const cliEnv = { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, DURABLE_MCP_ENCRYPTION_KEYS: undefined, DURABLE_MCP_TASK_QUEUE: undefined };
     const call = await run(['call', 'calc', 'add', '--args', '{"a":2,"b":3}', '--workflow-id', 'dev-config-1'], cliEnv);
     assert.equal(call.code, 0, call.stderr);
-    const pending = await run(['pending', 'dev-config-1', '--json'], cliEnv);
+    const pending = await run(['pending', 'dev-config-1', '--wait', '60', '--json'], cliEnv);
     assert.equal(pending.code, 0, pending.stderr);
     const [row] = JSON.parse(pending.stdout) as Array<{ pending: Array<{ request: { id: string }; context: { approval?: unknown } }> }>;
     assert.match(row!.pending[0]!.request.id, /^c1\.approve\./, pending.stdout);

@@ -258,7 +258,8 @@ describe('the inbox in a browser', () => {
         server: 'fx',
         tool: 'ask_name',
         workflowId: `inbox-expiring-${Date.now()}`,
-        elicitation: { expiresIn: 2_000 },
+        // 5 s: long enough to be seen pending on a busy machine before it expires.
+        elicitation: { expiresIn: 5_000 },
       });
       const [expiringRequest] = await waitForPending(expiring);
       const signalled = await call('fx', 'ask_name');

@@ -100,7 +100,7 @@ describe('SessionPool', () => {
       const pid = first.session.pid!;
       await first.release();
       process.kill(pid, 'SIGKILL');
-      await waitUntil(() => first.session.closed, 5000, 'the session to notice its process died');
+      await waitUntil(() => first.session.closed, 30_000, 'the session to notice its process died');
       const second = await pool.lease('fx');
       assert.notEqual(second.session, first.session);
       assert.notEqual(second.session.pid, pid);
@@ -114,7 +114,7 @@ describe('SessionPool', () => {
       const first = await pool.lease('fx');
       const pid = first.session.pid!;
       process.kill(pid, 'SIGKILL');
-      await waitUntil(() => first.session.closed, 5000, 'the session to notice its process died');
+      await waitUntil(() => first.session.closed, 30_000, 'the session to notice its process died');
       await first.release();
       assert.deepEqual(pool.stats().fx, { idle: 0, leased: 0, waiting: 0 });
       const second = await pool.lease('fx');

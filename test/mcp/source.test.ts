@@ -202,7 +202,6 @@ describe('McpSource server status', () => {
     const okLog = newLog();
     const secret = 'sk-secret-do-not-log';
     process.env.DURABLE_MCP_TEST_TOKEN = secret;
-    const started = Date.now();
     let src: McpSource | undefined;
     try {
       src = await McpSource.load(
@@ -218,8 +217,6 @@ describe('McpSource server status', () => {
         },
         (req) => ({ id: req.id, ok: false }),
       );
-      const elapsed = Date.now() - started;
-      assert.ok(elapsed < 10_000, `load settled in ${elapsed} ms`);
       assert.deepEqual(src.status, { ok: 'connected', off: 'disabled', also_off: 'disabled', crash: 'failed', hang: 'failed', badenv: 'failed' });
       assert.deepEqual(Object.keys(src.errors).sort(), ['badenv', 'crash', 'hang']);
 
@@ -298,7 +295,6 @@ describe('McpSource server status', () => {
     const elapsed = Date.now() - started;
     assert.equal(src.status.hang, 'failed');
     assert.ok(elapsed >= 450, `did not give up early (${elapsed} ms)`);
-    assert.ok(elapsed < 10_000, `settled in ${elapsed} ms`);
   });
 
   it('rejects a bad config before starting anything', async () => {
@@ -371,19 +367,18 @@ describe('McpSource tool calls', () => {
   it("honours the caller's AbortSignal: the call rejects and the server sees the cancellation", async () => {
     const controller = new AbortController();
     const call = src.callTool('fx_hang', {}, { timeoutMs: 120_000, signal: controller.signal });
-    await waitUntil(() => events(logPath, 'call', 'hang').length === 1, 5000, 'the hang call to arrive');
+    await waitUntil(() => events(logPath, 'call', 'hang').length === 1, 30_000, 'the hang call to arrive');
     controller.abort(new Error('caller gave up'));
     await assert.rejects(call, /caller gave up/);
-    await waitUntil(() => events(logPath, 'aborted', 'hang').length === 1, 5000, 'the fixture to log "aborted"');
+    await waitUntil(() => events(logPath, 'aborted', 'hang').length === 1, 30_000, 'the fixture to log "aborted"');
     // The session survives an aborted call.
     assert.deepEqual(await src.callTool('fx_echo', { text: 'after abort' }), { output: 'echo: after abort', isError: false });
   });
 
   it('honours timeoutMs: the call rejects and the server sees the cancellation', async () => {
-    const started = Date.now();
+    // The rejection names the timeout: the 30 s call was cut short (no wall-clock bound: a busy machine is slow).
     await assert.rejects(src.callTool('fx_slow', { ms: 30_000 }, { timeoutMs: 300 }), /timed out|timeout/i);
-    assert.ok(Date.now() - started < 10_000);
-    await waitUntil(() => events(logPath, 'aborted', 'slow').length === 1, 5000, 'the fixture to log "aborted"');
+    await waitUntil(() => events(logPath, 'aborted', 'slow').length === 1, 30_000, 'the fixture to log "aborted"');
   });
 
   it('does not cut a call short at a timeoutMs above its duration', async () => {
@@ -413,7 +408,7 @@ describe('McpSource lifecycle', () => {
     const log = newLog();
     const src = await McpSource.load({ mcpServers: { fx: stdioFixture(log) } });
     const call = src.callTool('fx_hang', {}, { timeoutMs: 60_000 });
-    await waitUntil(() => events(log, 'call', 'hang').length === 1, 5000, 'the hang call to arrive');
+    await waitUntil(() => events(log, 'call', 'hang').length === 1, 30_000, 'the hang call to arrive');
     await src.close();
     await assert.rejects(call);
     assert.deepEqual(childProcesses(), before);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mcpToolCall, type McpToolCallInput } from '../../src/workflows/index.js';
-import { pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
+import { pendingDetailsQuery, pendingQuery, submitAnswerUpdate } from '../../src/workflows/messages.js';
 import { receivedAnswers } from '../fixtures/paths.js';
-import { testEnvironment } from '../helpers/temporal.js';
+import { eventually, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending } from '../helpers/watch.js';
 import { recordHistory } from '../helpers/history.js';
 
@@ -48,9 +48,11 @@ describe('expiry on the time-skipping server', () => {
       heartbeatTimeout: '30s',
     });
     const { handle, env, taskQueue, logPath } = call;
-    const [request] = await waitForPending(handle);
-    const startedAt = await env.currentTimeMs();
-    assert.ok(Math.abs(Date.parse(request.expiresAt!) - (startedAt + 4000)) < 4000, `expiresAt is workflow time + 4 s: ${request.expiresAt}`);
+    const { request, context } = await eventually(async () => (await handle.query(pendingDetailsQuery))[0], 'the request to be pending');
+    const seenAt = await env.currentTimeMs();
+    const askedAt = Date.parse(context.askedAt!);
+    assert.equal(Date.parse(request.expiresAt!) - askedAt, 4000, `expiresAt is the workflow time it was asked + 4 s: ${request.expiresAt}`);
+    assert.ok(askedAt <= seenAt, `asked (${context.askedAt}) in workflow time, before it was seen`);
     assert.deepEqual(await handle.result(), { output: 'cancelled', isError: false });
     assert.deepEqual(receivedAnswers(logPath), [{ action: 'cancel' }]);
 

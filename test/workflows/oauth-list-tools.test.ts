@@ -85,8 +85,7 @@ describe('mcpListTools of a server behind OAuth waits for its login (oidc-provid
     const workflowId = `oauth-list-expires-${Date.now()}`;
     const listing = client().listTools(servers.expires, { workflowId, expiresIn: '2s' });
     listing.catch(() => undefined); // asserted below
-    const request = await pendingSignIn(servers.expires);
-    assert.ok(request.expiresAt);
+    // The failure names the expired sign-in: no look at the pending request, which a busy machine could miss in 2 s.
     await assert.rejects(listing, (err: unknown) => {
       assert.ok(isToolCallFailure(err, 'AuthorizationRequired'), String(err));
       assert.match(err.failureMessage, new RegExp(`server "${servers.expires}": the sign-in at .* was expired`));

@@ -9,7 +9,7 @@ import { answerSignal, pendingDetailsQuery, pendingQuery, submitAnswerUpdate } f
 import { demoServerPath } from '../../src/cli/dev.js';
 import { readFixtureLog } from '../fixtures/paths.js';
 import { continueAsNewInputs, isUnhandledCommandRetry, recordHistory, workflowTaskFailures } from '../helpers/history.js';
-import { suiteEnvironment, testEnvironment } from '../helpers/temporal.js';
+import { eventually, suiteEnvironment, testEnvironment } from '../helpers/temporal.js';
 import { waitForPending, watchPending } from '../helpers/watch.js';
 
 const examplesPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'workflows.js');
@@ -122,7 +122,8 @@ describe('pipelines: many tool calls, one inbox', () => {
           steps: [
             {
               parallel: [
-                { name: 'quick', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: 1500, holdFor: 200 } },
+                // 5 s: both must be seen pending first (a busy machine, or F5b's no-cache run polling every 500 ms).
+                { name: 'quick', server: 'fx', tool: 'ask_name', elicitation: { expiresIn: 5000, holdFor: 200 } },
                 { name: 'slow', server: 'fx', tool: 'ask_name', elicitation: { holdFor: 200 } },
               ],
             },
@@ -133,7 +134,7 @@ describe('pipelines: many tool calls, one inbox', () => {
     const both = await waitForPending(handle, 2);
     const quick = (await handle.query(pendingDetailsQuery)).find((d) => d.context.step === 'quick')!.request;
     assert.ok(both.some((r) => r.id === quick.id));
-    for (let i = 0; i < 100 && (await handle.query(pendingQuery)).length > 1; i++) await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => (await handle.query(pendingQuery)).length === 1, 'the quick request to expire', 60_000);
     await assert.rejects(handle.executeUpdate(submitAnswerUpdate, { args: [{ id: quick.id, ok: true, data: { name: 'Late' } }] }), (err: unknown) => {
       assert.ok(err instanceof WorkflowUpdateFailedError);
       assert.match(String((err as { cause?: Error }).cause?.message), /no longer pending: it was already expired/);

@@ -50,12 +50,13 @@ describe('an MCP task on a server behind OAuth (a token refused mid-task)', () =
   };
 
   it('a token expired at the authorization server mid-task: the watch ends login_required, the login refreshes, the same task is watched to its result (one tools/call)', async () => {
-    const { handle, taskId } = await started(servers.expiry, 'slow', { workMs: 4000 });
+    // 8 s of work: the expiry below must land while the task runs, after a few round trips on a possibly busy machine.
+    const { handle, taskId } = await started(servers.expiry, 'slow', { workMs: 8000 });
     const before = await suite.fixture.stats();
     const generation = (await suite.login(servers.expiry).query(loginStatusQuery)).generation;
     await suite.fixture.control('/__expire-access');
     const expiredAt = Date.now();
-    assert.deepEqual(await handle.result(), { output: 'slow done after 4000 ms', isError: false });
+    assert.deepEqual(await handle.result(), { output: 'slow done after 8000 ms', isError: false });
     const after = await suite.fixture.stats();
     assert.ok(after.unauthorized > before.unauthorized, 'the server refused the expired token');
     assert.equal(after.refreshOk - before.refreshOk, 1, 'one refresh');

@@ -151,6 +151,14 @@ describe('the durable-mcp CLI against `dev`', () => {
     assert.match(bad.stderr, /--wait must be a whole number of seconds from 1 to 600, got "9999"/);
   });
 
+  it('call --first-wait takes whole seconds from 1 to 600, and says so (exit 2, nothing started)', async () => {
+    for (const value of ['0', '1.5', 'abc', '601']) {
+      const r = await run(['call', 'fx', 'echo', '--first-wait', value], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`--first-wait must be a whole number of seconds from 1 to 600, got "${value.replace('.', '\\.')}"`));
+    }
+  });
+
   it('a SIGTERM while dev is still starting stops its Temporal server too (nothing left running)', async () => {
     const dataDir = tempDir('durable-mcp-dev-');
     const dev = spawnNode([cli, 'dev', '--data-dir', dataDir, '--port', String(await freePort()), '--ui-port', String(await freePort())], cleanEnv());

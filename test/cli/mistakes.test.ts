@@ -49,23 +49,26 @@ describe("a newcomer's mistakes: one line each, with the documented exit code (r
   });
 
   it('call: an unknown server, an unknown tool, a refused tool and rejected arguments exit 1 at once, without --wait', async () => {
-    const unknownServer = await run(['call', 'nosuch', 'echo'], cliEnv);
+    // Up to 30 s for the first attempt (2 s by default): on a busy machine a failure can take longer to show, and `call`
+    // returns as soon as it shows.
+    const firstWait = ['--first-wait', '30'];
+    const unknownServer = await run(['call', 'nosuch', 'echo', ...firstWait], cliEnv);
     assert.equal(unknownServer.code, EXIT.CALL_FAILED);
     oneLine(unknownServer, /\(nosuch\/echo\) failed: UnknownServer: unknown MCP server "nosuch"; configured servers: fx, narrow/);
 
-    const unknownTool = await run(['call', 'fx', 'no_such_tool'], cliEnv);
+    const unknownTool = await run(['call', 'fx', 'no_such_tool', ...firstWait], cliEnv);
     assert.equal(unknownTool.code, EXIT.CALL_FAILED);
     oneLine(unknownTool, /\(fx\/no_such_tool\) failed: UnknownTool: server "fx" has no tool "no_such_tool"; its tools: .*echo/);
 
-    const refused = await run(['call', 'narrow', 'ask_name'], cliEnv);
+    const refused = await run(['call', 'narrow', 'ask_name', ...firstWait], cliEnv);
     assert.equal(refused.code, EXIT.CALL_FAILED);
     oneLine(refused, /\(narrow\/ask_name\) failed: ToolNotAllowed: tool "ask_name" of server "narrow" is not in its tools allowlist \(echo\)/);
 
-    const badArgs = await run(['call', 'fx', 'echo', '--args', '{"text":42}'], cliEnv);
+    const badArgs = await run(['call', 'fx', 'echo', '--args', '{"text":42}', ...firstWait], cliEnv);
     assert.equal(badArgs.code, EXIT.CALL_FAILED, badArgs.stderr);
     oneLine(badArgs, /fx\/echo|InvalidArguments/);
 
-    const json = await run(['call', 'fx', 'no_such_tool', '--json'], cliEnv);
+    const json = await run(['call', 'fx', 'no_such_tool', '--json', ...firstWait], cliEnv);
     assert.equal(json.code, EXIT.CALL_FAILED);
     assert.equal(JSON.parse(json.stdout).error, 'UnknownTool', 'stdout is one JSON object');
 

@@ -4,7 +4,7 @@ import { isClientError, type DurableMcpClient } from '../../client/index.js';
 import type { ToolResult } from '../../contract/index.js';
 import { requestWithCommands } from '../answer-commands.js';
 import { terminalSafe, terminalText } from '../terminal.js';
-import { client, duration, EXIT, jsonObject, positiveInt, print } from './common.js';
+import { client, duration, EXIT, jsonObject, positiveInt, positiveSeconds, print } from './common.js';
 
 /**
  * Wait for a call's (or an agent's) result, saying so on stderr; on a terminal, a progress bar from the workflow's
@@ -99,6 +99,7 @@ export function callCommand(program: Command): void {
     .option('--approvals <n>', 'N of M: how many distinct people must accept each request (docs/people.md)', positiveInt('--approvals'))
     .option('--wait', 'wait for the result and print it (a progress bar on a terminal)')
     .option('--no-wait-start', "print the workflow id at once, without waiting (up to 2 s) for the first attempt's outcome")
+    .option('--first-wait <seconds>', "how long to wait for the first attempt's outcome (default 2, at most 600)", positiveSeconds('--first-wait'))
     .option('--json', 'machine-readable output')
     .action(
       async (
@@ -118,6 +119,7 @@ export function callCommand(program: Command): void {
           approvals?: number;
           wait?: boolean;
           waitStart: boolean;
+          firstWait?: number;
           json?: boolean;
         },
       ) => {
@@ -143,7 +145,7 @@ export function callCommand(program: Command): void {
         if (!opts.wait && !opts.waitStart) return print(!!opts.json, { workflowId: id }, () => id);
         if (!opts.wait) {
           // What can be known at the first attempt fails the command now (a failed call throws: exit 1), not at `result`.
-          const first = await c.firstAttempt(id);
+          const first = await c.firstAttempt(id, opts.firstWait !== undefined ? { timeoutMs: opts.firstWait * 1000 } : {});
           if (first.state === 'completed' && first.result.isError) {
             print(!!opts.json, { workflowId: id, ...first.result }, () => id);
             if (!opts.json) console.error(`durable-mcp: ${server}/${tool} returned an error: ${terminalText(first.result.output).split('\n')[0]}`);

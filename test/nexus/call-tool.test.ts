@@ -7,32 +7,24 @@
  * input is refused naming the field. One dev server for the file.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowFailedError } from '@temporalio/client';
 import { NativeConnection, Worker, type NexusInboundCallsInterceptor } from '@temporalio/worker';
 import * as nexus from 'nexus-rpc';
 import { callerOfLinks } from '../../src/contract/nexus.js';
-import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 import { DurableMcpClient } from '../../src/client/index.js';
 import { createInboxApp } from '../../src/inbox/index.js';
 import { createWorker, type DurableMcpWorker } from '../../src/worker.js';
 import { DevServer } from '../faults/lib.js';
+import { backingWorkflowId, createNexusEndpoint } from '../helpers/nexus.js';
 import { eventually, fixtureConfig, quietRuntime, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
 import { fixtureServerPath, readFixtureLog, receivedAnswers } from '../fixtures/paths.js';
-import { operationTokenQuery } from './caller-workflows.js';
 
 const callerWorkflows = fileURLToPath(new URL('./caller-workflows.js', import.meta.url));
 const CALLER_NS = 'caller-ts';
 const ENDPOINT = 'durable-mcp-test';
-
-/** The backing workflow's id, from the operation's token (`{t, ns, wid}` in base64url). */
-async function backingWorkflowId(caller: WorkflowHandle): Promise<string> {
-  const token = await eventually(() => caller.query(operationTokenQuery).catch(() => undefined), 'the operation started');
-  return (JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { wid: string }).wid;
-}
 
 describe('the Nexus service durable-mcp, called from another namespace', () => {
   let server: DevServer;
@@ -52,18 +44,7 @@ describe('the Nexus service durable-mcp, called from another namespace', () => {
     await server.start();
     const taskQueue = uniqueTaskQueue('nexus');
     // The caller's namespace and the endpoint, as docs/nexus.md shows them.
-    const cli = findTemporalBinary('cli', { allowDownload: false }).path!;
-    const temporal = (...args: string[]) => execFileSync(cli, [...args, '--address', server.address], { encoding: 'utf8' });
-    temporal('operator', 'namespace', 'create', '--namespace', CALLER_NS);
-    temporal('operator', 'nexus', 'endpoint', 'create', '--name', ENDPOINT, '--target-namespace', 'default', '--target-task-queue', taskQueue);
-    await eventually(() => {
-      try {
-        temporal('operator', 'namespace', 'describe', '--namespace', CALLER_NS);
-        return true;
-      } catch {
-        return undefined;
-      }
-    }, 'the caller namespace is known');
+    await createNexusEndpoint(server.address, { namespace: CALLER_NS, endpoint: ENDPOINT, taskQueue });
 
     connection = await NativeConnection.connect({ address: server.address });
     logPath = join(dir, 'fixture.jsonl');

@@ -4,7 +4,6 @@
  * own server, targeting dev's task queue, answers `listTools` to a caller workflow in another namespace.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +11,9 @@ import { after, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { spawnNode, type SpawnedProcess } from '../../scripts/processes.js';
-import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
+import { createNexusEndpoint } from '../helpers/nexus.js';
 import { freePort } from '../helpers/ports.js';
-import { eventually, quietRuntime, tempDir } from '../helpers/temporal.js';
+import { quietRuntime, tempDir } from '../helpers/temporal.js';
 
 const cli = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
 const callerWorkflows = fileURLToPath(new URL('./caller-workflows.js', import.meta.url));
@@ -44,17 +43,7 @@ describe('dev --nexus', () => {
     assert.equal(ready.nexusService, 'durable-mcp');
 
     // The caller's namespace and the endpoint, on dev's own server, as docs/nexus.md shows them.
-    const temporal = (...a: string[]) =>
-      execFileSync(findTemporalBinary('cli', { allowDownload: false }).path!, [...a, '--address', ready.temporal.address], { encoding: 'utf8' });
-    temporal('operator', 'namespace', 'create', '--namespace', 'caller-dev');
-    temporal('operator', 'nexus', 'endpoint', 'create', '--name', 'durable-mcp', '--target-namespace', 'default', '--target-task-queue', ready.taskQueue);
-    await eventually(() => {
-      try {
-        return temporal('operator', 'namespace', 'describe', '--namespace', 'caller-dev');
-      } catch {
-        return undefined;
-      }
-    }, 'the caller namespace is known');
+    await createNexusEndpoint(ready.temporal.address, { namespace: 'caller-dev', endpoint: 'durable-mcp', taskQueue: ready.taskQueue });
 
     const native = await NativeConnection.connect({ address: ready.temporal.address });
     closers.push(() => native.close());

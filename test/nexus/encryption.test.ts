@@ -5,7 +5,6 @@
  * input is accepted), and the result reaches it encrypted, which its workflow cannot read.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +12,12 @@ import { after, before, describe, it } from 'node:test';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { findTemporalBinary } from '../../src/cli/temporal-binaries.js';
 import { DurableMcpClient } from '../../src/client/index.js';
 import { ENCRYPTED_ENCODING, EncryptionCodec, generateEncryptionKey, parseEncryptionKeys } from '../../src/codec/index.js';
 import { createWorker, type DurableMcpWorker } from '../../src/worker.js';
 import { DevServer } from '../faults/lib.js';
+import { backingWorkflowId, createNexusEndpoint } from '../helpers/nexus.js';
 import { eventually, fixtureConfig, quietRuntime, tempDir, uniqueTaskQueue } from '../helpers/temporal.js';
-import { operationTokenQuery } from './caller-workflows.js';
 
 const callerWorkflows = fileURLToPath(new URL('./caller-workflows.js', import.meta.url));
 const CALLER_NS = 'caller-encrypted';
@@ -49,18 +47,7 @@ describe('the Nexus service durable-mcp with encrypted payloads, called from ano
     server = await DevServer.create(join(dir, 'temporal'), `nexus-enc-${process.pid}`);
     await server.start();
     const taskQueue = uniqueTaskQueue('nexus-enc');
-    const cli = findTemporalBinary('cli', { allowDownload: false }).path!;
-    const temporal = (...args: string[]) => execFileSync(cli, [...args, '--address', server.address], { encoding: 'utf8' });
-    temporal('operator', 'namespace', 'create', '--namespace', CALLER_NS);
-    temporal('operator', 'nexus', 'endpoint', 'create', '--name', ENDPOINT, '--target-namespace', 'default', '--target-task-queue', taskQueue);
-    await eventually(() => {
-      try {
-        temporal('operator', 'namespace', 'describe', '--namespace', CALLER_NS);
-        return true;
-      } catch {
-        return undefined;
-      }
-    }, 'the caller namespace is known');
+    await createNexusEndpoint(server.address, { namespace: CALLER_NS, endpoint: ENDPOINT, taskQueue });
 
     connection = await NativeConnection.connect({ address: server.address });
     durableMcp = await createWorker({
@@ -98,17 +85,6 @@ describe('the Nexus service durable-mcp with encrypted payloads, called from ano
       workflowId: `caller-${queue}-${process.pid}-${++n}`,
       args: [ENDPOINT, 'callTool', { server: 'fx', tool: 'echo', arguments: { text } }],
     });
-
-  /** The backing workflow's id, from the operation's token (`{t, ns, wid}` in base64url). */
-  const backingWorkflowId = async (caller: WorkflowHandle) => {
-    const token = await eventually(() => caller.query(operationTokenQuery).catch(() => undefined), 'the operation started').catch(async (err: Error) => {
-      // Why not: the caller's events and its operation's last attempt.
-      const events = ((await caller.fetchHistory()).events ?? []).map((e) => Object.keys(e).find((k) => k.endsWith('Attributes')));
-      const pending = (await caller.describe()).raw.pendingNexusOperations?.map((o) => `${o.state} attempt ${o.attempt}: ${o.lastAttemptFailure?.message}`);
-      throw new Error(`${err.message}; caller events: ${events.join(', ')}; operations: ${pending?.join('; ') || 'none pending'}`);
-    });
-    return (JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { wid: string }).wid;
-  };
 
   it('a caller that shares the key gets the result; neither namespace stores the arguments or the result in plaintext', async () => {
     const secret = `secret-${randomUUID()}`;
